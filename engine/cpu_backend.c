@@ -1,0 +1,341 @@
+/* cpu_backend.c: the CPU reference backend. Sequential with one thread; with T threads a pool of
+ * T - 1 workers plus the calling thread share each generation (the master-slave model of Janssen
+ * et al. 2024: trials are built and evaluated in parallel, selection is per individual). Every
+ * individual's trial depends only on the previous generation and on counter-based random numbers
+ * (problems/de_ops.h), and the best is reduced in index order, so results are bit-identical for
+ * any thread count. Everything is allocated in start(); the generation loop allocates nothing. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "../problems/de_ops.h"
+#include "internal.h"
+
+enum { JOB_INIT = 0, JOB_GEN = 1 };
+/* How many individuals a worker handles between two looks at the clock and interrupt flag. */
+#define ABORT_STRIDE 8
+/* User objectives are called on batches of at most this many vectors. */
+#define USER_BATCH 256
+
+typedef struct cpu_state cpu_state;
+
+typedef struct cpu_worker {
+  cpu_state *st;
+  int index;
+  pthread_t thread;
+  int started;
+} cpu_worker;
+
+struct cpu_state {
+  devo_solver *s;
+  const devo__pview *v;
+  int np, dim, nthreads;
+  double *pop, *next; /* np * dim each */
+  double *fit, *nfit; /* np each */
+  double *scratch;    /* nthreads * scratch_n */
+  size_t scratch_n;
+  int best;
+  cpu_worker *workers; /* nthreads - 1 */
+  pthread_mutex_t mu;
+  pthread_cond_t cv_start, cv_done;
+  int sync_ready; /* mutex and condition variables initialised */
+  uint64_t job_id;
+  int job_kind;
+  uint32_t gen;
+  int pending;
+  int quit;
+  atomic_int aborted;
+  atomic_int user_failed;
+};
+
+static void build_trial(const cpu_state *st, int i, double *trial)
+{
+  const devo__opts *o = &st->s->o;
+  int j, d = st->dim;
+  devo__de_idx r = devo__de_indices(o->seed, st->gen, (uint32_t)i, (uint32_t)st->np, (uint32_t)d);
+  const double *xi = st->pop + (size_t)i * d, *x1 = st->pop + (size_t)r.r1 * d,
+               *x2 = st->pop + (size_t)r.r2 * d, *x3 = st->pop + (size_t)r.r3 * d;
+  for (j = 0; j < d; ++j)
+    trial[j] = devo__de_trial_coord(o->seed, st->gen, (uint32_t)i, (uint32_t)j, r, xi[j], x1[j],
+                                    x2[j], x3[j], o->f, o->cr, st->v->lower, st->v->upper,
+                                    o->bounds);
+}
+
+/* Evaluates rows [a, b) of xs into fs. Returns 0, or -1 if the user function failed. */
+static int eval_rows(cpu_state *st, const double *xs, double *fs, int a, int b, double *scratch)
+{
+  int i, k;
+  if (st->v->kind == DEVO__P_USER) {
+    const devo_problem *p = st->s->prob;
+    for (i = a; i < b; i += USER_BATCH) {
+      int n = b - i < USER_BATCH ? b - i : USER_BATCH;
+      if (p->user_fn(p->user_ud, xs + (size_t)i * st->dim, (size_t)n, (size_t)st->dim,
+                     fs + i) != 0)
+        return -1;
+      for (k = i; k < i + n; ++k)
+        if (isnan(fs[k]))
+          fs[k] = (double)INFINITY;
+    }
+    return 0;
+  }
+  for (i = a; i < b; ++i)
+    fs[i] = devo__eval_builtin(st->v, xs + (size_t)i * st->dim, scratch);
+  return 0;
+}
+
+static void do_init(cpu_state *st, int a, int b, double *scratch)
+{
+  const devo_problem *p = st->s->prob;
+  int i, j, d = st->dim, nseeds = p->nseeds < st->np - 4 ? p->nseeds : st->np - 4;
+  for (i = a; i < b; ++i) {
+    double *x = st->pop + (size_t)i * d;
+    if (i < nseeds) {
+      memcpy(x, p->seeds + (size_t)i * d, (size_t)d * sizeof(double));
+      continue;
+    }
+    for (j = 0; j < d; ++j)
+      x[j] = devo__de_init(st->s->o.seed, (uint32_t)i, (uint32_t)j, st->v->lower, st->v->upper);
+  }
+  if (eval_rows(st, st->pop, st->fit, a, b, scratch) != 0)
+    atomic_store(&st->user_failed, 1);
+}
+
+/* One generation for individuals [a, b): trials into next, then selection. */
+static void do_gen(cpu_state *st, int a, int b, double *scratch)
+{
+  int d = st->dim, i, lo, hi;
+  for (lo = a; lo < b; lo = hi) {
+    hi = lo + (st->v->kind == DEVO__P_USER ? USER_BATCH : ABORT_STRIDE);
+    if (hi > b)
+      hi = b;
+    if (atomic_load_explicit(&st->aborted, memory_order_relaxed))
+      return;
+    if (devo__should_abort(st->s)) {
+      atomic_store(&st->aborted, 1);
+      return;
+    }
+    for (i = lo; i < hi; ++i)
+      build_trial(st, i, st->next + (size_t)i * d);
+    if (eval_rows(st, st->next, st->nfit, lo, hi, scratch) != 0) {
+      atomic_store(&st->user_failed, 1);
+      atomic_store(&st->aborted, 1);
+      return;
+    }
+    for (i = lo; i < hi; ++i) {
+      if (st->nfit[i] <= st->fit[i])
+        continue; /* the trial replaces the target: it already sits in next */
+      memcpy(st->next + (size_t)i * d, st->pop + (size_t)i * d, (size_t)d * sizeof(double));
+      st->nfit[i] = st->fit[i];
+    }
+  }
+}
+
+static void do_job(cpu_state *st, int t)
+{
+  int a = (int)((int64_t)st->np * t / st->nthreads);
+  int b = (int)((int64_t)st->np * (t + 1) / st->nthreads);
+  double *scratch = st->scratch + (size_t)t * st->scratch_n;
+  if (st->job_kind == JOB_INIT)
+    do_init(st, a, b, scratch);
+  else
+    do_gen(st, a, b, scratch);
+}
+
+static void *worker_main(void *arg)
+{
+  cpu_worker *w = (cpu_worker *)arg;
+  cpu_state *st = w->st;
+  uint64_t seen = 0;
+  for (;;) {
+    pthread_mutex_lock(&st->mu);
+    while (!st->quit && st->job_id == seen)
+      pthread_cond_wait(&st->cv_start, &st->mu);
+    if (st->quit) {
+      pthread_mutex_unlock(&st->mu);
+      return NULL;
+    }
+    seen = st->job_id;
+    pthread_mutex_unlock(&st->mu);
+    do_job(st, w->index);
+    pthread_mutex_lock(&st->mu);
+    if (--st->pending == 0)
+      pthread_cond_signal(&st->cv_done);
+    pthread_mutex_unlock(&st->mu);
+  }
+}
+
+/* Runs one job on all threads and waits for it. */
+static void run_job(cpu_state *st, int kind)
+{
+  st->job_kind = kind;
+  if (st->nthreads > 1) {
+    pthread_mutex_lock(&st->mu);
+    st->pending = st->nthreads - 1;
+    st->job_id++;
+    pthread_cond_broadcast(&st->cv_start);
+    pthread_mutex_unlock(&st->mu);
+  }
+  do_job(st, 0);
+  if (st->nthreads > 1) {
+    pthread_mutex_lock(&st->mu);
+    while (st->pending > 0)
+      pthread_cond_wait(&st->cv_done, &st->mu);
+    pthread_mutex_unlock(&st->mu);
+  }
+}
+
+static void find_best(cpu_state *st)
+{
+  int i, b = 0;
+  for (i = 1; i < st->np; ++i)
+    if (st->fit[i] < st->fit[b])
+      b = i;
+  st->best = b;
+  st->s->best_f = st->fit[b];
+}
+
+static void cpu_stop(devo_solver *s)
+{
+  cpu_state *st = (cpu_state *)s->bk_state;
+  const devo_allocator *al = &s->al;
+  int t;
+  if (!st)
+    return;
+  if (st->workers && st->sync_ready) {
+    pthread_mutex_lock(&st->mu);
+    st->quit = 1;
+    pthread_cond_broadcast(&st->cv_start);
+    pthread_mutex_unlock(&st->mu);
+    for (t = 0; t < st->nthreads - 1; ++t)
+      if (st->workers[t].started)
+        pthread_join(st->workers[t].thread, NULL);
+  }
+  if (st->sync_ready) {
+    pthread_mutex_destroy(&st->mu);
+    pthread_cond_destroy(&st->cv_start);
+    pthread_cond_destroy(&st->cv_done);
+  }
+  devo__free(al, st->workers);
+  devo__free(al, st->pop);
+  devo__free(al, st->next);
+  devo__free(al, st->fit);
+  devo__free(al, st->nfit);
+  devo__free(al, st->scratch);
+  devo__free(al, st);
+  s->bk_state = NULL;
+}
+
+static int cpu_start(devo_solver *s)
+{
+  const devo_allocator *al = &s->al;
+  cpu_state *st;
+  size_t n;
+  int t, threads = s->o.threads;
+  st = (cpu_state *)devo__calloc(al, 1, sizeof *st);
+  if (!st)
+    return devo__set_err(s, DEVO_E_NOMEM, "out of memory for the CPU backend state");
+  s->bk_state = st;
+  st->s = s;
+  st->v = &s->prob->view;
+  st->np = s->o.np;
+  st->dim = st->v->dim;
+  if (threads > st->np)
+    threads = st->np;
+  st->nthreads = threads;
+  atomic_init(&st->aborted, 0);
+  atomic_init(&st->user_failed, 0);
+  n = (size_t)st->np * (size_t)st->dim;
+  st->scratch_n = devo__eval_scratch(st->v);
+  st->pop = (double *)devo__alloc(al, n, sizeof(double));
+  st->next = (double *)devo__alloc(al, n, sizeof(double));
+  st->fit = (double *)devo__alloc(al, (size_t)st->np, sizeof(double));
+  st->nfit = (double *)devo__alloc(al, (size_t)st->np, sizeof(double));
+  st->scratch = (double *)devo__alloc(al, (size_t)threads, st->scratch_n * sizeof(double));
+  if (threads > 1)
+    st->workers = (cpu_worker *)devo__calloc(al, (size_t)threads - 1, sizeof(cpu_worker));
+  if (!st->pop || !st->next || !st->fit || !st->nfit || !st->scratch ||
+      (threads > 1 && !st->workers)) {
+    cpu_stop(s);
+    return devo__set_err(s, DEVO_E_NOMEM,
+                         "out of memory for a population of %d x %d doubles", st->np, st->dim);
+  }
+  if (threads > 1) {
+    if (pthread_mutex_init(&st->mu, NULL) != 0) {
+      cpu_stop(s);
+      return devo__set_err(s, DEVO_E_NOMEM, "cannot create a mutex");
+    }
+    pthread_cond_init(&st->cv_start, NULL);
+    pthread_cond_init(&st->cv_done, NULL);
+    st->sync_ready = 1;
+    for (t = 0; t < threads - 1; ++t) {
+      st->workers[t].st = st;
+      st->workers[t].index = t + 1;
+      if (pthread_create(&st->workers[t].thread, NULL, worker_main, &st->workers[t]) != 0) {
+        cpu_stop(s);
+        return devo__set_err(s, DEVO_E_NOMEM, "cannot start CPU worker thread %d", t + 1);
+      }
+      st->workers[t].started = 1;
+    }
+  }
+  st->gen = 0;
+  run_job(st, JOB_INIT);
+  if (atomic_load(&st->user_failed)) {
+    cpu_stop(s);
+    return devo__set_err(s, DEVO_E_INTERNAL, "the user objective function returned an error");
+  }
+  find_best(st);
+  s->evals = st->np;
+  s->gens = 0;
+  snprintf(s->info, sizeof s->info, "cpu: %d thread%s, %d individuals of dimension %d",
+           threads, threads > 1 ? "s" : "", st->np, st->dim);
+  return DEVO_OK;
+}
+
+static int cpu_run(devo_solver *s, int64_t ngens)
+{
+  cpu_state *st = (cpu_state *)s->bk_state;
+  int64_t k;
+  double *tp;
+  for (k = 0; k < ngens; ++k) {
+    st->gen = (uint32_t)(s->gens + 1);
+    atomic_store(&st->aborted, 0);
+    run_job(st, JOB_GEN);
+    if (atomic_load(&st->user_failed))
+      return devo__set_err(s, DEVO_E_INTERNAL, "the user objective function returned an error");
+    if (atomic_load(&st->aborted))
+      return DEVO_OK; /* deadline or interrupt: the partial generation is dropped */
+    tp = st->pop;
+    st->pop = st->next;
+    st->next = tp;
+    tp = st->fit;
+    st->fit = st->nfit;
+    st->nfit = tp;
+    find_best(st);
+    s->gens++;
+    s->evals += st->np;
+    if (!isnan(s->o.target) && s->best_f <= s->o.target)
+      return DEVO_OK;
+  }
+  return DEVO_OK;
+}
+
+static int cpu_best_x(devo_solver *s, double *x)
+{
+  cpu_state *st = (cpu_state *)s->bk_state;
+  memcpy(x, st->pop + (size_t)st->best * st->dim, (size_t)st->dim * sizeof(double));
+  return DEVO_OK;
+}
+
+static int cpu_population(devo_solver *s, double *pop, double *fit)
+{
+  cpu_state *st = (cpu_state *)s->bk_state;
+  if (pop)
+    memcpy(pop, st->pop, (size_t)st->np * st->dim * sizeof(double));
+  if (fit)
+    memcpy(fit, st->fit, (size_t)st->np * sizeof(double));
+  return DEVO_OK;
+}
+
+const devo_backend devo__cpu_backend = {"cpu", cpu_start, cpu_run, cpu_best_x, cpu_population,
+                                        cpu_stop};

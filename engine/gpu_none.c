@@ -1,0 +1,44 @@
+/* gpu_none.c: the GPU backend of a build without CUDA (-DDEVO_CUDA=OFF or no nvcc): every entry
+ * answers DEVO_E_NODEVICE, so the API stays the same in both builds. */
+#include <stdio.h>
+
+#include "internal.h"
+
+int devo__gpu_probe(char *msg, size_t msglen)
+{
+  if (msg && msglen)
+    snprintf(msg, msglen, "devo was built without CUDA");
+  return 0;
+}
+
+static int none_start(devo_solver *s)
+{
+  return devo__set_err(s, DEVO_E_NODEVICE, "no GPU backend: devo was built without CUDA");
+}
+
+static int none_run(devo_solver *s, int64_t ngens)
+{
+  (void)ngens;
+  return devo__set_err(s, DEVO_E_NODEVICE, "no GPU backend: devo was built without CUDA");
+}
+
+static int none_best_x(devo_solver *s, double *x)
+{
+  (void)x;
+  return devo__set_err(s, DEVO_E_NODEVICE, "no GPU backend");
+}
+
+static int none_population(devo_solver *s, double *pop, double *fit)
+{
+  (void)pop;
+  (void)fit;
+  return devo__set_err(s, DEVO_E_NODEVICE, "no GPU backend");
+}
+
+static void none_stop(devo_solver *s)
+{
+  (void)s;
+}
+
+const devo_backend devo__gpu_backend = {"none", none_start, none_run, none_best_x,
+                                        none_population, none_stop};

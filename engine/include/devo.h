@@ -1,0 +1,316 @@
+/* devo.h: the public C API of devo, a differential-evolution engine with a CPU reference backend
+ * and a CUDA backend. This is the only header a program that links libdevo.a needs.
+ *
+ * Conventions (in the spirit of NLopt and SQLite):
+ * - Opaque handles (devo_problem, devo_solver, devo_etc). Nothing is global: every function is
+ *   re-entrant across handles. One handle must not be used by two threads at once, except for
+ *   devo_interrupt(), which is safe from any thread at any time.
+ * - Functions that can fail return an int status from the DEVO_STATUS_LIST table: 0 is success,
+ *   a positive value says why a solve ended with a valid best, a negative value is an error.
+ *   After an error the handle keeps a one-line message (devo_problem_errmsg, devo_solver_errmsg).
+ * - Setters validate and reject bad values (DEVO_E_INVALID, message set); they never clamp.
+ * - Host memory goes through the handle's allocator (devo_allocator; NULL means malloc/free).
+ * - Units: times in seconds (double), counts as int64_t.
+ * - The library never prints, exits or reads the environment. */
+#ifndef DEVO_H
+#define DEVO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- version ----------------------------------------------------------------------------- */
+
+#define DEVO_VERSION_MAJOR 0
+#define DEVO_VERSION_MINOR 1
+#define DEVO_VERSION_PATCH 0
+#define DEVO_VERSION_STRING "0.1.0"
+/* major * 10000 + minor * 100 + patch */
+#define DEVO_VERSION_NUMBER                                                                       \
+  (DEVO_VERSION_MAJOR * 10000 + DEVO_VERSION_MINOR * 100 + DEVO_VERSION_PATCH)
+
+/* The version the library was built as; compare with DEVO_VERSION_NUMBER to detect a header and
+ * library mismatch. Thread-safe. */
+int devo_version_number(void);
+/* "0.1.0"; static storage. Thread-safe. */
+const char *devo_version(void);
+
+/* ---- statuses ---------------------------------------------------------------------------- */
+
+/* X(NAME, value, message). 0 = ok; positive = a solve ended with a valid best, for this reason;
+ * negative = error. */
+#define DEVO_STATUS_LIST(X)                                                                       \
+  X(DEVO_OK, 0, "ok")                                                                             \
+  X(DEVO_TIME_LIMIT, 1, "time limit reached")                                                     \
+  X(DEVO_EVAL_LIMIT, 2, "evaluation limit reached")                                               \
+  X(DEVO_GEN_LIMIT, 3, "generation limit reached")                                                \
+  X(DEVO_TARGET_REACHED, 4, "target value reached")                                               \
+  X(DEVO_INTERRUPTED, 5, "interrupted")                                                           \
+  X(DEVO_STOPPED_BY_CALLBACK, 6, "stopped by the progress callback")                              \
+  X(DEVO_E_INVALID, -1, "invalid argument")                                                       \
+  X(DEVO_E_NOMEM, -2, "out of memory")                                                            \
+  X(DEVO_E_IO, -3, "input/output error")                                                          \
+  X(DEVO_E_PARSE, -4, "parse error")                                                              \
+  X(DEVO_E_NODEVICE, -5, "no usable CUDA device")                                                 \
+  X(DEVO_E_CUDA, -6, "CUDA error")                                                                \
+  X(DEVO_E_INTERNAL, -7, "internal error")                                                        \
+  X(DEVO_E_STATE, -8, "call not valid in this state")
+
+#define DEVO__STATUS_ENUM(name, value, msg) name = value,
+typedef enum devo_status { DEVO_STATUS_LIST(DEVO__STATUS_ENUM) DEVO__STATUS_END } devo_status;
+#undef DEVO__STATUS_ENUM
+
+/* "DEVO_TIME_LIMIT" etc.; "DEVO_UNKNOWN" for a value not in the list. Static storage. */
+const char *devo_status_name(int status);
+/* "time limit reached" etc.; "unknown status" for a value not in the list. Static storage. */
+const char *devo_status_message(int status);
+
+/* ---- allocator --------------------------------------------------------------------------- */
+
+/* Every host allocation of a handle goes through this. alloc returns NULL on failure; free
+ * accepts NULL. The struct is copied at creation; ud must outlive the handle. */
+typedef struct devo_allocator {
+  void *(*alloc)(void *ud, size_t size);
+  void (*free)(void *ud, void *ptr);
+  void *ud;
+} devo_allocator;
+
+/* ---- problems ---------------------------------------------------------------------------- */
+
+typedef struct devo_problem devo_problem;
+
+/* User objective over a batch: x holds n vectors of dim doubles, row-major; write f[k] for each.
+ * Return 0, or non-zero to abort the solve (devo_solve then returns DEVO_E_INTERNAL with a
+ * message). With threads > 1 it is called concurrently from worker threads on disjoint batches,
+ * so it must be thread-safe. A NaN value is treated as +infinity. */
+typedef int (*devo_objective_fn)(void *ud, const double *x, size_t n, size_t dim, double *f);
+
+/* Creates an empty problem (configure it with one devo_problem_set_* call).
+ * alloc: NULL for malloc/free. Returns DEVO_OK, DEVO_E_INVALID (out NULL), DEVO_E_NOMEM. */
+int devo_problem_create(devo_problem **out, const devo_allocator *alloc);
+/* Frees the problem and all data it owns. NULL is a no-op. The problem must outlive every solver
+ * made from it. */
+void devo_problem_destroy(devo_problem *p);
+/* The last error message of p ("" if none). Valid until the next call on p. */
+const char *devo_problem_errmsg(const devo_problem *p);
+
+/* A built-in function by name (see devo_builtin_*): "sphere", "rosenbrock", "griewank",
+ * "rastrigin" (the shifted CEC 2005 shapes of Qin et al. 2012, search range [-100,100]^dim,
+ * f* = 0 at x = o), and the CEC functions ("cec2017:f5", "F03", ...).
+ * dim: 1 .. 10^7 (CEC functions have their own minimum). data_seed: seeds the generated data
+ * (shift vectors o in [-80,80]^dim, rotations, permutations). data_dir: for CEC functions, the
+ * folder of official input files (NULL = generate the data from data_seed); ignored otherwise.
+ * Returns DEVO_OK, DEVO_E_INVALID (unknown name, bad dim), DEVO_E_NOMEM, DEVO_E_IO,
+ * DEVO_E_PARSE (message names file and line). */
+int devo_problem_set_builtin(devo_problem *p, const char *name, int dim, uint64_t data_seed,
+                             const char *data_dir);
+
+/* A user objective on the box [lower, upper]^dim (CPU backend only). fn and ud are borrowed.
+ * Returns DEVO_OK or DEVO_E_INVALID (dim < 1 or > 10^7, bounds not finite or lower >= upper,
+ * fn NULL). */
+int devo_problem_set_user(devo_problem *p, int dim, double lower, double upper,
+                          devo_objective_fn fn, void *ud);
+
+/* Dimension, bounds and the known optimum value (f* ; NAN when unknown) of a configured
+ * problem. Return DEVO_OK or DEVO_E_STATE if p is not configured. */
+int devo_problem_dim(const devo_problem *p);
+int devo_problem_bounds(const devo_problem *p, double *lower, double *upper);
+double devo_problem_fstar(const devo_problem *p);
+/* Evaluate the problem at one point on the CPU (x has dim doubles). Returns DEVO_OK,
+ * DEVO_E_STATE, DEVO_E_NOMEM, DEVO_E_INTERNAL (user function failed). */
+int devo_problem_eval(const devo_problem *p, const double *x, double *f);
+/* The optimum point o of a built-in problem (dim doubles). DEVO_E_STATE when none is known. */
+int devo_problem_optimum(const devo_problem *p, double *x);
+
+/* Built-in catalogue, for listing. Static storage. */
+typedef struct devo_builtin_info {
+  const char *name;     /* canonical name, e.g. "cec2017:f5" */
+  const char *alias;    /* short name, e.g. "F03", or "" */
+  const char *source;   /* e.g. "CEC 2017 F5 shifted and rotated Rastrigin" */
+  double fstar;         /* optimum value */
+  int min_dim;          /* smallest dimension with generated data */
+  const char *official; /* dimensions with official data, e.g. "10,30,50,100", or "" */
+} devo_builtin_info;
+int devo_builtin_count(void);
+/* index 0 .. count-1; returns DEVO_OK or DEVO_E_INVALID. */
+int devo_builtin_get(int index, devo_builtin_info *out);
+
+/* ---- ETC matrices (task scheduling) ------------------------------------------------------ */
+
+typedef struct devo_etc devo_etc;
+
+/* Size limits of an ETC matrix: tasks 1..DEVO_ETC_MAX_TASKS, machines 2..DEVO_ETC_MAX_MACHINES,
+ * tasks*machines <= DEVO_ETC_MAX_CELLS. */
+#define DEVO_ETC_MAX_TASKS 1000000
+#define DEVO_ETC_MAX_MACHINES 4096
+#define DEVO_ETC_MAX_CELLS 67108864
+
+/* Input formats for devo_etc_read. */
+enum {
+  DEVO_ETC_AUTO = 0,  /* Braun when the data has one value per line, CSV otherwise */
+  DEVO_ETC_CSV = 1,   /* rows = tasks, columns = machines; comma, semicolon or tab; optional
+                         header row */
+  DEVO_ETC_BRAUN = 2  /* n*m values one per line, task-major; optional "n m 0" first line */
+};
+
+/* A matrix of ntasks x nmach times (task-major, values[t*nmach + j]); values copied, all > 0
+ * and finite. Ready times start at 0. Returns DEVO_OK, DEVO_E_INVALID (message in err),
+ * DEVO_E_NOMEM. err: caller's buffer for a one-line message (may be NULL). */
+int devo_etc_create(devo_etc **out, int ntasks, int nmach, const double *values,
+                    const devo_allocator *alloc, char *err, size_t errlen);
+/* Reads a matrix from a stream (CSV through libcsv, or the Braun format). name is used in
+ * messages ("name:row:column: reason"). For the Braun format without the "n m 0" line, nmach
+ * must be given (> 0); otherwise pass 0. Nothing is returned from a half-read matrix.
+ * Returns DEVO_OK, DEVO_E_PARSE (malformed, ragged, non-numeric, NaN/inf, <= 0, too few or too
+ * many), DEVO_E_IO, DEVO_E_NOMEM. */
+int devo_etc_read(devo_etc **out, FILE *in, const char *name, int format, int nmach,
+                  const devo_allocator *alloc, char *err, size_t errlen);
+/* Ready times W_j (nmach values >= 0, finite), copied. DEVO_OK or DEVO_E_INVALID. */
+int devo_etc_set_ready(devo_etc *e, const double *ready, char *err, size_t errlen);
+void devo_etc_destroy(devo_etc *e);
+int devo_etc_ntasks(const devo_etc *e);
+int devo_etc_nmach(const devo_etc *e);
+/* Borrowed pointers into e: ntasks*nmach values, and nmach ready times. */
+const double *devo_etc_values(const devo_etc *e);
+const double *devo_etc_ready(const devo_etc *e);
+
+/* Order of tasks on one machine: first come first served in task-index order, or shortest
+ * processing time first (minimises flowtime for a fixed assignment). */
+enum { DEVO_ORDER_FCFS = 0, DEVO_ORDER_SPT = 1 };
+
+/* Makespan and flowtime of an assignment (assign[t] in 0..nmach-1). Either output may be NULL.
+ * Returns DEVO_OK or DEVO_E_INVALID (machine index out of range). */
+int devo_etc_evaluate(const devo_etc *e, const int *assign, int order, double *makespan,
+                      double *flowtime);
+
+/* Classic heuristics (Braun et al. 2001); ties go to the lowest task, then machine index. */
+enum {
+  DEVO_HEUR_OLB = 0,
+  DEVO_HEUR_MET = 1,
+  DEVO_HEUR_MCT = 2,
+  DEVO_HEUR_MINMIN = 3,
+  DEVO_HEUR_MAXMIN = 4,
+  DEVO_HEUR_SUFFERAGE = 5,
+  DEVO_HEUR_COUNT = 6
+};
+/* "olb", "met", "mct", "min-min", "max-min", "sufferage"; NULL for a bad index. */
+const char *devo_heuristic_name(int heuristic);
+/* Index of a heuristic name, or -1. */
+int devo_heuristic_from_name(const char *name);
+/* Fills assign (ntasks ints). Returns DEVO_OK, DEVO_E_INVALID, DEVO_E_NOMEM (scratch memory
+ * through e's allocator). */
+int devo_etc_heuristic(const devo_etc *e, int heuristic, int *assign);
+
+/* Makes p the scheduling problem of e: minimise lambda * makespan + (1 - lambda) * flowtime / m
+ * over real vectors in [0, m)^n, task t on machine floor(x_t) clamped to m - 1 (Kromer et al.
+ * 2011). lambda in [0, 1]; order DEVO_ORDER_*. The matrix is copied. With seed_heuristics != 0
+ * the initial population starts with the heuristic schedules (Min-min, Max-min, Sufferage, MCT,
+ * MET, OLB, as many as fit in NP - 4), the rest random. Returns DEVO_OK, DEVO_E_INVALID,
+ * DEVO_E_NOMEM. */
+int devo_problem_set_etc(devo_problem *p, const devo_etc *e, double lambda, int order,
+                         int seed_heuristics);
+/* Decodes a vector of an ETC problem into an assignment (ntasks ints). DEVO_OK or DEVO_E_STATE
+ * when p is not an ETC problem. */
+int devo_problem_etc_decode(const devo_problem *p, const double *x, int *assign);
+
+/* ---- solver ------------------------------------------------------------------------------ */
+
+typedef struct devo_solver devo_solver;
+
+enum { DEVO_BOUNDS_REINIT = 0, DEVO_BOUNDS_CLIP = 1, DEVO_BOUNDS_REFLECT = 2,
+       DEVO_BOUNDS_MIDPOINT = 3 };
+enum { DEVO_BACKEND_CPU = 0, DEVO_BACKEND_GPU = 1, DEVO_BACKEND_AUTO = 2 };
+/* GPU designs: the fused generation kernel (default) or one kernel per DE step launched from the
+ * host every generation (Janssen et al. 2024's "All-GPU DE", kept for comparison). */
+enum { DEVO_GPU_FUSED = 0, DEVO_GPU_MULTIKERNEL = 1 };
+
+/* Progress report passed to the callback between chunks of generations. */
+typedef struct devo_progress {
+  int64_t generation;  /* generations completed */
+  int64_t evaluations; /* objective evaluations, the initial population included */
+  double elapsed;      /* seconds since devo_solve started (monotonic clock) */
+  double best;         /* best value so far */
+} devo_progress;
+/* Called from the thread that runs devo_solve. Return non-zero to stop the run
+ * (DEVO_STOPPED_BY_CALLBACK). */
+typedef int (*devo_progress_fn)(void *ud, const devo_progress *p);
+
+/* Creates a solver for problem p (borrowed: p must outlive the solver and stay unchanged).
+ * Defaults: NP = 100, F = 0.5, CR = 0.9, seed = 1, bounds reinit, CPU backend, 1 thread, no
+ * stopping rule (set at least one before devo_solve). Returns DEVO_OK, DEVO_E_INVALID (p not
+ * configured, out NULL), DEVO_E_NOMEM. */
+int devo_solver_create(devo_solver **out, const devo_problem *p, const devo_allocator *alloc);
+/* Frees the solver, its host memory and its device memory. NULL is a no-op. */
+void devo_solver_destroy(devo_solver *s);
+const char *devo_solver_errmsg(const devo_solver *s);
+
+/* Setters: DEVO_OK, or DEVO_E_INVALID with a message; DEVO_E_STATE during a solve. */
+int devo_solver_set_np(devo_solver *s, int np);             /* 4 .. 10^7 */
+int devo_solver_set_f(devo_solver *s, double f);            /* finite, > 0, <= 2 */
+int devo_solver_set_cr(devo_solver *s, double cr);          /* [0, 1] */
+int devo_solver_set_seed(devo_solver *s, uint64_t seed);    /* any */
+int devo_solver_set_bounds(devo_solver *s, int rule);       /* DEVO_BOUNDS_* */
+int devo_solver_set_threads(devo_solver *s, int threads);   /* CPU workers, 1 .. 1024 */
+int devo_solver_set_backend(devo_solver *s, int backend);   /* DEVO_BACKEND_* */
+int devo_solver_set_gpu_design(devo_solver *s, int design); /* DEVO_GPU_* */
+/* Stopping rules; any combination; 0 (or NAN for the target) switches a rule off. */
+int devo_solver_set_max_evals(devo_solver *s, int64_t max_evals); /* >= NP at solve time */
+int devo_solver_set_max_generations(devo_solver *s, int64_t max_gens);
+int devo_solver_set_target(devo_solver *s, double target); /* stop when best <= target */
+/* Wall-clock seconds counted from the start of devo_solve (monotonic clock); finite, >= 0.
+ * The solve returns no later than the limit plus max(1 ms, 1% of the limit), provided the
+ * initial population can be evaluated within the limit (a valid best needs it). */
+int devo_solver_set_time_limit(devo_solver *s, double seconds);
+/* fn may be NULL (no callback). ud is borrowed. */
+int devo_solver_set_progress(devo_solver *s, devo_progress_fn fn, void *ud);
+
+/* Runs DE until a stopping rule ends it. Returns the positive reason (the best is valid), or a
+ * negative error: DEVO_E_INVALID (no stopping rule, max_evals < NP, a GPU backend for a user
+ * objective), DEVO_E_NOMEM, DEVO_E_NODEVICE, DEVO_E_CUDA, DEVO_E_INTERNAL. All memory is
+ * allocated once at the start; calling devo_solve again starts a new run. */
+int devo_solve(devo_solver *s);
+
+/* Asks a running solve to stop at its next check (DEVO_INTERRUPTED; the CPU backend checks every
+ * few individuals, the GPU backend between chunks of at most 50 ms). Safe from any thread,
+ * including a signal handler (it only stores to a lock-free atomic flag). The flag is cleared when
+ * a solve returns, so an interrupt that arrives before a solve starts stops that solve at once
+ * and is never lost. */
+void devo_interrupt(devo_solver *s);
+
+/* The best value and vector (dim doubles; x may be NULL) of the last solve.
+ * DEVO_OK, DEVO_E_STATE (no solve has evaluated a population yet). */
+int devo_solver_best(const devo_solver *s, double *value, double *x);
+
+/* Statistics of the last solve. */
+typedef struct devo_stats {
+  int64_t generations;
+  int64_t evaluations;
+  double elapsed;         /* seconds of devo_solve, start to return */
+  double init_seconds;    /* of which: allocation, device set-up, initial population */
+  int status;             /* what devo_solve returned */
+  int backend;            /* DEVO_BACKEND_CPU or DEVO_BACKEND_GPU: the one that ran */
+  int best_from_seed;     /* 1 if the best vector is an unchanged seeded (heuristic) vector */
+} devo_stats;
+int devo_solver_stats(const devo_solver *s, devo_stats *out);
+
+/* The current population (np*dim doubles, row-major) and fitness (np doubles) of the last
+ * solve, for tests and analysis; either pointer may be NULL. DEVO_OK or DEVO_E_STATE. */
+int devo_solver_population(devo_solver *s, double *pop, double *fit);
+
+/* A one-line description of the backend configuration of the last solve (e.g. the GPU launch
+ * configuration), "" before the first solve. Valid until the next call on s. */
+const char *devo_solver_backend_info(const devo_solver *s);
+
+/* 1 if a CUDA device is usable (the library was built with CUDA and a device answers), else 0;
+ * msg (may be NULL) receives the reason or the device name. Thread-safe. */
+int devo_gpu_available(char *msg, size_t msglen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DEVO_H */

@@ -1,0 +1,134 @@
+/* internal.h: the engine's private structures and the backend interface that the CPU backend
+ * (engine/cpu_backend.c) and the CUDA backend (kernels/) implement. Not installed. */
+#ifndef DEVO_INTERNAL_H
+#define DEVO_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "../problems/devo_alloc.h"
+#include "../problems/problem_view.h"
+#include "include/devo.h"
+
+#define DEVO__ERRLEN 512
+#define DEVO__MAX_DIM 10000000
+#define DEVO__MAX_NP 10000000
+
+struct devo_problem {
+  devo_allocator al;
+  char err[DEVO__ERRLEN];
+  char name[64];
+  devo__pview view; /* host pointers into the arrays below */
+  double fstar;     /* NAN when unknown */
+  /* owned data (NULL when unused) */
+  double *shift;
+  double *rot;
+  int *shuffle;
+  double *etc;
+  double *ready;
+  /* initial vectors that replace the first individuals (e.g. heuristic schedules) */
+  int nseeds;
+  double *seeds; /* nseeds * dim */
+  /* user objective */
+  devo_objective_fn user_fn;
+  void *user_ud;
+};
+
+struct devo_etc {
+  devo_allocator al;
+  int ntasks, nmach;
+  double *values; /* ntasks * nmach, task-major */
+  double *ready;  /* nmach */
+};
+
+/* What a solve needs to know; filled from the setters. */
+typedef struct devo__opts {
+  int np;
+  double f, cr;
+  uint64_t seed;
+  int bounds;
+  int threads;
+  int backend; /* requested: DEVO_BACKEND_* */
+  int gpu_design;
+  int64_t max_evals, max_gens;
+  double target; /* NAN = off */
+  double time_limit; /* 0 = off */
+  devo_progress_fn progress;
+  void *progress_ud;
+} devo__opts;
+
+struct devo_backend;
+
+struct devo_solver {
+  devo_allocator al;
+  const devo_problem *prob;
+  char err[DEVO__ERRLEN];
+  char info[DEVO__ERRLEN];
+  devo__opts o;
+  atomic_int interrupt;
+  int running;
+  /* run state, valid after a backend's start() succeeded */
+  const struct devo_backend *bk;
+  void *bk_state;
+  int have_best;
+  double best_f;
+  double *best_x; /* dim doubles, owned */
+  int best_from_seed;
+  int64_t gens, evals;
+  double t0;       /* monotonic seconds at the start of devo_solve */
+  double deadline; /* absolute monotonic seconds; 0 = none */
+  devo_stats stats;
+};
+
+/* The backend interface. Each function returns a devo status (DEVO_OK or a negative error) and
+ * on error writes the solver's message (devo__set_err).
+ * start:  allocate everything for a run of s->o on s->prob, make the initial population
+ *         (devo__de_init, then the problem's seeds over the first individuals), evaluate it, set
+ *         s->best_f (and the best vector on request), s->evals = NP, s->gens = 0.
+ * run:    advance up to ngens generations. Stops early, at a generation boundary, when the best
+ *         reaches s->o.target (when set). A backend may also stop early when
+ *         devo__should_abort(s) says so (deadline or interrupt); a partial generation is then
+ *         dropped. Adds the completed generations to s->gens and s->evals and updates s->best_f.
+ * best_x: copy the best vector to x (dim doubles).
+ * population: copy population and fitness (either may be NULL).
+ * stop:   free everything start allocated (safe after a failed start). */
+typedef struct devo_backend {
+  const char *name;
+  int (*start)(devo_solver *s);
+  int (*run)(devo_solver *s, int64_t ngens);
+  int (*best_x)(devo_solver *s, double *x);
+  int (*population)(devo_solver *s, double *pop, double *fit);
+  void (*stop)(devo_solver *s);
+} devo_backend;
+
+extern const devo_backend devo__cpu_backend;
+/* Defined in kernels/ when built with CUDA, else in engine/gpu_none.c. */
+extern const devo_backend devo__gpu_backend;
+int devo__gpu_probe(char *msg, size_t msglen);
+
+/* Formats the solver's error message (printf-like) and returns status. */
+int devo__set_err(devo_solver *s, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+int devo__problem_err(devo_problem *p, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Frees a problem's data and returns it to the unconfigured state (the allocator stays). */
+void devo__problem_reset(devo_problem *p);
+
+/* Monotonic clock in seconds. */
+double devo__now(void);
+/* 1 when the run must stop now: interrupt flag, or past the deadline. Cheap; thread-safe. */
+int devo__should_abort(devo_solver *s);
+
+/* CPU evaluation of one vector; scratch has devo__eval_scratch(view) doubles. NaN becomes +inf.
+ * For user problems this calls the user function with n = 1 (the CPU backend batches itself). */
+double devo__eval_builtin(const devo__pview *v, const double *x, double *scratch);
+size_t devo__eval_scratch(const devo__pview *v);
+
+#endif /* DEVO_INTERNAL_H */

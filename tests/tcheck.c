@@ -1,0 +1,116 @@
+/* tcheck.c: the test harness behind tcheck.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "tcheck.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int tc_checks = 0;
+static const char *tc_current = "?";
+
+void tc_fail(const char *file, int line, const char *fmt, ...)
+{
+  va_list ap;
+  fprintf(stderr, "FAIL %s (%s:%d): ", tc_current, file, line);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  exit(1);
+}
+
+void tc_skip(const char *why)
+{
+  printf("SKIP %s: %s\n", tc_current, why);
+  fflush(stdout);
+  exit(77);
+}
+
+int tc_main(const tc_case *cases, int ncases, int argc, char **argv)
+{
+  int i, ran = 0;
+  for (i = 0; i < ncases; ++i) {
+    if (argc > 1 && strcmp(argv[1], cases[i].name) != 0)
+      continue;
+    tc_current = cases[i].name;
+    cases[i].fn();
+    printf("ok %s (%d checks)\n", cases[i].name, tc_checks);
+    ran++;
+  }
+  if (argc > 1 && ran == 0) {
+    fprintf(stderr, "no test case named %s\n", argv[1]);
+    return 1;
+  }
+  return 0;
+}
+
+const char *tc_shared(const char *sub)
+{
+  static char buf[4096];
+  struct stat st;
+  const char *dir = getenv("DEVO_SHARED");
+  if (!dir || !*dir)
+    dir = "../shared";
+  snprintf(buf, sizeof buf, "%s/%s", dir, sub);
+  if (stat(buf, &st) != 0)
+    return NULL;
+  return buf;
+}
+
+const char *tc_devo_bin(void)
+{
+  const char *b = getenv("DEVO_BIN");
+  if (!b || !*b || access(b, X_OK) != 0)
+    tc_skip("DEVO_BIN does not name the devo program (run through ctest)");
+  return b;
+}
+
+static char *slurp(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  char *buf;
+  long n;
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  buf = (char *)malloc((size_t)n + 1);
+  if (buf) {
+    n = (long)fread(buf, 1, (size_t)n, f);
+    buf[n] = 0;
+  }
+  fclose(f);
+  return buf;
+}
+
+int tc_run(const char *cmd, char **out, char **err)
+{
+  char tmpo[] = "/tmp/devo_tc_outXXXXXX", tmpe[] = "/tmp/devo_tc_errXXXXXX";
+  char *full;
+  size_t n;
+  int fo = mkstemp(tmpo), fe = mkstemp(tmpe), rc;
+  if (fo < 0 || fe < 0)
+    return -1;
+  close(fo);
+  close(fe);
+  n = strlen(cmd) + 2 * sizeof tmpo + 32;
+  full = (char *)malloc(n);
+  if (!full)
+    return -1;
+  snprintf(full, n, "( %s ) >%s 2>%s", cmd, tmpo, tmpe);
+  rc = system(full);
+  free(full);
+  if (out)
+    *out = slurp(tmpo);
+  if (err)
+    *err = slurp(tmpe);
+  unlink(tmpo);
+  unlink(tmpe);
+  if (rc == -1 || !WIFEXITED(rc))
+    return -1;
+  return WEXITSTATUS(rc);
+}

@@ -1,0 +1,68 @@
+/* tcheck.h: the tiny test harness of devo's ctest programs. A program defines cases with
+ * TEST_CASE(name) / SLOW_CASE(name) at the start of a line (CMake reads those lines to register
+ * one ctest entry per case), lists them in a TCASES table, and calls tc_main. A case fails by
+ * CHECK*; TC_SKIP(msg) exits 77, which ctest reports as skipped. */
+#ifndef DEVO_TCHECK_H
+#define DEVO_TCHECK_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define TEST_CASE(name) static void name(void)
+#define SLOW_CASE(name) static void name(void)
+
+typedef struct tc_case {
+  const char *name;
+  void (*fn)(void);
+} tc_case;
+#define TC(name) {#name, name}
+
+int tc_main(const tc_case *cases, int ncases, int argc, char **argv);
+void tc_fail(const char *file, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void tc_skip(const char *why);
+extern int tc_checks;
+
+#define CHECK(cond)                                                                               \
+  do {                                                                                            \
+    tc_checks++;                                                                                  \
+    if (!(cond))                                                                                  \
+      tc_fail(__FILE__, __LINE__, "CHECK(%s)", #cond);                                            \
+  } while (0)
+#define CHECKF(cond, ...)                                                                         \
+  do {                                                                                            \
+    tc_checks++;                                                                                  \
+    if (!(cond))                                                                                  \
+      tc_fail(__FILE__, __LINE__, __VA_ARGS__);                                                   \
+  } while (0)
+#define CHECK_EQ_INT(a, b)                                                                        \
+  do {                                                                                            \
+    long long tc_a_ = (long long)(a), tc_b_ = (long long)(b);                                     \
+    tc_checks++;                                                                                  \
+    if (tc_a_ != tc_b_)                                                                           \
+      tc_fail(__FILE__, __LINE__, "%s == %lld, expected %s == %lld", #a, tc_a_, #b, tc_b_);       \
+  } while (0)
+/* |a - b| <= rel * max(|a|, |b|) + abs_tol */
+#define CHECK_CLOSE(a, b, rel, abs_tol)                                                           \
+  do {                                                                                            \
+    double tc_a_ = (a), tc_b_ = (b);                                                              \
+    double tc_m_ = fabs(tc_a_) > fabs(tc_b_) ? fabs(tc_a_) : fabs(tc_b_);                         \
+    tc_checks++;                                                                                  \
+    if (!(fabs(tc_a_ - tc_b_) <= (rel) * tc_m_ + (abs_tol)))                                      \
+      tc_fail(__FILE__, __LINE__, "%s = %.17g vs %s = %.17g", #a, tc_a_, #b, tc_b_);              \
+  } while (0)
+#define TC_SKIP(msg) tc_skip(msg)
+
+/* Path of the shared data folder: $DEVO_SHARED, else "../shared"; the result is a static buffer
+ * holding dir + "/" + sub. Returns NULL (and the case should skip) when it does not exist. */
+const char *tc_shared(const char *sub);
+/* Path of the devo CLI ($DEVO_BIN), or skips the case. */
+const char *tc_devo_bin(void);
+/* Runs a shell command, captures stdout (and stderr when err != NULL) into malloc'd strings,
+ * returns the exit code (or -1). */
+int tc_run(const char *cmd, char **out, char **err);
+
+#endif /* DEVO_TCHECK_H */

@@ -1,0 +1,177 @@
+/* cli.c: shared helpers of the devo command-line program: strict number parsing, option
+ * iteration, one-line errors and the exit codes of DESIGN.md. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int vreport(int code, const char *cmd, const char *fmt, va_list ap)
+{
+  fprintf(stderr, "devo%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  return code;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+  va_list ap;
+  int r;
+  va_start(ap, fmt);
+  r = vreport(CLI_USAGE, cmd, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+int cli_runtime_error(const char *cmd, const char *fmt, ...)
+{
+  va_list ap;
+  int r;
+  va_start(ap, fmt);
+  r = vreport(CLI_RUNTIME, cmd, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+int cli_exit_for_status(int status)
+{
+  if (status >= 0)
+    return CLI_OK;
+  switch (status) {
+  case DEVO_E_INVALID:
+  case DEVO_E_PARSE:
+  case DEVO_E_IO:
+    return CLI_USAGE;
+  default:
+    return CLI_RUNTIME;
+  }
+}
+
+int cli_double(const char *cmd, const char *opt, const char *val, double *out)
+{
+  char *end;
+  double v;
+  errno = 0;
+  v = strtod(val, &end);
+  if (end == val || *end != 0 || errno == ERANGE || !isfinite(v))
+    return cli_usage_error(cmd, "%s expects a finite number, got '%s'", opt, val);
+  *out = v;
+  return 0;
+}
+
+int cli_int64(const char *cmd, const char *opt, const char *val, int64_t *out)
+{
+  char *end;
+  long long v;
+  double d;
+  errno = 0;
+  v = strtoll(val, &end, 10);
+  if (end != val && *end == 0 && errno == 0) {
+    *out = (int64_t)v;
+    return 0;
+  }
+  /* also accept an exact integer written in floating notation, such as 1e7 */
+  errno = 0;
+  d = strtod(val, &end);
+  if (end != val && *end == 0 && errno == 0 && d == floor(d) && fabs(d) < 9.2e18) {
+    *out = (int64_t)d;
+    return 0;
+  }
+  return cli_usage_error(cmd, "%s expects an integer, got '%s'", opt, val);
+}
+
+int cli_int(const char *cmd, const char *opt, const char *val, int *out)
+{
+  int64_t v = 0;
+  if (cli_int64(cmd, opt, val, &v) != 0)
+    return CLI_USAGE;
+  if (v < -2147483647 || v > 2147483647)
+    return cli_usage_error(cmd, "%s value %s is out of range", opt, val);
+  *out = (int)v;
+  return 0;
+}
+
+int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t *out)
+{
+  char *end;
+  unsigned long long v;
+  errno = 0;
+  if (val[0] == '-')
+    return cli_usage_error(cmd, "%s expects a non-negative integer, got '%s'", opt, val);
+  v = strtoull(val, &end, 0);
+  if (end == val || *end != 0 || errno == ERANGE)
+    return cli_usage_error(cmd, "%s expects a non-negative integer, got '%s'", opt, val);
+  *out = (uint64_t)v;
+  return 0;
+}
+
+int cli_next(const char *cmd, int argc, char **argv, int *pos, const char *const *names,
+             const char **val)
+{
+  const char *arg, *eq;
+  size_t len;
+  int k;
+  if (*pos >= argc)
+    return -1;
+  arg = argv[(*pos)++];
+  *val = NULL;
+  if (arg[0] != '-' || arg[1] == 0 || strcmp(arg, "--") == 0) {
+    *val = arg; /* "-" is a positional argument: standard input */
+    return -3;
+  }
+  eq = strchr(arg, '=');
+  len = eq ? (size_t)(eq - arg) : strlen(arg);
+  for (k = 0; names[k]; ++k) {
+    size_t nl = strlen(names[k]);
+    int takes = nl > 0 && names[k][nl - 1] == '=';
+    if (takes)
+      nl--;
+    if (nl != len || strncmp(arg, names[k], len) != 0)
+      continue;
+    if (takes) {
+      if (eq)
+        *val = eq + 1;
+      else if (*pos < argc)
+        *val = argv[(*pos)++];
+      else {
+        cli_usage_error(cmd, "option %.*s needs a value", (int)len, arg);
+        return -2;
+      }
+    } else if (eq) {
+      cli_usage_error(cmd, "option %.*s takes no value", (int)len, arg);
+      return -2;
+    }
+    return k;
+  }
+  cli_usage_error(cmd, "unknown option '%.*s' (see devo %s --help)", (int)len, arg,
+                  cmd ? cmd : "");
+  return -2;
+}
+
+static double process_start = -1.0;
+
+static double mono_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void cli_mark_start(void)
+{
+  if (process_start < 0.0)
+    process_start = mono_now();
+}
+
+double cli_process_elapsed(void)
+{
+  if (process_start < 0.0)
+    cli_mark_start();
+  return mono_now() - process_start;
+}

@@ -1,0 +1,55 @@
+/* cli.h: shared pieces of the devo command-line program: the subcommand entry points, option
+ * parsing with validation, and the exit codes of DESIGN.md (0 ok, 1 runtime failure, 2 bad usage
+ * or bad input). Every error is one line on stderr: "devo <cmd>: <what>". */
+#ifndef DEVO_CLI_H
+#define DEVO_CLI_H
+
+#include <stdint.h>
+
+#include "engine/include/devo.h"
+
+enum { CLI_OK = 0, CLI_RUNTIME = 1, CLI_USAGE = 2 };
+
+/* Subcommands: argv[0] is the command name. Return an exit code. */
+int cmd_solve(int argc, char **argv);
+int cmd_schedule(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
+int cmd_list_problems(int argc, char **argv);
+
+/* Prints "devo <cmd>: <message>\n" to stderr and returns CLI_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Same with CLI_RUNTIME. */
+int cli_runtime_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Exit code for a library status: errors of input (invalid, parse, I/O on an input file) are 2,
+ * others 1. */
+int cli_exit_for_status(int status);
+
+/* Strict number parsing of an option's value: the whole string must be a number, finite for
+ * doubles. Return 0 on success, else print the error and return CLI_USAGE. */
+int cli_double(const char *cmd, const char *opt, const char *val, double *out);
+int cli_int64(const char *cmd, const char *opt, const char *val, int64_t *out);
+int cli_int(const char *cmd, const char *opt, const char *val, int *out);
+int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t *out);
+
+/* Option iteration for "--name value", "--name=value" and flags. Returns the option's index into
+ * names (a NULL-terminated list of "--name" strings; names ending in '=' take a value), -1 at the
+ * end of argv, -2 for an unknown option or a missing value (after printing the error; the caller
+ * returns CLI_USAGE), or -3 for a positional argument (in *val). *pos is advanced. */
+int cli_next(const char *cmd, int argc, char **argv, int *pos, const char *const *names,
+             const char **val);
+
+/* Records the process start on the monotonic clock; main() calls it first thing, so deadlines
+ * that "count from process start" include everything the program does. */
+void cli_mark_start(void);
+/* Monotonic seconds since the process started (for deadlines that count from process start). */
+double cli_process_elapsed(void);
+
+#endif /* DEVO_CLI_H */

@@ -1,0 +1,278 @@
+/* cmd_solve.c: `devo solve`: minimise a built-in function with DE/rand/1/bin and report the
+ * best value, the work done and why the run stopped. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+
+static const char *const solve_help =
+    "usage: devo solve --problem NAME --dim D [options]\n"
+    "\n"
+    "Minimises a built-in function (devo list-problems) with DE/rand/1/bin.\n"
+    "\n"
+    "problem:\n"
+    "  --problem NAME      sphere, rosenbrock, griewank, rastrigin, cec2017:f5, F03, ...\n"
+    "  --dim D             dimension (1 to 10^7; CEC functions have a minimum)\n"
+    "  --data-seed S       seed of the generated shift vectors and matrices (default 1)\n"
+    "  --cec-data DIR      official CEC input files instead of generated data\n"
+    "algorithm:\n"
+    "  --np N              population size, >= 4 (default 100)\n"
+    "  --f F               differential weight, in (0, 2] (default 0.5)\n"
+    "  --cr CR             crossover rate, in [0, 1] (default 0.9)\n"
+    "  --seed S            random seed (default 1)\n"
+    "  --bounds RULE       reinit (default), clip, reflect or midpoint\n"
+    "stopping rules (any combination; without any, --max-evals 10000*D):\n"
+    "  --max-evals N       evaluations, the initial population included\n"
+    "  --max-gens N        generations\n"
+    "  --target E          stop when best - f* <= E (the error; f* of the problem)\n"
+    "  --time-limit S      seconds of wall-clock time, counted from the start of the solve\n"
+    "execution:\n"
+    "  --backend B         cpu (default), gpu or auto (GPU when usable, else CPU)\n"
+    "  --gpu-design D      fused (default) or multikernel\n"
+    "  --threads T         CPU worker threads (default 1)\n"
+    "output:\n"
+    "  --json              one JSON object (with the best vector) instead of the summary\n"
+    "  --print-x           also print the best vector\n"
+    "  --verbose           print the backend configuration to stderr\n";
+
+static devo_solver *volatile active_solver;
+
+static void on_sigint(int sig)
+{
+  (void)sig;
+  if (active_solver)
+    devo_interrupt(active_solver);
+}
+
+typedef struct solve_args {
+  const char *problem, *cec_dir;
+  int dim, np, threads, backend, design, bounds, json, print_x, verbose;
+  int backend_set, design_set, threads_set;
+  double f, cr, target, time_limit;
+  int64_t max_evals, max_gens;
+  uint64_t seed, data_seed;
+} solve_args;
+
+static int pick(const char *cmd, const char *opt, const char *val, const char *const *names,
+                int *out)
+{
+  int k;
+  for (k = 0; names[k]; ++k)
+    if (strcmp(val, names[k]) == 0) {
+      *out = k;
+      return 0;
+    }
+  return cli_usage_error(cmd, "%s: unknown value '%s'", opt, val);
+}
+
+static int parse(int argc, char **argv, solve_args *a)
+{
+  static const char *const names[] = {
+      "--problem=", "--dim=",     "--np=",        "--f=",      "--cr=",         "--max-evals=",
+      "--max-gens=", "--target=", "--time-limit=", "--seed=",  "--data-seed=",  "--cec-data=",
+      "--threads=", "--backend=", "--gpu-design=", "--bounds=", "--json",       "--print-x",
+      "--verbose",  "--help",     NULL};
+  static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
+  static const char *const designs[] = {"fused", "multikernel", NULL};
+  static const char *const rules[] = {"reinit", "clip", "reflect", "midpoint", NULL};
+  const char *cmd = "solve", *v;
+  int pos = 1, k, r = 0;
+  memset(a, 0, sizeof *a);
+  a->np = 100;
+  a->f = 0.5;
+  a->cr = 0.9;
+  a->seed = 1;
+  a->data_seed = 1;
+  a->threads = 1;
+  a->target = (double)NAN;
+  a->dim = -1;
+  while ((k = cli_next(cmd, argc, argv, &pos, names, &v)) != -1) {
+    switch (k) {
+    case -2:
+      return CLI_USAGE;
+    case -3:
+      return cli_usage_error(cmd, "unexpected argument '%s'", v);
+    case 0: a->problem = v; break;
+    case 1: r = cli_int(cmd, "--dim", v, &a->dim); break;
+    case 2: r = cli_int(cmd, "--np", v, &a->np); break;
+    case 3: r = cli_double(cmd, "--f", v, &a->f); break;
+    case 4: r = cli_double(cmd, "--cr", v, &a->cr); break;
+    case 5:
+      r = cli_int64(cmd, "--max-evals", v, &a->max_evals);
+      if (!r && a->max_evals <= 0)
+        r = cli_usage_error(cmd, "--max-evals must be positive, got %s", v);
+      break;
+    case 6:
+      r = cli_int64(cmd, "--max-gens", v, &a->max_gens);
+      if (!r && a->max_gens <= 0)
+        r = cli_usage_error(cmd, "--max-gens must be positive, got %s", v);
+      break;
+    case 7:
+      r = cli_double(cmd, "--target", v, &a->target);
+      if (!r && a->target < 0)
+        r = cli_usage_error(cmd, "--target is an error (best - f*) and must be >= 0, got %s", v);
+      break;
+    case 8:
+      if (strcasecmp(v, "nan") == 0 || strcasecmp(v, "inf") == 0)
+        return cli_usage_error(cmd, "--time-limit must be a finite number of seconds, got '%s'",
+                               v);
+      r = cli_double(cmd, "--time-limit", v, &a->time_limit);
+      if (!r && a->time_limit <= 0)
+        r = cli_usage_error(cmd, "--time-limit must be positive, got %s", v);
+      break;
+    case 9: r = cli_u64(cmd, "--seed", v, &a->seed); break;
+    case 10: r = cli_u64(cmd, "--data-seed", v, &a->data_seed); break;
+    case 11: a->cec_dir = v; break;
+    case 12: r = cli_int(cmd, "--threads", v, &a->threads); a->threads_set = 1; break;
+    case 13: r = pick(cmd, "--backend", v, backends, &a->backend); a->backend_set = 1; break;
+    case 14: r = pick(cmd, "--gpu-design", v, designs, &a->design); a->design_set = 1; break;
+    case 15: r = pick(cmd, "--bounds", v, rules, &a->bounds); break;
+    case 16: a->json = 1; break;
+    case 17: a->print_x = 1; break;
+    case 18: a->verbose = 1; break;
+    case 19:
+      fputs(solve_help, stdout);
+      exit(CLI_OK);
+    default: break;
+    }
+    if (r)
+      return CLI_USAGE;
+  }
+  if (!a->problem)
+    return cli_usage_error(cmd, "--problem is required (see devo list-problems)");
+  if (a->dim == -1)
+    return cli_usage_error(cmd, "--dim is required");
+  if (a->design_set && a->backend_set && a->backend == DEVO_BACKEND_CPU)
+    return cli_usage_error(cmd, "--gpu-design contradicts --backend cpu");
+  if (a->threads_set && a->backend_set && a->backend == DEVO_BACKEND_GPU)
+    return cli_usage_error(cmd, "--threads sets CPU workers and contradicts --backend gpu");
+  return 0;
+}
+
+static void print_vector(FILE *f, const double *x, int dim, const char *sep)
+{
+  int j;
+  for (j = 0; j < dim; ++j)
+    fprintf(f, "%s%.17g", j ? sep : "", x[j]);
+}
+
+static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
+{
+  devo_stats stats;
+  double best, fstar = devo_problem_fstar(p);
+  int dim = devo_problem_dim(p);
+  double *x = (double *)malloc((size_t)dim * sizeof(double));
+  if (!x)
+    return cli_runtime_error("solve", "out of memory for the best vector");
+  devo_solver_best(s, &best, x);
+  devo_solver_stats(s, &stats);
+  if (a->json) {
+    printf("{\"problem\":\"%s\",\"dim\":%d,\"best\":%.17g,", a->problem, dim, best);
+    if (!isnan(fstar))
+      printf("\"fstar\":%.17g,\"error\":%.17g,", fstar, best - fstar);
+    printf("\"evaluations\":%lld,\"generations\":%lld,\"elapsed\":%.6f,\"init_seconds\":%.6f,"
+           "\"stop\":\"%s\",\"status\":%d,\"backend\":\"%s\",\"backend_info\":\"%s\","
+           "\"seed\":%llu,\"np\":%d,\"f\":%.17g,\"cr\":%.17g,\"x\":[",
+           (long long)stats.evaluations, (long long)stats.generations, stats.elapsed,
+           stats.init_seconds, devo_status_name(st), st,
+           stats.backend == DEVO_BACKEND_GPU ? "gpu" : "cpu", devo_solver_backend_info(s),
+           (unsigned long long)a->seed, a->np, a->f, a->cr);
+    print_vector(stdout, x, dim, ",");
+    printf("]}\n");
+  } else {
+    printf("problem      %s (dimension %d)\n", a->problem, dim);
+    printf("best         %.17g\n", best);
+    if (!isnan(fstar))
+      printf("error        %.6e (f* = %.17g)\n", best - fstar, fstar);
+    printf("evaluations  %lld\n", (long long)stats.evaluations);
+    printf("generations  %lld\n", (long long)stats.generations);
+    printf("elapsed      %.6f s\n", stats.elapsed);
+    printf("stop         %s (%s)\n", devo_status_message(st), devo_status_name(st));
+    printf("backend      %s\n", devo_solver_backend_info(s));
+    if (a->print_x) {
+      printf("x            ");
+      print_vector(stdout, x, dim, " ");
+      printf("\n");
+    }
+  }
+  free(x);
+  return CLI_OK;
+}
+
+/* Applies a setter's status: on error print the solver's message and give the exit code. */
+static int setter(devo_solver *s, int st)
+{
+  if (st == DEVO_OK)
+    return 0;
+  cli_usage_error("solve", "%s", devo_solver_errmsg(s));
+  return 1;
+}
+
+int cmd_solve(int argc, char **argv)
+{
+  solve_args a;
+  devo_problem *p = NULL;
+  devo_solver *s = NULL;
+  char msg[256];
+  int st, rc, backend;
+  rc = parse(argc, argv, &a);
+  if (rc)
+    return rc;
+  if (devo_problem_create(&p, NULL) != DEVO_OK)
+    return cli_runtime_error("solve", "out of memory");
+  st = devo_problem_set_builtin(p, a.problem, a.dim, a.data_seed, a.cec_dir);
+  if (st != DEVO_OK) {
+    rc = st == DEVO_E_NOMEM ? cli_runtime_error("solve", "%s", devo_problem_errmsg(p))
+                            : cli_usage_error("solve", "%s", devo_problem_errmsg(p));
+    devo_problem_destroy(p);
+    return rc;
+  }
+  if (devo_solver_create(&s, p, NULL) != DEVO_OK) {
+    devo_problem_destroy(p);
+    return cli_runtime_error("solve", "out of memory");
+  }
+  backend = a.backend;
+  if (backend == DEVO_BACKEND_AUTO && !devo_gpu_available(msg, sizeof msg)) {
+    fprintf(stderr, "devo solve: no usable GPU (%s); using the CPU backend\n", msg);
+    backend = DEVO_BACKEND_CPU;
+  }
+  if (a.max_evals == 0 && a.max_gens == 0 && isnan(a.target) && a.time_limit == 0)
+    a.max_evals = 10000 * (int64_t)a.dim;
+  rc = setter(s, devo_solver_set_np(s, a.np)) || setter(s, devo_solver_set_f(s, a.f)) ||
+       setter(s, devo_solver_set_cr(s, a.cr)) || setter(s, devo_solver_set_seed(s, a.seed)) ||
+       setter(s, devo_solver_set_bounds(s, a.bounds)) ||
+       setter(s, devo_solver_set_threads(s, a.threads)) ||
+       setter(s, devo_solver_set_backend(s, backend)) ||
+       setter(s, devo_solver_set_gpu_design(s, a.design)) ||
+       setter(s, devo_solver_set_max_evals(s, a.max_evals)) ||
+       setter(s, devo_solver_set_max_generations(s, a.max_gens)) ||
+       setter(s, devo_solver_set_time_limit(s, a.time_limit)) ||
+       setter(s, devo_solver_set_target(s, isnan(a.target) ? (double)NAN
+                                                            : devo_problem_fstar(p) + a.target));
+  if (rc) {
+    devo_solver_destroy(s);
+    devo_problem_destroy(p);
+    return CLI_USAGE;
+  }
+  active_solver = s;
+  signal(SIGINT, on_sigint);
+  st = devo_solve(s);
+  signal(SIGINT, SIG_DFL);
+  active_solver = NULL;
+  if (st < 0) {
+    rc = cli_exit_for_status(st);
+    fprintf(stderr, "devo solve: %s\n", devo_solver_errmsg(s));
+  } else {
+    if (a.verbose)
+      fprintf(stderr, "devo solve: %s\n", devo_solver_backend_info(s));
+    rc = report(&a, p, s, st);
+  }
+  devo_solver_destroy(s);
+  devo_problem_destroy(p);
+  return rc;
+}

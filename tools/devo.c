@@ -1,0 +1,54 @@
+/* devo.c: the devo command-line program: git-style subcommands over the library. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+  const char *name;
+  int (*fn)(int, char **);
+  const char *what;
+} commands[] = {
+    {"solve", cmd_solve, "minimise a built-in function with DE"},
+    {"schedule", cmd_schedule, "map tasks to machines from an ETC matrix before a deadline"},
+    {"eval", cmd_eval, "evaluate a built-in function at points read as CSV"},
+    {"list-problems", cmd_list_problems, "list the built-in functions"},
+};
+#define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+static void usage(FILE *f)
+{
+  int k;
+  fprintf(f, "usage: devo <command> [options]\n       devo --help | --version\n\ncommands:\n");
+  for (k = 0; k < NCOMMANDS; ++k)
+    fprintf(f, "  %-14s %s\n", commands[k].name, commands[k].what);
+  fprintf(f, "\n'devo <command> --help' describes a command's options.\n"
+             "Exit codes: 0 success (also a run ended by its time limit), 1 runtime failure,\n"
+             "2 bad usage or bad input.\n");
+}
+
+int main(int argc, char **argv)
+{
+  int k;
+  cli_mark_start();
+  if (argc < 2) {
+    usage(stderr);
+    return CLI_USAGE;
+  }
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+      strcmp(argv[1], "help") == 0) {
+    usage(stdout);
+    return CLI_OK;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    if (devo_version_number() != DEVO_VERSION_NUMBER)
+      return cli_runtime_error(NULL, "header version %s does not match library version %s",
+                               DEVO_VERSION_STRING, devo_version());
+    printf("devo %s\n", devo_version());
+    return CLI_OK;
+  }
+  for (k = 0; k < NCOMMANDS; ++k)
+    if (strcmp(argv[1], commands[k].name) == 0)
+      return commands[k].fn(argc - 1, argv + 1);
+  return cli_usage_error(NULL, "unknown command '%s' (see devo --help)", argv[1]);
+}
