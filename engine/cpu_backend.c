@@ -258,7 +258,8 @@ static int cpu_start(devo_solver *s)
       (threads > 1 && !st->workers)) {
     cpu_stop(s);
     return devo__set_err(s, DEVO_E_NOMEM,
-                         "out of memory for a population of %d x %d doubles", st->np, st->dim);
+                         "out of memory for a population of %d x %d doubles", s->o.np,
+                         s->prob->view.dim);
   }
   if (threads > 1) {
     if (pthread_mutex_init(&st->mu, NULL) != 0) {

@@ -1,0 +1,151 @@
+/* test_cli.c: the devo program seen from outside: exit codes (0 ok, 2 bad usage or input), one
+ * clear line per error, --help/--version, and the solve command's outputs. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/tcheck.h"
+
+/* Runs `devo ARGS`, checks the exit code, that stderr is exactly one line, and that it contains
+ * the expected word. */
+static void expect_error(const char *args, int code, const char *word)
+{
+  char cmd[1024], *out = NULL, *err = NULL, *nl;
+  int rc;
+  snprintf(cmd, sizeof cmd, "%s %s", tc_devo_bin(), args);
+  rc = tc_run(cmd, &out, &err);
+  CHECKF(rc == code, "'%s' exited %d, expected %d (stderr: %s)", args, rc, code, err ? err : "");
+  CHECKF(err && strstr(err, word), "'%s': stderr '%s' lacks '%s'", args, err ? err : "", word);
+  nl = err ? strchr(err, '\n') : NULL;
+  CHECKF(nl && nl[1] == 0, "'%s': stderr is not one line: '%s'", args, err ? err : "");
+  CHECKF(out && out[0] == 0, "'%s': printed a result on stdout: '%s'", args, out ? out : "");
+  free(out);
+  free(err);
+}
+
+TEST_CASE(bad_usage_exits_2)
+{
+  const char *base = "solve --problem sphere --dim 10 --max-evals 1000";
+  char a[512];
+  expect_error("frobnicate", 2, "unknown command");
+  expect_error("solve --problem nosuch --dim 10", 2, "nosuch");
+  expect_error("solve --problem sphere --dim 10 --bogus 3", 2, "--bogus");
+  expect_error("solve --problem sphere --dim 10 --np", 2, "needs a value");
+  expect_error("solve --dim 10", 2, "--problem");
+  expect_error("solve --problem sphere", 2, "--dim");
+  snprintf(a, sizeof a, "%s --np 3", base);
+  expect_error(a, 2, "population size 3");
+  snprintf(a, sizeof a, "%s --np abc", base);
+  expect_error(a, 2, "abc");
+  snprintf(a, sizeof a, "%s --f 0", base);
+  expect_error(a, 2, "F = 0");
+  snprintf(a, sizeof a, "%s --f -1", base);
+  expect_error(a, 2, "F = -1");
+  snprintf(a, sizeof a, "%s --f nan", base);
+  expect_error(a, 2, "--f");
+  snprintf(a, sizeof a, "%s --f inf", base);
+  expect_error(a, 2, "--f");
+  snprintf(a, sizeof a, "%s --cr 1.5", base);
+  expect_error(a, 2, "CR = 1.5");
+  snprintf(a, sizeof a, "%s --cr -0.1", base);
+  expect_error(a, 2, "CR");
+  expect_error("solve --problem sphere --dim 0 --max-evals 100", 2, "dimension 0");
+  expect_error("solve --problem sphere --dim 10000001 --max-evals 100", 2, "10000001");
+  expect_error("solve --problem sphere --dim 99999999999 --max-evals 100", 2, "--dim");
+  snprintf(a, sizeof a, "%s --time-limit -1", base);
+  expect_error(a, 2, "--time-limit");
+  snprintf(a, sizeof a, "%s --time-limit nan", base);
+  expect_error(a, 2, "--time-limit");
+  snprintf(a, sizeof a, "%s --backend cpu --gpu-design multikernel", base);
+  expect_error(a, 2, "contradicts");
+  snprintf(a, sizeof a, "%s --backend gpu --threads 4", base);
+  expect_error(a, 2, "contradicts");
+  expect_error("solve --problem sphere --dim 10 --np 100 --max-evals 50", 2, "below the population");
+  snprintf(a, sizeof a, "%s --bounds wrap", base);
+  expect_error(a, 2, "wrap");
+  snprintf(a, sizeof a, "%s --max-evals 0", base);
+  expect_error(a, 2, "--max-evals");
+  snprintf(a, sizeof a, "%s --seed -4", base);
+  expect_error(a, 2, "--seed");
+  snprintf(a, sizeof a, "%s extra", base);
+  expect_error(a, 2, "extra");
+}
+
+TEST_CASE(help_and_version)
+{
+  char cmd[1024], *out = NULL;
+  snprintf(cmd, sizeof cmd, "%s --version", tc_devo_bin());
+  CHECK(tc_run(cmd, &out, NULL) == 0);
+  CHECK(out && strncmp(out, "devo 0.", 7) == 0);
+  free(out);
+  snprintf(cmd, sizeof cmd, "%s --help", tc_devo_bin());
+  CHECK(tc_run(cmd, &out, NULL) == 0);
+  CHECK(out && strstr(out, "solve") && strstr(out, "schedule"));
+  free(out);
+  snprintf(cmd, sizeof cmd, "%s solve --help", tc_devo_bin());
+  CHECK(tc_run(cmd, &out, NULL) == 0);
+  CHECK(out && strstr(out, "--time-limit") && strstr(out, "--max-evals"));
+  free(out);
+  snprintf(cmd, sizeof cmd, "%s", tc_devo_bin());
+  CHECK(tc_run(cmd, NULL, NULL) == 2);
+}
+
+static double json_number(const char *json, const char *key)
+{
+  char pat[64];
+  const char *p;
+  snprintf(pat, sizeof pat, "\"%s\":", key);
+  p = strstr(json, pat);
+  return p ? strtod(p + strlen(pat), NULL) : (double)NAN;
+}
+
+/* The example of issue 2 runs, and --json carries the same numbers and the vector. */
+TEST_CASE(solve_outputs)
+{
+  char cmd[1024], *out = NULL, *x;
+  int commas = 0;
+  snprintf(cmd, sizeof cmd,
+           "%s solve --problem rastrigin --dim 30 --np 100 --f 0.5 --cr 0.3 --max-evals 300000 "
+           "--target 1e-8 --time-limit 2.5 --seed 7 --threads 2 --json",
+           tc_devo_bin());
+  CHECK(tc_run(cmd, &out, NULL) == 0);
+  CHECK(out != NULL);
+  CHECK(strstr(out, "\"stop\":\"DEVO_") != NULL);
+  CHECK(json_number(out, "evaluations") <= 300000);
+  CHECK(json_number(out, "best") >= 0.0);
+  x = strstr(out, "\"x\":[");
+  CHECK(x != NULL);
+  for (; x && *x && *x != ']'; ++x)
+    commas += *x == ',';
+  CHECK(commas == 29);
+  free(out);
+  snprintf(cmd, sizeof cmd,
+           "%s solve --problem sphere --dim 30 --np 100 --f 0.5 --cr 0.9 --max-evals 300000 "
+           "--target 1e-8 --seed 3 --print-x",
+           tc_devo_bin());
+  CHECK(tc_run(cmd, &out, NULL) == 0);
+  CHECK(out && strstr(out, "target value reached") && strstr(out, "x  "));
+  free(out);
+}
+
+/* A run ended by its time limit is a success (exit 0) with the time-limit reason. */
+TEST_CASE(time_limit_exit_0)
+{
+  char cmd[1024], *out = NULL;
+  snprintf(cmd, sizeof cmd,
+           "%s solve --problem rastrigin --dim 500 --np 500 --max-evals 1e9 --time-limit 0.2 "
+           "--json",
+           tc_devo_bin());
+  CHECK(tc_run(cmd, &out, NULL) == 0);
+  CHECK(out && strstr(out, "DEVO_TIME_LIMIT"));
+  CHECK(json_number(out, "elapsed") < 0.21);
+  free(out);
+}
+
+static const tc_case cases[] = {TC(bad_usage_exits_2), TC(help_and_version), TC(solve_outputs),
+                                TC(time_limit_exit_0)};
+
+int main(int argc, char **argv)
+{
+  return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
+}
