@@ -17,6 +17,9 @@ enum { JOB_INIT = 0, JOB_GEN = 1 };
 #define ABORT_STRIDE 8
 /* User objectives are called on batches of at most this many vectors. */
 #define USER_BATCH 256
+/* Polls of an atomic before a thread sleeps on a condition variable: a generation of a small
+ * problem lasts microseconds, less than a futex wake-up, so waiting threads spin briefly first. */
+#define SPIN_POLLS 20000
 
 typedef struct cpu_state cpu_state;
 
@@ -40,11 +43,11 @@ struct cpu_state {
   pthread_mutex_t mu;
   pthread_cond_t cv_start, cv_done;
   int sync_ready; /* mutex and condition variables initialised */
-  uint64_t job_id;
+  atomic_uint_fast64_t job_id; /* written under mu, read by spinning workers */
   int job_kind;
   uint32_t gen;
-  int pending;
-  int quit;
+  atomic_int pending; /* workers still busy with the current job */
+  atomic_int quit;
   atomic_int aborted;
   atomic_int user_failed;
 };
@@ -147,39 +150,45 @@ static void *worker_main(void *arg)
   cpu_worker *w = (cpu_worker *)arg;
   cpu_state *st = w->st;
   uint64_t seen = 0;
+  int k;
   for (;;) {
+    for (k = 0; k < SPIN_POLLS && atomic_load(&st->job_id) == seen && !atomic_load(&st->quit);
+         ++k)
+      ;
     pthread_mutex_lock(&st->mu);
-    while (!st->quit && st->job_id == seen)
+    while (!atomic_load(&st->quit) && atomic_load(&st->job_id) == seen)
       pthread_cond_wait(&st->cv_start, &st->mu);
-    if (st->quit) {
-      pthread_mutex_unlock(&st->mu);
+    pthread_mutex_unlock(&st->mu);
+    if (atomic_load(&st->quit))
       return NULL;
-    }
-    seen = st->job_id;
-    pthread_mutex_unlock(&st->mu);
+    seen = atomic_load(&st->job_id);
     do_job(st, w->index);
-    pthread_mutex_lock(&st->mu);
-    if (--st->pending == 0)
+    if (atomic_fetch_sub(&st->pending, 1) == 1) {
+      pthread_mutex_lock(&st->mu);
       pthread_cond_signal(&st->cv_done);
-    pthread_mutex_unlock(&st->mu);
+      pthread_mutex_unlock(&st->mu);
+    }
   }
 }
 
 /* Runs one job on all threads and waits for it. */
 static void run_job(cpu_state *st, int kind)
 {
+  int k;
   st->job_kind = kind;
   if (st->nthreads > 1) {
+    atomic_store(&st->pending, st->nthreads - 1);
     pthread_mutex_lock(&st->mu);
-    st->pending = st->nthreads - 1;
-    st->job_id++;
+    atomic_fetch_add(&st->job_id, 1);
     pthread_cond_broadcast(&st->cv_start);
     pthread_mutex_unlock(&st->mu);
   }
   do_job(st, 0);
   if (st->nthreads > 1) {
+    for (k = 0; k < SPIN_POLLS && atomic_load(&st->pending) > 0; ++k)
+      ;
     pthread_mutex_lock(&st->mu);
-    while (st->pending > 0)
+    while (atomic_load(&st->pending) > 0)
       pthread_cond_wait(&st->cv_done, &st->mu);
     pthread_mutex_unlock(&st->mu);
   }
@@ -204,7 +213,7 @@ static void cpu_stop(devo_solver *s)
     return;
   if (st->workers && st->sync_ready) {
     pthread_mutex_lock(&st->mu);
-    st->quit = 1;
+    atomic_store(&st->quit, 1);
     pthread_cond_broadcast(&st->cv_start);
     pthread_mutex_unlock(&st->mu);
     for (t = 0; t < st->nthreads - 1; ++t)
@@ -245,6 +254,9 @@ static int cpu_start(devo_solver *s)
   st->nthreads = threads;
   atomic_init(&st->aborted, 0);
   atomic_init(&st->user_failed, 0);
+  atomic_init(&st->job_id, 0);
+  atomic_init(&st->pending, 0);
+  atomic_init(&st->quit, 0);
   n = (size_t)st->np * (size_t)st->dim;
   st->scratch_n = devo__eval_scratch(st->v);
   st->pop = (double *)devo__alloc(al, n, sizeof(double));
