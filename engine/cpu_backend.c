@@ -42,7 +42,7 @@ struct cpu_state {
   cpu_worker *workers; /* nthreads - 1 */
   pthread_mutex_t mu;
   pthread_cond_t cv_start, cv_done;
-  int sync_ready; /* mutex and condition variables initialised */
+  int sync_ready;              /* mutex and condition variables initialised */
   atomic_uint_fast64_t job_id; /* written under mu, read by spinning workers */
   int job_kind;
   uint32_t gen;
@@ -60,9 +60,9 @@ static void build_trial(const cpu_state *st, int i, double *trial)
   const double *xi = st->pop + (size_t)i * d, *x1 = st->pop + (size_t)r.r1 * d,
                *x2 = st->pop + (size_t)r.r2 * d, *x3 = st->pop + (size_t)r.r3 * d;
   for (j = 0; j < d; ++j)
-    trial[j] = devo__de_trial_coord(o->seed, st->gen, (uint32_t)i, (uint32_t)j, r, xi[j], x1[j],
-                                    x2[j], x3[j], o->f, o->cr, st->v->lower, st->v->upper,
-                                    o->bounds);
+    trial[j] =
+        devo__de_trial_coord(o->seed, st->gen, (uint32_t)i, (uint32_t)j, r, xi[j], x1[j], x2[j],
+                             x3[j], o->f, o->cr, st->v->lower, st->v->upper, o->bounds);
 }
 
 /* Evaluates rows [a, b) of xs into fs. Returns 0, or -1 if the user function failed. */
@@ -73,8 +73,7 @@ static int eval_rows(cpu_state *st, const double *xs, double *fs, int a, int b, 
     const devo_problem *p = st->s->prob;
     for (i = a; i < b; i += USER_BATCH) {
       int n = b - i < USER_BATCH ? b - i : USER_BATCH;
-      if (p->user_fn(p->user_ud, xs + (size_t)i * st->dim, (size_t)n, (size_t)st->dim,
-                     fs + i) != 0)
+      if (p->user_fn(p->user_ud, xs + (size_t)i * st->dim, (size_t)n, (size_t)st->dim, fs + i) != 0)
         return -1;
       for (k = i; k < i + n; ++k)
         if (isnan(fs[k]))
@@ -152,8 +151,7 @@ static void *worker_main(void *arg)
   uint64_t seen = 0;
   int k;
   for (;;) {
-    for (k = 0; k < SPIN_POLLS && atomic_load(&st->job_id) == seen && !atomic_load(&st->quit);
-         ++k)
+    for (k = 0; k < SPIN_POLLS && atomic_load(&st->job_id) == seen && !atomic_load(&st->quit); ++k)
       ;
     pthread_mutex_lock(&st->mu);
     while (!atomic_load(&st->quit) && atomic_load(&st->job_id) == seen)
@@ -269,9 +267,8 @@ static int cpu_start(devo_solver *s)
   if (!st->pop || !st->next || !st->fit || !st->nfit || !st->scratch ||
       (threads > 1 && !st->workers)) {
     cpu_stop(s);
-    return devo__set_err(s, DEVO_E_NOMEM,
-                         "out of memory for a population of %d x %d doubles", s->o.np,
-                         s->prob->view.dim);
+    return devo__set_err(s, DEVO_E_NOMEM, "out of memory for a population of %d x %d doubles",
+                         s->o.np, s->prob->view.dim);
   }
   if (threads > 1) {
     if (pthread_mutex_init(&st->mu, NULL) != 0) {
@@ -300,8 +297,8 @@ static int cpu_start(devo_solver *s)
   find_best(st);
   s->evals = st->np;
   s->gens = 0;
-  snprintf(s->info, sizeof s->info, "cpu: %d thread%s, %d individuals of dimension %d",
-           threads, threads > 1 ? "s" : "", st->np, st->dim);
+  snprintf(s->info, sizeof s->info, "cpu: %d thread%s, %d individuals of dimension %d", threads,
+           threads > 1 ? "s" : "", st->np, st->dim);
   return DEVO_OK;
 }
 
@@ -350,5 +347,5 @@ static int cpu_population(devo_solver *s, double *pop, double *fit)
   return DEVO_OK;
 }
 
-const devo_backend devo__cpu_backend = {"cpu", cpu_start, cpu_run, cpu_best_x, cpu_population,
-                                        cpu_stop};
+const devo_backend devo__cpu_backend = {"cpu",      cpu_start,      cpu_run,
+                                        cpu_best_x, cpu_population, cpu_stop};

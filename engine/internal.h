@@ -10,9 +10,9 @@
 #include "../problems/problem_view.h"
 #include "include/devo.h"
 
-#define DEVO__ERRLEN 512
+#define DEVO__ERRLEN  512
 #define DEVO__MAX_DIM 10000000
-#define DEVO__MAX_NP 10000000
+#define DEVO__MAX_NP  10000000
 
 struct devo_problem {
   devo_allocator al;
@@ -51,7 +51,7 @@ typedef struct devo__opts {
   int backend; /* requested: DEVO_BACKEND_* */
   int gpu_design;
   int64_t max_evals, max_gens;
-  double target; /* NAN = off */
+  double target;     /* NAN = off */
   double time_limit; /* 0 = off */
   devo_progress_fn progress;
   void *progress_ud;

@@ -81,8 +81,7 @@ static int set_classic(devo_problem *p, int idx, int dim, uint64_t data_seed)
   int j;
   p->shift = (double *)devo__alloc(&p->al, (size_t)dim, sizeof(double));
   if (!p->shift)
-    return devo__problem_err(p, DEVO_E_NOMEM, "out of memory for a shift vector of %d values",
-                             dim);
+    return devo__problem_err(p, DEVO_E_NOMEM, "out of memory for a shift vector of %d values", dim);
   for (j = 0; j < dim; ++j)
     p->shift[j] = devo__classic_shift(data_seed, (uint32_t)j);
   p->view.kind = classic_table[idx].kind;
@@ -163,8 +162,8 @@ int devo_problem_set_user(devo_problem *p, int dim, double lower, double upper,
   if (st != DEVO_OK)
     return st;
   if (!isfinite(lower) || !isfinite(upper) || !(lower < upper))
-    return devo__problem_err(p, DEVO_E_INVALID,
-                             "bounds [%g, %g] must be finite with lower < upper", lower, upper);
+    return devo__problem_err(p, DEVO_E_INVALID, "bounds [%g, %g] must be finite with lower < upper",
+                             lower, upper);
   if (!fn)
     return devo__problem_err(p, DEVO_E_INVALID, "objective function is NULL");
   devo__problem_reset(p);
@@ -202,8 +201,8 @@ double devo_problem_fstar(const devo_problem *p)
 int devo_problem_optimum(const devo_problem *p, double *x)
 {
   if (!p || !x || !p->shift ||
-      !(p->view.kind == DEVO__P_CEC || (p->view.kind >= DEVO__P_SPHERE &&
-                                        p->view.kind <= DEVO__P_RASTRIGIN)))
+      !(p->view.kind == DEVO__P_CEC ||
+        (p->view.kind >= DEVO__P_SPHERE && p->view.kind <= DEVO__P_RASTRIGIN)))
     return DEVO_E_STATE;
   memcpy(x, p->shift, (size_t)p->view.dim * sizeof(double));
   return DEVO_OK;

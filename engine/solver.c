@@ -69,12 +69,12 @@ const char *devo_solver_backend_info(const devo_solver *s)
   return s ? s->info : "";
 }
 
-#define SETTER_GUARD(s)                                                                           \
-  do {                                                                                            \
-    if (!(s))                                                                                     \
-      return DEVO_E_INVALID;                                                                      \
-    if ((s)->running)                                                                             \
-      return devo__set_err((s), DEVO_E_STATE, "cannot change options during a solve");           \
+#define SETTER_GUARD(s)                                                                            \
+  do {                                                                                             \
+    if (!(s))                                                                                      \
+      return DEVO_E_INVALID;                                                                       \
+    if ((s)->running)                                                                              \
+      return devo__set_err((s), DEVO_E_STATE, "cannot change options during a solve");             \
   } while (0)
 
 int devo_solver_set_np(devo_solver *s, int np)
@@ -126,8 +126,7 @@ int devo_solver_set_threads(devo_solver *s, int threads)
 {
   SETTER_GUARD(s);
   if (threads < 1 || threads > 1024)
-    return devo__set_err(s, DEVO_E_INVALID, "thread count %d is out of range (1 to 1024)",
-                         threads);
+    return devo__set_err(s, DEVO_E_INVALID, "thread count %d is out of range (1 to 1024)", threads);
   s->o.threads = threads;
   return DEVO_OK;
 }
@@ -177,7 +176,8 @@ int devo_solver_set_target(devo_solver *s, double target)
 {
   SETTER_GUARD(s);
   if (isinf(target))
-    return devo__set_err(s, DEVO_E_INVALID, "target value must be finite ((double)NAN switches it off)");
+    return devo__set_err(s, DEVO_E_INVALID,
+                         "target value must be finite ((double)NAN switches it off)");
   s->o.target = target;
   return DEVO_OK;
 }
@@ -298,7 +298,7 @@ static int pick_backend(devo_solver *s)
   int want = s->o.backend;
   if (want == DEVO_BACKEND_AUTO)
     want = (s->prob->view.kind != DEVO__P_USER && devo__gpu_probe(NULL, 0)) ? DEVO_BACKEND_GPU
-                                                                             : DEVO_BACKEND_CPU;
+                                                                            : DEVO_BACKEND_CPU;
   s->bk = want == DEVO_BACKEND_GPU ? &devo__gpu_backend : &devo__cpu_backend;
   return want;
 }

@@ -18,8 +18,8 @@ const char *devo_version(void)
 const char *devo_status_name(int status)
 {
   switch (status) {
-#define DEVO__NAME_CASE(name, value, msg)                                                         \
-  case value:                                                                                     \
+#define DEVO__NAME_CASE(name, value, msg)                                                          \
+  case value:                                                                                      \
     return #name;
     DEVO_STATUS_LIST(DEVO__NAME_CASE)
 #undef DEVO__NAME_CASE
@@ -31,8 +31,8 @@ const char *devo_status_name(int status)
 const char *devo_status_message(int status)
 {
   switch (status) {
-#define DEVO__MSG_CASE(name, value, msg)                                                          \
-  case value:                                                                                     \
+#define DEVO__MSG_CASE(name, value, msg)                                                           \
+  case value:                                                                                      \
     return msg;
     DEVO_STATUS_LIST(DEVO__MSG_CASE)
 #undef DEVO__MSG_CASE

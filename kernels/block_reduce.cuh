@@ -37,7 +37,8 @@ template <int OP> __device__ double devo__block_reduce(double v, double *red)
     red[warp] = v;
   __syncthreads();
   if (warp == 0) {
-    double w = lane < nwarps ? red[lane] : (OP == DEVO__RED_PROD ? 1.0 : (OP == DEVO__RED_SUM ? 0.0 : red[0]));
+    double w = lane < nwarps ? red[lane]
+                             : (OP == DEVO__RED_PROD ? 1.0 : (OP == DEVO__RED_SUM ? 0.0 : red[0]));
     w = devo__warp_reduce<OP>(w);
     if (lane == 0)
       red[32] = w;

@@ -26,7 +26,7 @@ static inline DEVO_HD double devo__classic_shift(uint64_t data_seed, uint32_t j)
 
 /* Term j of the sum (for rosenbrock it needs x_{j+1}; pass anything for the last j). */
 static inline DEVO_HD double devo__classic_term(int kind, int j, int dim, double xj, double xj1,
-                                               const double *o)
+                                                const double *o)
 {
   double z = xj - o[j], t;
   switch (kind) {

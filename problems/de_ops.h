@@ -15,8 +15,12 @@
 #include "philox.h"
 
 /* Bound rules; the numbers are the public DEVO_BOUNDS_* values of devo.h. */
-enum { DEVO__BOUNDS_REINIT = 0, DEVO__BOUNDS_CLIP = 1, DEVO__BOUNDS_REFLECT = 2,
-       DEVO__BOUNDS_MIDPOINT = 3 };
+enum {
+  DEVO__BOUNDS_REINIT = 0,
+  DEVO__BOUNDS_CLIP = 1,
+  DEVO__BOUNDS_REFLECT = 2,
+  DEVO__BOUNDS_MIDPOINT = 3
+};
 
 typedef struct devo__de_idx {
   uint32_t r1, r2, r3, jrand;
@@ -27,7 +31,7 @@ typedef struct devo__de_idx {
  * others; each draw k in [0, n) is mapped past the excluded values taken in ascending order.
  * Requires NP >= 4. */
 static inline DEVO_HD devo__de_idx devo__de_indices(uint64_t seed, uint32_t gen, uint32_t i,
-                                                   uint32_t np, uint32_t dim)
+                                                    uint32_t np, uint32_t dim)
 {
   devo__u32x4 w = devo__rng(seed, 0u, gen, i, DEVO__RNG_INDEX);
   devo__de_idx r;
@@ -70,8 +74,7 @@ typedef struct devo__de_u {
   double bound; /* uniform in [0,1) for the reinit bound rule */
 } devo__de_u;
 
-static inline DEVO_HD devo__de_u devo__de_coord(uint64_t seed, uint32_t gen, uint32_t i,
-                                               uint32_t j)
+static inline DEVO_HD devo__de_u devo__de_coord(uint64_t seed, uint32_t gen, uint32_t i, uint32_t j)
 {
   devo__u32x4 w = devo__rng(seed, j, gen, i, DEVO__RNG_COORD);
   devo__de_u u;
@@ -82,7 +85,7 @@ static inline DEVO_HD devo__de_u devo__de_coord(uint64_t seed, uint32_t gen, uin
 
 /* Initial coordinate j of individual i: uniform in [lo, hi). */
 static inline DEVO_HD double devo__de_init(uint64_t seed, uint32_t i, uint32_t j, double lo,
-                                          double hi)
+                                           double hi)
 {
   devo__u32x4 w = devo__rng(seed, j, 0u, i, DEVO__RNG_INIT);
   return lo + DEVO_MUL(devo__u01(w.v[0], w.v[1]), hi - lo);
@@ -93,7 +96,7 @@ static inline DEVO_HD double devo__de_init(uint64_t seed, uint32_t i, uint32_t j
  * bound, then clipped if the mirror image is still outside; midpoint: halfway between the parent
  * and the violated bound. */
 static inline DEVO_HD double devo__de_repair(double v, double parent, double lo, double hi,
-                                            int rule, double u)
+                                             int rule, double u)
 {
   if (v >= lo && v <= hi)
     return v;
@@ -112,9 +115,9 @@ static inline DEVO_HD double devo__de_repair(double v, double parent, double lo,
 
 /* Trial coordinate j of individual i. x_* point at coordinate 0 of the respective vectors. */
 static inline DEVO_HD double devo__de_trial_coord(uint64_t seed, uint32_t gen, uint32_t i,
-                                                 uint32_t j, devo__de_idx r, double xi,
-                                                 double x1, double x2, double x3, double f,
-                                                 double cr, double lo, double hi, int rule)
+                                                  uint32_t j, devo__de_idx r, double xi, double x1,
+                                                  double x2, double x3, double f, double cr,
+                                                  double lo, double hi, int rule)
 {
   devo__de_u u = devo__de_coord(seed, gen, i, j);
   double v;

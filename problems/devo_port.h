@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #ifdef __CUDACC__
-#define DEVO_HD __host__ __device__
+#define DEVO_HD  __host__ __device__
 #define DEVO_DEV __device__
 #else
 #define DEVO_HD
@@ -26,6 +26,6 @@
 
 /* pi and e to double precision, written out so no header needs M_PI (not in C11). */
 #define DEVO_PI 3.14159265358979323846
-#define DEVO_E 2.71828182845904523536
+#define DEVO_E  2.71828182845904523536
 
 #endif /* DEVO_PORT_H */

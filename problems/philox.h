@@ -71,7 +71,7 @@ static inline DEVO_HD devo__u32x4 devo__philox4x32_10(uint32_t c0, uint32_t c1, 
 
 /* The block for devo's counter layout (see the top of this file). */
 static inline DEVO_HD devo__u32x4 devo__rng(uint64_t seed, uint32_t slot, uint32_t generation,
-                                           uint32_t individual, uint32_t purpose)
+                                            uint32_t individual, uint32_t purpose)
 {
   return devo__philox4x32_10(slot, generation, individual, purpose, (uint32_t)seed,
                              (uint32_t)(seed >> 32));

@@ -12,9 +12,9 @@ enum devo__pkind {
   DEVO__P_ROSENBROCK = 2,
   DEVO__P_GRIEWANK = 3,
   DEVO__P_RASTRIGIN = 4,
-  DEVO__P_CEC = 5,  /* CEC 2017/2014 functions (cec.h), cec_id selects F01..F10 */
-  DEVO__P_ETC = 6,  /* task scheduling on an ETC matrix (etc.h) */
-  DEVO__P_USER = 7  /* user callback, CPU only */
+  DEVO__P_CEC = 5, /* CEC 2017/2014 functions (cec.h), cec_id selects F01..F10 */
+  DEVO__P_ETC = 6, /* task scheduling on an ETC matrix (etc.h) */
+  DEVO__P_USER = 7 /* user callback, CPU only */
 };
 
 typedef struct devo__pview {
@@ -24,16 +24,16 @@ typedef struct devo__pview {
   /* classic and CEC */
   const double *shift; /* classic: dim values; CEC: ncomp rows of dim values */
   /* CEC */
-  int cec_id;           /* 1..10 = F01..F10 */
-  int ncomp;            /* number of shift rows and matrices (compositions: 3..5, else 1) */
-  const double *rot;    /* ncomp matrices of dim*dim, row-major */
-  const int *shuffle;   /* hybrids: dim 0-based indices */
+  int cec_id;         /* 1..10 = F01..F10 */
+  int ncomp;          /* number of shift rows and matrices (compositions: 3..5, else 1) */
+  const double *rot;  /* ncomp matrices of dim*dim, row-major */
+  const int *shuffle; /* hybrids: dim 0-based indices */
   /* ETC */
-  const double *etc;    /* ntasks * nmach, task-major */
-  const double *ready;  /* nmach ready times */
+  const double *etc;   /* ntasks * nmach, task-major */
+  const double *ready; /* nmach ready times */
   int ntasks, nmach;
-  double lambda;        /* objective weight of the makespan */
-  int order;            /* DEVO_ORDER_FCFS or DEVO_ORDER_SPT */
+  double lambda; /* objective weight of the makespan */
+  int order;     /* DEVO_ORDER_FCFS or DEVO_ORDER_SPT */
 } devo__pview;
 
 #endif /* DEVO_PROBLEM_VIEW_H */

@@ -15,7 +15,10 @@ typedef struct tc_case {
   const char *name;
   void (*fn)(void);
 } tc_case;
-#define TC(name) {#name, name}
+#define TC(name)                                                                                   \
+  {                                                                                                \
+#name, name                                                                                    \
+  }
 
 int tc_main(const tc_case *cases, int ncases, int argc, char **argv);
 void tc_fail(const char *file, int line, const char *fmt, ...)
@@ -26,33 +29,33 @@ void tc_fail(const char *file, int line, const char *fmt, ...)
 void tc_skip(const char *why);
 extern int tc_checks;
 
-#define CHECK(cond)                                                                               \
-  do {                                                                                            \
-    tc_checks++;                                                                                  \
-    if (!(cond))                                                                                  \
-      tc_fail(__FILE__, __LINE__, "CHECK(%s)", #cond);                                            \
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    tc_checks++;                                                                                   \
+    if (!(cond))                                                                                   \
+      tc_fail(__FILE__, __LINE__, "CHECK(%s)", #cond);                                             \
   } while (0)
-#define CHECKF(cond, ...)                                                                         \
-  do {                                                                                            \
-    tc_checks++;                                                                                  \
-    if (!(cond))                                                                                  \
-      tc_fail(__FILE__, __LINE__, __VA_ARGS__);                                                   \
+#define CHECKF(cond, ...)                                                                          \
+  do {                                                                                             \
+    tc_checks++;                                                                                   \
+    if (!(cond))                                                                                   \
+      tc_fail(__FILE__, __LINE__, __VA_ARGS__);                                                    \
   } while (0)
-#define CHECK_EQ_INT(a, b)                                                                        \
-  do {                                                                                            \
-    long long tc_a_ = (long long)(a), tc_b_ = (long long)(b);                                     \
-    tc_checks++;                                                                                  \
-    if (tc_a_ != tc_b_)                                                                           \
-      tc_fail(__FILE__, __LINE__, "%s == %lld, expected %s == %lld", #a, tc_a_, #b, tc_b_);       \
+#define CHECK_EQ_INT(a, b)                                                                         \
+  do {                                                                                             \
+    long long tc_a_ = (long long)(a), tc_b_ = (long long)(b);                                      \
+    tc_checks++;                                                                                   \
+    if (tc_a_ != tc_b_)                                                                            \
+      tc_fail(__FILE__, __LINE__, "%s == %lld, expected %s == %lld", #a, tc_a_, #b, tc_b_);        \
   } while (0)
 /* |a - b| <= rel * max(|a|, |b|) + abs_tol */
-#define CHECK_CLOSE(a, b, rel, abs_tol)                                                           \
-  do {                                                                                            \
-    double tc_a_ = (a), tc_b_ = (b);                                                              \
-    double tc_m_ = fabs(tc_a_) > fabs(tc_b_) ? fabs(tc_a_) : fabs(tc_b_);                         \
-    tc_checks++;                                                                                  \
-    if (!(fabs(tc_a_ - tc_b_) <= (rel) * tc_m_ + (abs_tol)))                                      \
-      tc_fail(__FILE__, __LINE__, "%s = %.17g vs %s = %.17g", #a, tc_a_, #b, tc_b_);              \
+#define CHECK_CLOSE(a, b, rel, abs_tol)                                                            \
+  do {                                                                                             \
+    double tc_a_ = (a), tc_b_ = (b);                                                               \
+    double tc_m_ = fabs(tc_a_) > fabs(tc_b_) ? fabs(tc_a_) : fabs(tc_b_);                          \
+    tc_checks++;                                                                                   \
+    if (!(fabs(tc_a_ - tc_b_) <= (rel)*tc_m_ + (abs_tol)))                                         \
+      tc_fail(__FILE__, __LINE__, "%s = %.17g vs %s = %.17g", #a, tc_a_, #b, tc_b_);               \
   } while (0)
 #define TC_SKIP(msg) tc_skip(msg)
 

@@ -60,7 +60,8 @@ TEST_CASE(bad_usage_exits_2)
   expect_error(a, 2, "contradicts");
   snprintf(a, sizeof a, "%s --backend gpu --threads 4", base);
   expect_error(a, 2, "contradicts");
-  expect_error("solve --problem sphere --dim 10 --np 100 --max-evals 50", 2, "below the population");
+  expect_error("solve --problem sphere --dim 10 --np 100 --max-evals 50", 2,
+               "below the population");
   snprintf(a, sizeof a, "%s --bounds wrap", base);
   expect_error(a, 2, "wrap");
   snprintf(a, sizeof a, "%s --max-evals 0", base);

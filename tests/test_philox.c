@@ -129,9 +129,9 @@ TEST_CASE(crossover_jrand)
   }
 }
 
-static const tc_case cases[] = {TC(known_answers),       TC(counter_layout),
-                                TC(uniform_and_below),   TC(indices_distinct_and_complete),
-                                TC(indices_uniform),     TC(bound_repair_rules),
+static const tc_case cases[] = {TC(known_answers),     TC(counter_layout),
+                                TC(uniform_and_below), TC(indices_distinct_and_complete),
+                                TC(indices_uniform),   TC(bound_repair_rules),
                                 TC(crossover_jrand)};
 
 int main(int argc, char **argv)

@@ -15,8 +15,7 @@ static devo_problem *make(const char *name, int dim)
 {
   devo_problem *p = NULL;
   CHECK(devo_problem_create(&p, NULL) == DEVO_OK);
-  CHECKF(devo_problem_set_builtin(p, name, dim, 1, NULL) == DEVO_OK, "%s",
-         devo_problem_errmsg(p));
+  CHECKF(devo_problem_set_builtin(p, name, dim, 1, NULL) == DEVO_OK, "%s", devo_problem_errmsg(p));
   return p;
 }
 
@@ -96,7 +95,7 @@ TEST_CASE(threads_bit_identical)
   for (f = 0; f < 4; ++f) {
     devo_problem *p = make(fns[f], d);
     double b1, b, x1[17], x[17], *p1 = (double *)malloc(40 * 17 * sizeof(double)),
-                              *pp = (double *)malloc(40 * 17 * sizeof(double));
+                                 *pp = (double *)malloc(40 * 17 * sizeof(double));
     run_capture(p, 7, 1, &b1, x1, p1);
     for (t = 2; t <= 4; t *= 2) {
       run_capture(p, 7, t, &b, x, pp);

@@ -149,8 +149,7 @@ int cli_next(const char *cmd, int argc, char **argv, int *pos, const char *const
     }
     return k;
   }
-  cli_usage_error(cmd, "unknown option '%.*s' (see devo %s --help)", (int)len, arg,
-                  cmd ? cmd : "");
+  cli_usage_error(cmd, "unknown option '%.*s' (see devo %s --help)", (int)len, arg, cmd ? cmd : "");
   return -2;
 }
 

@@ -72,11 +72,13 @@ static int pick(const char *cmd, const char *opt, const char *val, const char *c
 
 static int parse(int argc, char **argv, solve_args *a)
 {
-  static const char *const names[] = {
-      "--problem=", "--dim=",     "--np=",        "--f=",      "--cr=",         "--max-evals=",
-      "--max-gens=", "--target=", "--time-limit=", "--seed=",  "--data-seed=",  "--cec-data=",
-      "--threads=", "--backend=", "--gpu-design=", "--bounds=", "--json",       "--print-x",
-      "--verbose",  "--help",     NULL};
+  static const char *const names[] = {"--problem=",  "--dim=",       "--np=",
+                                      "--f=",        "--cr=",        "--max-evals=",
+                                      "--max-gens=", "--target=",    "--time-limit=",
+                                      "--seed=",     "--data-seed=", "--cec-data=",
+                                      "--threads=",  "--backend=",   "--gpu-design=",
+                                      "--bounds=",   "--json",       "--print-x",
+                                      "--verbose",   "--help",       NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
   static const char *const designs[] = {"fused", "multikernel", NULL};
   static const char *const rules[] = {"reinit", "clip", "reflect", "midpoint", NULL};
@@ -97,11 +99,21 @@ static int parse(int argc, char **argv, solve_args *a)
       return CLI_USAGE;
     case -3:
       return cli_usage_error(cmd, "unexpected argument '%s'", v);
-    case 0: a->problem = v; break;
-    case 1: r = cli_int(cmd, "--dim", v, &a->dim); break;
-    case 2: r = cli_int(cmd, "--np", v, &a->np); break;
-    case 3: r = cli_double(cmd, "--f", v, &a->f); break;
-    case 4: r = cli_double(cmd, "--cr", v, &a->cr); break;
+    case 0:
+      a->problem = v;
+      break;
+    case 1:
+      r = cli_int(cmd, "--dim", v, &a->dim);
+      break;
+    case 2:
+      r = cli_int(cmd, "--np", v, &a->np);
+      break;
+    case 3:
+      r = cli_double(cmd, "--f", v, &a->f);
+      break;
+    case 4:
+      r = cli_double(cmd, "--cr", v, &a->cr);
+      break;
     case 5:
       r = cli_int64(cmd, "--max-evals", v, &a->max_evals);
       if (!r && a->max_evals <= 0)
@@ -119,26 +131,49 @@ static int parse(int argc, char **argv, solve_args *a)
       break;
     case 8:
       if (strcasecmp(v, "nan") == 0 || strcasecmp(v, "inf") == 0)
-        return cli_usage_error(cmd, "--time-limit must be a finite number of seconds, got '%s'",
-                               v);
+        return cli_usage_error(cmd, "--time-limit must be a finite number of seconds, got '%s'", v);
       r = cli_double(cmd, "--time-limit", v, &a->time_limit);
       if (!r && a->time_limit <= 0)
         r = cli_usage_error(cmd, "--time-limit must be positive, got %s", v);
       break;
-    case 9: r = cli_u64(cmd, "--seed", v, &a->seed); break;
-    case 10: r = cli_u64(cmd, "--data-seed", v, &a->data_seed); break;
-    case 11: a->cec_dir = v; break;
-    case 12: r = cli_int(cmd, "--threads", v, &a->threads); a->threads_set = 1; break;
-    case 13: r = pick(cmd, "--backend", v, backends, &a->backend); a->backend_set = 1; break;
-    case 14: r = pick(cmd, "--gpu-design", v, designs, &a->design); a->design_set = 1; break;
-    case 15: r = pick(cmd, "--bounds", v, rules, &a->bounds); break;
-    case 16: a->json = 1; break;
-    case 17: a->print_x = 1; break;
-    case 18: a->verbose = 1; break;
+    case 9:
+      r = cli_u64(cmd, "--seed", v, &a->seed);
+      break;
+    case 10:
+      r = cli_u64(cmd, "--data-seed", v, &a->data_seed);
+      break;
+    case 11:
+      a->cec_dir = v;
+      break;
+    case 12:
+      r = cli_int(cmd, "--threads", v, &a->threads);
+      a->threads_set = 1;
+      break;
+    case 13:
+      r = pick(cmd, "--backend", v, backends, &a->backend);
+      a->backend_set = 1;
+      break;
+    case 14:
+      r = pick(cmd, "--gpu-design", v, designs, &a->design);
+      a->design_set = 1;
+      break;
+    case 15:
+      r = pick(cmd, "--bounds", v, rules, &a->bounds);
+      break;
+    case 16:
+      a->json = 1;
+      break;
+    case 17:
+      a->print_x = 1;
+      break;
+    case 18:
+      a->verbose = 1;
+      break;
     case 19:
       fputs(solve_help, stdout);
       exit(CLI_OK);
-    default: break;
+    default:
+      break;
     }
     if (r)
       return CLI_USAGE;
@@ -253,7 +288,7 @@ int cmd_solve(int argc, char **argv)
        setter(s, devo_solver_set_max_generations(s, a.max_gens)) ||
        setter(s, devo_solver_set_time_limit(s, a.time_limit)) ||
        setter(s, devo_solver_set_target(s, isnan(a.target) ? (double)NAN
-                                                            : devo_problem_fstar(p) + a.target));
+                                                           : devo_problem_fstar(p) + a.target));
   if (rc) {
     devo_solver_destroy(s);
     devo_problem_destroy(p);

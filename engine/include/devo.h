@@ -25,12 +25,12 @@ extern "C" {
 
 /* ---- version ----------------------------------------------------------------------------- */
 
-#define DEVO_VERSION_MAJOR 0
-#define DEVO_VERSION_MINOR 1
-#define DEVO_VERSION_PATCH 0
+#define DEVO_VERSION_MAJOR  0
+#define DEVO_VERSION_MINOR  1
+#define DEVO_VERSION_PATCH  0
 #define DEVO_VERSION_STRING "0.1.0"
 /* major * 10000 + minor * 100 + patch */
-#define DEVO_VERSION_NUMBER                                                                       \
+#define DEVO_VERSION_NUMBER                                                                        \
   (DEVO_VERSION_MAJOR * 10000 + DEVO_VERSION_MINOR * 100 + DEVO_VERSION_PATCH)
 
 /* The version the library was built as; compare with DEVO_VERSION_NUMBER to detect a header and
@@ -43,21 +43,21 @@ const char *devo_version(void);
 
 /* X(NAME, value, message). 0 = ok; positive = a solve ended with a valid best, for this reason;
  * negative = error. */
-#define DEVO_STATUS_LIST(X)                                                                       \
-  X(DEVO_OK, 0, "ok")                                                                             \
-  X(DEVO_TIME_LIMIT, 1, "time limit reached")                                                     \
-  X(DEVO_EVAL_LIMIT, 2, "evaluation limit reached")                                               \
-  X(DEVO_GEN_LIMIT, 3, "generation limit reached")                                                \
-  X(DEVO_TARGET_REACHED, 4, "target value reached")                                               \
-  X(DEVO_INTERRUPTED, 5, "interrupted")                                                           \
-  X(DEVO_STOPPED_BY_CALLBACK, 6, "stopped by the progress callback")                              \
-  X(DEVO_E_INVALID, -1, "invalid argument")                                                       \
-  X(DEVO_E_NOMEM, -2, "out of memory")                                                            \
-  X(DEVO_E_IO, -3, "input/output error")                                                          \
-  X(DEVO_E_PARSE, -4, "parse error")                                                              \
-  X(DEVO_E_NODEVICE, -5, "no usable CUDA device")                                                 \
-  X(DEVO_E_CUDA, -6, "CUDA error")                                                                \
-  X(DEVO_E_INTERNAL, -7, "internal error")                                                        \
+#define DEVO_STATUS_LIST(X)                                                                        \
+  X(DEVO_OK, 0, "ok")                                                                              \
+  X(DEVO_TIME_LIMIT, 1, "time limit reached")                                                      \
+  X(DEVO_EVAL_LIMIT, 2, "evaluation limit reached")                                                \
+  X(DEVO_GEN_LIMIT, 3, "generation limit reached")                                                 \
+  X(DEVO_TARGET_REACHED, 4, "target value reached")                                                \
+  X(DEVO_INTERRUPTED, 5, "interrupted")                                                            \
+  X(DEVO_STOPPED_BY_CALLBACK, 6, "stopped by the progress callback")                               \
+  X(DEVO_E_INVALID, -1, "invalid argument")                                                        \
+  X(DEVO_E_NOMEM, -2, "out of memory")                                                             \
+  X(DEVO_E_IO, -3, "input/output error")                                                           \
+  X(DEVO_E_PARSE, -4, "parse error")                                                               \
+  X(DEVO_E_NODEVICE, -5, "no usable CUDA device")                                                  \
+  X(DEVO_E_CUDA, -6, "CUDA error")                                                                 \
+  X(DEVO_E_INTERNAL, -7, "internal error")                                                         \
   X(DEVO_E_STATE, -8, "call not valid in this state")
 
 #define DEVO__STATUS_ENUM(name, value, msg) name = value,
@@ -145,16 +145,16 @@ typedef struct devo_etc devo_etc;
 
 /* Size limits of an ETC matrix: tasks 1..DEVO_ETC_MAX_TASKS, machines 2..DEVO_ETC_MAX_MACHINES,
  * tasks*machines <= DEVO_ETC_MAX_CELLS. */
-#define DEVO_ETC_MAX_TASKS 1000000
+#define DEVO_ETC_MAX_TASKS    1000000
 #define DEVO_ETC_MAX_MACHINES 4096
-#define DEVO_ETC_MAX_CELLS 67108864
+#define DEVO_ETC_MAX_CELLS    67108864
 
 /* Input formats for devo_etc_read. */
 enum {
-  DEVO_ETC_AUTO = 0,  /* Braun when the data has one value per line, CSV otherwise */
-  DEVO_ETC_CSV = 1,   /* rows = tasks, columns = machines; comma, semicolon or tab; optional
-                         header row */
-  DEVO_ETC_BRAUN = 2  /* n*m values one per line, task-major; optional "n m 0" first line */
+  DEVO_ETC_AUTO = 0, /* Braun when the data has one value per line, CSV otherwise */
+  DEVO_ETC_CSV = 1,  /* rows = tasks, columns = machines; comma, semicolon or tab; optional
+                        header row */
+  DEVO_ETC_BRAUN = 2 /* n*m values one per line, task-major; optional "n m 0" first line */
 };
 
 /* A matrix of ntasks x nmach times (task-major, values[t*nmach + j]); values copied, all > 0
@@ -221,8 +221,12 @@ int devo_problem_etc_decode(const devo_problem *p, const double *x, int *assign)
 
 typedef struct devo_solver devo_solver;
 
-enum { DEVO_BOUNDS_REINIT = 0, DEVO_BOUNDS_CLIP = 1, DEVO_BOUNDS_REFLECT = 2,
-       DEVO_BOUNDS_MIDPOINT = 3 };
+enum {
+  DEVO_BOUNDS_REINIT = 0,
+  DEVO_BOUNDS_CLIP = 1,
+  DEVO_BOUNDS_REFLECT = 2,
+  DEVO_BOUNDS_MIDPOINT = 3
+};
 enum { DEVO_BACKEND_CPU = 0, DEVO_BACKEND_GPU = 1, DEVO_BACKEND_AUTO = 2 };
 /* GPU designs: the fused generation kernel (default) or one kernel per DE step launched from the
  * host every generation (Janssen et al. 2024's "All-GPU DE", kept for comparison). */
@@ -289,11 +293,11 @@ int devo_solver_best(const devo_solver *s, double *value, double *x);
 typedef struct devo_stats {
   int64_t generations;
   int64_t evaluations;
-  double elapsed;         /* seconds of devo_solve, start to return */
-  double init_seconds;    /* of which: allocation, device set-up, initial population */
-  int status;             /* what devo_solve returned */
-  int backend;            /* DEVO_BACKEND_CPU or DEVO_BACKEND_GPU: the one that ran */
-  int best_from_seed;     /* 1 if the best vector is an unchanged seeded (heuristic) vector */
+  double elapsed;      /* seconds of devo_solve, start to return */
+  double init_seconds; /* of which: allocation, device set-up, initial population */
+  int status;          /* what devo_solve returned */
+  int backend;         /* DEVO_BACKEND_CPU or DEVO_BACKEND_GPU: the one that ran */
+  int best_from_seed;  /* 1 if the best vector is an unchanged seeded (heuristic) vector */
 } devo_stats;
 int devo_solver_stats(const devo_solver *s, devo_stats *out);
 
