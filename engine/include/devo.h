@@ -207,9 +207,10 @@ int devo_etc_heuristic(const devo_etc *e, int heuristic, int *assign);
 
 /* Makes p the scheduling problem of e: minimise lambda * makespan + (1 - lambda) * flowtime / m
  * over real vectors in [0, m)^n, task t on machine floor(x_t) clamped to m - 1 (Kromer et al.
- * 2011). lambda in [0, 1]; order DEVO_ORDER_*. The matrix is copied. With seed_heuristics != 0
- * the initial population starts with the heuristic schedules (Min-min, Max-min, Sufferage, MCT,
- * MET, OLB, as many as fit in NP - 4), the rest random. Returns DEVO_OK, DEVO_E_INVALID,
+ * 2011). lambda in [0, 1]; order DEVO_ORDER_*. The matrix is copied. Every sum is taken in a
+ * fixed order (problems/etc.h), so the CPU and the GPU give the same bits. With
+ * seed_heuristics != 0 the initial population starts with the distinct heuristic schedules
+ * (Min-min, Sufferage, Max-min, MCT, MET, OLB, as many as fit in NP - 4), the rest random. Returns DEVO_OK, DEVO_E_INVALID,
  * DEVO_E_NOMEM. */
 int devo_problem_set_etc(devo_problem *p, const devo_etc *e, double lambda, int order,
                          int seed_heuristics);
