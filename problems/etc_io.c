@@ -1,0 +1,745 @@
+/* etc_io.c: the ETC matrix type (devo_etc) and its readers: CSV through libcsv, and the classic
+ * Braun et al. (2001) format of n*m values one per line, task-major. Validation is strict
+ * (issue 5): every rejected input gets "name:row:column: reason", and no matrix is returned
+ * from a half-read input. Rows and columns are 1-based; the row is the physical line number. */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <csv.h>
+
+#include "../engine/internal.h"
+#include "devo_alloc.h"
+#include "etc.h"
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+  va_list ap;
+  if (!err || errlen == 0)
+    return;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- the handle ------------------------------------------------------------------------- */
+
+static int etc_alloc(devo_etc **out, int ntasks, int nmach, const devo_allocator *alloc)
+{
+  devo_allocator al = devo__allocator_or_default(alloc);
+  devo_etc *e = (devo_etc *)devo__calloc(&al, 1, sizeof *e);
+  if (!e)
+    return DEVO_E_NOMEM;
+  e->al = al;
+  e->ntasks = ntasks;
+  e->nmach = nmach;
+  e->values = (double *)devo__alloc(&al, (size_t)ntasks * (size_t)nmach, sizeof(double));
+  e->ready = (double *)devo__calloc(&al, (size_t)nmach, sizeof(double));
+  if (!e->values || !e->ready) {
+    devo_etc_destroy(e);
+    return DEVO_E_NOMEM;
+  }
+  *out = e;
+  return DEVO_OK;
+}
+
+static int check_size(int ntasks, int nmach, char *err, size_t errlen)
+{
+  if (ntasks < 1 || ntasks > DEVO_ETC_MAX_TASKS) {
+    seterr(err, errlen, "etc: %d tasks: must be 1 .. %d", ntasks, DEVO_ETC_MAX_TASKS);
+    return DEVO_E_INVALID;
+  }
+  if (nmach < 2 || nmach > DEVO_ETC_MAX_MACHINES) {
+    seterr(err, errlen, "etc: %d machines: must be 2 .. %d", nmach, DEVO_ETC_MAX_MACHINES);
+    return DEVO_E_INVALID;
+  }
+  if ((long long)ntasks * nmach > DEVO_ETC_MAX_CELLS) {
+    seterr(err, errlen, "etc: %d x %d values: more than %d", ntasks, nmach, DEVO_ETC_MAX_CELLS);
+    return DEVO_E_INVALID;
+  }
+  return DEVO_OK;
+}
+
+int devo_etc_create(devo_etc **out, int ntasks, int nmach, const double *values,
+                    const devo_allocator *alloc, char *err, size_t errlen)
+{
+  long long k, cells;
+  int rc;
+  if (!out || !values) {
+    seterr(err, errlen, "etc: NULL argument");
+    return DEVO_E_INVALID;
+  }
+  *out = NULL;
+  if ((rc = check_size(ntasks, nmach, err, errlen)) != DEVO_OK)
+    return rc;
+  cells = (long long)ntasks * nmach;
+  for (k = 0; k < cells; ++k) {
+    if (!isfinite(values[k]) || values[k] <= 0.0) {
+      seterr(err, errlen, "etc: value of task %lld on machine %lld is %g: must be finite and > 0",
+             k / nmach, k % nmach, values[k]);
+      return DEVO_E_INVALID;
+    }
+  }
+  if ((rc = etc_alloc(out, ntasks, nmach, alloc)) != DEVO_OK) {
+    seterr(err, errlen, "etc: out of memory");
+    return rc;
+  }
+  memcpy((*out)->values, values, (size_t)cells * sizeof(double));
+  return DEVO_OK;
+}
+
+int devo_etc_set_ready(devo_etc *e, const double *ready, char *err, size_t errlen)
+{
+  int j;
+  if (!e || !ready) {
+    seterr(err, errlen, "etc: NULL argument");
+    return DEVO_E_INVALID;
+  }
+  for (j = 0; j < e->nmach; ++j) {
+    if (!isfinite(ready[j]) || ready[j] < 0.0) {
+      seterr(err, errlen, "etc: ready time of machine %d is %g: must be finite and >= 0", j,
+             ready[j]);
+      return DEVO_E_INVALID;
+    }
+  }
+  memcpy(e->ready, ready, (size_t)e->nmach * sizeof(double));
+  return DEVO_OK;
+}
+
+void devo_etc_destroy(devo_etc *e)
+{
+  devo_allocator al;
+  if (!e)
+    return;
+  al = e->al;
+  devo__free(&al, e->values);
+  devo__free(&al, e->ready);
+  devo__free(&al, e);
+}
+
+int devo_etc_ntasks(const devo_etc *e) { return e ? e->ntasks : 0; }
+int devo_etc_nmach(const devo_etc *e) { return e ? e->nmach : 0; }
+const double *devo_etc_values(const devo_etc *e) { return e ? e->values : NULL; }
+const double *devo_etc_ready(const devo_etc *e) { return e ? e->ready : NULL; }
+
+static devo__pview etc_view(const devo_etc *e, int order)
+{
+  devo__pview v;
+  memset(&v, 0, sizeof v);
+  v.kind = DEVO__P_ETC;
+  v.dim = e->ntasks;
+  v.upper = e->nmach;
+  v.etc = e->values;
+  v.ready = e->ready;
+  v.ntasks = e->ntasks;
+  v.nmach = e->nmach;
+  v.lambda = 1.0;
+  v.order = order;
+  return v;
+}
+
+int devo_etc_evaluate(const devo_etc *e, const int *assign, int order, double *makespan,
+                      double *flowtime)
+{
+  devo__pview v;
+  double *scratch;
+  int t;
+  if (!e || !assign || (order != DEVO_ORDER_FCFS && order != DEVO_ORDER_SPT))
+    return DEVO_E_INVALID;
+  for (t = 0; t < e->ntasks; ++t)
+    if (assign[t] < 0 || assign[t] >= e->nmach)
+      return DEVO_E_INVALID;
+  v = etc_view(e, order);
+  scratch = (double *)devo__alloc(&e->al, (size_t)devo__etc_scratch(&v), sizeof(double));
+  if (!scratch)
+    return DEVO_E_NOMEM;
+  devo__etc_eval_parts(&v, NULL, assign, scratch, makespan, flowtime);
+  devo__free(&e->al, scratch);
+  return DEVO_OK;
+}
+
+/* ---- reading ---------------------------------------------------------------------------- */
+
+/* The whole input: streams (stdin included) are read once into memory, so that the format can
+ * be detected from the first line and nothing is half-consumed on error. */
+typedef struct rd {
+  const devo_allocator *al;
+  const char *name;
+  char *err;
+  size_t errlen;
+  int status; /* first error, DEVO_OK while fine */
+  /* values, growing */
+  double *v;
+  size_t nv, cap;
+  /* CSV state */
+  long line;         /* current physical line, 1-based */
+  int col;           /* fields seen in the current row */
+  int ncols;         /* columns of the first (header or data) row; 0 until known */
+  int first_row;     /* still in the first row */
+  int header;        /* the first row is a header */
+  long row_line;     /* line where the current row's last field was seen */
+  long rows;         /* data rows */
+} rd;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static void rd_fail(rd *r, int status, long row, long col, const char *fmt, ...)
+{
+  va_list ap;
+  size_t k;
+  if (r->status != DEVO_OK)
+    return;
+  r->status = status;
+  if (!r->err || r->errlen == 0)
+    return;
+  snprintf(r->err, r->errlen, "%s:%ld:%ld: ", r->name, row, col);
+  k = strlen(r->err);
+  if (k < r->errlen) {
+    va_start(ap, fmt);
+    vsnprintf(r->err + k, r->errlen - k, fmt, ap);
+    va_end(ap);
+  }
+}
+
+static int rd_push(rd *r, double x)
+{
+  if (r->nv == r->cap) {
+    size_t ncap = r->cap ? 2 * r->cap : 1024;
+    double *nb = (double *)devo__alloc(r->al, ncap, sizeof(double));
+    if (!nb) {
+      r->status = DEVO_E_NOMEM;
+      if (r->err && r->errlen)
+        snprintf(r->err, r->errlen, "%s: out of memory", r->name);
+      return -1;
+    }
+    if (r->nv)
+      memcpy(nb, r->v, r->nv * sizeof(double));
+    devo__free(r->al, r->v);
+    r->v = nb;
+    r->cap = ncap;
+  }
+  r->v[r->nv++] = x;
+  return 0;
+}
+
+/* Classifies a field: 0 = a number (*out set), 1 = empty, 2 = NaN or infinite (or out of
+ * double's range), 3 = not a number. Only decimal notation is accepted (no hex floats). */
+enum { F_NUM = 0, F_EMPTY = 1, F_NONFINITE = 2, F_TEXT = 3 };
+static int classify(const char *s, size_t len, double *out)
+{
+  char buf[128];
+  char *end;
+  size_t i, b = 0, e = len;
+  double x;
+  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r'))
+    b++;
+  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
+    e--;
+  if (b == e)
+    return F_EMPTY;
+  if (e - b >= sizeof buf)
+    return F_TEXT;
+  memcpy(buf, s + b, e - b);
+  buf[e - b] = 0;
+  for (i = 0; buf[i]; ++i) {
+    char c = buf[i];
+    if (!isdigit((unsigned char)c) && c != '+' && c != '-' && c != '.' && c != 'e' && c != 'E') {
+      const char *p = buf + (buf[0] == '+' || buf[0] == '-');
+      /* strtod would take these; name them as what they are */
+      if (strncmp(p, "nan", 3) == 0 || strncmp(p, "NaN", 3) == 0 || strncmp(p, "NAN", 3) == 0 ||
+          strncmp(p, "inf", 3) == 0 || strncmp(p, "Inf", 3) == 0 || strncmp(p, "INF", 3) == 0) {
+        x = strtod(buf, &end);
+        if (*end == 0)
+          return F_NONFINITE;
+      }
+      return F_TEXT;
+    }
+  }
+  x = strtod(buf, &end);
+  if (end == buf || *end != 0)
+    return F_TEXT;
+  if (!isfinite(x))
+    return F_NONFINITE;
+  *out = x;
+  return F_NUM;
+}
+
+/* Checks a data value and stores it; reports with (row, col). */
+static void rd_value(rd *r, const char *s, size_t len, long row, long col)
+{
+  double x = 0.0;
+  int c = classify(s, len, &x);
+  char shown[48];
+  size_t n = len < sizeof shown - 4 ? len : sizeof shown - 4;
+  if (r->status != DEVO_OK)
+    return;
+  memcpy(shown, s, n);
+  shown[n] = 0;
+  if (n < len)
+    strcat(shown, "...");
+  switch (c) {
+  case F_EMPTY:
+    rd_fail(r, DEVO_E_PARSE, row, col, "empty field");
+    return;
+  case F_NONFINITE:
+    rd_fail(r, DEVO_E_PARSE, row, col, "not a finite number: '%s'", shown);
+    return;
+  case F_TEXT:
+    rd_fail(r, DEVO_E_PARSE, row, col, "not a number: '%s'", shown);
+    return;
+  default:
+    break;
+  }
+  if (!(x > 0.0)) {
+    rd_fail(r, DEVO_E_PARSE, row, col, "value %s: times must be > 0", shown);
+    return;
+  }
+  rd_push(r, x);
+}
+
+/* ---- CSV -------------------------------------------------------------------------------- */
+
+/* The first row is kept until its end: it is a header if any field is text. */
+typedef struct csvrow {
+  char *buf; /* fields, each NUL-terminated, packed */
+  size_t len, cap;
+  int nfields;
+} csvrow;
+
+typedef struct csvctx {
+  rd *r;
+  csvrow first;
+} csvctx;
+
+static int csv_space_only(unsigned char c) { return c == ' '; }
+
+static void csv_field(void *s, size_t len, void *data)
+{
+  csvctx *cx = (csvctx *)data;
+  rd *r = cx->r;
+  const char *f = s ? (const char *)s : "";
+  if (!s)
+    len = 0;
+  if (r->status != DEVO_OK)
+    return;
+  r->col++;
+  if (r->col > DEVO_ETC_MAX_MACHINES) {
+    rd_fail(r, DEVO_E_PARSE, r->line, r->col, "more than %d machines (columns)",
+            DEVO_ETC_MAX_MACHINES);
+    return;
+  }
+  if (r->first_row) {
+    /* keep the text until the row ends */
+    csvrow *fr = &cx->first;
+    if (fr->len + len + 1 > fr->cap) {
+      size_t ncap = (fr->cap ? 2 * fr->cap : 256) + len + 1;
+      char *nb = (char *)devo__alloc(r->al, ncap, 1);
+      if (!nb) {
+        r->status = DEVO_E_NOMEM;
+        seterr(r->err, r->errlen, "%s: out of memory", r->name);
+        return;
+      }
+      if (fr->len)
+        memcpy(nb, fr->buf, fr->len);
+      devo__free(r->al, fr->buf);
+      fr->buf = nb;
+      fr->cap = ncap;
+    }
+    memcpy(fr->buf + fr->len, f, len);
+    fr->buf[fr->len + len] = 0;
+    fr->len += len + 1;
+    fr->nfields++;
+    r->row_line = r->line;
+    return;
+  }
+  if (r->col > r->ncols) {
+    rd_fail(r, DEVO_E_PARSE, r->line, r->col, "ragged row: more than %d fields", r->ncols);
+    return;
+  }
+  r->row_line = r->line;
+  rd_value(r, f, len, r->line, r->col);
+}
+
+static void csv_row(int c, void *data)
+{
+  csvctx *cx = (csvctx *)data;
+  rd *r = cx->r;
+  (void)c;
+  if (r->status != DEVO_OK)
+    return;
+  if (r->first_row) {
+    csvrow *fr = &cx->first;
+    size_t off = 0;
+    int k, text = 0;
+    double x;
+    for (k = 0; k < fr->nfields; ++k) {
+      size_t fl = strlen(fr->buf + off);
+      if (classify(fr->buf + off, fl, &x) == F_TEXT)
+        text = 1;
+      off += fl + 1;
+    }
+    r->first_row = 0;
+    r->ncols = fr->nfields;
+    r->header = text;
+    if (r->ncols < 2) {
+      rd_fail(r, DEVO_E_PARSE, r->row_line, 1,
+              "%d column: at least 2 machines (columns) are needed", r->ncols);
+      return;
+    }
+    if (!text) {
+      off = 0;
+      for (k = 0; k < fr->nfields && r->status == DEVO_OK; ++k) {
+        size_t fl = strlen(fr->buf + off);
+        rd_value(r, fr->buf + off, fl, r->row_line, k + 1);
+        off += fl + 1;
+      }
+      r->rows++;
+    }
+    r->col = 0;
+    return;
+  }
+  if (r->col < r->ncols) {
+    rd_fail(r, DEVO_E_PARSE, r->row_line, r->col + 1, "ragged row: %d fields, expected %d",
+            r->col, r->ncols);
+    return;
+  }
+  r->rows++;
+  if (r->rows > DEVO_ETC_MAX_TASKS) {
+    rd_fail(r, DEVO_E_PARSE, r->row_line, 1, "more than %d tasks (rows)", DEVO_ETC_MAX_TASKS);
+    return;
+  }
+  if ((long long)r->rows * r->ncols > DEVO_ETC_MAX_CELLS) {
+    rd_fail(r, DEVO_E_PARSE, r->row_line, 1, "more than %d values", DEVO_ETC_MAX_CELLS);
+    return;
+  }
+  r->col = 0;
+}
+
+/* Delimiter of the first non-blank line: the most frequent of ',', ';', '\t' outside quotes
+ * (',' when none occurs). */
+static unsigned char detect_delim(const char *b, size_t n)
+{
+  size_t i = 0;
+  int counts[3] = {0, 0, 0}, inq = 0;
+  while (i < n && (b[i] == '\n' || b[i] == '\r' || b[i] == ' '))
+    i++;
+  for (; i < n && b[i] != '\n' && b[i] != '\r'; ++i) {
+    if (b[i] == '"')
+      inq = !inq;
+    else if (!inq && b[i] == ',')
+      counts[0]++;
+    else if (!inq && b[i] == ';')
+      counts[1]++;
+    else if (!inq && b[i] == '\t')
+      counts[2]++;
+  }
+  if (counts[1] > counts[0] && counts[1] >= counts[2])
+    return ';';
+  if (counts[2] > counts[0] && counts[2] > counts[1])
+    return '\t';
+  return ',';
+}
+
+static void read_csv(rd *r, const char *b, size_t n)
+{
+  struct csv_parser p;
+  csvctx cx;
+  size_t i = 0;
+  memset(&cx, 0, sizeof cx);
+  cx.r = r;
+  r->first_row = 1;
+  r->line = 1;
+  if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_EMPTY_IS_NULL) != 0) {
+    r->status = DEVO_E_NOMEM;
+    seterr(r->err, r->errlen, "%s: out of memory", r->name);
+    return;
+  }
+  csv_set_delim(&p, detect_delim(b, n));
+  csv_set_space_func(&p, csv_space_only);
+  /* feed one physical line at a time, so the callbacks know the line number */
+  while (i < n && r->status == DEVO_OK) {
+    size_t e = i;
+    while (e < n && b[e] != '\n')
+      e++;
+    if (e < n)
+      e++; /* include the '\n' */
+    if (csv_parse(&p, b + i, e - i, csv_field, csv_row, &cx) != e - i && r->status == DEVO_OK)
+      rd_fail(r, DEVO_E_PARSE, r->line, r->col + 1, "malformed CSV: %s",
+              csv_strerror(csv_error(&p)));
+    i = e;
+    r->line++;
+  }
+  if (r->status == DEVO_OK) {
+    r->line--; /* the last line had no '\n' or is the line of the final row */
+    if (csv_fini(&p, csv_field, csv_row, &cx) != 0)
+      rd_fail(r, DEVO_E_PARSE, r->line, r->col + 1, "malformed CSV: %s",
+              csv_strerror(csv_error(&p)));
+  }
+  csv_free(&p);
+  devo__free(r->al, cx.first.buf);
+  if (r->status == DEVO_OK && r->first_row)
+    rd_fail(r, DEVO_E_PARSE, 1, 1, "no data: at least 1 task (row) is needed");
+  else if (r->status == DEVO_OK && r->rows == 0)
+    rd_fail(r, DEVO_E_PARSE, r->line + 1, 1, "no data rows: at least 1 task is needed");
+}
+
+/* ---- Braun format ----------------------------------------------------------------------- */
+
+#define BRAUN_TASKS 512
+#define BRAUN_MACHINES 16
+
+/* Splits a line into whitespace-separated tokens; returns the count (at most max stored). */
+static int tokens(const char *s, size_t len, size_t *tb, size_t *te, int max)
+{
+  size_t i = 0;
+  int k = 0;
+  while (i < len) {
+    while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+      i++;
+    if (i == len)
+      break;
+    if (k < max)
+      tb[k] = i;
+    while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+      i++;
+    if (k < max)
+      te[k] = i;
+    k++;
+  }
+  return k;
+}
+
+/* A whole token that is a non-negative decimal integer below 10^9; -1 otherwise. */
+static long small_int(const char *s, size_t len)
+{
+  long v = 0;
+  size_t i;
+  if (len == 0 || len > 9)
+    return -1;
+  for (i = 0; i < len; ++i) {
+    if (!isdigit((unsigned char)s[i]))
+      return -1;
+    v = v * 10 + (s[i] - '0');
+  }
+  return v;
+}
+
+static void read_braun(rd *r, const char *b, size_t n, int nmach, int *ntasks_out,
+                       int *nmach_out)
+{
+  size_t i = 0, tb[4], te[4];
+  long line = 0, hdr_n = -1, hdr_m = -1, last_line = 0;
+  long blank_line = 0; /* first blank line seen after data, 0 if none */
+  while (i < n && r->status == DEVO_OK) {
+    size_t e = i;
+    int k;
+    while (e < n && b[e] != '\n')
+      e++;
+    line++;
+    k = tokens(b + i, e - i, tb, te, 4);
+    if (k == 0) {
+      if (!blank_line)
+        blank_line = line;
+    } else {
+      if (blank_line) {
+        rd_fail(r, DEVO_E_PARSE, blank_line, 1, "empty line (one value per line expected)");
+        break;
+      }
+      if (line == 1 && k >= 2) {
+        long a = small_int(b + i + tb[0], te[0] - tb[0]);
+        long c = small_int(b + i + tb[1], te[1] - tb[1]);
+        long z = k == 3 ? small_int(b + i + tb[2], te[2] - tb[2]) : 0;
+        if (k > 3 || a < 0 || c < 0 || z < 0) {
+          rd_fail(r, DEVO_E_PARSE, 1, (long)tb[k > 3 ? 3 : 0] + 1,
+                  "expected one value per line, or an 'n m 0' first line");
+          break;
+        }
+        hdr_n = a;
+        hdr_m = c;
+        if (hdr_m < 2 || hdr_m > DEVO_ETC_MAX_MACHINES) {
+          rd_fail(r, DEVO_E_PARSE, 1, (long)tb[1] + 1, "%ld machines: must be 2 .. %d", hdr_m,
+                  DEVO_ETC_MAX_MACHINES);
+          break;
+        }
+        if (hdr_n < 1 || hdr_n > DEVO_ETC_MAX_TASKS || hdr_n * hdr_m > DEVO_ETC_MAX_CELLS) {
+          rd_fail(r, DEVO_E_PARSE, 1, 1, "%ld tasks: must be 1 .. %d (and at most %d values)",
+                  hdr_n, DEVO_ETC_MAX_TASKS, DEVO_ETC_MAX_CELLS);
+          break;
+        }
+        if (nmach > 0 && nmach != hdr_m) {
+          rd_fail(r, DEVO_E_PARSE, 1, (long)tb[1] + 1,
+                  "the file says %ld machines, %d were given", hdr_m, nmach);
+          break;
+        }
+      } else if (k > 1) {
+        rd_fail(r, DEVO_E_PARSE, line, (long)tb[1] + 1, "more than one value on the line");
+        break;
+      } else {
+        if (r->nv >= (size_t)DEVO_ETC_MAX_CELLS ||
+            (hdr_n > 0 && (long)r->nv >= hdr_n * hdr_m)) {
+          rd_fail(r, DEVO_E_PARSE, line, 1, "more values than %s",
+                  hdr_n > 0 ? "the first line announces" : "the size limit allows");
+          break;
+        }
+        rd_value(r, b + i + tb[0], te[0] - tb[0], line, (long)tb[0] + 1);
+        last_line = line;
+      }
+    }
+    i = e < n ? e + 1 : e;
+  }
+  if (r->status != DEVO_OK)
+    return;
+  if (hdr_m > 0) {
+    if ((long)r->nv != hdr_n * hdr_m) {
+      rd_fail(r, DEVO_E_PARSE, last_line + 1, 1, "%zu values, the first line announces %ld x %ld",
+              r->nv, hdr_n, hdr_m);
+      return;
+    }
+    *ntasks_out = (int)hdr_n;
+    *nmach_out = (int)hdr_m;
+    return;
+  }
+  /* All the instances of Braun et al. (2001) are 512 x 16 and their common copies have no size
+   * line: take that size for exactly 8192 values rather than refuse them. */
+  if (nmach <= 0 && r->nv == (size_t)BRAUN_TASKS * BRAUN_MACHINES)
+    nmach = BRAUN_MACHINES;
+  if (nmach <= 0) {
+    rd_fail(r, DEVO_E_PARSE, 1, 1,
+            "Braun format without an 'n m 0' first line: the number of machines must be given");
+    return;
+  }
+  if (nmach < 2 || nmach > DEVO_ETC_MAX_MACHINES) {
+    rd_fail(r, DEVO_E_PARSE, 1, 1, "%d machines: must be 2 .. %d", nmach, DEVO_ETC_MAX_MACHINES);
+    return;
+  }
+  if (r->nv == 0) {
+    rd_fail(r, DEVO_E_PARSE, 1, 1, "no data: at least 1 task is needed");
+    return;
+  }
+  if (r->nv % (size_t)nmach != 0) {
+    rd_fail(r, DEVO_E_PARSE, last_line + 1, 1, "%zu values is not a multiple of %d machines",
+            r->nv, nmach);
+    return;
+  }
+  if (r->nv / (size_t)nmach > (size_t)DEVO_ETC_MAX_TASKS) {
+    rd_fail(r, DEVO_E_PARSE, last_line, 1, "more than %d tasks", DEVO_ETC_MAX_TASKS);
+    return;
+  }
+  *ntasks_out = (int)(r->nv / (size_t)nmach);
+  *nmach_out = nmach;
+}
+
+/* Braun when the first non-blank line is one number or "n m [k]" integers, CSV otherwise. */
+static int detect_format(const char *b, size_t n)
+{
+  size_t i = 0, e, tb[4], te[4];
+  int k;
+  double x;
+  while (i < n && (b[i] == '\n' || b[i] == '\r' || b[i] == ' ' || b[i] == '\t'))
+    i++;
+  for (e = i; e < n && b[e] != '\n'; ++e)
+    if (b[e] == ',' || b[e] == ';' || b[e] == '\t')
+      return DEVO_ETC_CSV;
+  k = tokens(b + i, e - i, tb, te, 4);
+  if (k == 1 && classify(b + i + tb[0], te[0] - tb[0], &x) != F_TEXT)
+    return DEVO_ETC_BRAUN;
+  if ((k == 2 || k == 3) && small_int(b + i + tb[0], te[0] - tb[0]) >= 0 &&
+      small_int(b + i + tb[1], te[1] - tb[1]) >= 0 &&
+      (k == 2 || small_int(b + i + tb[2], te[2] - tb[2]) >= 0))
+    return DEVO_ETC_BRAUN;
+  return DEVO_ETC_CSV;
+}
+
+int devo_etc_read(devo_etc **out, FILE *in, const char *name, int format, int nmach,
+                  const devo_allocator *alloc, char *err, size_t errlen)
+{
+  devo_allocator al = devo__allocator_or_default(alloc);
+  char *buf = NULL;
+  size_t n = 0, cap = 0;
+  rd r;
+  int ntasks = 0, m = 0, rc;
+  if (err && errlen)
+    err[0] = 0;
+  if (!name)
+    name = "<input>";
+  if (!out || !in || format < DEVO_ETC_AUTO || format > DEVO_ETC_BRAUN || nmach < 0) {
+    seterr(err, errlen, "%s: invalid argument to devo_etc_read", name);
+    return DEVO_E_INVALID;
+  }
+  *out = NULL;
+  for (;;) {
+    size_t got;
+    if (cap - n < 65536) {
+      size_t ncap = cap ? 2 * cap : 1 << 16;
+      char *nb = (char *)devo__alloc(&al, ncap, 1);
+      if (!nb) {
+        devo__free(&al, buf);
+        seterr(err, errlen, "%s: out of memory", name);
+        return DEVO_E_NOMEM;
+      }
+      if (n)
+        memcpy(nb, buf, n);
+      devo__free(&al, buf);
+      buf = nb;
+      cap = ncap;
+    }
+    got = fread(buf + n, 1, cap - n, in);
+    n += got;
+    if (got == 0)
+      break;
+  }
+  if (ferror(in)) {
+    devo__free(&al, buf);
+    seterr(err, errlen, "%s: read error", name);
+    return DEVO_E_IO;
+  }
+  if (memchr(buf, 0, n)) {
+    size_t z = (size_t)((char *)memchr(buf, 0, n) - buf), k;
+    long line = 1, col = 1;
+    for (k = 0; k < z; ++k, ++col)
+      if (buf[k] == '\n') {
+        line++;
+        col = 0;
+      }
+    devo__free(&al, buf);
+    seterr(err, errlen, "%s:%ld:%ld: NUL byte: not a text file", name, line, col);
+    return DEVO_E_PARSE;
+  }
+  memset(&r, 0, sizeof r);
+  r.al = &al;
+  r.name = name;
+  r.err = err;
+  r.errlen = errlen;
+  r.status = DEVO_OK;
+  if (format == DEVO_ETC_AUTO)
+    format = detect_format(buf, n);
+  if (format == DEVO_ETC_CSV) {
+    read_csv(&r, buf, n);
+    if (r.status == DEVO_OK) {
+      ntasks = (int)r.rows;
+      m = r.ncols;
+      if (nmach > 0 && nmach != m)
+        rd_fail(&r, DEVO_E_PARSE, 1, 1, "%d columns, %d machines were given", m, nmach);
+    }
+  } else {
+    read_braun(&r, buf, n, nmach, &ntasks, &m);
+  }
+  devo__free(&al, buf);
+  rc = r.status;
+  if (rc == DEVO_OK) {
+    rc = etc_alloc(out, ntasks, m, &al);
+    if (rc == DEVO_OK)
+      memcpy((*out)->values, r.v, (size_t)ntasks * (size_t)m * sizeof(double));
+    else
+      seterr(err, errlen, "%s: out of memory", name);
+  }
+  devo__free(&al, r.v);
+  return rc;
+}

@@ -1,0 +1,949 @@
+/* test_etc.c: task scheduling on ETC matrices: the readers and their error positions, the
+ * schedule evaluation against sums written out by hand, the classic heuristics against
+ * independent straightforward implementations and brute force, the Braun et al. instances
+ * against REFERENCE.md, the generator's statistics, the ETC problem and its seeds, and the
+ * `devo schedule` command. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/include/devo.h"
+#include "problems/etc.h"
+#include "problems/etc_gen.h"
+#include "tests/tcheck.h"
+
+static const char *const braun_classes[12] = {
+    "u_c_hihi", "u_c_hilo", "u_c_lohi", "u_c_lolo", "u_i_hihi", "u_i_hilo",
+    "u_i_lohi", "u_i_lolo", "u_s_hihi", "u_s_hilo", "u_s_lohi", "u_s_lolo"};
+
+/* ---- helpers ---------------------------------------------------------------------------- */
+
+static int read_text(const char *text, int format, int nmach, devo_etc **e, char *err,
+                     size_t errlen)
+{
+  FILE *f = tmpfile();
+  int st;
+  CHECK(f != NULL);
+  fputs(text, f);
+  rewind(f);
+  st = devo_etc_read(e, f, "t.csv", format, nmach, NULL, err, errlen);
+  fclose(f);
+  return st;
+}
+
+static devo_etc *make_etc(int n, int m, const double *v)
+{
+  devo_etc *e = NULL;
+  char err[256];
+  int st = devo_etc_create(&e, n, m, v, NULL, err, sizeof err);
+  CHECKF(st == DEVO_OK, "devo_etc_create: %s", err);
+  return e;
+}
+
+/* A small xorshift for test data (independent of the code under test). */
+static uint64_t rng_state = 88172645463325252ull;
+static double urand(void)
+{
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static devo_etc *random_etc(int n, int m, int with_ready)
+{
+  double v[64 * 8], w[8];
+  int k;
+  devo_etc *e;
+  for (k = 0; k < n * m; ++k)
+    v[k] = 1.0 + floor(urand() * 20.0); /* small integers: many ties */
+  e = make_etc(n, m, v);
+  if (with_ready) {
+    for (k = 0; k < m; ++k)
+      w[k] = floor(urand() * 10.0);
+    CHECK(devo_etc_set_ready(e, w, NULL, 0) == DEVO_OK);
+  }
+  return e;
+}
+
+/* makespan of an assignment, computed here (no library code) */
+static double my_makespan(const devo_etc *e, const int *a)
+{
+  int n = devo_etc_ntasks(e), m = devo_etc_nmach(e), t, j;
+  const double *v = devo_etc_values(e), *w = devo_etc_ready(e);
+  double c[8], ms = 0;
+  for (j = 0; j < m; ++j)
+    c[j] = w[j];
+  for (t = 0; t < n; ++t)
+    c[a[t]] += v[t * m + a[t]];
+  for (j = 0; j < m; ++j)
+    ms = c[j] > ms ? c[j] : ms;
+  return ms;
+}
+
+/* ---- reading ---------------------------------------------------------------------------- */
+
+TEST_CASE(read_csv_variants)
+{
+  static const char *const texts[] = {
+      "1,2,3\n4,5,6\n",
+      "m0,m1,m2\n1,2,3\n4,5,6\n",
+      "1;2;3\r\n4;5;6\r\n",
+      "1\t2\t3\n4\t5\t6",
+      " 1 , \"2\" ,3\n\n4,5,6e0\n",
+      "a;b;c\r\n1;2;3\r\n4;5;6\r\n",
+  };
+  size_t k;
+  for (k = 0; k < sizeof texts / sizeof texts[0]; ++k) {
+    devo_etc *e = NULL;
+    char err[256] = "";
+    int st = read_text(texts[k], DEVO_ETC_AUTO, 0, &e, err, sizeof err);
+    CHECKF(st == DEVO_OK, "text %zu: %s", k, err);
+    CHECK_EQ_INT(devo_etc_ntasks(e), 2);
+    CHECK_EQ_INT(devo_etc_nmach(e), 3);
+    CHECK(devo_etc_values(e)[0] == 1.0 && devo_etc_values(e)[5] == 6.0);
+    CHECK(devo_etc_ready(e)[2] == 0.0);
+    devo_etc_destroy(e);
+  }
+}
+
+TEST_CASE(read_braun_variants)
+{
+  devo_etc *e = NULL;
+  char err[256] = "";
+  CHECK(read_text("2 3 0\n1\n2\n3\n4\n5\n6\n", DEVO_ETC_AUTO, 0, &e, err, sizeof err) ==
+        DEVO_OK);
+  CHECK_EQ_INT(devo_etc_ntasks(e), 2);
+  CHECK_EQ_INT(devo_etc_nmach(e), 3);
+  CHECK(devo_etc_values(e)[3] == 4.0); /* task-major: task 1, machine 0 */
+  devo_etc_destroy(e);
+  CHECK(read_text("1.5\r\n2.5\r\n3.5\r\n4.5\r\n", DEVO_ETC_AUTO, 2, &e, err, sizeof err) ==
+        DEVO_OK);
+  CHECK_EQ_INT(devo_etc_ntasks(e), 2);
+  CHECK(devo_etc_values(e)[3] == 4.5);
+  devo_etc_destroy(e);
+  /* explicit format with a trailing blank line */
+  CHECK(read_text("1\n2\n3\n4\n\n", DEVO_ETC_BRAUN, 2, &e, err, sizeof err) == DEVO_OK);
+  devo_etc_destroy(e);
+}
+
+/* One malformed input, the status and the "name:row:col:" it must report. */
+typedef struct bad_case {
+  const char *what, *text;
+  int format, nmach;
+  const char *where;
+} bad_case;
+
+static const bad_case bad_cases[] = {
+    {"ragged short row", "1,2,3\n4,5\n", DEVO_ETC_AUTO, 0, ":2:3:"},
+    {"ragged long row", "1,2\n3,4,5\n", DEVO_ETC_AUTO, 0, ":2:3:"},
+    {"ragged after header", "m0,m1\n1,2\n3\n", DEVO_ETC_AUTO, 0, ":3:2:"},
+    {"empty field", "1,,3\n", DEVO_ETC_AUTO, 0, ":1:2:"},
+    {"empty last field", "1,2\n3,\n", DEVO_ETC_AUTO, 0, ":2:2:"},
+    {"not a number", "1,2\n3,abc\n", DEVO_ETC_AUTO, 0, ":2:2:"},
+    {"hex float", "1,2\n0x10,3\n", DEVO_ETC_AUTO, 0, ":2:1:"},
+    {"NaN", "1,2\nnan,4\n", DEVO_ETC_AUTO, 0, ":2:1:"},
+    {"infinity", "1,inf\n", DEVO_ETC_AUTO, 0, ":1:2:"},
+    {"overflow to infinity", "1,2\n3,1e999\n", DEVO_ETC_AUTO, 0, ":2:2:"},
+    {"zero", "1,2\n3,0\n", DEVO_ETC_AUTO, 0, ":2:2:"},
+    {"negative", "1;2\r\n-3;4\r\n", DEVO_ETC_AUTO, 0, ":2:1:"},
+    {"one machine", "m0\n1\n2\n", DEVO_ETC_AUTO, 0, ":1:1:"},
+    {"no tasks", "m0,m1\n", DEVO_ETC_AUTO, 0, ":2:1:"},
+    {"empty input", "", DEVO_ETC_CSV, 0, ":1:1:"},
+    {"unterminated quote", "1,2\n3,\"4\n", DEVO_ETC_AUTO, 0, ":2:"},
+    {"tab: bad value", "1\t2\n3\tx\n", DEVO_ETC_AUTO, 0, ":2:2:"},
+    {"braun: count", "2 3 0\n1\n2\n3\n4\n5\n", DEVO_ETC_AUTO, 0, ":7:1:"},
+    {"braun: two values on a line", "2 2 0\n1\n2 3\n4\n", DEVO_ETC_AUTO, 0, ":3:3:"},
+    {"braun: blank line inside", "2 2 0\n1\n\n2\n3\n4\n", DEVO_ETC_AUTO, 0, ":3:1:"},
+    {"braun: not a number", "2 2 0\n1\nx\n3\n4\n", DEVO_ETC_BRAUN, 0, ":3:1:"},
+    {"braun: negative", "1\n2\n-3\n4\n", DEVO_ETC_BRAUN, 2, ":3:1:"},
+    {"braun: not a multiple", "1\n2\n3\n", DEVO_ETC_BRAUN, 2, ":4:1:"},
+    {"braun: machines unknown", "1\n2\n3\n4\n", DEVO_ETC_AUTO, 0, ":1:1:"},
+    {"braun: too many machines", "2 5000 0\n1\n", DEVO_ETC_AUTO, 0, ":1:3:"},
+    {"braun: too many tasks", "2000000 2 0\n1\n", DEVO_ETC_AUTO, 0, ":1:1:"},
+    {"NUL byte", "1,2\n3,\0" "4\n", DEVO_ETC_AUTO, 0, ":2:3:"},
+};
+#define NBAD ((int)(sizeof bad_cases / sizeof bad_cases[0]))
+
+TEST_CASE(read_malformed)
+{
+  int k;
+  for (k = 0; k < NBAD; ++k) {
+    devo_etc *e = (devo_etc *)&k; /* must be reset to NULL */
+    char err[256] = "";
+    char want[64];
+    int st;
+    if (strcmp(bad_cases[k].what, "NUL byte") == 0) {
+      /* tmpfile + fputs would stop at the NUL: write the bytes */
+      FILE *f = tmpfile();
+      fwrite("1,2\n3,\0" "4\n", 1, 9, f);
+      rewind(f);
+      st = devo_etc_read(&e, f, "t.csv", DEVO_ETC_AUTO, 0, NULL, err, sizeof err);
+      fclose(f);
+    } else {
+      st = read_text(bad_cases[k].text, bad_cases[k].format, bad_cases[k].nmach, &e, err,
+                     sizeof err);
+    }
+    snprintf(want, sizeof want, "t.csv%s", bad_cases[k].where);
+    CHECKF(st == DEVO_E_PARSE, "%s: status %d (%s)", bad_cases[k].what, st, err);
+    CHECKF(e == NULL, "%s: a matrix came back", bad_cases[k].what);
+    CHECKF(strncmp(err, want, strlen(want)) == 0, "%s: message '%s', expected it to start '%s'",
+           bad_cases[k].what, err, want);
+  }
+}
+
+TEST_CASE(read_too_many_machines_csv)
+{
+  size_t n = 4097 * 2 + 2, k;
+  char *text = (char *)malloc(n);
+  devo_etc *e = NULL;
+  char err[256];
+  for (k = 0; k < 4097; ++k) {
+    text[2 * k] = '1';
+    text[2 * k + 1] = k + 1 < 4097 ? ',' : '\n';
+  }
+  text[2 * 4097] = 0;
+  CHECK(read_text(text, DEVO_ETC_AUTO, 0, &e, err, sizeof err) == DEVO_E_PARSE);
+  CHECKF(strncmp(err, "t.csv:1:4097:", 13) == 0, "%s", err);
+  free(text);
+}
+
+TEST_CASE(create_and_ready_validation)
+{
+  double v[4] = {1, 2, 3, 4}, bad[4] = {1, 0, 3, 4}, w[2] = {0, -1};
+  devo_etc *e = NULL;
+  char err[256];
+  CHECK(devo_etc_create(&e, 2, 2, bad, NULL, err, sizeof err) == DEVO_E_INVALID && !e);
+  CHECK(devo_etc_create(&e, 4, 1, v, NULL, err, sizeof err) == DEVO_E_INVALID && !e);
+  CHECK(devo_etc_create(&e, 0, 2, v, NULL, err, sizeof err) == DEVO_E_INVALID && !e);
+  e = make_etc(2, 2, v);
+  CHECK(devo_etc_set_ready(e, w, err, sizeof err) == DEVO_E_INVALID);
+  w[1] = (double)NAN;
+  CHECK(devo_etc_set_ready(e, w, err, sizeof err) == DEVO_E_INVALID);
+  w[1] = 2.5;
+  CHECK(devo_etc_set_ready(e, w, err, sizeof err) == DEVO_OK);
+  CHECK(devo_etc_ready(e)[1] == 2.5);
+  {
+    int a[2] = {0, 2};
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, NULL, NULL) == DEVO_E_INVALID);
+  }
+  devo_etc_destroy(e);
+}
+
+/* ---- evaluation ------------------------------------------------------------------------- */
+
+/* 5 tasks, 2 machines, ready (1, 2); assignment 0 1 0 0 1.
+ *   machine 0 runs tasks 0, 2, 3 with times 4, 3, 1; machine 1 runs tasks 1, 4 with 5, 2.
+ * FCFS: machine 0 finishes 1+4=5, 5+3=8, 8+1=9; machine 1: 2+5=7, 7+2=9.
+ *       makespan 9, flowtime (5+8+9) + (7+9) = 38.
+ * SPT:  machine 0 in order 1, 3, 4: 2, 5, 9; machine 1 in order 2, 5: 4, 9.
+ *       flowtime (2+5+9) + (4+9) = 29, makespan 9. */
+TEST_CASE(eval_by_hand)
+{
+  static const double v[10] = {4, 9, 9, 5, 3, 9, 1, 9, 9, 2};
+  const double w[2] = {1, 2};
+  const int a[5] = {0, 1, 0, 0, 1};
+  double ms = 0, ft = 0, scratch[64], x[5], obj;
+  devo__pview pv;
+  devo_etc *e = make_etc(5, 2, v);
+  int t;
+  CHECK(devo_etc_set_ready(e, w, NULL, 0) == DEVO_OK);
+  CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms, &ft) == DEVO_OK);
+  CHECK(ms == 9.0 && ft == 38.0);
+  CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_SPT, &ms, &ft) == DEVO_OK);
+  CHECK(ms == 9.0 && ft == 29.0);
+  /* the shared header on vectors: decode by floor and clamping */
+  memset(&pv, 0, sizeof pv);
+  pv.kind = DEVO__P_ETC;
+  pv.dim = pv.ntasks = 5;
+  pv.nmach = 2;
+  pv.etc = v;
+  pv.ready = w;
+  pv.lambda = 0.75;
+  x[0] = -3.0;   /* clamped to 0 */
+  x[1] = 7.5;    /* clamped to 1 */
+  x[2] = 0.999;  /* 0 */
+  x[3] = (double)NAN; /* 0 */
+  x[4] = 1.0;    /* 1 */
+  CHECK(devo__etc_scratch(&pv) <= 64);
+  obj = devo__etc_eval(&pv, x, scratch);
+  CHECK(obj == 0.75 * 9.0 + 0.25 * (38.0 / 2.0));
+  pv.order = DEVO__ORDER_SPT;
+  obj = devo__etc_eval_parts(&pv, x, NULL, scratch, &ms, &ft);
+  CHECK(ms == 9.0 && ft == 29.0 && obj == 0.75 * 9.0 + 0.25 * (29.0 / 2.0));
+  for (t = 0; t < 5; ++t)
+    CHECK_EQ_INT(devo__etc_machine(x[t], 2), a[t]);
+  CHECK_EQ_INT(devo__etc_machine(1.9999, 3), 1);
+  CHECK_EQ_INT(devo__etc_machine(3.0, 3), 2);
+  devo_etc_destroy(e);
+}
+
+/* SPT on random data: against a sort written here (insertion sort by (etc, index)). */
+TEST_CASE(eval_spt_random)
+{
+  int trial;
+  for (trial = 0; trial < 200; ++trial) {
+    int n = 1 + (int)(urand() * 40), m = 2 + (int)(urand() * 6), t, j, k, i;
+    devo_etc *e = random_etc(n, m, 1);
+    const double *v = devo_etc_values(e), *w = devo_etc_ready(e);
+    int a[64], list[64];
+    double ft = 0, ms = 0, got_ms, got_ft;
+    for (t = 0; t < n; ++t)
+      a[t] = (int)(urand() * m);
+    for (j = 0; j < m; ++j) {
+      double c = w[j];
+      for (k = 0, t = 0; t < n; ++t)
+        if (a[t] == j) {
+          for (i = k++; i > 0 && (v[list[i - 1] * m + j] > v[t * m + j]); --i)
+            list[i] = list[i - 1];
+          list[i] = t;
+        }
+      for (i = 0; i < k; ++i) {
+        c += v[list[i] * m + j];
+        ft += c;
+      }
+      ms = c > ms ? c : ms;
+    }
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_SPT, &got_ms, &got_ft) == DEVO_OK);
+    CHECK_CLOSE(got_ft, ft, 1e-12, 0);
+    CHECK_CLOSE(got_ms, ms, 1e-12, 0);
+    CHECK(got_ms == my_makespan(e, a));
+    devo_etc_destroy(e);
+  }
+}
+
+/* ---- heuristics ------------------------------------------------------------------------- */
+
+/* Min-min, Max-min, Sufferage written the straightforward way (Braun et al. 2001): every step
+ * rescans all unmapped tasks and machines. */
+static void naive_batch(const devo_etc *e, int h, int *a)
+{
+  int n = devo_etc_ntasks(e), m = devo_etc_nmach(e), step, t, j;
+  const double *v = devo_etc_values(e);
+  double load[8];
+  int done[64] = {0};
+  for (j = 0; j < m; ++j)
+    load[j] = devo_etc_ready(e)[j];
+  for (step = 0; step < n; ++step) {
+    int bt = -1, bj = -1;
+    double bkey = 0;
+    for (t = 0; t < n; ++t) {
+      int j1 = 0;
+      double c1, c2 = INFINITY, key;
+      if (done[t])
+        continue;
+      for (j = 1; j < m; ++j)
+        if (load[j] + v[t * m + j] < load[j1] + v[t * m + j1])
+          j1 = j;
+      c1 = load[j1] + v[t * m + j1];
+      for (j = 0; j < m; ++j)
+        if (j != j1 && load[j] + v[t * m + j] < c2)
+          c2 = load[j] + v[t * m + j];
+      key = h == DEVO_HEUR_MINMIN ? -c1 : h == DEVO_HEUR_MAXMIN ? c1 : c2 - c1;
+      if (bt < 0 || key > bkey) {
+        bt = t;
+        bj = j1;
+        bkey = key;
+      }
+    }
+    a[bt] = bj;
+    done[bt] = 1;
+    load[bj] += v[bt * m + bj];
+  }
+}
+
+static double brute_force(const devo_etc *e)
+{
+  int n = devo_etc_ntasks(e), m = devo_etc_nmach(e), a[8] = {0}, t;
+  double best = INFINITY;
+  for (;;) {
+    double ms = my_makespan(e, a);
+    best = ms < best ? ms : best;
+    for (t = 0; t < n && ++a[t] == m; ++t)
+      a[t] = 0;
+    if (t == n)
+      return best;
+  }
+}
+
+TEST_CASE(heuristics_invariants)
+{
+  int trial, h;
+  CHECK(strcmp(devo_heuristic_name(DEVO_HEUR_MINMIN), "min-min") == 0);
+  CHECK(devo_heuristic_name(DEVO_HEUR_COUNT) == NULL);
+  for (h = 0; h < DEVO_HEUR_COUNT; ++h)
+    CHECK_EQ_INT(devo_heuristic_from_name(devo_heuristic_name(h)), h);
+  CHECK_EQ_INT(devo_heuristic_from_name("MinMin"), DEVO_HEUR_MINMIN);
+  CHECK_EQ_INT(devo_heuristic_from_name("nope"), -1);
+  for (trial = 0; trial < 300; ++trial) {
+    int small = trial < 100;
+    int n = small ? 1 + (int)(urand() * 7) : 1 + (int)(urand() * 60);
+    int m = small ? 2 + (int)(urand() * 2) : 2 + (int)(urand() * 6);
+    devo_etc *e = random_etc(n, m, trial % 2);
+    const double *v = devo_etc_values(e), *w = devo_etc_ready(e);
+    double opt = small ? brute_force(e) : 0, load[8];
+    int a[64], b[64], t, j;
+    for (h = 0; h < DEVO_HEUR_COUNT; ++h) {
+      for (t = 0; t < n; ++t)
+        a[t] = -1;
+      CHECK(devo_etc_heuristic(e, h, a) == DEVO_OK);
+      for (t = 0; t < n; ++t)
+        CHECK(a[t] >= 0 && a[t] < m);
+      if (small)
+        CHECK(my_makespan(e, a) >= opt);
+      if (h == DEVO_HEUR_MINMIN || h == DEVO_HEUR_MAXMIN || h == DEVO_HEUR_SUFFERAGE) {
+        naive_batch(e, h, b);
+        CHECKF(memcmp(a, b, (size_t)n * sizeof(int)) == 0, "%s differs from the naive version",
+               devo_heuristic_name(h));
+      } else {
+        /* OLB, MET, MCT: one pass in task order, here by hand */
+        for (j = 0; j < m; ++j)
+          load[j] = w[j];
+        for (t = 0; t < n; ++t) {
+          int bj = 0;
+          for (j = 1; j < m; ++j) {
+            double cj = h == DEVO_HEUR_OLB ? load[j] : h == DEVO_HEUR_MET ? v[t * m + j]
+                                                                          : load[j] + v[t * m + j];
+            double cb = h == DEVO_HEUR_OLB ? load[bj] : h == DEVO_HEUR_MET ? v[t * m + bj]
+                                                                           : load[bj] + v[t * m + bj];
+            if (cj < cb)
+              bj = j;
+          }
+          CHECK_EQ_INT(a[t], bj);
+          load[bj] += v[t * m + bj];
+        }
+      }
+    }
+    devo_etc_destroy(e);
+  }
+}
+
+/* One task: every completion-based heuristic must find the optimum. */
+TEST_CASE(heuristics_single_task_optimal)
+{
+  double v[3] = {5, 2, 7}, w[3] = {0, 4, 0};
+  devo_etc *e = make_etc(1, 3, v);
+  int a[1], h;
+  CHECK(devo_etc_set_ready(e, w, NULL, 0) == DEVO_OK);
+  for (h = DEVO_HEUR_MCT; h < DEVO_HEUR_COUNT; ++h) {
+    CHECK(devo_etc_heuristic(e, h, a) == DEVO_OK);
+    CHECK_EQ_INT(a[0], 0); /* 0 + 5 beats 4 + 2 */
+  }
+  CHECK(devo_etc_heuristic(e, DEVO_HEUR_MET, a) == DEVO_OK);
+  CHECK_EQ_INT(a[0], 1);
+  devo_etc_destroy(e);
+}
+
+/* ---- the Braun et al. instances --------------------------------------------------------- */
+
+/* The Min-min and Sufferage columns of REFERENCE.md: "| name.0 | best | minmin | % | suff |" */
+static int reference_row(const char *md, const char *cls, char *minmin, char *suff, size_t len)
+{
+  char key[32];
+  const char *p;
+  char cells[5][32];
+  int k;
+  snprintf(key, sizeof key, "| %s.0 |", cls);
+  p = strstr(md, key);
+  if (!p)
+    return -1;
+  p += 2;
+  for (k = 0; k < 5; ++k) {
+    size_t n;
+    const char *bar = strchr(p, '|');
+    if (!bar)
+      return -1;
+    while (*p == ' ')
+      p++;
+    n = (size_t)(bar - p);
+    while (n > 0 && p[n - 1] == ' ')
+      n--;
+    if (n >= sizeof cells[k])
+      return -1;
+    memcpy(cells[k], p, n);
+    cells[k][n] = 0;
+    p = bar + 1;
+  }
+  snprintf(minmin, len, "%s", cells[2]);
+  snprintf(suff, len, "%s", cells[4]);
+  return 0;
+}
+
+static char *slurp_file(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  char *b;
+  long n;
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  n = ftell(f);
+  rewind(f);
+  b = (char *)malloc((size_t)n + 1);
+  if (b) {
+    n = (long)fread(b, 1, (size_t)n, f);
+    b[n] = 0;
+  }
+  fclose(f);
+  return b;
+}
+
+TEST_CASE(braun_reference_minmin)
+{
+  const char *refp = tc_shared("etc_data/braun/REFERENCE.md");
+  char *md;
+  int k;
+  if (!refp)
+    TC_SKIP("../shared/etc_data/braun is absent (set DEVO_SHARED)");
+  md = slurp_file(refp);
+  CHECK(md != NULL);
+  for (k = 0; k < 12; ++k) {
+    char sub[64], minmin[32], suff[32], got[64];
+    const char *path;
+    devo_etc *e = NULL;
+    char err[256];
+    FILE *f;
+    int a[512];
+    double ms, ref;
+    snprintf(sub, sizeof sub, "etc_data/braun/%s.0", braun_classes[k]);
+    path = tc_shared(sub);
+    CHECKF(path != NULL, "%s is missing", sub);
+    f = fopen(path, "rb");
+    CHECK(f != NULL);
+    /* without the number of machines: 8192 values one per line are taken as 512 x 16 */
+    CHECKF(devo_etc_read(&e, f, sub, DEVO_ETC_AUTO, k % 2 ? 16 : 0, NULL, err, sizeof err) ==
+               DEVO_OK,
+           "%s", err);
+    fclose(f);
+    CHECK_EQ_INT(devo_etc_ntasks(e), 512);
+    CHECK_EQ_INT(devo_etc_nmach(e), 16);
+    CHECKF(reference_row(md, braun_classes[k], minmin, suff, sizeof minmin) == 0,
+           "REFERENCE.md has no row for %s", braun_classes[k]);
+    CHECK(devo_etc_heuristic(e, DEVO_HEUR_MINMIN, a) == DEVO_OK);
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms, NULL) == DEVO_OK);
+    ref = atof(minmin);
+    /* REFERENCE.md prints 2 decimals: the value must round to the printed one, and be within
+     * 1e-6 relative or within the printed rounding (0.005) */
+    snprintf(got, sizeof got, "%.2f", ms);
+    CHECKF(strcmp(got, minmin) == 0, "%s: Min-min %.6f, REFERENCE.md %s", braun_classes[k], ms,
+           minmin);
+    CHECK(fabs(ms - ref) <= fmax(1e-6 * ref, 0.005));
+    printf("%s min-min %.6f (REFERENCE.md %s, relative difference %.2e)\n", braun_classes[k], ms,
+           minmin, fabs(ms - ref) / ref);
+    CHECK(devo_etc_heuristic(e, DEVO_HEUR_SUFFERAGE, a) == DEVO_OK);
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms, NULL) == DEVO_OK);
+    snprintf(got, sizeof got, "%.2f", ms);
+    CHECKF(strcmp(got, suff) == 0, "%s: Sufferage %.6f, REFERENCE.md %s", braun_classes[k], ms,
+           suff);
+    devo_etc_destroy(e);
+  }
+  free(md);
+}
+
+/* ---- generator -------------------------------------------------------------------------- */
+
+static double *gen(devo__etcgen *g)
+{
+  double *v = (double *)malloc((size_t)g->ntasks * (size_t)g->nmach * sizeof(double));
+  char err[256];
+  CHECK(v != NULL);
+  CHECKF(devo__etcgen_run(g, v, err, sizeof err) == 0, "%s", err);
+  return v;
+}
+
+TEST_CASE(gen_range_statistics)
+{
+  int k;
+  for (k = 0; k < 12; ++k) {
+    devo__etcgen g;
+    double *v, rt, rm, mean = 0, lo = INFINITY, hi = 0;
+    int t, j, n = 4000, m = 16, unsorted_rows = 0;
+    devo__etcgen_defaults(&g);
+    CHECK(devo__etcgen_class(&g, braun_classes[k]) == 0);
+    CHECK(strcmp(devo__etcgen_class_name(&g), braun_classes[k]) == 0);
+    g.ntasks = n;
+    g.nmach = m;
+    g.seed = 42 + (uint64_t)k;
+    v = gen(&g);
+    rt = g.r_task;
+    rm = g.r_mach;
+    for (t = 0; t < n; ++t) {
+      const double *row = v + (size_t)t * m;
+      double rlo = INFINITY, rhi = 0;
+      int sorted_all = 1, sorted_even = 1;
+      for (j = 0; j < m; ++j) {
+        CHECK(row[j] >= 1.0 && row[j] < rt * rm);
+        rlo = fmin(rlo, row[j]);
+        rhi = fmax(rhi, row[j]);
+        mean += row[j];
+        if (j > 0 && row[j] < row[j - 1])
+          sorted_all = 0;
+        if (j >= 2 && j % 2 == 0 && row[j] < row[j - 2])
+          sorted_even = 0;
+      }
+      CHECK(rhi / rlo < rm); /* one baseline per row times factors in [1, R_mach) */
+      lo = fmin(lo, rlo);
+      hi = fmax(hi, rhi);
+      if (braun_classes[k][2] == 'c')
+        CHECK(sorted_all);
+      if (braun_classes[k][2] == 's')
+        CHECK(sorted_even);
+      if (!sorted_all)
+        unsorted_rows++;
+    }
+    /* inconsistent and semi-consistent rows are not sorted (all but a 2/16! fraction) */
+    if (braun_classes[k][2] != 'c')
+      CHECK(unsorted_rows > n * 99 / 100);
+    /* E[q * r] = (1 + R_task) / 2 * (1 + R_mach) / 2 */
+    mean /= (double)n * m;
+    CHECK_CLOSE(mean, (1 + rt) / 2 * (1 + rm) / 2, 0.05, 0);
+    CHECK(lo < 0.05 * rt * rm && hi > 0.5 * rt * rm);
+    free(v);
+  }
+}
+
+TEST_CASE(gen_cvb_statistics)
+{
+  devo__etcgen g;
+  double *v, s = 0, s2 = 0, cov_sum = 0;
+  int t, j, n = 20000, m = 64;
+  devo__etcgen_defaults(&g);
+  g.method = DEVO__ETCGEN_CVB;
+  g.consistency = DEVO__ETCGEN_INCONSISTENT;
+  g.ntasks = n;
+  g.nmach = m;
+  g.mean = 500;
+  g.v_task = 0.5;
+  g.v_mach = 0.3;
+  g.seed = 7;
+  v = gen(&g);
+  for (t = 0; t < n; ++t) {
+    double rs = 0, rs2 = 0, rmean;
+    for (j = 0; j < m; ++j) {
+      double x = v[(size_t)t * m + j];
+      CHECK(x > 0 && isfinite(x));
+      rs += x;
+      rs2 += x * x;
+    }
+    rmean = rs / m;
+    cov_sum += sqrt((rs2 - m * rmean * rmean) / (m - 1)) / rmean;
+    /* column 0 across tasks */
+    s += v[(size_t)t * m];
+    s2 += v[(size_t)t * m] * v[(size_t)t * m];
+  }
+  {
+    double mean0 = s / n, sd0 = sqrt(s2 / n - mean0 * mean0);
+    /* ETC[t][0] = q_t * y with independent E = 1, CoV V_mach factor: CoV^2 = (1+Vt^2)(1+Vm^2)-1 */
+    double want_cov = sqrt((1 + 0.25) * (1 + 0.09) - 1);
+    CHECK_CLOSE(mean0, 500.0, 0.02, 0);
+    CHECK_CLOSE(sd0 / mean0, want_cov, 0.03, 0);
+    /* within a row: CoV V_mach (the sample CoV of 64 values is a little biased low) */
+    CHECK_CLOSE(cov_sum / n, 0.3, 0.03, 0);
+  }
+  free(v);
+  /* small V_mach: nearly equal rows */
+  g.v_mach = 0.01;
+  g.ntasks = 100;
+  v = gen(&g);
+  for (t = 0; t < 100; ++t)
+    for (j = 1; j < m; ++j)
+      CHECK(fabs(v[(size_t)t * m + j] / v[(size_t)t * m] - 1.0) < 0.15);
+  free(v);
+}
+
+TEST_CASE(gen_reproducible)
+{
+  devo__etcgen g;
+  double *a, *b, *c, *d;
+  int k, same = 0;
+  devo__etcgen_defaults(&g);
+  g.ntasks = 300;
+  g.nmach = 8;
+  g.consistency = DEVO__ETCGEN_SEMI;
+  g.seed = 99;
+  a = gen(&g);
+  b = gen(&g);
+  CHECK(memcmp(a, b, 300 * 8 * sizeof(double)) == 0);
+  g.seed = 100;
+  c = gen(&g);
+  for (k = 0; k < 300 * 8; ++k)
+    same += a[k] == c[k];
+  CHECK(same == 0);
+  /* row t does not depend on the number of tasks */
+  g.seed = 99;
+  g.ntasks = 50;
+  d = gen(&g);
+  CHECK(memcmp(a, d, 50 * 8 * sizeof(double)) == 0);
+  /* CVB the same */
+  g.method = DEVO__ETCGEN_CVB;
+  free(b);
+  free(c);
+  b = gen(&g);
+  c = gen(&g);
+  CHECK(memcmp(b, c, 50 * 8 * sizeof(double)) == 0);
+  free(a);
+  free(b);
+  free(c);
+  free(d);
+  /* invalid parameters */
+  {
+    char err[128];
+    double x[16];
+    devo__etcgen_defaults(&g);
+    g.ntasks = 2;
+    g.nmach = 1;
+    CHECK(devo__etcgen_run(&g, x, err, sizeof err) == -1);
+    g.nmach = 2;
+    g.r_task = 1.0;
+    CHECK(devo__etcgen_run(&g, x, err, sizeof err) == -1);
+    g.method = DEVO__ETCGEN_CVB;
+    g.v_task = 0;
+    CHECK(devo__etcgen_run(&g, x, err, sizeof err) == -1);
+    CHECK(devo__etcgen_class(&g, "u_x_hihi") == -1);
+  }
+}
+
+/* Every file in etc_data/ is what etc_data/README.md says made it: regenerate and compare. */
+TEST_CASE(fixtures_match_generator)
+{
+  static const struct {
+    const char *file, *cls;
+    int n, m, cvb;
+    uint64_t seed;
+  } fx[] = {{"small_16x4.csv", "u_i_hihi", 16, 4, 0, 1},
+            {"small_64x8.csv", "u_s_lohi", 64, 8, 0, 2},
+            {"cvb_64x8.csv", NULL, 64, 8, 1, 3}};
+  const char *src = getenv("DEVO_SOURCE");
+  char path[1024];
+  int k;
+  if (!src || !*src)
+    TC_SKIP("DEVO_SOURCE is not set (run through ctest)");
+  for (k = 0; k < 3 + 12; ++k) {
+    devo__etcgen g;
+    devo_etc *e = NULL;
+    double *v;
+    char err[256];
+    FILE *f;
+    devo__etcgen_defaults(&g);
+    if (k < 3) {
+      snprintf(path, sizeof path, "%s/etc_data/%s", src, fx[k].file);
+      g.ntasks = fx[k].n;
+      g.nmach = fx[k].m;
+      g.seed = fx[k].seed;
+      if (fx[k].cvb) {
+        g.method = DEVO__ETCGEN_CVB;
+        g.consistency = DEVO__ETCGEN_INCONSISTENT;
+        g.mean = 1000;
+        g.v_task = 0.3;
+        g.v_mach = 0.2;
+      } else {
+        CHECK(devo__etcgen_class(&g, fx[k].cls) == 0);
+      }
+    } else {
+      snprintf(path, sizeof path, "%s/etc_data/512x16/%s.csv", src, braun_classes[k - 3]);
+      CHECK(devo__etcgen_class(&g, braun_classes[k - 3]) == 0);
+      g.ntasks = 512;
+      g.nmach = 16;
+      g.seed = (uint64_t)(k - 2);
+    }
+    f = fopen(path, "rb");
+    CHECKF(f != NULL, "%s is missing", path);
+    CHECKF(devo_etc_read(&e, f, path, DEVO_ETC_CSV, 0, NULL, err, sizeof err) == DEVO_OK, "%s",
+           err);
+    fclose(f);
+    CHECK_EQ_INT(devo_etc_ntasks(e), g.ntasks);
+    CHECK_EQ_INT(devo_etc_nmach(e), g.nmach);
+    v = gen(&g);
+    CHECKF(memcmp(v, devo_etc_values(e), (size_t)g.ntasks * g.nmach * sizeof(double)) == 0,
+           "%s differs from its etc-gen command", path);
+    free(v);
+    devo_etc_destroy(e);
+  }
+}
+
+/* ---- the ETC problem -------------------------------------------------------------------- */
+
+TEST_CASE(problem_etc_seeds)
+{
+  devo_etc *e = random_etc(40, 5, 1);
+  devo_problem *p = NULL;
+  double lo, hi, *x, f;
+  int a[40], b[40], h, t;
+  CHECK(devo_problem_create(&p, NULL) == DEVO_OK);
+  CHECK(devo_problem_set_etc(p, e, 1.5, DEVO_ORDER_FCFS, 1) == DEVO_E_INVALID);
+  CHECK(strstr(devo_problem_errmsg(p), "lambda") != NULL);
+  CHECK(devo_problem_set_etc(p, e, 0.5, 7, 1) == DEVO_E_INVALID);
+  CHECK(devo_problem_etc_decode(p, NULL, a) == DEVO_E_STATE);
+  CHECK(devo_problem_set_etc(p, e, 0.5, DEVO_ORDER_SPT, 1) == DEVO_OK);
+  CHECK_EQ_INT(devo_problem_dim(p), 40);
+  CHECK(devo_problem_bounds(p, &lo, &hi) == DEVO_OK && lo == 0.0 && hi == 5.0);
+  CHECK(isnan(devo_problem_fstar(p)));
+  /* a heuristic schedule encoded as machine + 0.5 decodes back and evaluates to its objective */
+  x = (double *)malloc(40 * sizeof(double));
+  for (h = 0; h < DEVO_HEUR_COUNT; ++h) {
+    double ms, ft;
+    CHECK(devo_etc_heuristic(e, h, a) == DEVO_OK);
+    for (t = 0; t < 40; ++t)
+      x[t] = a[t] + 0.5;
+    CHECK(devo_problem_etc_decode(p, x, b) == DEVO_OK);
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    CHECK(devo_problem_eval(p, x, &f) == DEVO_OK);
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_SPT, &ms, &ft) == DEVO_OK);
+    CHECK(f == 0.5 * ms + 0.5 * (ft / 5.0));
+  }
+  /* reconfiguring frees the old data (checked by sanitizers / valgrind) */
+  CHECK(devo_problem_set_etc(p, e, 1.0, DEVO_ORDER_FCFS, 0) == DEVO_OK);
+  free(x);
+  devo_problem_destroy(p);
+  devo_etc_destroy(e);
+}
+
+/* A short solve from the seeds can only improve on the best heuristic. */
+TEST_CASE(problem_etc_solve_beats_seeds)
+{
+  devo__etcgen g;
+  devo_etc *e;
+  devo_problem *p = NULL;
+  devo_solver *s = NULL;
+  devo_stats st;
+  double *v, best, ms, minmin_ms;
+  int a[128];
+  devo__etcgen_defaults(&g);
+  CHECK(devo__etcgen_class(&g, "u_i_hihi") == 0);
+  g.ntasks = 128;
+  g.nmach = 8;
+  v = gen(&g);
+  e = make_etc(128, 8, v);
+  CHECK(devo_etc_heuristic(e, DEVO_HEUR_MINMIN, a) == DEVO_OK);
+  CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &minmin_ms, NULL) == DEVO_OK);
+  CHECK(devo_problem_create(&p, NULL) == DEVO_OK);
+  CHECK(devo_problem_set_etc(p, e, 1.0, DEVO_ORDER_FCFS, 1) == DEVO_OK);
+  CHECK(devo_solver_create(&s, p, NULL) == DEVO_OK);
+  CHECK(devo_solver_set_np(s, 32) == DEVO_OK);
+  CHECK(devo_solver_set_max_generations(s, 200) == DEVO_OK);
+  CHECK(devo_solve(s) == DEVO_GEN_LIMIT);
+  {
+    double x[128];
+    CHECK(devo_solver_best(s, &best, x) == DEVO_OK);
+    CHECK(devo_problem_etc_decode(p, x, a) == DEVO_OK);
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms, NULL) == DEVO_OK);
+  }
+  CHECK(ms == best);
+  CHECK(best <= minmin_ms);
+  CHECK(devo_solver_stats(s, &st) == DEVO_OK);
+  devo_solver_destroy(s);
+  devo_problem_destroy(p);
+  devo_etc_destroy(e);
+  free(v);
+}
+
+/* ---- the CLI ---------------------------------------------------------------------------- */
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+  FILE *f = fopen(path, "wb");
+  CHECK(f != NULL);
+  fwrite(text, 1, len, f);
+  fclose(f);
+}
+
+TEST_CASE(cli_malformed_exit_2)
+{
+  const char *bin = tc_devo_bin();
+  char path[64], cmd[512], want[128];
+  int k, checked = 0;
+  for (k = 0; k < NBAD; ++k) {
+    char *out = NULL, *err = NULL;
+    int rc;
+    size_t len = strcmp(bad_cases[k].what, "NUL byte") == 0 ? 9 : strlen(bad_cases[k].text);
+    snprintf(path, sizeof path, "/tmp/devo_test_etc_%d.csv", k);
+    write_file(path, bad_cases[k].text, len);
+    snprintf(cmd, sizeof cmd, "%s schedule %s --heuristic min-min%s%s%s", bin, path,
+             bad_cases[k].format == DEVO_ETC_BRAUN ? " --format braun" : "",
+             bad_cases[k].nmach ? " --machines " : "", bad_cases[k].nmach ? "2" : "");
+    rc = tc_run(cmd, &out, &err);
+    snprintf(want, sizeof want, "%s%s", path, bad_cases[k].where);
+    CHECKF(rc == 2, "%s: exit %d", bad_cases[k].what, rc);
+    CHECKF(err && strstr(err, want) != NULL, "%s: stderr '%s', expected '%s'",
+           bad_cases[k].what, err ? err : "", want);
+    CHECKF(err && strchr(err, '\n') == err + strlen(err) - 1, "%s: not one line: '%s'",
+           bad_cases[k].what, err ? err : "");
+    CHECK(out && out[0] == 0);
+    free(out);
+    free(err);
+    remove(path);
+    checked++;
+  }
+  CHECK(checked >= 10);
+}
+
+TEST_CASE(cli_schedule_runs)
+{
+  const char *bin = tc_devo_bin();
+  char cmd[512], *out = NULL, *err = NULL;
+  const char *path = "/tmp/devo_test_etc_ok.csv";
+  int rc, lines = 0;
+  const char *p;
+  write_file(path, "m0,m1,m2\n3,1,2\n2,2,9\n4,8,1\n1,5,5\n", 33); /* optimum with ready 0,0,4: 5 */
+  snprintf(cmd, sizeof cmd, "%s schedule %s --heuristic mct", bin, path);
+  rc = tc_run(cmd, &out, &err);
+  CHECKF(rc == 0, "exit %d: %s", rc, err ? err : "");
+  /* MCT: t0 -> m1 (1), t1 -> m0 (2), t2 -> m2 (1), t3 -> m0 (2 + 1 = 3 vs 1 + 5, 1 + 5) */
+  CHECKF(out && strcmp(out, "0,1\n1,0\n2,2\n3,0\n") == 0, "got '%s'", out ? out : "");
+  CHECK(err && strstr(err, "makespan     3\n") != NULL);
+  free(out);
+  free(err);
+  snprintf(cmd, sizeof cmd,
+           "%s schedule - --time-limit 0.3 --objective makespan --json --ready 0,0,4 < %s",
+           bin, path);
+  rc = tc_run(cmd, &out, &err);
+  CHECKF(rc == 0, "exit %d: %s", rc, err ? err : "");
+  CHECKF(out && strstr(out, "\"makespan\":5,") != NULL, "got '%s'", out ? out : "");
+  CHECK(strstr(out, "\"assignment\":[") != NULL);
+  free(out);
+  free(err);
+  snprintf(cmd, sizeof cmd, "%s schedule %s --time-limit 0.2 --out %s.out", bin, path, path);
+  rc = tc_run(cmd, &out, &err);
+  CHECK(rc == 0);
+  CHECK(out && strstr(out, "stop ") != NULL);
+  free(out);
+  free(err);
+  snprintf(cmd, sizeof cmd, "%s.out", path);
+  out = slurp_file(cmd);
+  CHECK(out != NULL);
+  for (p = out; p && *p; ++p)
+    lines += *p == '\n';
+  CHECK_EQ_INT(lines, 4);
+  free(out);
+  remove(cmd);
+  /* usage errors */
+  snprintf(cmd, sizeof cmd, "%s schedule %s --ready 1,2", bin, path);
+  CHECK(tc_run(cmd, NULL, NULL) == 2);
+  snprintf(cmd, sizeof cmd, "%s schedule %s --lambda 2", bin, path);
+  CHECK(tc_run(cmd, NULL, NULL) == 2);
+  snprintf(cmd, sizeof cmd, "%s schedule %s --heuristic foo", bin, path);
+  CHECK(tc_run(cmd, NULL, NULL) == 2);
+  snprintf(cmd, sizeof cmd, "%s schedule /nonexistent/x.csv", bin);
+  CHECK(tc_run(cmd, NULL, NULL) == 2);
+  remove(path);
+}
+
+static const tc_case cases[] = {
+    TC(read_csv_variants),       TC(read_braun_variants),
+    TC(read_malformed),          TC(read_too_many_machines_csv),
+    TC(create_and_ready_validation), TC(eval_by_hand),
+    TC(eval_spt_random),         TC(heuristics_invariants),
+    TC(heuristics_single_task_optimal), TC(braun_reference_minmin),
+    TC(gen_range_statistics),    TC(gen_cvb_statistics),
+    TC(gen_reproducible),        TC(fixtures_match_generator),
+    TC(problem_etc_seeds),
+    TC(problem_etc_solve_beats_seeds), TC(cli_malformed_exit_2),
+    TC(cli_schedule_runs),
+};
+
+int main(int argc, char **argv)
+{
+  return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
+}

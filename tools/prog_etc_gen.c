@@ -1,0 +1,170 @@
+/* prog_etc_gen.c: etc-gen, the Braun-style ETC instance generator (problems/etc_gen.h) as a
+ * program. Writes CSV, one row per task, values printed with %.17g so that reading the file back
+ * gives the generated doubles exactly. Option parsing is its own (it does not link tools/cli.c). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/include/devo.h"
+#include "problems/etc_gen.h"
+
+static const char usage[] =
+    "usage: etc-gen --tasks N --machines M [--class u_c_hihi | --method range|cvb\n"
+    "               --consistency c|s|i [--task-het hi|lo] [--mach-het hi|lo]\n"
+    "               [--mean MU --v-task V --v-mach V]] [--seed S] [--out FILE]\n"
+    "\n"
+    "Generates an ETC matrix (expected time to compute of each task on each machine) as CSV:\n"
+    "one row per task, one column per machine, no header.\n"
+    "  range method (Braun et al. 2001; Ali et al. 2000): ETC = q_t * U[1, R_mach),\n"
+    "    q_t ~ U[1, R_task); R_task hi 3000 / lo 100, R_mach hi 1000 / lo 10 (default hi/hi)\n"
+    "  cvb method (Ali et al. 2000): q_t ~ Gamma with mean MU (default 1000) and CoV V_task,\n"
+    "    ETC ~ Gamma with mean q_t and CoV V_mach (defaults 0.1)\n"
+    "  consistency: c = every row sorted ascending, s = even columns sorted, i = as drawn\n"
+    "  --class u_X_YYZZ sets the range method, consistency X, task/machine heterogeneity\n"
+    "  --seed S (default 1): the same parameters and seed give the same file, byte for byte\n";
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static int bad(const char *fmt, ...)
+{
+  va_list ap;
+  fputs("etc-gen: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  return 2;
+}
+
+static int parse_num(const char *opt, const char *s, double *out)
+{
+  char *end;
+  errno = 0;
+  *out = strtod(s, &end);
+  if (end == s || *end || errno)
+    return bad("%s: not a number: '%s'", opt, s);
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  devo__etcgen g;
+  const char *out = NULL, *class_name = NULL, *cons = NULL, *th = NULL, *mh = NULL;
+  char err[256];
+  double *v, x;
+  FILE *f;
+  int i, t, j, rc = 0, have_n = 0, have_m = 0, have_method = 0;
+  devo__etcgen_defaults(&g);
+  for (i = 1; i < argc; ++i) {
+    const char *o = argv[i], *val;
+    if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+      fputs(usage, stdout);
+      return 0;
+    }
+    if (strncmp(o, "--", 2) != 0)
+      return bad("unexpected argument '%s' (see --help)", o);
+    if (i + 1 >= argc)
+      return bad("%s needs a value", o);
+    val = argv[++i];
+    if (strcmp(o, "--tasks") == 0 || strcmp(o, "--machines") == 0) {
+      if ((rc = parse_num(o, val, &x)) != 0)
+        return rc;
+      if (x != (double)(int)x || x < 1 || x > DEVO_ETC_MAX_TASKS)
+        return bad("%s: not a valid count: '%s'", o, val);
+      if (o[2] == 't') {
+        g.ntasks = (int)x;
+        have_n = 1;
+      } else {
+        g.nmach = (int)x;
+        have_m = 1;
+      }
+    } else if (strcmp(o, "--method") == 0) {
+      if (strcmp(val, "range") == 0)
+        g.method = DEVO__ETCGEN_RANGE;
+      else if (strcmp(val, "cvb") == 0)
+        g.method = DEVO__ETCGEN_CVB;
+      else
+        return bad("%s: expected range or cvb, got '%s'", o, val);
+      have_method = 1;
+    } else if (strcmp(o, "--consistency") == 0) {
+      cons = val;
+    } else if (strcmp(o, "--class") == 0) {
+      class_name = val;
+    } else if (strcmp(o, "--task-het") == 0) {
+      th = val;
+    } else if (strcmp(o, "--mach-het") == 0) {
+      mh = val;
+    } else if (strcmp(o, "--mean") == 0 || strcmp(o, "--v-task") == 0 ||
+               strcmp(o, "--v-mach") == 0) {
+      if ((rc = parse_num(o, val, &x)) != 0)
+        return rc;
+      *(o[2] == 'm' ? &g.mean : o[4] == 't' ? &g.v_task : &g.v_mach) = x;
+    } else if (strcmp(o, "--seed") == 0) {
+      char *end;
+      errno = 0;
+      g.seed = (uint64_t)strtoull(val, &end, 0);
+      if (end == val || *end || errno || val[0] == '-')
+        return bad("%s: not a seed (a non-negative integer): '%s'", o, val);
+    } else if (strcmp(o, "--out") == 0) {
+      out = val;
+    } else {
+      return bad("unknown option '%s' (see --help)", o);
+    }
+  }
+  if (!have_n || !have_m)
+    return bad("--tasks and --machines are required (see --help)");
+  if (class_name) {
+    if (have_method || cons || th || mh)
+      return bad("--class sets the method, consistency and heterogeneities: do not combine it "
+                 "with --method, --consistency, --task-het or --mach-het");
+    if (devo__etcgen_class(&g, class_name) != 0)
+      return bad("--class: expected u_c_hihi ... u_s_lolo (c/s/i, hi/lo, hi/lo), got '%s'",
+                 class_name);
+  } else {
+    if (!cons)
+      return bad("--consistency c|s|i (or --class) is required");
+    if (strcmp(cons, "c") == 0)
+      g.consistency = DEVO__ETCGEN_CONSISTENT;
+    else if (strcmp(cons, "s") == 0)
+      g.consistency = DEVO__ETCGEN_SEMI;
+    else if (strcmp(cons, "i") == 0)
+      g.consistency = DEVO__ETCGEN_INCONSISTENT;
+    else
+      return bad("--consistency: expected c, s or i, got '%s'", cons);
+    if (th && strcmp(th, "hi") != 0 && strcmp(th, "lo") != 0)
+      return bad("--task-het: expected hi or lo, got '%s'", th);
+    if (mh && strcmp(mh, "hi") != 0 && strcmp(mh, "lo") != 0)
+      return bad("--mach-het: expected hi or lo, got '%s'", mh);
+    if (th)
+      g.r_task = th[0] == 'h' ? DEVO__ETCGEN_TASK_HI : DEVO__ETCGEN_TASK_LO;
+    if (mh)
+      g.r_mach = mh[0] == 'h' ? DEVO__ETCGEN_MACH_HI : DEVO__ETCGEN_MACH_LO;
+  }
+  v = (double *)malloc((size_t)g.ntasks * (size_t)g.nmach * sizeof(double));
+  if (!v) {
+    fprintf(stderr, "etc-gen: out of memory\n");
+    return 1;
+  }
+  if (devo__etcgen_run(&g, v, err, sizeof err) != 0) {
+    free(v);
+    return bad("%s", err);
+  }
+  f = out ? fopen(out, "w") : stdout;
+  if (!f) {
+    fprintf(stderr, "etc-gen: %s: %s\n", out, strerror(errno));
+    free(v);
+    return 1;
+  }
+  for (t = 0; t < g.ntasks; ++t)
+    for (j = 0; j < g.nmach; ++j)
+      fprintf(f, "%.17g%c", v[(size_t)t * g.nmach + j], j + 1 < g.nmach ? ',' : '\n');
+  free(v);
+  if (ferror(f) | (out ? fclose(f) : fflush(f))) {
+    fprintf(stderr, "etc-gen: %s: write error\n", out ? out : "stdout");
+    return 1;
+  }
+  return 0;
+}
