@@ -98,9 +98,6 @@ static int set_cec(devo_problem *p, int id, int dim, uint64_t data_seed, const c
   int st;
   msg[0] = 0;
   devo__cec_builtin(id - 1, &info);
-  if (dim < devo__cec_min_dim(id))
-    return devo__problem_err(p, DEVO_E_INVALID, "dimension %d is too small for %s (minimum %d)",
-                             dim, info.name, devo__cec_min_dim(id));
   st = devo__cec_make(id, dim, data_seed, dir, &p->al, &p->shift, &p->rot, &p->shuffle, msg,
                       sizeof msg);
   if (st != DEVO_OK)

@@ -132,7 +132,8 @@ typedef struct devo_builtin_info {
   const char *alias;    /* short name, e.g. "F03", or "" */
   const char *source;   /* e.g. "CEC 2017 F5 shifted and rotated Rastrigin" */
   double fstar;         /* optimum value */
-  int min_dim;          /* smallest dimension with generated data */
+  int min_dim;          /* smallest D from which every dimension works with generated data
+                           (a hybrid may also accept some smaller ones, e.g. F07 at D = 10) */
   const char *official; /* dimensions with official data, e.g. "10,30,50,100", or "" */
 } devo_builtin_info;
 int devo_builtin_count(void);

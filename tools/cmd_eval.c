@@ -1,0 +1,240 @@
+/* cmd_eval.c: `devo eval`: evaluates a built-in function at points read as CSV rows, so that
+ * anyone can check devo's functions against another implementation (the official CEC code
+ * prints the same %.17g values). Uses the public API only. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *const eval_help =
+    "usage: devo eval --problem NAME --dim D [options] [FILE|-]\n"
+    "\n"
+    "Reads points as CSV rows of D comma-separated numbers (from FILE, or standard input when\n"
+    "FILE is - or absent) and prints f(x) of each row, one per line, with %.17g.\n"
+    "Every row is checked before anything is printed; a bad row is reported as\n"
+    "FILE:ROW:COLUMN and the exit code is 2. Blank lines are skipped.\n"
+    "\n"
+    "  --problem NAME      sphere, rosenbrock, griewank, rastrigin, cec2017:f5, F03, ...\n"
+    "                      (devo list-problems)\n"
+    "  --dim D             dimension\n"
+    "  --cec-data DIR      official CEC input files (DIR holding cec2017/ and cec2014/, or the\n"
+    "                      files themselves) instead of generated data\n"
+    "  --data-seed S       seed of the generated data (default 1, as devo solve); --seed is the\n"
+    "                      same option\n"
+    "  --backend B         cpu (default) or gpu\n";
+
+typedef struct points {
+  double *x;
+  size_t n, cap; /* rows */
+} points;
+
+static int push_row(points *p, const double *row, int dim)
+{
+  if (p->n == p->cap) {
+    size_t cap = p->cap ? 2 * p->cap : 64;
+    double *bigger;
+    if (cap > ((size_t)-1 / sizeof(double)) / (size_t)dim)
+      return -1;
+    bigger = (double *)realloc(p->x, cap * (size_t)dim * sizeof(double));
+    if (!bigger)
+      return -1;
+    p->x = bigger;
+    p->cap = cap;
+  }
+  memcpy(p->x + p->n * (size_t)dim, row, (size_t)dim * sizeof(double));
+  p->n++;
+  return 0;
+}
+
+/* One field of a row, spaces around it allowed; a number must fill it and be finite. */
+static int parse_field(const char *b, const char *e, double *out)
+{
+  char buf[64], *end;
+  size_t n;
+  while (b < e && (*b == ' ' || *b == '\t'))
+    ++b;
+  while (e > b && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+    --e;
+  n = (size_t)(e - b);
+  if (n == 0 || n >= sizeof buf)
+    return -1;
+  memcpy(buf, b, n);
+  buf[n] = 0;
+  errno = 0;
+  *out = strtod(buf, &end);
+  if (*end != 0 || end == buf || !isfinite(*out))
+    return -1;
+  return 0;
+}
+
+static int is_blank(const char *s)
+{
+  for (; *s; ++s)
+    if (*s != ' ' && *s != '\t' && *s != '\r' && *s != '\n')
+      return 0;
+  return 1;
+}
+
+/* Reads every row of in into pts; on a bad row prints "name:row:col: reason" and returns
+ * CLI_USAGE. */
+static int read_points(FILE *in, const char *name, int dim, points *pts)
+{
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  long row = 0;
+  int rc = CLI_OK;
+  double *vals = (double *)malloc((size_t)dim * sizeof(double));
+  if (!vals)
+    return cli_runtime_error("eval", "out of memory");
+  while (rc == CLI_OK && (len = getline(&line, &cap, in)) >= 0) {
+    const char *b = line, *end = line + len;
+    int col = 0;
+    row++;
+    if (memchr(line, 0, (size_t)len)) {
+      rc = cli_usage_error("eval", "%s:%ld:1: a NUL byte in the input", name, row);
+      break;
+    }
+    if (is_blank(line))
+      continue;
+    if (end > b && end[-1] == '\n')
+      --end;
+    for (;;) {
+      const char *comma = memchr(b, ',', (size_t)(end - b));
+      const char *fe = comma ? comma : end;
+      if (col == dim) {
+        rc = cli_usage_error("eval", "%s:%ld:%d: expected %d numbers, found more", name, row,
+                             col + 1, dim);
+        break;
+      }
+      if (parse_field(b, fe, &vals[col]) != 0) {
+        int n = (int)(fe - b);
+        rc = cli_usage_error("eval", "%s:%ld:%d: '%.*s' is not a finite number", name, row,
+                             col + 1, n > 40 ? 40 : n, b);
+        break;
+      }
+      col++;
+      if (!comma)
+        break;
+      b = comma + 1;
+    }
+    if (rc == CLI_OK && col < dim)
+      rc = cli_usage_error("eval", "%s:%ld:%d: expected %d numbers, found %d", name, row,
+                           col + 1, dim, col);
+    if (rc == CLI_OK && push_row(pts, vals, dim) != 0)
+      rc = cli_runtime_error("eval", "out of memory after %ld rows", row);
+  }
+  if (rc == CLI_OK && ferror(in))
+    rc = cli_usage_error("eval", "%s: read error: %s", name, strerror(errno));
+  free(line);
+  free(vals);
+  return rc;
+}
+
+int cmd_eval(int argc, char **argv)
+{
+  static const char *const names[] = {"--problem=", "--dim=",     "--cec-data=", "--data-seed=",
+                                      "--seed=",    "--backend=", "--help",      NULL};
+  const char *cmd = "eval", *v, *problem = NULL, *dir = NULL, *file = NULL;
+  int pos = 1, k, r = 0, dim = -1, gpu = 0, st, rc;
+  uint64_t data_seed = 1;
+  devo_problem *p = NULL;
+  points pts;
+  FILE *in;
+  size_t i;
+  while ((k = cli_next(cmd, argc, argv, &pos, names, &v)) != -1) {
+    switch (k) {
+    case -2:
+      return CLI_USAGE;
+    case -3:
+      if (file)
+        return cli_usage_error(cmd, "one input file at most (got '%s' and '%s')", file, v);
+      file = v;
+      break;
+    case 0:
+      problem = v;
+      break;
+    case 1:
+      r = cli_int(cmd, "--dim", v, &dim);
+      break;
+    case 2:
+      dir = v;
+      break;
+    case 3:
+    case 4:
+      r = cli_u64(cmd, k == 3 ? "--data-seed" : "--seed", v, &data_seed);
+      break;
+    case 5:
+      if (strcmp(v, "cpu") == 0)
+        gpu = 0;
+      else if (strcmp(v, "gpu") == 0)
+        gpu = 1;
+      else
+        r = cli_usage_error(cmd, "--backend: unknown value '%s' (cpu or gpu)", v);
+      break;
+    case 6:
+      fputs(eval_help, stdout);
+      return CLI_OK;
+    default:
+      break;
+    }
+    if (r)
+      return CLI_USAGE;
+  }
+  if (!problem)
+    return cli_usage_error(cmd, "--problem is required (see devo list-problems)");
+  if (dim == -1)
+    return cli_usage_error(cmd, "--dim is required");
+  if (dim < 1)
+    return cli_usage_error(cmd, "--dim must be positive, got %d", dim);
+  if (gpu)
+    return cli_runtime_error(cmd, "--backend gpu: not available yet (the library has no API to "
+                                  "evaluate single points on the GPU); use --backend cpu");
+
+  st = devo_problem_create(&p, NULL);
+  if (st != DEVO_OK)
+    return cli_runtime_error(cmd, "%s", devo_status_message(st));
+  st = devo_problem_set_builtin(p, problem, dim, data_seed, dir);
+  if (st != DEVO_OK) {
+    rc = cli_exit_for_status(st);
+    if (rc == CLI_USAGE)
+      cli_usage_error(cmd, "%s", devo_problem_errmsg(p));
+    else
+      cli_runtime_error(cmd, "%s", devo_problem_errmsg(p));
+    devo_problem_destroy(p);
+    return rc;
+  }
+
+  if (!file || strcmp(file, "-") == 0) {
+    in = stdin;
+    file = "<stdin>";
+  } else {
+    in = fopen(file, "r");
+    if (!in) {
+      rc = cli_usage_error(cmd, "%s: cannot open: %s", file, strerror(errno));
+      devo_problem_destroy(p);
+      return rc;
+    }
+  }
+  memset(&pts, 0, sizeof pts);
+  rc = read_points(in, file, dim, &pts);
+  if (in != stdin)
+    fclose(in);
+  for (i = 0; rc == CLI_OK && i < pts.n; ++i) {
+    double f;
+    st = devo_problem_eval(p, pts.x + i * (size_t)dim, &f);
+    if (st != DEVO_OK)
+      rc = cli_runtime_error(cmd, "row %zu: %s", i + 1, devo_status_message(st));
+    else
+      printf("%.17g\n", f);
+  }
+  if (rc == CLI_OK && (fflush(stdout) != 0 || ferror(stdout)))
+    rc = cli_runtime_error(cmd, "cannot write the output: %s", strerror(errno));
+  free(pts.x);
+  devo_problem_destroy(p);
+  return rc;
+}
