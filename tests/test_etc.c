@@ -1,8 +1,9 @@
 /* test_etc.c: task scheduling on ETC matrices: the readers and their error positions, the
  * schedule evaluation against sums written out by hand, the classic heuristics against
  * independent straightforward implementations and brute force, the Braun et al. instances
- * against REFERENCE.md, the generator's statistics, the ETC problem and its seeds, and the
- * `devo schedule` command. */
+ * against REFERENCE.md, the generator's statistics, the ETC problem and its seeds, the local
+ * search (never worse, local optimum by brute force, Min-min + local search on the Braun
+ * instances), the devo_schedule_run pipeline and the `devo schedule` command. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -839,6 +840,334 @@ TEST_CASE(problem_etc_solve_beats_seeds)
   free(v);
 }
 
+/* ---- local search ----------------------------------------------------------------------- */
+
+static double objective_of(const devo_etc *e, const int *a, int order, double lambda)
+{
+  double ms, ft;
+  CHECK(devo_etc_evaluate(e, a, order, &ms, &ft) == DEVO_OK);
+  return lambda * ms + (1.0 - lambda) * (ft / (double)devo_etc_nmach(e));
+}
+
+/* completion times computed here (no library code) */
+static void my_loads(const devo_etc *e, const int *a, double *c)
+{
+  int n = devo_etc_ntasks(e), m = devo_etc_nmach(e), t, j;
+  const double *v = devo_etc_values(e), *w = devo_etc_ready(e);
+  for (j = 0; j < m; ++j)
+    c[j] = w[j];
+  for (t = 0; t < n; ++t)
+    c[a[t]] += v[t * m + a[t]];
+}
+
+static const double ls_lambdas[4] = {1.0, 0.75, 0.5, 0.0};
+
+/* From random and heuristic starts, with and without ready times, both orders, all weights:
+ * never worse, deterministic, steps bounded by max_moves; bad arguments rejected. */
+TEST_CASE(local_search_never_worse)
+{
+  int trial, t;
+  for (trial = 0; trial < 400; ++trial) {
+    int n = 1 + (int)(urand() * 60), m = 2 + (int)(urand() * 6), order = trial % 2;
+    double lambda = ls_lambdas[(trial / 2) % 4], before, after;
+    devo_etc *e = random_etc(n, m, trial % 3 == 0);
+    int a[64], b[64], c[64];
+    int64_t moves = -1, moves2 = -1;
+    if (trial % 5 == 0)
+      CHECK(devo_etc_heuristic(e, (trial / 5) % DEVO_HEUR_COUNT, a) == DEVO_OK);
+    else
+      for (t = 0; t < n; ++t)
+        a[t] = (int)(urand() * m);
+    memcpy(b, a, sizeof a);
+    before = objective_of(e, a, order, lambda);
+    CHECK(devo_etc_local_search(e, a, order, lambda, 0, 0.0, &moves) == DEVO_OK);
+    after = objective_of(e, a, order, lambda);
+    CHECKF(after <= before, "trial %d: %.17g -> %.17g", trial, before, after);
+    CHECK(moves >= 0);
+    if (moves == 0)
+      CHECK(memcmp(a, b, (size_t)n * sizeof(int)) == 0);
+    for (t = 0; t < n; ++t)
+      CHECK(a[t] >= 0 && a[t] < m);
+    /* the same input gives the same output */
+    memcpy(c, b, sizeof b);
+    CHECK(devo_etc_local_search(e, c, order, lambda, 0, 0.0, &moves2) == DEVO_OK);
+    CHECK(memcmp(a, c, (size_t)n * sizeof(int)) == 0);
+    CHECK_EQ_INT(moves2, moves);
+    /* a local optimum stays put */
+    CHECK(devo_etc_local_search(e, c, order, lambda, 0, 0.0, &moves2) == DEVO_OK);
+    CHECK_EQ_INT(moves2, 0);
+    CHECK(memcmp(a, c, (size_t)n * sizeof(int)) == 0);
+    /* max_moves caps the steps, and the deadline is accepted */
+    memcpy(c, b, sizeof b);
+    CHECK(devo_etc_local_search(e, c, order, lambda, 1, 10.0, &moves2) == DEVO_OK);
+    CHECK(moves2 <= 1);
+    CHECK(objective_of(e, c, order, lambda) <= before);
+    devo_etc_destroy(e);
+  }
+  {
+    devo_etc *e = random_etc(5, 3, 0);
+    int a[5] = {0, 1, 2, 0, 1};
+    int64_t mv = 7;
+    CHECK(devo_etc_local_search(NULL, a, 0, 1.0, 0, 0.0, &mv) == DEVO_E_INVALID);
+    CHECK(devo_etc_local_search(e, NULL, 0, 1.0, 0, 0.0, &mv) == DEVO_E_INVALID);
+    CHECK(devo_etc_local_search(e, a, 2, 1.0, 0, 0.0, &mv) == DEVO_E_INVALID);
+    CHECK(devo_etc_local_search(e, a, 0, 1.5, 0, 0.0, &mv) == DEVO_E_INVALID);
+    CHECK(devo_etc_local_search(e, a, 0, (double)NAN, 0, 0.0, &mv) == DEVO_E_INVALID);
+    CHECK(devo_etc_local_search(e, a, 0, 1.0, -1, 0.0, &mv) == DEVO_E_INVALID);
+    CHECK(devo_etc_local_search(e, a, 0, 1.0, 0, -1.0, &mv) == DEVO_E_INVALID);
+    CHECK(devo_etc_local_search(e, a, 0, 1.0, 0, (double)INFINITY, &mv) == DEVO_E_INVALID);
+    a[2] = 3;
+    CHECK(devo_etc_local_search(e, a, 0, 1.0, 0, 0.0, &mv) == DEVO_E_INVALID);
+    CHECK_EQ_INT(a[2], 3);
+    a[2] = 2;
+    CHECK(devo_etc_local_search(e, a, 0, 1.0, 0, 0.0, NULL) == DEVO_OK);
+    devo_etc_destroy(e);
+  }
+}
+
+/* On tiny instances, after the search, brute force over every single move and swap off the
+ * critical machine c (the lowest index at the makespan) finds nothing that the search should
+ * have taken: with lambda = 1 no step lowers the larger of the two loads it changes below the
+ * makespan (that would cut the makespan, or the number of machines at it); otherwise no step
+ * lowers the objective. Integer times keep every sum exact. */
+TEST_CASE(local_search_local_optimum)
+{
+  int trial;
+  for (trial = 0; trial < 300; ++trial) {
+    int n = 2 + (int)(urand() * 9), m = 2 + (int)(urand() * 3), order = trial % 2, t, u, j;
+    double lambda = ls_lambdas[(trial / 2) % 4], L[8], cur, crit;
+    devo_etc *e = random_etc(n, m, trial % 3 == 0);
+    const double *v = devo_etc_values(e);
+    int a[16], c = 0;
+    for (t = 0; t < n; ++t)
+      a[t] = (int)(urand() * m);
+    CHECK(devo_etc_local_search(e, a, order, lambda, 0, 0.0, NULL) == DEVO_OK);
+    cur = objective_of(e, a, order, lambda);
+    my_loads(e, a, L);
+    for (j = 1; j < m; ++j)
+      if (L[j] > L[c])
+        c = j;
+    crit = L[c];
+    for (t = 0; t < n; ++t) {
+      if (a[t] != c)
+        continue;
+      for (j = 0; j < m; ++j) { /* moves */
+        double lc = L[c] - v[t * m + c], lj = L[j] + v[t * m + j];
+        if (j == c)
+          continue;
+        a[t] = j;
+        if (lambda == 1.0)
+          CHECKF(fmax(lc, lj) >= crit, "trial %d: moving task %d to %d helps", trial, t, j);
+        else
+          CHECKF(objective_of(e, a, order, lambda) >= cur - 1e-9 * cur,
+                 "trial %d: moving task %d to %d: %.17g < %.17g", trial, t, j,
+                 objective_of(e, a, order, lambda), cur);
+        a[t] = c;
+      }
+      for (u = 0; u < n; ++u) { /* swaps */
+        double lc, lj;
+        j = a[u];
+        if (j == c)
+          continue;
+        lc = L[c] - v[t * m + c] + v[u * m + c];
+        lj = L[j] - v[u * m + j] + v[t * m + j];
+        a[t] = j;
+        a[u] = c;
+        if (lambda == 1.0)
+          CHECKF(fmax(lc, lj) >= crit, "trial %d: swapping tasks %d and %d helps", trial, t, u);
+        else
+          CHECKF(objective_of(e, a, order, lambda) >= cur - 1e-9 * cur,
+                 "trial %d: swapping tasks %d and %d: %.17g < %.17g", trial, t, u,
+                 objective_of(e, a, order, lambda), cur);
+        a[t] = c;
+        a[u] = j;
+      }
+    }
+    devo_etc_destroy(e);
+  }
+}
+
+/* A plateau: two machines at the makespan and one idle (loads 6, 6, 0, six tasks of time 2).
+ * No single move shortens the schedule, so a search that only takes makespan improvements stops
+ * here; the leximax steps must carry it to 4, 4, 4. */
+TEST_CASE(local_search_plateau)
+{
+  double v[6 * 3], ms;
+  int a[6] = {0, 0, 0, 1, 1, 1}, k, order;
+  int64_t moves = 0;
+  devo_etc *e;
+  for (k = 0; k < 18; ++k)
+    v[k] = 2;
+  e = make_etc(6, 3, v);
+  for (order = 0; order < 2; ++order) {
+    for (k = 0; k < 6; ++k)
+      a[k] = k / 3;
+    CHECK(devo_etc_local_search(e, a, order, 1.0, 0, 0.0, &moves) == DEVO_OK);
+    CHECK(devo_etc_evaluate(e, a, order, &ms, NULL) == DEVO_OK);
+    CHECK(ms == 4.0);
+    CHECK_EQ_INT(moves, 2);
+  }
+  devo_etc_destroy(e);
+}
+
+static devo_etc *load_braun(int k)
+{
+  char sub[64], err[256];
+  const char *path;
+  devo_etc *e = NULL;
+  FILE *f;
+  snprintf(sub, sizeof sub, "etc_data/braun/%s.0", braun_classes[k]);
+  path = tc_shared(sub);
+  if (!path)
+    return NULL;
+  f = fopen(path, "rb");
+  CHECK(f != NULL);
+  CHECKF(devo_etc_read(&e, f, sub, DEVO_ETC_BRAUN, 16, NULL, err, sizeof err) == DEVO_OK, "%s",
+         err);
+  fclose(f);
+  return e;
+}
+
+/* Issue 5's quality bar, from the local search alone: Min-min + local search is below Min-min
+ * on all 12 Braun instances (makespan). */
+TEST_CASE(braun_minmin_local_search)
+{
+  int k;
+  if (!tc_shared("etc_data/braun/REFERENCE.md"))
+    TC_SKIP("../shared/etc_data/braun is absent (set DEVO_SHARED)");
+  for (k = 0; k < 12; ++k) {
+    devo_etc *e = load_braun(k);
+    int a[512];
+    double ms0, ms1;
+    int64_t moves = 0;
+    CHECKF(e != NULL, "%s is missing", braun_classes[k]);
+    if (!e)
+      continue;
+    CHECK(devo_etc_heuristic(e, DEVO_HEUR_MINMIN, a) == DEVO_OK);
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms0, NULL) == DEVO_OK);
+    CHECK(devo_etc_local_search(e, a, DEVO_ORDER_FCFS, 1.0, 0, 0.0, &moves) == DEVO_OK);
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms1, NULL) == DEVO_OK);
+    CHECKF(ms1 < ms0, "%s: min-min %.2f, with local search %.2f", braun_classes[k], ms0, ms1);
+    printf("%s min-min %.2f, + local search %.2f (%.2f%% lower, %lld steps)\n", braun_classes[k],
+           ms0, ms1, 100.0 * (ms0 - ms1) / ms0, (long long)moves);
+    devo_etc_destroy(e);
+  }
+}
+
+/* DEVO_ETC_SEED_LOCAL: the initial population holds the improved schedules. */
+TEST_CASE(problem_etc_seed_local)
+{
+  devo__etcgen g;
+  devo_etc *e;
+  devo_problem *p = NULL;
+  devo_solver *s = NULL;
+  double *v, best, ms_ls;
+  int a[128];
+  devo__etcgen_defaults(&g);
+  CHECK(devo__etcgen_class(&g, "u_c_hihi") == 0);
+  g.ntasks = 128;
+  g.nmach = 8;
+  v = gen(&g);
+  e = make_etc(128, 8, v);
+  CHECK(devo_etc_heuristic(e, DEVO_HEUR_MINMIN, a) == DEVO_OK);
+  CHECK(devo_etc_local_search(e, a, DEVO_ORDER_FCFS, 1.0, 0, 0.0, NULL) == DEVO_OK);
+  CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms_ls, NULL) == DEVO_OK);
+  CHECK(devo_problem_create(&p, NULL) == DEVO_OK);
+  CHECK(devo_problem_set_etc(p, e, 1.0, DEVO_ORDER_FCFS, 3) == DEVO_E_INVALID);
+  CHECK(devo_problem_set_etc(p, e, 1.0, DEVO_ORDER_FCFS, -1) == DEVO_E_INVALID);
+  CHECK(devo_problem_set_etc(p, e, 1.0, DEVO_ORDER_FCFS, DEVO_ETC_SEED_LOCAL) == DEVO_OK);
+  CHECK(devo_solver_create(&s, p, NULL) == DEVO_OK);
+  CHECK(devo_solver_set_np(s, 16) == DEVO_OK);
+  CHECK(devo_solver_set_max_evals(s, 16) == DEVO_OK); /* the initial population only */
+  CHECK(devo_solve(s) == DEVO_EVAL_LIMIT);
+  CHECK(devo_solver_best(s, &best, NULL) == DEVO_OK);
+  CHECK(best <= ms_ls);
+  devo_solver_destroy(s);
+  devo_problem_destroy(p);
+  devo_etc_destroy(e);
+  free(v);
+}
+
+/* devo_schedule_run: the library form of `devo schedule`. */
+TEST_CASE(schedule_run_library)
+{
+  devo__etcgen g;
+  devo_etc *e;
+  devo_schedule_opts o;
+  devo_schedule_result r;
+  double *v, ms, ft, minmin_ms;
+  int a[128], b[128], t, mode;
+  devo__etcgen_defaults(&g);
+  CHECK(devo__etcgen_class(&g, "u_s_hilo") == 0);
+  g.ntasks = 128;
+  g.nmach = 8;
+  v = gen(&g);
+  e = make_etc(128, 8, v);
+  CHECK(devo_etc_heuristic(e, DEVO_HEUR_MINMIN, b) == DEVO_OK);
+  CHECK(devo_etc_evaluate(e, b, DEVO_ORDER_FCFS, &minmin_ms, NULL) == DEVO_OK);
+  devo_schedule_opts_init(&o);
+  CHECK(o.lambda == 0.75 && o.seeds == DEVO_ETC_SEED_LOCAL && o.polish == 1 && o.heuristic == -1);
+  /* --heuristic: that schedule, no search */
+  o.heuristic = DEVO_HEUR_MINMIN;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_OK);
+  CHECK(memcmp(a, b, sizeof a) == 0);
+  CHECK_EQ_INT(r.source, DEVO_SCHED_FROM_HEURISTIC);
+  CHECK_EQ_INT(r.heuristic, DEVO_HEUR_MINMIN);
+  CHECK_EQ_INT(r.de_ran, 0);
+  CHECK_EQ_INT(r.evaluations, 1);
+  /* makespan, local search on and off, and plain DE from random vectors */
+  for (mode = 0; mode < 3; ++mode) {
+    devo_schedule_opts_init(&o);
+    o.lambda = 1.0;
+    o.time_limit = 0.15;
+    o.seeds = mode == 0   ? DEVO_ETC_SEED_LOCAL
+              : mode == 1 ? DEVO_ETC_SEED_PLAIN
+                          : DEVO_ETC_SEED_NONE;
+    o.polish = mode == 0;
+    CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_OK);
+    CHECKF(r.message[0] == 0, "%s", r.message);
+    for (t = 0; t < 128; ++t)
+      CHECK(a[t] >= 0 && a[t] < 8);
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms, &ft) == DEVO_OK);
+    CHECK(ms == r.makespan && ft == r.flowtime && r.objective == ms);
+    CHECK_EQ_INT(r.de_ran, 1);
+    CHECK(r.status == DEVO_TIME_LIMIT);
+    CHECK(r.generations > 0 && r.evaluations > 64);
+    CHECK_EQ_INT(r.backend, DEVO_BACKEND_CPU);
+    CHECK(r.elapsed > 0);
+    if (mode == 0) {
+      CHECK(ms < minmin_ms);
+      CHECK(r.ls_moves > 0);
+    } else {
+      CHECK(r.source == DEVO_SCHED_FROM_HEURISTIC || r.source == DEVO_SCHED_FROM_DE);
+      CHECK_EQ_INT(r.ls_moves, 0);
+    }
+    if (mode == 1)
+      CHECK(ms <= minmin_ms);
+    if (r.source == DEVO_SCHED_FROM_HEURISTIC || r.source == DEVO_SCHED_FROM_HEURISTIC_LS)
+      CHECK(r.heuristic >= 0 && r.heuristic < DEVO_HEUR_COUNT);
+    else
+      CHECK_EQ_INT(r.heuristic, -1);
+  }
+  /* bad options: a status and a message, nothing else */
+  devo_schedule_opts_init(&o);
+  o.time_limit = 0;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_E_INVALID);
+  CHECK(strstr(r.message, "time limit") != NULL);
+  devo_schedule_opts_init(&o);
+  o.seeds = 5;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_E_INVALID);
+  devo_schedule_opts_init(&o);
+  o.np = 2;
+  o.time_limit = 0.1;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_E_INVALID);
+  CHECK(r.message[0] != 0);
+  CHECK(devo_schedule_run(NULL, &o, a, &r) == DEVO_E_INVALID);
+  CHECK(devo_schedule_run(e, &o, a, NULL) == DEVO_E_INVALID);
+  devo_etc_destroy(e);
+  free(v);
+}
+
 /* ---- the CLI ---------------------------------------------------------------------------- */
 
 static void write_file(const char *path, const char *text, size_t len)
@@ -918,6 +1247,21 @@ TEST_CASE(cli_schedule_runs)
   CHECK_EQ_INT(lines, 4);
   free(out);
   remove(cmd);
+  /* --local-search: on names the source with +ls or plain; off never does */
+  snprintf(cmd, sizeof cmd, "%s schedule %s --time-limit 0.2 --local-search off --json", bin, path);
+  rc = tc_run(cmd, &out, &err);
+  CHECKF(rc == 0, "exit %d: %s", rc, err ? err : "");
+  CHECK(out && strstr(out, "+ls\"") == NULL && strstr(out, "\"best_from\":\"") != NULL);
+  free(out);
+  free(err);
+  snprintf(cmd, sizeof cmd, "%s schedule %s --time-limit 0.2 --local-search on", bin, path);
+  rc = tc_run(cmd, &out, &err);
+  CHECKF(rc == 0, "exit %d: %s", rc, err ? err : "");
+  CHECK(err && strstr(err, "best from    ") != NULL);
+  free(out);
+  free(err);
+  snprintf(cmd, sizeof cmd, "%s schedule %s --local-search maybe", bin, path);
+  CHECK(tc_run(cmd, NULL, NULL) == 2);
   /* usage errors */
   snprintf(cmd, sizeof cmd, "%s schedule %s --ready 1,2", bin, path);
   CHECK(tc_run(cmd, NULL, NULL) == 2);
@@ -941,6 +1285,9 @@ static const tc_case cases[] = {
     TC(problem_etc_seeds),
     TC(problem_etc_solve_beats_seeds), TC(cli_malformed_exit_2),
     TC(cli_schedule_runs),
+    TC(local_search_never_worse), TC(local_search_local_optimum),
+    TC(local_search_plateau),    TC(braun_minmin_local_search),
+    TC(problem_etc_seed_local),  TC(schedule_run_library),
 };
 
 int main(int argc, char **argv)

@@ -1,8 +1,9 @@
 /* cmd_schedule.c: `devo schedule`: the time-bounded anytime scheduler. Reads an ETC matrix, and
  * answers with the best assignment of tasks to machines found before the deadline, which counts
- * from process start (issue 5): reading the input, the heuristics, the solve and writing the
- * answer all fit inside --time-limit. The classic heuristics (Braun et al. 2001) run first; they
- * seed the DE population and are the answer on their own when too little time is left for DE. */
+ * from process start (issue 5): reading the input, the search and writing the answer all fit
+ * inside --time-limit. The search itself is the library's devo_schedule_run (engine/schedule.c):
+ * the classic heuristics (Braun et al. 2001), local search on them, DE seeded with the results,
+ * local search on DE's best; this file only parses, reads and writes. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -19,7 +20,9 @@ static const char *const schedule_help =
     "Maps independent tasks to machines from an ETC matrix (expected time of each task on each\n"
     "machine) and prints one line 'task,machine' per task (0-based), then a summary on stderr\n"
     "(on stdout with --out). DE (Kromer et al. 2011 encoding) searches from the classic\n"
-    "heuristic schedules until the time limit, counted from the start of the process.\n"
+    "heuristic schedules, improved by local search (moves and swaps of tasks off the\n"
+    "machine that ends last), until the time limit, counted from the start of the process;\n"
+    "local search then polishes DE's best.\n"
     "\n"
     "input:\n"
     "  FILE or -            CSV (rows = tasks, columns = machines; ',' ';' or tab; optional\n"
@@ -37,6 +40,8 @@ static const char *const schedule_help =
     "  --time-limit S       seconds from process start (default 1); the answer comes in time\n"
     "  --heuristic NAME     just run one heuristic: olb, met, mct, min-min, max-min, sufferage\n"
     "  --no-seed-heuristics start DE from random schedules only\n"
+    "  --local-search on|off on (default): improve the heuristic seeds and DE's best by local\n"
+    "                       search; off: plain DE from the plain heuristics\n"
     "  --np N               population size, >= 4 (default 64)\n"
     "  --f F                differential weight, in (0, 2] (default 0.5)\n"
     "  --cr CR              crossover rate, in [0, 1] (default 0.9)\n"
@@ -48,28 +53,33 @@ static const char *const schedule_help =
     "  --out FILE           write the assignment to FILE (the summary goes to stdout)\n"
     "  --json               one JSON object on stdout (with the assignment unless --out)\n";
 
-/* Time kept back for writing the answer and freeing memory, and the smallest solver budget
- * worth starting DE for (below it the heuristics answer alone). */
+/* Time kept back for writing the answer and freeing memory. */
 #define OUTPUT_MARGIN_S 0.003
 #define OUTPUT_PER_TASK_S 2e-7
-#define MIN_SOLVE_S 0.002
-/* A GPU start-up can take a few hundred milliseconds: auto only tries it with this much left. */
-#define AUTO_GPU_MIN_S 0.5
 
 typedef struct sched_args {
   const char *file, *ready, *out, *heuristic;
   int format, nmach, order, no_seed, np, threads, backend, json, lambda_set, objective;
+  int local_search; /* 0 = on, 1 = off (index into on_off) */
   double lambda, time_limit, f, cr;
   uint64_t seed;
 } sched_args;
 
-static devo_solver *volatile active_solver;
+/* Ctrl-C stops the search and still writes the best so far: the handler only sets this flag,
+ * which DE's progress callback reads between chunks. */
+static volatile sig_atomic_t sigint_seen;
 
 static void on_sigint(int sig)
 {
   (void)sig;
-  if (active_solver)
-    devo_interrupt(active_solver);
+  sigint_seen = 1;
+}
+
+static int stop_on_sigint(void *ud, const devo_progress *pr)
+{
+  (void)ud;
+  (void)pr;
+  return sigint_seen != 0;
 }
 
 static int pick(const char *opt, const char *val, const char *const *names, int *out)
@@ -89,11 +99,12 @@ static int parse(int argc, char **argv, sched_args *a)
       "--format=", "--machines=", "--ready=",     "--time-limit=",        "--objective=",
       "--lambda=", "--order=",    "--heuristic=", "--no-seed-heuristics", "--np=",
       "--f=",      "--cr=",       "--seed=",      "--threads=",           "--backend=",
-      "--out=",    "--json",      "--help",       NULL};
+      "--out=",    "--json",      "--help",       "--local-search=",      NULL};
   static const char *const formats[] = {"auto", "csv", "braun", NULL};
   static const char *const objectives[] = {"weighted", "makespan", NULL};
   static const char *const orders[] = {"fcfs", "spt", NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
+  static const char *const on_off[] = {"on", "off", NULL};
   const char *cmd = "schedule", *v;
   int pos = 1, k, r = 0;
   memset(a, 0, sizeof *a);
@@ -153,6 +164,9 @@ static int parse(int argc, char **argv, sched_args *a)
     case 17:
       fputs(schedule_help, stdout);
       exit(CLI_OK);
+    case 18:
+      r = pick("--local-search", v, on_off, &a->local_search);
+      break;
     default: break;
     }
     if (r)
@@ -247,19 +261,14 @@ static int read_ready(const char *spec, int m, double *w)
 }
 
 typedef struct answer {
-  int *assign;
+  const int *assign;
   double makespan, flowtime, objective;
   int64_t evals, gens;
   const char *stop_name, *stop_msg;
-  const char *from;      /* "de" or "heuristic" */
+  const char *from;      /* "heuristic", "heuristic+ls", "de" or "de+ls" */
   const char *heuristic; /* which one, when from a heuristic */
   const char *backend;
 } answer;
-
-static double objective_of(double lambda, double ms, double ft, int m)
-{
-  return lambda * ms + (1.0 - lambda) * (ft / (double)m);
-}
 
 static int write_answer(const sched_args *a, const devo_etc *e, const answer *ans)
 {
@@ -315,152 +324,29 @@ static int write_answer(const sched_args *a, const devo_etc *e, const answer *an
   return rc;
 }
 
-/* The heuristic schedules: the best by the objective goes to ans (the fallback answer), and all
- * are kept to name the heuristic behind a seeded best. */
-static int run_heuristics(const sched_args *a, const devo_etc *e, int *all, answer *ans)
+static const char *source_name(int source)
 {
-  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
-  int h, only = a->heuristic ? devo_heuristic_from_name(a->heuristic) : -1, st;
-  ans->objective = (double)INFINITY;
-  for (h = 0; h < DEVO_HEUR_COUNT; ++h) {
-    double ms, ft, obj;
-    int *x = all + (size_t)h * n;
-    if (only >= 0 && h != only)
-      continue;
-    st = devo_etc_heuristic(e, h, x);
-    if (st == DEVO_OK)
-      st = devo_etc_evaluate(e, x, a->order, &ms, &ft);
-    if (st != DEVO_OK)
-      return cli_runtime_error("schedule", "heuristic %s: %s", devo_heuristic_name(h),
-                               devo_status_message(st));
-    obj = objective_of(a->lambda, ms, ft, m);
-    if (obj < ans->objective) {
-      ans->objective = obj;
-      ans->makespan = ms;
-      ans->flowtime = ft;
-      ans->heuristic = devo_heuristic_name(h);
-      memcpy(ans->assign, x, (size_t)n * sizeof(int));
-    }
+  switch (source) {
+  case DEVO_SCHED_FROM_HEURISTIC_LS:
+    return "heuristic+ls";
+  case DEVO_SCHED_FROM_DE:
+    return "de";
+  case DEVO_SCHED_FROM_DE_LS:
+    return "de+ls";
+  default:
+    return "heuristic";
   }
-  ans->evals = only >= 0 ? 1 : DEVO_HEUR_COUNT;
-  ans->from = "heuristic";
-  ans->backend = "cpu";
-  return CLI_OK;
-}
-
-/* Seconds the solver may use now: the rest of the limit minus the output margin, and minus the
- * solve's own allowed overrun of max(1 ms, 1%) (devo.h). */
-static double solver_budget(const sched_args *a, int n)
-{
-  double b = a->time_limit - cli_process_elapsed() - OUTPUT_MARGIN_S - OUTPUT_PER_TASK_S * n;
-  return fmin(b - 0.001, b / 1.01);
-}
-
-static int setter(devo_solver *s, int st)
-{
-  if (st == DEVO_OK)
-    return 0;
-  cli_usage_error("schedule", "%s", devo_solver_errmsg(s));
-  return 1;
-}
-
-/* DE within the budget; on success ans holds the better of DE's best and the heuristics'. */
-static int run_de(const sched_args *a, const devo_etc *e, const int *heur, double budget,
-                  answer *ans)
-{
-  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
-  devo_problem *p = NULL;
-  devo_solver *s = NULL;
-  devo_stats stats;
-  double *x = NULL, ms, ft, obj, best;
-  int *assign = NULL, st, rc = CLI_OK, backend = a->backend, h;
-  char msg[256];
-  if (backend == DEVO_BACKEND_AUTO)
-    backend = budget >= AUTO_GPU_MIN_S && devo_gpu_available(msg, sizeof msg)
-                  ? DEVO_BACKEND_GPU
-                  : DEVO_BACKEND_CPU;
-  if (devo_problem_create(&p, NULL) != DEVO_OK)
-    return cli_runtime_error("schedule", "out of memory");
-  st = devo_problem_set_etc(p, e, a->lambda, a->order, !a->no_seed);
-  if (st != DEVO_OK) {
-    rc = cli_exit_for_status(st);
-    fprintf(stderr, "devo schedule: %s\n", devo_problem_errmsg(p));
-    goto done;
-  }
-  if (devo_solver_create(&s, p, NULL) != DEVO_OK) {
-    rc = cli_runtime_error("schedule", "out of memory");
-    goto done;
-  }
-  budget = solver_budget(a, n); /* the seeds took time too: measure again */
-  if (setter(s, devo_solver_set_np(s, a->np)) || setter(s, devo_solver_set_f(s, a->f)) ||
-      setter(s, devo_solver_set_cr(s, a->cr)) || setter(s, devo_solver_set_seed(s, a->seed)) ||
-      setter(s, devo_solver_set_threads(s, a->threads)) ||
-      setter(s, devo_solver_set_backend(s, backend))) {
-    rc = CLI_USAGE;
-    goto done;
-  }
-  if (budget < MIN_SOLVE_S)
-    goto done; /* the heuristics' answer stands */
-  if (setter(s, devo_solver_set_time_limit(s, budget))) {
-    rc = CLI_USAGE;
-    goto done;
-  }
-  x = (double *)malloc((size_t)n * sizeof(double));
-  assign = (int *)malloc((size_t)n * sizeof(int));
-  if (!x || !assign) {
-    rc = cli_runtime_error("schedule", "out of memory");
-    goto done;
-  }
-  active_solver = s;
-  signal(SIGINT, on_sigint);
-  st = devo_solve(s);
-  signal(SIGINT, SIG_DFL);
-  active_solver = NULL;
-  if (st < 0) {
-    rc = cli_exit_for_status(st);
-    fprintf(stderr, "devo schedule: %s\n", devo_solver_errmsg(s));
-    goto done;
-  }
-  devo_solver_best(s, &best, x);
-  devo_solver_stats(s, &stats);
-  devo_problem_etc_decode(p, x, assign);
-  devo_etc_evaluate(e, assign, a->order, &ms, &ft);
-  obj = objective_of(a->lambda, ms, ft, m);
-  ans->evals = stats.evaluations;
-  ans->gens = stats.generations;
-  ans->stop_name = devo_status_name(st);
-  ans->stop_msg = devo_status_message(st);
-  ans->backend = stats.backend == DEVO_BACKEND_GPU ? "gpu" : "cpu";
-  if (a->no_seed || obj <= ans->objective) {
-    ans->objective = obj;
-    ans->makespan = ms;
-    ans->flowtime = ft;
-    memcpy(ans->assign, assign, (size_t)n * sizeof(int));
-    ans->from = stats.best_from_seed ? "heuristic" : "de";
-    ans->heuristic = NULL;
-    if (stats.best_from_seed)
-      for (h = 0; h < DEVO_HEUR_COUNT; ++h)
-        if (memcmp(heur + (size_t)h * n, assign, (size_t)n * sizeof(int)) == 0) {
-          ans->heuristic = devo_heuristic_name(h);
-          break;
-        }
-  }
-done:
-  free(x);
-  free(assign);
-  devo_solver_destroy(s);
-  devo_problem_destroy(p);
-  return rc;
 }
 
 int cmd_schedule(int argc, char **argv)
 {
   sched_args a;
   devo_etc *e = NULL;
+  devo_schedule_opts so;
+  devo_schedule_result res;
   answer ans;
-  int *heur = NULL, rc, st, n, m;
+  int *assign = NULL, rc, st, n, m;
   char err[512];
-  double budget;
   FILE *in;
   rc = parse(argc, argv, &a);
   if (rc)
@@ -489,31 +375,62 @@ int cmd_schedule(int argc, char **argv)
       return rc;
     }
   }
-  memset(&ans, 0, sizeof ans);
-  ans.assign = (int *)malloc((size_t)n * sizeof(int));
-  heur = (int *)calloc((size_t)DEVO_HEUR_COUNT * (size_t)n, sizeof(int));
-  if (!ans.assign || !heur) {
+  assign = (int *)malloc((size_t)n * sizeof(int));
+  if (!assign) {
     rc = cli_runtime_error("schedule", "out of memory");
     goto done;
   }
-  rc = run_heuristics(&a, e, heur, &ans);
-  if (rc)
+  devo_schedule_opts_init(&so);
+  /* what is left of the limit after reading, minus the time to write the answer; at least a
+   * token amount, so that the heuristics still answer when reading took it all */
+  so.time_limit =
+      fmax(a.time_limit - cli_process_elapsed() - OUTPUT_MARGIN_S - OUTPUT_PER_TASK_S * n, 1e-6);
+  so.lambda = a.lambda;
+  so.order = a.order;
+  so.heuristic = a.heuristic ? devo_heuristic_from_name(a.heuristic) : -1;
+  so.seeds = a.no_seed             ? DEVO_ETC_SEED_NONE
+             : a.local_search == 0 ? DEVO_ETC_SEED_LOCAL
+                                   : DEVO_ETC_SEED_PLAIN;
+  so.polish = a.local_search == 0;
+  so.np = a.np;
+  so.f = a.f;
+  so.cr = a.cr;
+  so.seed = a.seed;
+  so.threads = a.threads;
+  so.backend = a.backend;
+  so.progress = stop_on_sigint;
+  sigint_seen = 0;
+  signal(SIGINT, on_sigint);
+  st = devo_schedule_run(e, &so, assign, &res);
+  signal(SIGINT, SIG_DFL);
+  if (st != DEVO_OK) {
+    fprintf(stderr, "devo schedule: %s\n", res.message);
+    rc = cli_exit_for_status(st);
     goto done;
+  }
+  memset(&ans, 0, sizeof ans);
+  ans.assign = assign;
+  ans.makespan = res.makespan;
+  ans.flowtime = res.flowtime;
+  ans.objective = res.objective;
+  ans.evals = res.evaluations;
+  ans.gens = res.generations;
   if (a.heuristic) {
     ans.stop_name = "heuristic";
     ans.stop_msg = "--heuristic: no search";
-  } else {
+  } else if (!res.de_ran) {
     ans.stop_name = "heuristics_only";
     ans.stop_msg = "too little time left for DE: the best heuristic";
-    budget = solver_budget(&a, n);
-    if (budget >= MIN_SOLVE_S)
-      rc = run_de(&a, e, heur, budget, &ans);
+  } else {
+    ans.stop_name = devo_status_name(res.status);
+    ans.stop_msg = devo_status_message(res.status);
   }
-  if (rc == CLI_OK)
-    rc = write_answer(&a, e, &ans);
+  ans.from = source_name(res.source);
+  ans.heuristic = res.heuristic >= 0 ? devo_heuristic_name(res.heuristic) : NULL;
+  ans.backend = res.backend == DEVO_BACKEND_GPU ? "gpu" : "cpu";
+  rc = write_answer(&a, e, &ans);
 done:
-  free(ans.assign);
-  free(heur);
+  free(assign);
   devo_etc_destroy(e);
   return rc;
 }

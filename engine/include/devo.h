@@ -206,13 +206,52 @@ int devo_heuristic_from_name(const char *name);
  * through e's allocator). */
 int devo_etc_heuristic(const devo_etc *e, int heuristic, int *assign);
 
+/* Deterministic local search that improves an assignment in place (problems/etc_ls.c).
+ * Each step looks at the critical machine c (the one with the makespan; the lowest index on
+ * ties) and applies the best of: moving one task of c to another machine, else swapping one
+ * task of c with one task of another machine (ties go to the lowest task, then machine or
+ * partner index). The objective is lambda * makespan + (1 - lambda) * flowtime / m, as in
+ * devo_problem_set_etc (order changes the flowtime only). On a makespan plateau (several
+ * machines at the makespan) a step is also taken when it lowers the vector of completion
+ * times sorted in decreasing order without making the objective worse, so the search does not
+ * stall there. It stops at a local optimum (no move or swap off c is accepted), after
+ * max_moves steps, or at the deadline.
+ * assign: ntasks machine indices, read and overwritten (the caller owns it).
+ * order: DEVO_ORDER_*. lambda: [0, 1]. max_moves: steps (a swap counts as one), >= 0;
+ * 0 = no limit. deadline_seconds_from_now: seconds of wall-clock time (monotonic clock)
+ * counted from the call, finite and >= 0; 0 = no deadline. The clock is read every few
+ * hundred candidates, so the call returns within about a millisecond of the deadline on
+ * instances up to ~10^5 tasks (one applied step moves O(n) memory).
+ * moves_done (may be NULL): the steps kept in assign.
+ * Cost: a step examines |c| * (m - 1) moves and |c| * (n - |c|) swaps, O(1) each for
+ * lambda = 1 and O(log n) otherwise. The result is checked with the exact evaluation of
+ * devo_etc_evaluate: the objective is never worse than the input's (the input is kept, with
+ * *moves_done = 0, if rounding in the incremental bookkeeping ever made it so).
+ * Scratch memory O(n + m) through e's allocator. Thread-safe for distinct assign arrays
+ * (e is only read). Returns DEVO_OK (also when stopped by max_moves or the deadline),
+ * DEVO_E_INVALID (NULL e or assign, machine index out of range, bad order, lambda, max_moves
+ * or deadline), DEVO_E_NOMEM (assign unchanged). */
+int devo_etc_local_search(const devo_etc *e, int *assign, int order, double lambda,
+                          int64_t max_moves, double deadline_seconds_from_now, int64_t *moves_done);
+
+/* Initial population of an ETC problem (seed_heuristics of devo_problem_set_etc). */
+enum {
+  DEVO_ETC_SEED_NONE = 0,  /* random vectors only */
+  DEVO_ETC_SEED_PLAIN = 1, /* the heuristic schedules, the rest random */
+  DEVO_ETC_SEED_LOCAL = 2  /* the heuristic schedules each improved by devo_etc_local_search */
+};
+
 /* Makes p the scheduling problem of e: minimise lambda * makespan + (1 - lambda) * flowtime / m
  * over real vectors in [0, m)^n, task t on machine floor(x_t) clamped to m - 1 (Kromer et al.
  * 2011). lambda in [0, 1]; order DEVO_ORDER_*. The matrix is copied. Every sum is taken in a
- * fixed order (problems/etc.h), so the CPU and the GPU give the same bits. With
- * seed_heuristics != 0 the initial population starts with the distinct heuristic schedules
- * (Min-min, Sufferage, Max-min, MCT, MET, OLB, as many as fit in NP - 4), the rest random. Returns DEVO_OK, DEVO_E_INVALID,
- * DEVO_E_NOMEM. */
+ * fixed order (problems/etc.h), so the CPU and the GPU give the same bits.
+ * seed_heuristics, DEVO_ETC_SEED_*: with PLAIN the initial population starts with the distinct
+ * heuristic schedules (Min-min, Sufferage, Max-min, MCT, MET, OLB, as many as fit in NP - 4),
+ * the rest random; with LOCAL the same schedules, each first improved by devo_etc_local_search
+ * with this lambda and order (no deadline, at most 16 * ntasks steps each: this call may take
+ * a while on large instances; devo_schedule_run bounds it by its time limit), the distinct
+ * results in the same order; NONE: random only. Returns DEVO_OK, DEVO_E_INVALID (also for a
+ * seed_heuristics value outside DEVO_ETC_SEED_*), DEVO_E_NOMEM. */
 int devo_problem_set_etc(devo_problem *p, const devo_etc *e, double lambda, int order,
                          int seed_heuristics);
 /* Decodes a vector of an ETC problem into an assignment (ntasks ints). DEVO_OK or DEVO_E_STATE
@@ -314,6 +353,76 @@ const char *devo_solver_backend_info(const devo_solver *s);
 /* 1 if a CUDA device is usable (the library was built with CUDA and a device answers), else 0;
  * msg (may be NULL) receives the reason or the device name. Thread-safe. */
 int devo_gpu_available(char *msg, size_t msglen);
+
+/* ---- the scheduling pipeline (devo schedule as a library call) ---------------------------- */
+
+/* Where the schedule returned by devo_schedule_run came from. */
+enum {
+  DEVO_SCHED_FROM_HEURISTIC = 0,    /* a classic heuristic, unchanged */
+  DEVO_SCHED_FROM_HEURISTIC_LS = 1, /* a heuristic schedule improved by devo_etc_local_search */
+  DEVO_SCHED_FROM_DE = 2,           /* DE's best */
+  DEVO_SCHED_FROM_DE_LS = 3         /* DE's best, improved by the final local search */
+};
+
+/* Options of devo_schedule_run; devo_schedule_opts_init sets the defaults given here. */
+typedef struct devo_schedule_opts {
+  double time_limit; /* wall-clock seconds counted from the call (monotonic clock), finite and
+                        > 0; default 1. Everything happens inside it (see devo_schedule_run). */
+  double lambda;     /* makespan weight of the objective, [0, 1]; default 0.75 (1 = makespan) */
+  int order;         /* DEVO_ORDER_*; default DEVO_ORDER_FCFS */
+  int heuristic;     /* -1 (default): search; a DEVO_HEUR_* value: that heuristic alone */
+  int seeds;         /* DEVO_ETC_SEED_*: initial population; default DEVO_ETC_SEED_LOCAL */
+  int polish;        /* 1 (default): local search on DE's best in the time DE leaves; 0: no */
+  int np;            /* DE population, >= 4; default 64 */
+  double f, cr;      /* DE weights; defaults 0.5 and 0.9 */
+  uint64_t seed;     /* random seed; default 1 */
+  int threads;       /* CPU worker threads, 1 .. 1024; default 1 */
+  int backend;       /* DEVO_BACKEND_*; default CPU. AUTO takes the GPU only when one is usable
+                        and at least 0.5 s are left for DE (its start-up can take that long) */
+  devo_progress_fn progress; /* optional DE progress callback (non-zero return stops DE and
+                                skips the final local search); NULL = none */
+  void *progress_ud;         /* borrowed, passed to progress */
+} devo_schedule_opts;
+
+/* What devo_schedule_run did. */
+typedef struct devo_schedule_result {
+  double makespan, flowtime, objective; /* of the returned assignment (devo_etc_evaluate) */
+  int64_t evaluations; /* DE's schedule evaluations, or the heuristics run when DE did not run */
+  int64_t generations; /* DE generations (0 without DE) */
+  int64_t ls_moves;    /* local-search steps kept: seeds and final polish together */
+  int de_ran;          /* 1 when DE ran */
+  int status;          /* DE's stop reason (> 0) when it ran, else DEVO_OK */
+  int source;          /* DEVO_SCHED_FROM_* of the returned assignment */
+  int heuristic;       /* DEVO_HEUR_* behind a FROM_HEURISTIC(_LS) answer, else -1 */
+  int backend;         /* DEVO_BACKEND_CPU or _GPU that ran DE; -1 without DE */
+  double elapsed;      /* seconds from the call to its return */
+  char message[256];   /* one line about the failure when the call returns an error, else "" */
+} devo_schedule_result;
+
+/* Fills o with the defaults above. o must not be NULL. Thread-safe. */
+void devo_schedule_opts_init(devo_schedule_opts *o);
+
+/* The time-bounded anytime scheduler of `devo schedule`, for resource managers that link devo:
+ * matrix in memory in, assignment out (issue 5). Steps, all inside o->time_limit:
+ *  1. the six classic heuristics (or only o->heuristic, which then is the answer, no search);
+ *  2. with seeds = DEVO_ETC_SEED_LOCAL, each heuristic schedule improved by
+ *     devo_etc_local_search (bounded to the first 30% of the limit);
+ *  3. DE (devo_solve) seeded with those schedules (distinct ones; none with SEED_NONE), until
+ *     the time left minus a reserve for step 4 and the solve's allowed overrun; skipped when
+ *     less than 2 ms would be left;
+ *  4. with polish = 1, devo_etc_local_search on DE's best until the deadline;
+ *  5. the answer: the best by the objective of all the schedules above (with SEED_NONE, DE's
+ *     best when DE ran, so that plain DE can be measured).
+ * Returns at the latest about 1 ms after the deadline on instances of the Braun size (the
+ * local search reads the clock every few hundred candidates; DE keeps devo_solve's promise).
+ * e: borrowed, only read. assign: caller's array of ntasks ints, receives the schedule.
+ * r: receives the result (also on error: message). Re-entrant: no state outside the call;
+ * concurrent calls on the same e are safe (e is only read).
+ * Returns DEVO_OK (the answer is valid, whatever ended the search: see r->status), or
+ * DEVO_E_INVALID (NULL argument, a bad option; r->message says which), DEVO_E_NOMEM,
+ * DEVO_E_NODEVICE / DEVO_E_CUDA (GPU backend requested and failed), DEVO_E_INTERNAL. */
+int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assign,
+                      devo_schedule_result *r);
 
 #ifdef __cplusplus
 }

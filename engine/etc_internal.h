@@ -1,0 +1,19 @@
+/* etc_internal.h: what engine/schedule.c needs from engine/problem_etc.c beyond the public API:
+ * configuring an ETC problem with seed schedules computed by the caller, so that the pipeline
+ * can run the heuristics and the local search once, under its own deadline. Not installed. */
+#ifndef DEVO_ETC_INTERNAL_H
+#define DEVO_ETC_INTERNAL_H
+
+#include "internal.h"
+
+/* devo_problem_set_etc with the seeds given as count assignments (count * ntasks machine
+ * indices, borrowed; count may be 0): the distinct ones become seed vectors, in this order.
+ * Same statuses and messages as devo_problem_set_etc; a failed call leaves p as it was. */
+int devo__problem_set_etc_seeds(devo_problem *p, const devo_etc *e, double lambda, int order,
+                                const int *assigns, int count);
+
+/* The order in which devo_problem_set_etc seeds the heuristics (the usually strongest first,
+ * since the solver keeps only NP - 4 seeds): DEVO_HEUR_COUNT entries. */
+extern const int devo__etc_seed_order[DEVO_HEUR_COUNT];
+
+#endif /* DEVO_ETC_INTERNAL_H */

@@ -1,0 +1,335 @@
+/* schedule.c: devo_schedule_run, the time-bounded scheduling pipeline behind `devo schedule`
+ * and bench-etc: heuristics, local search on them, DE seeded with the results, local search on
+ * DE's best. Kept in the library (not in tools/) so that a resource manager that links devo gets
+ * exactly what the command does (issue 5). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "etc_internal.h"
+
+/* Share of the limit that the local search of the seeds may use at most: on the Braun sizes it
+ * needs well under a millisecond, the cap only matters on very large instances. */
+#define SEED_LS_SHARE 0.3
+/* The smallest DE budget worth a solve (below it the heuristics answer alone). */
+#define MIN_SOLVE_S 0.002
+/* A GPU start-up can take a few hundred milliseconds: AUTO only tries it with this much left. */
+#define AUTO_GPU_MIN_S 0.5
+/* Reserve for the final local search: this multiple of the quickest seed's local search, within
+ * [MIN_POLISH_S, MAX_POLISH_SHARE * limit]; without seed timings, NOSEED_POLISH_SHARE of it.
+ * The quickest, because DE's best is usually a few steps from a seed's local optimum, while the
+ * slowest seed (OLB, MET) starts far from one; a polish cut short by the deadline still returns
+ * a valid, never worse, schedule. */
+#define POLISH_PER_SEED_LS  3.0
+#define MIN_POLISH_S        0.001
+#define MAX_POLISH_SHARE    0.2
+#define NOSEED_POLISH_SHARE 0.1
+
+void devo_schedule_opts_init(devo_schedule_opts *o)
+{
+  memset(o, 0, sizeof *o);
+  o->time_limit = 1.0;
+  o->lambda = 0.75;
+  o->order = DEVO_ORDER_FCFS;
+  o->heuristic = -1;
+  o->seeds = DEVO_ETC_SEED_LOCAL;
+  o->polish = 1;
+  o->np = 64;
+  o->f = 0.5;
+  o->cr = 0.9;
+  o->seed = 1;
+  o->threads = 1;
+  o->backend = DEVO_BACKEND_CPU;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int
+fail(devo_schedule_result *r, int status, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(r->message, sizeof r->message, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+/* The same rounding as problems/etc.h's devo__etc_objective on the host. */
+static double objective(double lambda, double ms, double ft, int m)
+{
+  return lambda * ms + (1.0 - lambda) * (ft / (double)m);
+}
+
+/* A candidate answer and where it came from. */
+typedef struct cand {
+  const int *assign;
+  double ms, ft, obj;
+  int source, heuristic;
+} cand;
+
+static int eval_cand(const devo_etc *e, const devo_schedule_opts *o, const int *a, int source,
+                     int heuristic, cand *c)
+{
+  int st = devo_etc_evaluate(e, a, o->order, &c->ms, &c->ft);
+  c->assign = a;
+  c->obj = objective(o->lambda, c->ms, c->ft, e->nmach);
+  c->source = source;
+  c->heuristic = heuristic;
+  return st;
+}
+
+/* Keeps the better by the objective; ties keep the earlier (cheaper) one. */
+static void take_if_better(cand *best, const cand *c)
+{
+  if (!best->assign || c->obj < best->obj)
+    *best = *c;
+}
+
+static int check_opts(const devo_schedule_opts *o, devo_schedule_result *r)
+{
+  if (!(o->time_limit > 0.0 && o->time_limit <= 1e9))
+    return fail(r, DEVO_E_INVALID, "time limit %g: must be a finite number of seconds > 0",
+                o->time_limit);
+  if (!(o->lambda >= 0.0 && o->lambda <= 1.0))
+    return fail(r, DEVO_E_INVALID, "lambda %g: must be in [0, 1]", o->lambda);
+  if (o->order != DEVO_ORDER_FCFS && o->order != DEVO_ORDER_SPT)
+    return fail(r, DEVO_E_INVALID, "order %d: not a DEVO_ORDER_* value", o->order);
+  if (o->heuristic < -1 || o->heuristic >= DEVO_HEUR_COUNT)
+    return fail(r, DEVO_E_INVALID, "heuristic %d: not -1 or a DEVO_HEUR_* value", o->heuristic);
+  if (o->seeds != DEVO_ETC_SEED_NONE && o->seeds != DEVO_ETC_SEED_PLAIN &&
+      o->seeds != DEVO_ETC_SEED_LOCAL)
+    return fail(r, DEVO_E_INVALID, "seeds %d: not a DEVO_ETC_SEED_* value", o->seeds);
+  if (o->polish != 0 && o->polish != 1)
+    return fail(r, DEVO_E_INVALID, "polish %d: must be 0 or 1", o->polish);
+  if (o->backend != DEVO_BACKEND_CPU && o->backend != DEVO_BACKEND_GPU &&
+      o->backend != DEVO_BACKEND_AUTO)
+    return fail(r, DEVO_E_INVALID, "backend %d: not a DEVO_BACKEND_* value", o->backend);
+  return DEVO_OK;
+}
+
+/* Everything the DE step allocates, freed in one place. */
+typedef struct de_run {
+  devo_problem *p;
+  devo_solver *s;
+  double *x;
+  int *a;
+} de_run;
+
+static void de_free(const devo_allocator *al, de_run *d)
+{
+  devo_solver_destroy(d->s);
+  devo_problem_destroy(d->p);
+  devo__free(al, d->x);
+  devo__free(al, d->a);
+}
+
+static int solver_setup(devo_solver *s, const devo_schedule_opts *o, int backend, double budget)
+{
+  int st;
+  if ((st = devo_solver_set_np(s, o->np)) != DEVO_OK ||
+      (st = devo_solver_set_f(s, o->f)) != DEVO_OK ||
+      (st = devo_solver_set_cr(s, o->cr)) != DEVO_OK ||
+      (st = devo_solver_set_seed(s, o->seed)) != DEVO_OK ||
+      (st = devo_solver_set_threads(s, o->threads)) != DEVO_OK ||
+      (st = devo_solver_set_backend(s, backend)) != DEVO_OK ||
+      (st = devo_solver_set_progress(s, o->progress, o->progress_ud)) != DEVO_OK ||
+      (st = devo_solver_set_time_limit(s, budget)) != DEVO_OK)
+    return st;
+  return DEVO_OK;
+}
+
+int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assign,
+                      devo_schedule_result *r)
+{
+  const double t0 = devo__now();
+  const devo_allocator *al;
+  double deadline, ls_min = (double)INFINITY, reserve, avail, budget;
+  int *plain = NULL, *improved = NULL, *seeds = NULL, changed[DEVO_HEUR_COUNT];
+  int n, h, k, st = DEVO_OK, nheur, nseeds = 0, ls_ran = 0;
+  cand best, c;
+  de_run d;
+  if (!r)
+    return DEVO_E_INVALID;
+  memset(r, 0, sizeof *r);
+  r->heuristic = -1;
+  r->backend = -1;
+  if (!e || !o || !assign)
+    return fail(r, DEVO_E_INVALID, "NULL argument");
+  if ((st = check_opts(o, r)) != DEVO_OK)
+    return st;
+  al = &e->al;
+  n = e->ntasks;
+  deadline = t0 + o->time_limit;
+  memset(&best, 0, sizeof best);
+  memset(&d, 0, sizeof d);
+  memset(changed, 0, sizeof changed);
+  plain = (int *)devo__alloc(al, (size_t)DEVO_HEUR_COUNT * (size_t)n, sizeof(int));
+  improved = (int *)devo__alloc(al, (size_t)DEVO_HEUR_COUNT * (size_t)n, sizeof(int));
+  if (!plain || !improved) {
+    st = fail(r, DEVO_E_NOMEM, "out of memory for the heuristic schedules");
+    goto done;
+  }
+
+  /* 1. heuristics, in seed order (the order in which they are kept as seeds) */
+  nheur = o->heuristic >= 0 ? 1 : DEVO_HEUR_COUNT;
+  for (k = 0; k < nheur; ++k) {
+    h = o->heuristic >= 0 ? o->heuristic : devo__etc_seed_order[k];
+    st = devo_etc_heuristic(e, h, plain + (size_t)k * n);
+    if (st == DEVO_OK)
+      st = eval_cand(e, o, plain + (size_t)k * n, DEVO_SCHED_FROM_HEURISTIC, h, &c);
+    if (st != DEVO_OK) {
+      st = fail(r, st, "heuristic %s: %s", devo_heuristic_name(h), devo_status_message(st));
+      goto done;
+    }
+    take_if_better(&best, &c);
+  }
+  r->evaluations = nheur;
+  if (o->heuristic >= 0)
+    goto answer;
+
+  /* 2. local search on each heuristic schedule, within a share of the limit */
+  memcpy(improved, plain, (size_t)DEVO_HEUR_COUNT * (size_t)n * sizeof(int));
+  if (o->seeds == DEVO_ETC_SEED_LOCAL) {
+    double ls_end = t0 + SEED_LS_SHARE * o->time_limit;
+    for (k = 0; k < DEVO_HEUR_COUNT; ++k) {
+      int64_t moves = 0;
+      double t1 = devo__now(), left = ls_end - t1;
+      if (left <= 0.0)
+        break;
+      st = devo_etc_local_search(e, improved + (size_t)k * n, o->order, o->lambda, 0, left, &moves);
+      if (st != DEVO_OK) {
+        st = fail(r, st, "local search: %s", devo_status_message(st));
+        goto done;
+      }
+      ls_ran = 1;
+      if (devo__now() - t1 < ls_min)
+        ls_min = devo__now() - t1;
+      r->ls_moves += moves;
+      changed[k] = moves > 0;
+      if (changed[k]) {
+        st = eval_cand(e, o, improved + (size_t)k * n, DEVO_SCHED_FROM_HEURISTIC_LS,
+                       devo__etc_seed_order[k], &c);
+        if (st != DEVO_OK) {
+          st = fail(r, st, "evaluation: %s", devo_status_message(st));
+          goto done;
+        }
+        take_if_better(&best, &c);
+      }
+    }
+  }
+  if (o->seeds != DEVO_ETC_SEED_NONE) {
+    seeds = improved;
+    nseeds = DEVO_HEUR_COUNT;
+  }
+
+  /* 3. DE, leaving time for the final local search and the solve's own allowed overrun of
+   *    max(1 ms, 1%) (devo.h) */
+  reserve = 0.0;
+  if (o->polish)
+    reserve = ls_ran ? fmin(MAX_POLISH_SHARE * o->time_limit,
+                            fmax(MIN_POLISH_S, POLISH_PER_SEED_LS * ls_min))
+                     : NOSEED_POLISH_SHARE * o->time_limit;
+  avail = deadline - reserve - devo__now();
+  if (fmin(avail - 0.001, avail / 1.01) >= MIN_SOLVE_S) {
+    int backend = o->backend, ds;
+    devo_stats stats;
+    double value;
+    if (backend == DEVO_BACKEND_AUTO)
+      backend = avail >= AUTO_GPU_MIN_S && devo_gpu_available(NULL, 0) ? DEVO_BACKEND_GPU
+                                                                       : DEVO_BACKEND_CPU;
+    if (devo_problem_create(&d.p, al) != DEVO_OK) {
+      st = fail(r, DEVO_E_NOMEM, "out of memory for the DE problem");
+      goto done;
+    }
+    st = devo__problem_set_etc_seeds(d.p, e, o->lambda, o->order, seeds, nseeds);
+    if (st != DEVO_OK) {
+      st = fail(r, st, "%s", devo_problem_errmsg(d.p));
+      goto done;
+    }
+    if ((st = devo_solver_create(&d.s, d.p, al)) != DEVO_OK) {
+      st = fail(r, st, "out of memory for the solver");
+      goto done;
+    }
+    d.x = (double *)devo__alloc(al, (size_t)n, sizeof(double));
+    d.a = (int *)devo__alloc(al, (size_t)n, sizeof(int));
+    if (!d.x || !d.a) {
+      st = fail(r, DEVO_E_NOMEM, "out of memory for DE's best");
+      goto done;
+    }
+    /* the set-up took time too: measure again */
+    avail = deadline - reserve - devo__now();
+    budget = fmin(avail - 0.001, avail / 1.01);
+    if (budget < MIN_SOLVE_S)
+      goto answer;
+    if ((st = solver_setup(d.s, o, backend, budget)) != DEVO_OK) {
+      st = fail(r, st, "%s", devo_solver_errmsg(d.s));
+      goto done;
+    }
+    ds = devo_solve(d.s);
+    if (ds < 0) {
+      st = fail(r, ds, "%s", devo_solver_errmsg(d.s));
+      goto done;
+    }
+    devo_solver_best(d.s, &value, d.x);
+    devo_solver_stats(d.s, &stats);
+    devo_problem_etc_decode(d.p, d.x, d.a);
+    r->de_ran = 1;
+    r->status = ds;
+    r->evaluations = stats.evaluations;
+    r->generations = stats.generations;
+    r->backend = stats.backend;
+    c.source = DEVO_SCHED_FROM_DE;
+    c.heuristic = -1;
+    if (stats.best_from_seed) /* name the heuristic behind the seed */
+      for (k = 0; k < nseeds; ++k)
+        if (memcmp(seeds + (size_t)k * n, d.a, (size_t)n * sizeof(int)) == 0) {
+          c.source = changed[k] ? DEVO_SCHED_FROM_HEURISTIC_LS : DEVO_SCHED_FROM_HEURISTIC;
+          c.heuristic = devo__etc_seed_order[k];
+          break;
+        }
+
+    /* 4. local search on DE's best until the deadline */
+    if (o->polish && ds != DEVO_STOPPED_BY_CALLBACK && ds != DEVO_INTERRUPTED) {
+      double left = deadline - devo__now();
+      int64_t moves = 0;
+      if (left > 0.0) {
+        st = devo_etc_local_search(e, d.a, o->order, o->lambda, 0, left, &moves);
+        if (st != DEVO_OK) {
+          st = fail(r, st, "local search: %s", devo_status_message(st));
+          goto done;
+        }
+        r->ls_moves += moves;
+        if (moves > 0)
+          c.source =
+              c.source == DEVO_SCHED_FROM_DE ? DEVO_SCHED_FROM_DE_LS : DEVO_SCHED_FROM_HEURISTIC_LS;
+      }
+    }
+    h = c.heuristic;
+    k = c.source;
+    st = eval_cand(e, o, d.a, k, h, &c);
+    if (st != DEVO_OK) {
+      st = fail(r, st, "evaluation: %s", devo_status_message(st));
+      goto done;
+    }
+    /* 5. with random seeds only, DE's answer stands (plain DE stays measurable) */
+    if (o->seeds == DEVO_ETC_SEED_NONE || c.obj <= best.obj)
+      best = c;
+  }
+
+answer:
+  st = DEVO_OK;
+  memcpy(assign, best.assign, (size_t)n * sizeof(int));
+  r->makespan = best.ms;
+  r->flowtime = best.ft;
+  r->objective = best.obj;
+  r->source = best.source;
+  r->heuristic = best.heuristic;
+done:
+  de_free(al, &d);
+  devo__free(al, plain);
+  devo__free(al, improved);
+  r->elapsed = devo__now() - t0;
+  return st;
+}

@@ -1,0 +1,260 @@
+/* prog_bench_etc.c: bench-etc, issue 5's quality benchmark. For the 12 Braun et al. instances
+ * (512 tasks x 16 machines) it runs the library's scheduling pipeline (devo_schedule_run: the
+ * same as `devo schedule`) with --objective makespan for each time limit and seed, and prints
+ * the median makespan beside Min-min and the best-known makespans of REFERENCE.md (Gogos et al.,
+ * FGCS 60:48-66, 2016), read from the instance folder so that the numbers keep one source.
+ * The time limit counts from the call, reading the file excluded (the CLI counts it too). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/include/devo.h"
+
+#define NINST     12
+#define MAX_TIMES 8
+#define MAX_SEEDS 101
+
+static const char *const classes[NINST] = {"u_c_hihi", "u_c_hilo", "u_c_lohi", "u_c_lolo",
+                                           "u_i_hihi", "u_i_hilo", "u_i_lohi", "u_i_lolo",
+                                           "u_s_hihi", "u_s_hilo", "u_s_lohi", "u_s_lolo"};
+
+static const char *const usage =
+    "usage: bench-etc [DIR] [options]\n"
+    "\n"
+    "Runs devo_schedule_run (the pipeline of `devo schedule`: heuristics, local search, DE,\n"
+    "local search) with --objective makespan on the 12 Braun instances DIR/u_*_*.0 (default\n"
+    "../shared/etc_data/braun) and prints the median makespan per time limit against Min-min\n"
+    "and the best-known makespans of DIR/REFERENCE.md.\n"
+    "\n"
+    "  --times T1,T2,..   time limits in seconds (default 1,10)\n"
+    "  --seeds N          seeds 1..N per instance and limit (default 5)\n"
+    "  --threads N        CPU worker threads (default 1)\n"
+    "  --backend B        cpu (default), gpu or auto\n"
+    "  --np N             DE population (default 64)\n"
+    "  --local-search on|off  on (default); off = plain DE from the plain heuristics\n"
+    "  --only NAME        one instance, e.g. u_c_hihi\n";
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The best-known and Min-min columns of REFERENCE.md: "| name.0 | best | minmin | ..." */
+static int reference(const char *dir, const char *cls, double *best, double *minmin)
+{
+  char path[1024], line[512], key[64];
+  FILE *f;
+  int found = 0;
+  snprintf(path, sizeof path, "%s/REFERENCE.md", dir);
+  snprintf(key, sizeof key, "| %s.0 |", cls);
+  f = fopen(path, "r");
+  if (!f)
+    return -1;
+  while (fgets(line, sizeof line, f))
+    if (strncmp(line, key, strlen(key)) == 0 &&
+        sscanf(line + strlen(key), " %lf | %lf", best, minmin) == 2) {
+      found = 1;
+      break;
+    }
+  fclose(f);
+  return found ? 0 : -1;
+}
+
+static const char *source_name(int s)
+{
+  return s == DEVO_SCHED_FROM_HEURISTIC_LS ? "heur+ls"
+         : s == DEVO_SCHED_FROM_DE         ? "de"
+         : s == DEVO_SCHED_FROM_DE_LS      ? "de+ls"
+                                           : "heur";
+}
+
+static int parse_times(const char *s, double *t, int *nt)
+{
+  char *end;
+  *nt = 0;
+  while (*s) {
+    if (*nt == MAX_TIMES)
+      return -1;
+    errno = 0;
+    t[*nt] = strtod(s, &end);
+    if (end == s || errno || !(t[*nt] > 0) || !isfinite(t[*nt]))
+      return -1;
+    (*nt)++;
+    s = end;
+    if (*s == ',')
+      s++;
+    else if (*s)
+      return -1;
+  }
+  return *nt > 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+  const char *dir = "../shared/etc_data/braun", *only = NULL;
+  double times[MAX_TIMES] = {1, 10};
+  int ntimes = 2, nseeds = 5, threads = 1, backend = DEVO_BACKEND_CPU, np = 64, ls = 1, i, k, ti;
+  double worst_over = -1e9;
+  int all_below = 1;
+  time_t now = time(NULL);
+  char date[64];
+  for (i = 1; i < argc; ++i) {
+    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+      fputs(usage, stdout);
+      return 0;
+    } else if (o[0] != '-') {
+      dir = o;
+      continue;
+    }
+    if (!v) {
+      fprintf(stderr, "bench-etc: %s needs a value\n%s", o, usage);
+      return 2;
+    }
+    i++;
+    if (strcmp(o, "--times") == 0) {
+      if (parse_times(v, times, &ntimes)) {
+        fprintf(stderr, "bench-etc: --times: a list of positive seconds, at most %d\n", MAX_TIMES);
+        return 2;
+      }
+    } else if (strcmp(o, "--seeds") == 0) {
+      nseeds = atoi(v);
+      if (nseeds < 1 || nseeds > MAX_SEEDS) {
+        fprintf(stderr, "bench-etc: --seeds must be 1..%d\n", MAX_SEEDS);
+        return 2;
+      }
+    } else if (strcmp(o, "--threads") == 0) {
+      threads = atoi(v);
+    } else if (strcmp(o, "--np") == 0) {
+      np = atoi(v);
+    } else if (strcmp(o, "--backend") == 0) {
+      backend = strcmp(v, "cpu") == 0    ? DEVO_BACKEND_CPU
+                : strcmp(v, "gpu") == 0  ? DEVO_BACKEND_GPU
+                : strcmp(v, "auto") == 0 ? DEVO_BACKEND_AUTO
+                                         : -1;
+      if (backend < 0) {
+        fprintf(stderr, "bench-etc: --backend: cpu, gpu or auto\n");
+        return 2;
+      }
+    } else if (strcmp(o, "--local-search") == 0) {
+      ls = strcmp(v, "on") == 0 ? 1 : strcmp(v, "off") == 0 ? 0 : -1;
+      if (ls < 0) {
+        fprintf(stderr, "bench-etc: --local-search: on or off\n");
+        return 2;
+      }
+    } else if (strcmp(o, "--only") == 0) {
+      only = v;
+    } else {
+      fprintf(stderr, "bench-etc: unknown option %s\n%s", o, usage);
+      return 2;
+    }
+  }
+  strftime(date, sizeof date, "%Y-%m-%d %H:%M", localtime(&now));
+  printf("bench-etc: devo %s, %s; %s backend, %d thread(s), NP %d, local search %s, %d seed(s), "
+         "--objective makespan; best-known from %s/REFERENCE.md (Gogos et al. 2016)\n",
+         devo_version(), date,
+         backend == DEVO_BACKEND_GPU    ? "gpu"
+         : backend == DEVO_BACKEND_AUTO ? "auto"
+                                        : "cpu",
+         threads, np, ls ? "on" : "off", nseeds, dir);
+  printf("\n| instance | Min-min | best-known |");
+  for (ti = 0; ti < ntimes; ++ti)
+    printf(" median %gs | gap %gs | <Min-min %gs | from %gs |", times[ti], times[ti], times[ti],
+           times[ti]);
+  printf("\n|---|---:|---:|");
+  for (ti = 0; ti < ntimes; ++ti)
+    printf("---:|---:|---:|---|");
+  printf("\n");
+  fflush(stdout);
+  for (k = 0; k < NINST; ++k) {
+    char path[1024], err[512];
+    double best_known, ref_minmin, minmin;
+    devo_etc *e = NULL;
+    int *a;
+    FILE *f;
+    if (only && strcmp(only, classes[k]) != 0)
+      continue;
+    snprintf(path, sizeof path, "%s/%s.0", dir, classes[k]);
+    f = fopen(path, "rb");
+    if (!f) {
+      fprintf(stderr, "bench-etc: %s: %s\n", path, strerror(errno));
+      return 2;
+    }
+    if (devo_etc_read(&e, f, path, DEVO_ETC_BRAUN, 16, NULL, err, sizeof err) != DEVO_OK) {
+      fclose(f);
+      fprintf(stderr, "bench-etc: %s\n", err);
+      return 2;
+    }
+    fclose(f);
+    if (reference(dir, classes[k], &best_known, &ref_minmin)) {
+      fprintf(stderr, "bench-etc: %s/REFERENCE.md has no row for %s\n", dir, classes[k]);
+      devo_etc_destroy(e);
+      return 2;
+    }
+    a = (int *)malloc((size_t)devo_etc_ntasks(e) * sizeof(int));
+    if (!a || devo_etc_heuristic(e, DEVO_HEUR_MINMIN, a) != DEVO_OK ||
+        devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &minmin, NULL) != DEVO_OK) {
+      fprintf(stderr, "bench-etc: Min-min failed on %s\n", classes[k]);
+      return 1;
+    }
+    printf("| %s.0 | %.2f | %.2f |", classes[k], minmin, best_known);
+    fflush(stdout);
+    for (ti = 0; ti < ntimes; ++ti) {
+      double ms[MAX_SEEDS], med;
+      int s, below = 0, src_count[4] = {0, 0, 0, 0}, top = 0;
+      for (s = 0; s < nseeds; ++s) {
+        devo_schedule_opts o;
+        devo_schedule_result r;
+        int st;
+        devo_schedule_opts_init(&o);
+        o.time_limit = times[ti];
+        o.lambda = 1.0;
+        o.seed = (uint64_t)s + 1;
+        o.threads = threads;
+        o.backend = backend;
+        o.np = np;
+        o.seeds = ls ? DEVO_ETC_SEED_LOCAL : DEVO_ETC_SEED_PLAIN;
+        o.polish = ls;
+        st = devo_schedule_run(e, &o, a, &r);
+        if (st != DEVO_OK) {
+          fprintf(stderr, "\nbench-etc: %s: %s (%s)\n", classes[k], r.message,
+                  devo_status_name(st));
+          return 1;
+        }
+        ms[s] = r.makespan;
+        below += r.makespan < minmin;
+        src_count[r.source]++;
+        if (r.elapsed - times[ti] > worst_over)
+          worst_over = r.elapsed - times[ti];
+      }
+      for (s = 1; s < 4; ++s)
+        if (src_count[s] > src_count[top])
+          top = s;
+      med = median(ms, nseeds);
+      all_below &= below == nseeds;
+      printf(" %.2f | %.2f%% | %d/%d | %s |", med, 100.0 * (med - best_known) / best_known, below,
+             nseeds, source_name(top));
+      fflush(stdout);
+    }
+    printf("\n");
+    free(a);
+    devo_etc_destroy(e);
+  }
+  printf("\ngap = (median - best-known) / best-known; <Min-min = runs below Min-min's makespan; "
+         "from = the most common source of the answer; largest overrun of a time limit: "
+         "%.2f ms\n%s\n",
+         1e3 * worst_over,
+         all_below ? "every run is below Min-min" : "NOT every run is below Min-min");
+  return all_below ? 0 : 1;
+}
