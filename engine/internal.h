@@ -3,12 +3,24 @@
 #ifndef DEVO_INTERNAL_H
 #define DEVO_INTERNAL_H
 
-#include <stdatomic.h>
 #include <stdint.h>
+#ifdef __cplusplus
+/* The CUDA backend includes this header from C++, where C11's stdatomic.h is not available
+ * before C++23; std::atomic<int> has the layout of C's atomic_int (checked in
+ * kernels/gpu_common.cuh). */
+#include <atomic>
+using std::atomic_int;
+#else
+#include <stdatomic.h>
+#endif
 
 #include "../problems/devo_alloc.h"
 #include "../problems/problem_view.h"
 #include "include/devo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define DEVO__ERRLEN  512
 #define DEVO__MAX_DIM 10000000
@@ -130,5 +142,9 @@ int devo__should_abort(devo_solver *s);
  * For user problems this calls the user function with n = 1 (the CPU backend batches itself). */
 double devo__eval_builtin(const devo__pview *v, const double *x, double *scratch);
 size_t devo__eval_scratch(const devo__pview *v);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DEVO_INTERNAL_H */

@@ -5,7 +5,8 @@
  *   counter = (x, y, z, w) = (slot, generation, individual, purpose), key = (seed lo, seed hi).
  * With cuRAND this block is what curand4() returns first after
  *   curand_init(seed, subsequence = z | (uint64)w << 32, offset = 4 * (x | (uint64)y << 32), &st)
- * (cuRAND puts the subsequence in the two high counter words and offset/4 in the two low ones);
+ * (cuRAND puts the subsequence in the two high counter words and offset/4 in the two low ones;
+ * the offset is a 64-bit count, so this equality holds for generations below 2^30);
  * tests/test_gpu_philox.cu proves the equality bit for bit on a device.
  * Constants: the Philox paper and Random123 (multipliers 0xD2511F53, 0xCD9E8D57; Weyl key
  * increments 0x9E3779B9, 0xBB67AE85). */

@@ -272,7 +272,14 @@ int cmd_solve(int argc, char **argv)
     return cli_runtime_error("solve", "out of memory");
   }
   backend = a.backend;
-  if (backend == DEVO_BACKEND_AUTO && !devo_gpu_available(msg, sizeof msg)) {
+  /* probing also creates the CUDA context, so a GPU run's time limit does not pay for it */
+  if (backend != DEVO_BACKEND_CPU && !devo_gpu_available(msg, sizeof msg)) {
+    if (backend == DEVO_BACKEND_GPU) {
+      fprintf(stderr, "devo solve: no usable GPU: %s\n", msg);
+      devo_solver_destroy(s);
+      devo_problem_destroy(p);
+      return CLI_RUNTIME;
+    }
     fprintf(stderr, "devo solve: no usable GPU (%s); using the CPU backend\n", msg);
     backend = DEVO_BACKEND_CPU;
   }

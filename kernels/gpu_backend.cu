@@ -1,0 +1,720 @@
+/* gpu_backend.cu: the host side of the CUDA backend (engine/internal.h's devo_backend): device
+ * probe, launch configuration from the device's limits, device memory, and the chunk drivers of
+ * the two designs. Kernels live in gpu_fused.cu, gpu_multi.cu and gpu_util.cu.
+ *
+ * A run keeps population (double-buffered: generation g in pop[g & 1]), fitness and the best on
+ * the device; between chunks only a small control block (best value and index, the generation
+ * that reached the target) crosses to pinned host memory. Chunk drivers:
+ *   fused + persistent  one cooperative launch per chunk, one grid barrier per generation;
+ *   fused + graph       CUDA graphs of 1, 16 and 256 generation launches (built on first use),
+ *                       optionally with kernel(P) computing indices one generation ahead on a
+ *                       second stream;
+ *   multikernel         four launches per generation from the host.
+ * Every CUDA call is checked; a failure becomes DEVO_E_CUDA with the call, file and line. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu_common.cuh"
+
+#define DEVO__GPU_FILE "kernels/gpu_backend.cu"
+
+/* Chunk mode and index mode used when no variant bit asks otherwise. Measured on an H100 with
+ * tools/prog_bench_gpu.c (BENCHMARKS.md): the persistent kernel beats graphs of launches, and
+ * inline indices beat kernel(P) (a Philox block costs less than the load it would replace). */
+#define DEVO__GPU_DEFAULT_PERSIST 1
+#define DEVO__GPU_DEFAULT_KERNELP 0
+#define DEVO__GPU_DEFAULT_BARRIER DEVO__BARRIER_ACQUIRE
+
+/* Graph sizes (generations per graph launch), largest first. */
+static const int devo__graph_sizes[3] = {256, 16, 1};
+
+/* Device memory left unclaimed by the fit check: the context, graphs and fragmentation. */
+#define DEVO__GPU_RESERVE ((size_t)256 << 20)
+
+struct devo__gpu_state {
+  int dev;
+  cudaDeviceProp prop;
+  devo__gpu_ktab kt;
+  devo__gpu_args a;   /* device pointers live here */
+  double *d_shift;    /* problem data */
+  devo__gpu_ctl *h_ctl; /* pinned */
+  cudaStream_t st, st2;  /* NULL until created */
+  cudaEvent_t ev_fork, ev_idx, ev_gen;
+  int design, persist, kernelp, barrier;
+  int threads, blocks, occ, pgrid;
+  size_t smem;         /* dynamic shared bytes of the fused kernels */
+  size_t smem_red;     /* of the kernels that only reduce */
+  int flat_blocks, idx_blocks, best_blocks;
+  cudaGraphExec_t gx[3];
+  int best_idx;
+};
+
+static int devo__cuerr(devo_solver *s, cudaError_t e, const char *call, int line)
+{
+  int n = 0, status = DEVO_E_CUDA;
+  while (call[n] && call[n] != '(')
+    n++;
+  if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
+    status = DEVO_E_NODEVICE;
+  return devo__set_err(s, status, "%.*s failed: %s (%s:%d)", n, call, cudaGetErrorString(e),
+                       DEVO__GPU_FILE, line);
+}
+
+#define DEVO__CK(call)                                                                            \
+  do {                                                                                            \
+    cudaError_t e_ = (call);                                                                      \
+    if (e_ != cudaSuccess)                                                                        \
+      return devo__cuerr(s, e_, #call, __LINE__);                                                 \
+  } while (0)
+
+/* ---- probe ------------------------------------------------------------------------------- */
+
+/* The device this thread would use (cudaGetDevice, 0 unless the program chose another), checked
+ * for a kernel image of this build; makes the primary context so that a timed solve later does
+ * not pay for it. */
+static int devo__gpu_pick(int *dev, char *msg, size_t msglen)
+{
+  int n = 0, d = 0;
+  cudaDeviceProp p;
+  cudaFuncAttributes fa;
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess || n < 1) {
+    if (msg && msglen)
+      snprintf(msg, msglen, "no CUDA device: %s",
+               e != cudaSuccess ? cudaGetErrorString(e) : "none visible");
+    return 0;
+  }
+  if ((e = cudaGetDevice(&d)) != cudaSuccess || (e = cudaSetDevice(d)) != cudaSuccess ||
+      (e = cudaGetDeviceProperties(&p, d)) != cudaSuccess ||
+      (e = cudaFree(0)) != cudaSuccess) {
+    if (msg && msglen)
+      snprintf(msg, msglen, "CUDA device %d is not usable: %s", d, cudaGetErrorString(e));
+    return 0;
+  }
+  devo__gpu_ktab kt;
+  memset(&kt, 0, sizeof kt);
+  devo__gpu_util_fill(DEVO__P_SPHERE, &kt);
+  if ((e = cudaFuncGetAttributes(&fa, kt.best)) != cudaSuccess) {
+    if (msg && msglen)
+      snprintf(msg, msglen, "%.100s (sm_%d%d) cannot run this build's kernels: %s", p.name, p.major,
+               p.minor, cudaGetErrorString(e));
+    return 0;
+  }
+  if (msg && msglen)
+    snprintf(msg, msglen, "%.100s (sm_%d%d, %d SMs, %.1f GiB)", p.name, p.major, p.minor,
+             p.multiProcessorCount, (double)p.totalGlobalMem / (1 << 30));
+  if (dev)
+    *dev = d;
+  return 1;
+}
+
+extern "C" int devo__gpu_probe(char *msg, size_t msglen)
+{
+  return devo__gpu_pick(NULL, msg, msglen);
+}
+
+/* ---- stop -------------------------------------------------------------------------------- */
+
+static void devo__gpu_stop(devo_solver *s)
+{
+  devo__gpu_state *g = (devo__gpu_state *)s->bk_state;
+  if (!g)
+    return;
+  cudaSetDevice(g->dev);
+  if (g->st)
+    cudaStreamSynchronize(g->st);
+  if (g->st2)
+    cudaStreamSynchronize(g->st2);
+  for (int k = 0; k < 3; ++k)
+    if (g->gx[k])
+      cudaGraphExecDestroy(g->gx[k]);
+  cudaFree(g->a.pop0);
+  cudaFree(g->a.pop1);
+  cudaFree(g->a.fit);
+  cudaFree(g->a.idx0);
+  cudaFree(g->a.idx1);
+  cudaFree(g->a.trial);
+  cudaFree(g->a.tfit);
+  cudaFree(g->a.part_val);
+  cudaFree(g->a.part_idx);
+  cudaFree(g->a.ctl);
+  cudaFree(g->d_shift);
+  if (g->h_ctl)
+    cudaFreeHost(g->h_ctl);
+  if (g->ev_fork)
+    cudaEventDestroy(g->ev_fork);
+  if (g->ev_idx)
+    cudaEventDestroy(g->ev_idx);
+  if (g->ev_gen)
+    cudaEventDestroy(g->ev_gen);
+  if (g->st)
+    cudaStreamDestroy(g->st);
+  if (g->st2)
+    cudaStreamDestroy(g->st2);
+  /* a failed run may leave an error that the next CUDA call would report as its own */
+  cudaGetLastError();
+  devo__free(&s->al, g);
+  s->bk_state = NULL;
+}
+
+/* ---- launch configuration ---------------------------------------------------------------- */
+
+static int devo__round_up(int x, int m)
+{
+  return (x + m - 1) / m * m;
+}
+
+/* Threads, blocks, shared memory and occupancy for a given geometry. */
+static int devo__gpu_fit(devo_solver *s, devo__gpu_state *g, int lanes, int vpb,
+                         size_t static_smem)
+{
+  const cudaDeviceProp *p = &g->prop;
+  const int d = g->a.dim, np = g->a.np;
+  g->a.lanes = lanes;
+  g->a.vpb = vpb;
+  g->threads = lanes * vpb;
+  g->blocks = (int)(((int64_t)np + vpb - 1) / vpb);
+  g->smem_red = DEVO__RED_DOUBLES * sizeof(double);
+
+  /* the trial vectors of a block in shared memory when they fit, opting in above the default
+   * 48 KB only when needed; else the destination row serves as the trial's storage */
+  size_t need = g->smem_red + (size_t)vpb * (size_t)d * sizeof(double);
+  size_t optin = (size_t)p->sharedMemPerBlockOptin > static_smem
+                     ? (size_t)p->sharedMemPerBlockOptin - static_smem
+                     : 0;
+  g->a.trial_shared = 0;
+  g->smem = g->smem_red;
+  if (!(s->o.gpu_design & DEVO__GPU_TRIAL_GLOBAL) && need <= optin) {
+    g->a.trial_shared = 1;
+    g->smem = need;
+    if (need + static_smem > (size_t)p->sharedMemPerBlock) {
+      DEVO__CK(cudaFuncSetAttribute(g->kt.gen, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)need));
+      DEVO__CK(cudaFuncSetAttribute(g->kt.persist, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)need));
+    }
+  }
+  DEVO__CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->occ, g->kt.persist, g->threads,
+                                                         g->smem));
+  if (g->occ < 1 && g->a.trial_shared) {
+    /* e.g. shared memory claimed by something else: fall back to the global trial */
+    g->a.trial_shared = 0;
+    g->smem = g->smem_red;
+    DEVO__CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->occ, g->kt.persist, g->threads,
+                                                           g->smem));
+  }
+  if (g->occ < 1)
+    return devo__set_err(s, DEVO_E_CUDA,
+                         "no block of %d threads with %zu bytes of shared memory fits on an SM "
+                         "of %s",
+                         g->threads, g->smem, p->name);
+  return DEVO_OK;
+}
+
+static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
+{
+  const cudaDeviceProp *p = &g->prop;
+  const int d = g->a.dim, np = g->a.np;
+  cudaFuncAttributes fa;
+  int cap = p->maxThreadsPerBlock, lanes, vpb;
+  size_t static_smem = 0;
+  const void *group_kernels[] = {g->kt.init, g->kt.gen, g->kt.persist, g->kt.mk_eval,
+                                 g->kt.mk_replace};
+  /* the cap is the device's block limit and each kernel's register-limited maximum */
+  for (const void *k : group_kernels) {
+    DEVO__CK(cudaFuncGetAttributes(&fa, k));
+    if (fa.maxThreadsPerBlock < cap)
+      cap = fa.maxThreadsPerBlock;
+    if (fa.sharedSizeBytes > static_smem)
+      static_smem = fa.sharedSizeBytes;
+  }
+  cap = cap / 32 * 32;
+  if (cap < 32)
+    return devo__set_err(s, DEVO_E_CUDA, "the kernels cannot run 32 threads per block on %s",
+                         p->name);
+  if (d >= 32) {
+    lanes = devo__round_up(d, 32);
+    if (lanes > cap)
+      lanes = cap; /* threads stride over the coordinates */
+    vpb = 1;
+  } else {
+    /* power-of-two lanes tile a warp; enough warps per block to keep blocks few when NP is
+     * large, few enough that small populations still spread over the SMs */
+    int warps;
+    int64_t lane_total;
+    for (lanes = 1; lanes < d; lanes <<= 1) {
+    }
+    lane_total = (int64_t)np * lanes;
+    warps = (int)((lane_total + 32LL * p->multiProcessorCount - 1) /
+                  (32LL * p->multiProcessorCount));
+    if (warps < 1)
+      warps = 1;
+    if (warps > 4)
+      warps = 4;
+    vpb = warps * 32 / lanes;
+  }
+  int st = devo__gpu_fit(s, g, lanes, vpb, static_smem);
+  if (st != DEVO_OK)
+    return st;
+  /* measured (BENCHMARKS.md): when the population needs more than one wave of resident blocks
+   * the run is throughput-bound, and half the threads per vector (two coordinates each) keeps
+   * twice the vectors resident (D=1000 NP=1000: 46 ms instead of 67); when it fits in one wave
+   * the run is latency-bound and full blocks are faster (D=100 NP=250: 111 ms instead of 138) */
+  const int want_lanes = s->o.gpu_design;
+  if (d >= 64 && vpb == 1 && !(want_lanes & DEVO__GPU_FULL_LANES) &&
+      ((want_lanes & DEVO__GPU_HALF_LANES) ||
+       (int64_t)g->blocks > (int64_t)g->occ * p->multiProcessorCount)) {
+    int half = devo__round_up((d + 1) / 2, 32);
+    if (half > cap)
+      half = cap;
+    if (half < lanes) {
+      st = devo__gpu_fit(s, g, half, vpb, static_smem);
+      if (st != DEVO_OK)
+        return st;
+    }
+  }
+  int64_t resident = (int64_t)g->occ * p->multiProcessorCount;
+  g->pgrid = (int)(g->blocks < resident ? g->blocks : resident);
+
+  int64_t nel = (int64_t)np * d;
+  int64_t fb = (nel + DEVO__FLAT_THREADS - 1) / DEVO__FLAT_THREADS;
+  int64_t fmax = 32LL * p->multiProcessorCount;
+  g->flat_blocks = (int)(fb < fmax ? fb : fmax);
+  int64_t ib = ((int64_t)np + DEVO__FLAT_THREADS - 1) / DEVO__FLAT_THREADS;
+  g->idx_blocks = (int)(ib < fmax ? ib : fmax);
+  g->best_blocks = (int)(ib < DEVO__BEST_BLOCKS ? ib : DEVO__BEST_BLOCKS);
+
+  /* chunk and index modes */
+  int want = s->o.gpu_design;
+  g->persist = DEVO__GPU_DEFAULT_PERSIST;
+  if (want & DEVO__GPU_CHUNK_GRAPH)
+    g->persist = 0;
+  if (want & DEVO__GPU_CHUNK_PERSIST)
+    g->persist = 1;
+  if (!p->cooperativeLaunch)
+    g->persist = 0;
+  g->kernelp = DEVO__GPU_DEFAULT_KERNELP;
+  if (want & DEVO__GPU_IDX_KERNELP)
+    g->kernelp = 1;
+  if (want & DEVO__GPU_IDX_INLINE)
+    g->kernelp = 0;
+  if (g->persist || g->design == DEVO_GPU_MULTIKERNEL)
+    g->kernelp = 0; /* the multikernel design has its own index step */
+  g->barrier = DEVO__GPU_DEFAULT_BARRIER;
+  if (want & DEVO__GPU_BAR_RELAXED)
+    g->barrier = DEVO__BARRIER_RELAXED;
+  if (want & DEVO__GPU_BAR_ACQUIRE)
+    g->barrier = DEVO__BARRIER_ACQUIRE;
+  if (want & DEVO__GPU_CG_BARRIER)
+    g->barrier = DEVO__BARRIER_CG;
+  return DEVO_OK;
+}
+
+static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
+{
+  const char *mode;
+  char grid[96];
+  if (g->design == DEVO_GPU_MULTIKERNEL)
+    mode = "multikernel (4 launches per generation)";
+  else if (g->persist)
+    mode = g->barrier == DEVO__BARRIER_CG
+               ? "fused, persistent cooperative kernel (1 grid.sync per generation)"
+               : (g->barrier == DEVO__BARRIER_RELAXED
+                      ? "fused, persistent cooperative kernel (1 split grid barrier per "
+                        "generation, relaxed polls)"
+                      : "fused, persistent cooperative kernel (1 split grid barrier per "
+                        "generation, acquire polls)");
+  else
+    mode = g->kernelp ? "fused, CUDA graphs of 256/16/1 generations, indices by kernel(P)"
+                      : "fused, CUDA graphs of 256/16/1 generations, indices inline";
+  if (g->design != DEVO_GPU_MULTIKERNEL && g->persist)
+    snprintf(grid, sizeof grid, "grid %d blocks (%d per SM x %d SMs resident)", g->pgrid,
+             g->occ, g->prop.multiProcessorCount);
+  else
+    snprintf(grid, sizeof grid, "grid %d blocks, %d per SM resident", g->blocks, g->occ);
+  snprintf(s->info, sizeof s->info,
+           "gpu: %.100s (sm_%d%d, %d SMs), %s; %d threads/block, %d vector%s/block, %d "
+           "threads/vector, trial in %s memory, %zu B dynamic shared/block, %s",
+           g->prop.name, g->prop.major, g->prop.minor, g->prop.multiProcessorCount, mode,
+           g->threads, g->a.vpb, g->a.vpb > 1 ? "s" : "", g->a.lanes,
+           g->a.trial_shared && g->design != DEVO_GPU_MULTIKERNEL ? "shared" : "global", g->smem,
+           grid);
+}
+
+/* ---- chunks ------------------------------------------------------------------------------ */
+
+static int devo__gpu_best(devo_solver *s, devo__gpu_state *g)
+{
+  void *args[] = {&g->a};
+  DEVO__CK(cudaLaunchKernel(g->kt.best, dim3(g->best_blocks), dim3(DEVO__FLAT_THREADS), args, 0,
+                            g->st));
+  DEVO__CK(cudaMemcpyAsync(g->h_ctl, g->a.ctl, sizeof *g->h_ctl, cudaMemcpyDeviceToHost, g->st));
+  DEVO__CK(cudaStreamSynchronize(g->st));
+  g->best_idx = g->h_ctl->best_idx;
+  s->best_f = g->h_ctl->best;
+  return DEVO_OK;
+}
+
+/* Fused generations base + 1 .. base + n on g->st (captured into a graph by the caller). */
+static int devo__gpu_enqueue_fused(devo_solver *s, devo__gpu_state *g, int n)
+{
+  for (uint32_t k = 1; k <= (uint32_t)n; ++k) {
+    void *args[] = {&g->a, &k};
+    if (g->kernelp) {
+      /* idx(k) runs on st2 while gen(k - 1) runs on st; it overwrites the index buffer that
+       * gen(k - 2) read, hence the wait on ev_gen (recorded after gen(k - 1)'s predecessor) */
+      if (k == 1) {
+        DEVO__CK(cudaEventRecord(g->ev_fork, g->st));
+        DEVO__CK(cudaStreamWaitEvent(g->st2, g->ev_fork, 0));
+        DEVO__CK(cudaLaunchKernel(g->kt.idx, dim3(g->idx_blocks), dim3(DEVO__FLAT_THREADS), args,
+                                  0, g->st2));
+        DEVO__CK(cudaEventRecord(g->ev_idx, g->st2));
+      }
+      DEVO__CK(cudaStreamWaitEvent(g->st, g->ev_idx, 0));
+      DEVO__CK(cudaLaunchKernel(g->kt.gen, dim3(g->blocks), dim3(g->threads), args, g->smem,
+                                g->st));
+      if (k < (uint32_t)n) {
+        uint32_t k1 = k + 1;
+        void *args1[] = {&g->a, &k1};
+        if (k > 1)
+          DEVO__CK(cudaStreamWaitEvent(g->st2, g->ev_gen, 0));
+        DEVO__CK(cudaLaunchKernel(g->kt.idx, dim3(g->idx_blocks), dim3(DEVO__FLAT_THREADS),
+                                  args1, 0, g->st2));
+        DEVO__CK(cudaEventRecord(g->ev_idx, g->st2));
+      }
+      DEVO__CK(cudaEventRecord(g->ev_gen, g->st));
+    } else {
+      DEVO__CK(cudaLaunchKernel(g->kt.gen, dim3(g->blocks), dim3(g->threads), args, g->smem,
+                                g->st));
+    }
+  }
+  if (g->kernelp) {
+    /* join st2 back into st */
+    DEVO__CK(cudaEventRecord(g->ev_idx, g->st2));
+    DEVO__CK(cudaStreamWaitEvent(g->st, g->ev_idx, 0));
+  }
+  unsigned int un = (unsigned int)n;
+  void *aargs[] = {&g->a, &un};
+  DEVO__CK(cudaLaunchKernel(g->kt.advance, dim3(1), dim3(1), aargs, 0, g->st));
+  return DEVO_OK;
+}
+
+static int devo__gpu_graph(devo_solver *s, devo__gpu_state *g, int level)
+{
+  cudaGraph_t graph = NULL;
+  int st;
+  DEVO__CK(cudaStreamBeginCapture(g->st, cudaStreamCaptureModeThreadLocal));
+  st = devo__gpu_enqueue_fused(s, g, devo__graph_sizes[level]);
+  cudaError_t e = cudaStreamEndCapture(g->st, &graph);
+  if (st != DEVO_OK) {
+    if (graph)
+      cudaGraphDestroy(graph);
+    return st;
+  }
+  if (e != cudaSuccess)
+    return devo__cuerr(s, e, "cudaStreamEndCapture", __LINE__);
+  e = cudaGraphInstantiate(&g->gx[level], graph, 0);
+  cudaGraphDestroy(graph);
+  if (e != cudaSuccess) {
+    g->gx[level] = NULL;
+    return devo__cuerr(s, e, "cudaGraphInstantiate", __LINE__);
+  }
+  return DEVO_OK;
+}
+
+static int devo__gpu_run_graphs(devo_solver *s, devo__gpu_state *g, uint32_t gen0, int64_t n)
+{
+  unsigned long long base = gen0;
+  void *args[] = {&g->a, &base};
+  DEVO__CK(cudaLaunchKernel(g->kt.setbase, dim3(1), dim3(1), args, 0, g->st));
+  for (int level = 0; level < 3; ++level) {
+    int64_t size = devo__graph_sizes[level];
+    while (n >= size) {
+      if (!g->gx[level]) {
+        int st = devo__gpu_graph(s, g, level);
+        if (st != DEVO_OK)
+          return st;
+      }
+      DEVO__CK(cudaGraphLaunch(g->gx[level], g->st));
+      n -= size;
+    }
+  }
+  return DEVO_OK;
+}
+
+static int devo__gpu_run_persist(devo_solver *s, devo__gpu_state *g, uint32_t gen0, int64_t n)
+{
+  int barrier = g->barrier;
+  while (n > 0) {
+    uint32_t m = n > (1 << 30) ? (1u << 30) : (uint32_t)n;
+    void *args[] = {&g->a, &gen0, &m, &barrier};
+    DEVO__CK(cudaMemsetAsync(&g->a.ctl->bar, 0, sizeof g->a.ctl->bar, g->st));
+    DEVO__CK(cudaLaunchCooperativeKernel(g->kt.persist, dim3(g->pgrid), dim3(g->threads), args,
+                                         g->smem, g->st));
+    gen0 += m;
+    n -= m;
+  }
+  return DEVO_OK;
+}
+
+static int devo__gpu_run_multi(devo_solver *s, devo__gpu_state *g, uint32_t gen0, int64_t n)
+{
+  for (int64_t k = 1; k <= n; ++k) {
+    uint32_t gen = gen0 + (uint32_t)k;
+    void *args[] = {&g->a, &gen};
+    DEVO__CK(cudaLaunchKernel(g->kt.mk_idx, dim3(g->idx_blocks), dim3(DEVO__FLAT_THREADS), args,
+                              0, g->st));
+    DEVO__CK(cudaLaunchKernel(g->kt.mk_trial, dim3(g->flat_blocks), dim3(DEVO__FLAT_THREADS),
+                              args, 0, g->st));
+    DEVO__CK(cudaLaunchKernel(g->kt.mk_eval, dim3(g->blocks), dim3(g->threads), args,
+                              g->smem_red, g->st));
+    DEVO__CK(cudaLaunchKernel(g->kt.mk_replace, dim3(g->blocks), dim3(g->threads), args, 0,
+                              g->st));
+  }
+  return DEVO_OK;
+}
+
+static int devo__gpu_run(devo_solver *s, int64_t ngens)
+{
+  devo__gpu_state *g = (devo__gpu_state *)s->bk_state;
+  int st;
+  if (!g)
+    return devo__set_err(s, DEVO_E_STATE, "the GPU backend was not started");
+  if (ngens <= 0)
+    return DEVO_OK;
+  DEVO__CK(cudaSetDevice(g->dev));
+  /* generation numbers are 32-bit counters, as on the CPU (uint32_t)(gens + 1) */
+  const uint32_t gen0 = (uint32_t)s->gens;
+  if (g->design == DEVO_GPU_MULTIKERNEL)
+    st = devo__gpu_run_multi(s, g, gen0, ngens);
+  else if (g->persist)
+    st = devo__gpu_run_persist(s, g, gen0, ngens);
+  else
+    st = devo__gpu_run_graphs(s, g, gen0, ngens);
+  if (st != DEVO_OK)
+    return st;
+  st = devo__gpu_best(s, g);
+  if (st != DEVO_OK)
+    return st;
+  int64_t done = ngens;
+  if (g->a.has_target && g->h_ctl->stop_gen != DEVO__NO_STOP) {
+    /* the generation (relative to this chunk) whose population reached the target */
+    int64_t at = (int64_t)(uint32_t)((uint32_t)g->h_ctl->stop_gen - gen0);
+    if (at >= 1 && at < done)
+      done = at;
+  }
+  s->gens += done;
+  s->evals += done * (int64_t)g->a.np;
+  return DEVO_OK;
+}
+
+/* ---- start ------------------------------------------------------------------------------- */
+
+static const char *devo__kind_name(int kind)
+{
+  switch (kind) {
+  case DEVO__P_CEC:
+    return "CEC";
+  case DEVO__P_ETC:
+    return "ETC scheduling";
+  case DEVO__P_USER:
+    return "user objective";
+  default:
+    return "this";
+  }
+}
+
+static int devo__gpu_alloc(devo_solver *s, void **p, size_t bytes, const char *what, int line)
+{
+  cudaError_t e = cudaMalloc(p, bytes);
+  if (e != cudaSuccess) {
+    *p = NULL;
+    return devo__set_err(s, DEVO_E_CUDA, "cudaMalloc failed for %s (%zu bytes): %s (%s:%d)", what,
+                         bytes, cudaGetErrorString(e), DEVO__GPU_FILE, line);
+  }
+  return DEVO_OK;
+}
+
+static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
+{
+  const devo__pview *hv = &s->prob->view;
+  const devo_problem *pr = s->prob;
+  const int np = s->o.np, d = hv->dim;
+  const size_t n = (size_t)np * (size_t)d;
+  int nseeds = pr->nseeds < np - 4 ? pr->nseeds : np - 4;
+  double *d_seeds = NULL;
+  int st;
+  if (nseeds < 0 || !pr->seeds)
+    nseeds = 0;
+
+  DEVO__CK(cudaSetDevice(g->dev));
+  DEVO__CK(cudaGetDeviceProperties(&g->prop, g->dev));
+  g->design = s->o.gpu_design & DEVO__GPU_DESIGN_MASK;
+  if (g->design != DEVO_GPU_FUSED && g->design != DEVO_GPU_MULTIKERNEL)
+    return devo__set_err(s, DEVO_E_INVALID, "unknown GPU design %d", g->design);
+
+  g->a.v = *hv;
+  g->a.np = np;
+  g->a.dim = d;
+  g->a.seed = s->o.seed;
+  g->a.f = s->o.f;
+  g->a.cr = s->o.cr;
+  g->a.bounds = s->o.bounds;
+  g->a.has_target = !isnan(s->o.target);
+  g->a.target = g->a.has_target ? s->o.target : 0.0;
+  st = devo__gpu_config(s, g);
+  if (st != DEVO_OK)
+    return st;
+
+  /* will it fit? (checked before anything is allocated or run) */
+  size_t need = 2 * n * sizeof(double) + (size_t)np * sizeof(double) +
+                (size_t)d * sizeof(double) + (size_t)nseeds * d * sizeof(double) +
+                (size_t)DEVO__BEST_BLOCKS * (sizeof(double) + sizeof(int)) + sizeof(devo__gpu_ctl);
+  if (g->kernelp || g->design == DEVO_GPU_MULTIKERNEL)
+    need += 2 * (size_t)np * sizeof(devo__de_idx);
+  if (g->design == DEVO_GPU_MULTIKERNEL)
+    need += n * sizeof(double) + (size_t)np * sizeof(double);
+  size_t mfree = 0, mtotal = 0;
+  DEVO__CK(cudaMemGetInfo(&mfree, &mtotal));
+  if (need > mfree || mfree - need < DEVO__GPU_RESERVE)
+    return devo__set_err(s, DEVO_E_NOMEM,
+                         "the population does not fit in device memory: NP = %d x D = %d needs "
+                         "%.2f GiB on %s, %.2f GiB of %.2f GiB free (keeping %d MiB in reserve)",
+                         np, d, (double)need / (1 << 30), g->prop.name,
+                         (double)mfree / (1 << 30), (double)mtotal / (1 << 30),
+                         (int)(DEVO__GPU_RESERVE >> 20));
+
+  DEVO__CK(cudaStreamCreateWithFlags(&g->st, cudaStreamNonBlocking));
+  DEVO__CK(cudaStreamCreateWithFlags(&g->st2, cudaStreamNonBlocking));
+  DEVO__CK(cudaEventCreateWithFlags(&g->ev_fork, cudaEventDisableTiming));
+  DEVO__CK(cudaEventCreateWithFlags(&g->ev_idx, cudaEventDisableTiming));
+  DEVO__CK(cudaEventCreateWithFlags(&g->ev_gen, cudaEventDisableTiming));
+  DEVO__CK(cudaMallocHost((void **)&g->h_ctl, sizeof *g->h_ctl));
+
+#define DEVO__ALLOC(ptr, bytes, what)                                                             \
+  do {                                                                                            \
+    if ((st = devo__gpu_alloc(s, (void **)&(ptr), (bytes), (what), __LINE__)) != DEVO_OK)       \
+      return st;                                                                                  \
+  } while (0)
+  DEVO__ALLOC(g->a.pop0, n * sizeof(double), "the population");
+  DEVO__ALLOC(g->a.pop1, n * sizeof(double), "the population");
+  DEVO__ALLOC(g->a.fit, (size_t)np * sizeof(double), "the fitness");
+  DEVO__ALLOC(g->a.part_val, DEVO__BEST_BLOCKS * sizeof(double), "the best reduction");
+  DEVO__ALLOC(g->a.part_idx, DEVO__BEST_BLOCKS * sizeof(int), "the best reduction");
+  DEVO__ALLOC(g->a.ctl, sizeof(devo__gpu_ctl), "the control block");
+  if (g->kernelp || g->design == DEVO_GPU_MULTIKERNEL) {
+    DEVO__ALLOC(g->a.idx0, (size_t)np * sizeof(devo__de_idx), "the indices");
+    DEVO__ALLOC(g->a.idx1, (size_t)np * sizeof(devo__de_idx), "the indices");
+  }
+  if (g->design == DEVO_GPU_MULTIKERNEL) {
+    DEVO__ALLOC(g->a.trial, n * sizeof(double), "the trial population");
+    DEVO__ALLOC(g->a.tfit, (size_t)np * sizeof(double), "the trial fitness");
+  }
+  if (hv->shift) {
+    DEVO__ALLOC(g->d_shift, (size_t)d * sizeof(double), "the shift vector");
+    DEVO__CK(cudaMemcpyAsync(g->d_shift, hv->shift, (size_t)d * sizeof(double),
+                             cudaMemcpyHostToDevice, g->st));
+  }
+  g->a.v.shift = g->d_shift;
+  g->a.v.rot = NULL;
+  g->a.v.shuffle = NULL;
+  g->a.v.etc = NULL;
+  g->a.v.ready = NULL;
+
+  g->h_ctl->best = 0.0;
+  g->h_ctl->best_idx = 0;
+  g->h_ctl->done_blocks = 0;
+  g->h_ctl->base = 0;
+  g->h_ctl->stop_gen = DEVO__NO_STOP;
+  g->h_ctl->bar = 0;
+  DEVO__CK(cudaMemcpyAsync(g->a.ctl, g->h_ctl, sizeof *g->h_ctl, cudaMemcpyHostToDevice, g->st));
+
+  if (nseeds > 0) {
+    DEVO__ALLOC(d_seeds, (size_t)nseeds * d * sizeof(double), "the seed vectors");
+    cudaError_t e = cudaMemcpyAsync(d_seeds, pr->seeds, (size_t)nseeds * d * sizeof(double),
+                                    cudaMemcpyHostToDevice, g->st);
+    if (e != cudaSuccess) {
+      cudaFree(d_seeds);
+      return devo__cuerr(s, e, "cudaMemcpyAsync", __LINE__);
+    }
+  }
+#undef DEVO__ALLOC
+  {
+    void *args[] = {&g->a, &d_seeds, &nseeds};
+    cudaError_t e = cudaLaunchKernel(g->kt.init, dim3(g->blocks), dim3(g->threads), args,
+                                     g->smem_red, g->st);
+    if (e == cudaSuccess)
+      e = cudaStreamSynchronize(g->st); /* the seeds may go now */
+    cudaFree(d_seeds);
+    if (e != cudaSuccess)
+      return devo__cuerr(s, e, "cudaLaunchKernel(init)", __LINE__);
+  }
+  st = devo__gpu_best(s, g);
+  if (st != DEVO_OK)
+    return st;
+  s->evals = np;
+  s->gens = 0;
+  devo__gpu_describe(s, g);
+  return DEVO_OK;
+}
+
+static int devo__gpu_start(devo_solver *s)
+{
+  devo__gpu_state *g;
+  int dev = 0, st, kind = s->prob->view.kind;
+  char why[400];
+  if (!devo__gpu_pick(&dev, why, sizeof why))
+    return devo__set_err(s, DEVO_E_NODEVICE, "%s", why);
+  g = (devo__gpu_state *)devo__calloc(&s->al, 1, sizeof *g);
+  if (!g)
+    return devo__set_err(s, DEVO_E_NOMEM, "out of memory for the GPU backend state");
+  s->bk_state = g;
+  g->dev = dev;
+  if (devo__gpu_util_fill(kind, &g->kt) != 0 || devo__gpu_fused_fill(kind, &g->kt) != 0 ||
+      devo__gpu_multi_fill(kind, &g->kt) != 0) {
+    devo__gpu_stop(s);
+    return devo__set_err(s, DEVO_E_INVALID, "%s problem kind is not supported on the GPU yet",
+                         devo__kind_name(kind));
+  }
+  st = devo__gpu_start_inner(s, g);
+  if (st != DEVO_OK)
+    devo__gpu_stop(s); /* the message is set; stop() is also safe to call again */
+  return st;
+}
+
+/* ---- results ----------------------------------------------------------------------------- */
+
+static int devo__gpu_best_x(devo_solver *s, double *x)
+{
+  devo__gpu_state *g = (devo__gpu_state *)s->bk_state;
+  if (!g)
+    return devo__set_err(s, DEVO_E_STATE, "the GPU backend was not started");
+  const double *pop = (s->gens & 1) ? g->a.pop1 : g->a.pop0;
+  DEVO__CK(cudaSetDevice(g->dev));
+  DEVO__CK(cudaMemcpyAsync(x, pop + (size_t)g->best_idx * g->a.dim,
+                           (size_t)g->a.dim * sizeof(double), cudaMemcpyDeviceToHost, g->st));
+  DEVO__CK(cudaStreamSynchronize(g->st));
+  return DEVO_OK;
+}
+
+static int devo__gpu_population(devo_solver *s, double *pop, double *fit)
+{
+  devo__gpu_state *g = (devo__gpu_state *)s->bk_state;
+  if (!g)
+    return devo__set_err(s, DEVO_E_STATE, "the GPU backend was not started");
+  const double *cur = (s->gens & 1) ? g->a.pop1 : g->a.pop0;
+  DEVO__CK(cudaSetDevice(g->dev));
+  if (pop)
+    DEVO__CK(cudaMemcpyAsync(pop, cur, (size_t)g->a.np * g->a.dim * sizeof(double),
+                             cudaMemcpyDeviceToHost, g->st));
+  if (fit)
+    DEVO__CK(cudaMemcpyAsync(fit, g->a.fit, (size_t)g->a.np * sizeof(double),
+                             cudaMemcpyDeviceToHost, g->st));
+  DEVO__CK(cudaStreamSynchronize(g->st));
+  return DEVO_OK;
+}
+
+extern "C" const devo_backend devo__gpu_backend = {"gpu", devo__gpu_start, devo__gpu_run,
+                                                   devo__gpu_best_x, devo__gpu_population,
+                                                   devo__gpu_stop};

@@ -1,0 +1,193 @@
+/* gpu_common.cuh: what the CUDA backend's translation units share: the kernel argument block,
+ * the device control block, the per-vector "group" of threads with its reductions, the objective
+ * dispatch, and the kernel table that each kernel family fills for the host side
+ * (kernels/gpu_backend.cu). Device math comes only from the shared problems/ headers.
+ *
+ * Thread layout of every per-vector kernel: a group of `lanes` threads handles one vector, a
+ * block holds `vpb` groups. For dim >= 32, lanes = dim rounded up to a warp (capped by the
+ * device and the kernel's register limit; threads then stride over coordinates) and vpb = 1, so
+ * the group is the block. For dim < 32, lanes = the next power of two >= dim and several groups
+ * share a warp (Qin et al. 2012), so a group reduction is a segment of a warp butterfly. */
+#ifndef DEVO_GPU_COMMON_CUH
+#define DEVO_GPU_COMMON_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "../engine/internal.h"
+static_assert(sizeof(atomic_int) == sizeof(int), "atomic_int layout differs between C and C++");
+
+#include "../problems/classic.h"
+#include "../problems/de_ops.h"
+#include "block_reduce.cuh"
+
+#include "gpu_variants.cuh"
+
+/* Doubles of shared scratch for group reductions: two sets of 32 warp partials (a sum and, for
+ * griewank, a product right after it). */
+#define DEVO__RED_DOUBLES 64
+/* Threads of the element-wise and best-reduction kernels. */
+#define DEVO__FLAT_THREADS 256
+/* Blocks of the best reduction's first pass (at most). */
+#define DEVO__BEST_BLOCKS 256
+#define DEVO__NO_STOP 0xffffffffffffffffULL
+/* Grid barriers of the persistent kernel. */
+enum { DEVO__BARRIER_ACQUIRE = 0, DEVO__BARRIER_RELAXED = 1, DEVO__BARRIER_CG = 2 };
+
+/* Device control block: a few words shared by all kernels of a run. Only this crosses to the
+ * host between chunks (pinned memory, one asynchronous copy). */
+struct devo__gpu_ctl {
+  double best;                 /* best fitness of the current population */
+  int best_idx;                /* its lowest index */
+  unsigned int done_blocks;    /* last-block-done counter of the best reduction */
+  unsigned long long base;     /* generation that graph-mode kernels count from */
+  unsigned long long stop_gen; /* first generation whose population reached the target */
+  unsigned int bar;            /* arrivals at the persistent kernel's grid barrier */
+};
+
+/* Everything a kernel needs, passed by value (a few hundred bytes of kernel parameters). */
+struct devo__gpu_args {
+  devo__pview v; /* device pointers */
+  double *pop0, *pop1; /* double buffer: generation g lives in pop[g & 1] */
+  double *fit;         /* fitness of the current population (each block owns its rows) */
+  devo__de_idx *idx0, *idx1; /* kernel(P) output per generation parity; NULL = inline */
+  double *trial;       /* multikernel: np * dim trial vectors */
+  double *tfit;        /* multikernel: np trial fitness values */
+  double *part_val;    /* best reduction partials */
+  int *part_idx;
+  devo__gpu_ctl *ctl;
+  uint64_t seed;
+  double f, cr, target;
+  int np, dim, bounds, has_target;
+  int lanes, vpb;   /* threads per vector, vectors per block */
+  int trial_shared; /* 1: the fused kernel keeps the trial vector in shared memory */
+};
+
+/* Kernels of one run, for the problem kind, as the host-side handles that cudaLaunchKernel,
+ * cudaFuncGetAttributes and the occupancy API take. */
+struct devo__gpu_ktab {
+  const void *init;    /* (args, seeds, nseeds): initial population + evaluation */
+  const void *gen;     /* (args, k): one fused generation, base + k (graph mode) */
+  const void *persist; /* (args, gen0, ngens): persistent cooperative chunk */
+  const void *idx;     /* (args, k): kernel(P), indices of generation base + k */
+  const void *best;    /* (args): best value and lowest index into ctl */
+  const void *setbase; /* (args, base) */
+  const void *advance; /* (args, n): base += n */
+  const void *mk_idx, *mk_trial, *mk_eval, *mk_replace; /* multikernel steps, (args, gen) */
+};
+
+/* Each family fills its entries for a problem kind; returns 0, or -1 when the kind is not
+ * supported on the GPU. */
+int devo__gpu_fused_fill(int kind, devo__gpu_ktab *t);
+int devo__gpu_multi_fill(int kind, devo__gpu_ktab *t);
+int devo__gpu_util_fill(int kind, devo__gpu_ktab *t);
+
+/* ---- device helpers --------------------------------------------------------------------- */
+
+#ifdef __CUDACC__
+
+__device__ __forceinline__ double devo__gpu_inf(void)
+{
+  return __longlong_as_double(0x7ff0000000000000LL);
+}
+
+/* Barrier for one group: the block when the group is the block, else the warp (groups of a
+ * warp tile it exactly, and every lane of every warp reaches this point). */
+__device__ __forceinline__ void devo__grp_sync(int lanes)
+{
+  if (lanes > 32)
+    __syncthreads();
+  else
+    __syncwarp();
+}
+
+/* Group-wide reduction; every thread of the block calls it, every lane gets the result. For a
+ * whole-block group: a warp butterfly, one barrier, then every thread combines the warp partials
+ * in the same fixed order (one __syncthreads instead of block_reduce.cuh's three; deterministic,
+ * and the same in every thread). red: DEVO__RED_DOUBLES / 2 doubles per reduction; the caller
+ * separates two reductions in a row by using the other half, and reductions further apart by a
+ * __syncthreads (the trial phase has one). */
+template <int OP> __device__ __forceinline__ double devo__grp_reduce(double v, int lanes,
+                                                                      double *red)
+{
+  if (lanes > 32) {
+    const int nw = (int)blockDim.x >> 5;
+    v = devo__warp_reduce<OP>(v);
+    if ((threadIdx.x & 31) == 0)
+      red[threadIdx.x >> 5] = v;
+    __syncthreads();
+    v = red[0];
+    for (int w = 1; w < nw; ++w)
+      v = devo__red_op<OP>(v, red[w]);
+    return v;
+  }
+  for (int off = lanes >> 1; off > 0; off >>= 1)
+    v = devo__red_op<OP>(v, __shfl_xor_sync(0xffffffffu, v, off));
+  return v;
+}
+
+/* Split grid barrier of the persistent kernel (all blocks co-resident: cooperative launch).
+ * arrive: the block's writes are published (bar.sync, then a release add at GPU scope by one
+ * thread, no round trip); wait: one thread polls with acquire loads until every block of this
+ * round arrived, then bar.sync. Work that needs no other block's data (the next generation's
+ * indices) runs between the two. ctr counts arrivals from 0 (reset before each launch); round k
+ * (1-based) is complete at k * gridDim.x, compared modulo 2^32. */
+__device__ __forceinline__ void devo__grid_arrive(unsigned int *ctr)
+{
+  __syncthreads();
+  if (threadIdx.x == 0)
+    asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(ctr) : "memory");
+}
+
+__device__ __forceinline__ void devo__grid_wait(const unsigned int *ctr, unsigned int target,
+                                                bool relaxed)
+{
+  if (threadIdx.x == 0) {
+    unsigned int v;
+    if (relaxed) {
+      /* relaxed polls skip the L1 invalidation of every acquire load; one fence after */
+      do {
+        asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(ctr) : "memory");
+      } while ((int)(v - target) < 0);
+      asm volatile("fence.acq_rel.gpu;" ::: "memory");
+    } else {
+      do {
+        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(ctr) : "memory");
+      } while ((int)(v - target) < 0);
+    }
+  }
+  __syncthreads();
+}
+
+/* f(x) for the classic functions: per-coordinate terms over the group, then a reduction
+ * (griewank also reduces its product). Inactive groups contribute nothing and get garbage. NaN
+ * becomes +inf like the CPU's devo__eval_builtin. */
+template <int KIND>
+__device__ __forceinline__ double devo__gpu_eval(const devo__gpu_args &a, const double *x,
+                                                 bool active, int lane, double *red)
+{
+  const int d = a.dim, lanes = a.lanes;
+  double sum = 0.0, prod = 1.0;
+  if (active) {
+    for (int j = lane; j < d; j += lanes) {
+      double xj = x[j];
+      double xn = (KIND == DEVO__P_ROSENBROCK && j + 1 < d) ? x[j + 1] : 0.0;
+      sum += devo__classic_term(KIND, j, d, xj, xn, a.v.shift);
+      if (KIND == DEVO__P_GRIEWANK)
+        prod *= devo__classic_factor(KIND, j, xj, a.v.shift);
+    }
+  }
+  sum = devo__grp_reduce<DEVO__RED_SUM>(sum, lanes, red);
+  if (KIND == DEVO__P_GRIEWANK)
+    prod = devo__grp_reduce<DEVO__RED_PROD>(prod, lanes, red + DEVO__RED_DOUBLES / 2);
+  double f = devo__classic_finish(KIND, sum, prod);
+  return isnan(f) ? devo__gpu_inf() : f;
+}
+
+/* The kinds with kernels; the host maps a run-time kind to one of these instantiations. */
+#define DEVO__GPU_FOR_KINDS(M)                                                                    \
+  M(DEVO__P_SPHERE) M(DEVO__P_ROSENBROCK) M(DEVO__P_GRIEWANK) M(DEVO__P_RASTRIGIN)
+
+#endif /* __CUDACC__ */
+
+#endif /* DEVO_GPU_COMMON_CUH */

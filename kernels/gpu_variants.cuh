@@ -1,0 +1,26 @@
+/* gpu_variants.cuh: the CUDA backend's internal variant bits, in plain C so that tests and
+ * benchmarks (C programs) can select every variant. They live above the public design value in
+ * devo__opts.gpu_design (engine/internal.h): the public setter only takes DEVO_GPU_FUSED or
+ * DEVO_GPU_MULTIKERNEL, so a program sets them with
+ *   devo_solver_set_gpu_design(s, DEVO_GPU_FUSED); s->o.gpu_design |= DEVO__GPU_CHUNK_GRAPH;
+ * No bit set = the measured defaults (BENCHMARKS.md). */
+#ifndef DEVO_GPU_VARIANTS_CUH
+#define DEVO_GPU_VARIANTS_CUH
+
+#define DEVO__GPU_DESIGN_MASK 0xff
+#define DEVO__GPU_CHUNK_GRAPH (1 << 8)   /* fused: CUDA graphs of K generation launches */
+#define DEVO__GPU_CHUNK_PERSIST (1 << 9) /* fused: persistent cooperative kernel, 1 barrier/gen */
+#define DEVO__GPU_IDX_KERNELP (1 << 10)  /* graph chunks: indices by kernel(P) one gen ahead */
+#define DEVO__GPU_IDX_INLINE (1 << 11)   /* graph chunks: indices inside the fused kernel */
+#define DEVO__GPU_TRIAL_GLOBAL (1 << 12) /* trial vector in global memory even when smem fits */
+#define DEVO__GPU_CG_BARRIER (1 << 13)   /* persistent: cooperative_groups grid.sync() instead of
+                                            devo's split arrive/wait barrier */
+#define DEVO__GPU_BAR_RELAXED (1 << 14)  /* split barrier: poll with relaxed loads, then one
+                                            acquire fence (instead of acquire loads) */
+#define DEVO__GPU_BAR_ACQUIRE (1 << 15)  /* split barrier: poll with acquire loads */
+#define DEVO__GPU_HALF_LANES (1 << 16)   /* D >= 64: half the threads per vector, each thread
+                                            taking two coordinates (default only when the
+                                            population needs more than one resident wave) */
+#define DEVO__GPU_FULL_LANES (1 << 17)   /* D >= 64: threads = D rounded up to a warp, always */
+
+#endif /* DEVO_GPU_VARIANTS_CUH */

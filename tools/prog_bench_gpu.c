@@ -1,0 +1,227 @@
+/* prog_bench_gpu.c: benchmark of the CUDA backend (the `bench-gpu` program), the table of
+ * BENCHMARKS.md: DE/rand/1/bin, F = 0.5, CR = 0.3, shifted Rastrigin, double precision, at
+ * D=100 NP=250 (10^7 evaluations, the issue's target: fused loop <= 100 ms on an H100),
+ * D=1000 NP=1000 and D=10 NP=50. Columns: the fused design with its defaults (persistent
+ * kernel, devo's split grid barrier with acquire polls, threads per vector chosen by the wave
+ * rule of kernels/gpu_backend.cu), then one choice changed at a time: relaxed polls, always
+ * full threads per vector, cooperative_groups' grid.sync(), CUDA graphs with indices inline and
+ * with kernel(P); the multikernel design; the CPU backend with 1 thread and one per core.
+ * Time = the generation loop (devo_stats.elapsed - init_seconds), median of --reps runs after
+ * one warm-up. CPU columns run E / --cpu-div evaluations and are scaled to E (a generation costs
+ * the same all run long); the table says so. Each case is validated first: after 20 generations
+ * the fused GPU best equals the CPU best within 1e-12. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/internal.h"
+#include "kernels/gpu_variants.cuh"
+
+enum {
+  COL_FUSED,
+  COL_RELAXED,
+  COL_FULL,
+  COL_PERSIST_CG,
+  COL_GRAPH,
+  COL_GRAPH_P,
+  COL_MULTI,
+  COL_CPU1,
+  COL_CPUN,
+  NCOL
+};
+static const char *const col_name[NCOL] = {"fused",   "relaxed-poll", "full-lanes",
+                                           "persist-cg", "graph",     "graph+P",
+                                           "multi",   "cpu-1thr",     "cpu-all"};
+static const int col_design[NCOL] = {
+    DEVO_GPU_FUSED,
+    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_BAR_RELAXED,
+    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_FULL_LANES,
+    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_CG_BARRIER,
+    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_INLINE,
+    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_KERNELP,
+    DEVO_GPU_MULTIKERNEL,
+    -1,
+    -1};
+
+typedef struct bcase {
+  int dim, np;
+  int64_t evals;
+} bcase;
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* One solve; returns its generation-loop seconds (and best, info), or -1 on error. */
+static double one_run(devo_problem *p, int np, int backend, int design, int threads,
+                      int64_t evals, int64_t gens, double *best, char *info, size_t infolen)
+{
+  devo_solver *s = NULL;
+  devo_stats st;
+  double t = -1.0;
+  int r;
+  if (devo_solver_create(&s, p, NULL) != DEVO_OK)
+    return -1.0;
+  r = devo_solver_set_np(s, np);
+  if (r == DEVO_OK)
+    r = devo_solver_set_f(s, 0.5);
+  if (r == DEVO_OK)
+    r = devo_solver_set_cr(s, 0.3);
+  if (r == DEVO_OK)
+    r = devo_solver_set_seed(s, 12345);
+  if (r == DEVO_OK)
+    r = devo_solver_set_backend(s, backend);
+  if (r == DEVO_OK)
+    r = devo_solver_set_threads(s, threads);
+  if (r == DEVO_OK && backend == DEVO_BACKEND_GPU) {
+    r = devo_solver_set_gpu_design(s, design & DEVO__GPU_DESIGN_MASK);
+    s->o.gpu_design = design; /* internal variant bits, kernels/gpu_variants.cuh */
+  }
+  if (r == DEVO_OK && evals > 0)
+    r = devo_solver_set_max_evals(s, evals);
+  if (r == DEVO_OK && gens > 0)
+    r = devo_solver_set_max_generations(s, gens);
+  if (r == DEVO_OK)
+    r = devo_solve(s);
+  if (r > 0 && devo_solver_stats(s, &st) == DEVO_OK) {
+    t = st.elapsed - st.init_seconds;
+    if (best)
+      devo_solver_best(s, best, NULL);
+    if (info)
+      snprintf(info, infolen, "%s", devo_solver_backend_info(s));
+  } else {
+    fprintf(stderr, "bench-gpu: run failed: %s: %s\n", devo_status_name(r),
+            devo_solver_errmsg(s));
+  }
+  devo_solver_destroy(s);
+  return t;
+}
+
+/* Median loop seconds over reps runs after a warm-up, or -1. */
+static double median_run(devo_problem *p, int np, int backend, int design, int threads,
+                         int64_t evals, int reps, char *info, size_t infolen)
+{
+  double t[64];
+  int r;
+  if (one_run(p, np, backend, design, threads, evals, 0, NULL, info, infolen) < 0)
+    return -1.0;
+  for (r = 0; r < reps; ++r)
+    if ((t[r] = one_run(p, np, backend, design, threads, evals, 0, NULL, NULL, 0)) < 0)
+      return -1.0;
+  qsort(t, (size_t)reps, sizeof t[0], cmp_double);
+  return t[reps / 2];
+}
+
+int main(int argc, char **argv)
+{
+  bcase cases[3] = {{100, 250, 10000000}, {1000, 1000, 2000000}, {10, 50, 10000000}};
+  int reps = 5, cpu_div = 20, no_cpu = 0, quick = 0, ncores, a, c, k;
+  char dev[256], date[64], info[DEVO__ERRLEN];
+  double ms[3][NCOL];
+  time_t now = time(NULL);
+  for (a = 1; a < argc; ++a) {
+    if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
+      reps = atoi(argv[++a]);
+    else if (strcmp(argv[a], "--cpu-div") == 0 && a + 1 < argc)
+      cpu_div = atoi(argv[++a]);
+    else if (strcmp(argv[a], "--no-cpu") == 0)
+      no_cpu = 1;
+    else if (strcmp(argv[a], "--quick") == 0)
+      quick = 1;
+    else {
+      fprintf(stderr, "usage: bench-gpu [--reps N] [--cpu-div N] [--no-cpu] [--quick]\n");
+      return 2;
+    }
+  }
+  if (reps < 1 || reps > 64 || cpu_div < 1) {
+    fprintf(stderr, "bench-gpu: bad --reps or --cpu-div\n");
+    return 2;
+  }
+  if (!devo_gpu_available(dev, sizeof dev)) {
+    fprintf(stderr, "bench-gpu: %s\n", dev);
+    return 1;
+  }
+  if (quick)
+    for (c = 0; c < 3; ++c)
+      cases[c].evals /= 20;
+  ncores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (ncores < 1)
+    ncores = 1;
+  strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+  printf("# devo %s bench-gpu: %s, %s, %d CPU cores\n", devo_version(), dev, date, ncores);
+  printf("# DE/rand/1/bin F=0.5 CR=0.3, shifted Rastrigin, double; generation loop ms "
+         "(elapsed - init), median of %d after a warm-up\n", reps);
+  printf("# CPU columns: measured on evals/%d, scaled to the case's evals\n", cpu_div);
+  for (c = 0; c < 3; ++c) {
+    const bcase *b = &cases[c];
+    devo_problem *p = NULL;
+    double gbest, cbest;
+    if (devo_problem_create(&p, NULL) != DEVO_OK ||
+        devo_problem_set_builtin(p, "rastrigin", b->dim, 1, NULL) != DEVO_OK) {
+      fprintf(stderr, "bench-gpu: cannot make the problem\n");
+      return 1;
+    }
+    /* validate before timing */
+    if (one_run(p, b->np, DEVO_BACKEND_GPU, DEVO_GPU_FUSED, 1, 0, 20, &gbest, info,
+                sizeof info) < 0 ||
+        one_run(p, b->np, DEVO_BACKEND_CPU, 0, ncores, 0, 20, &cbest, NULL, 0) < 0)
+      return 1;
+    if (!(fabs(gbest - cbest) <= 1e-12 * fabs(cbest))) {
+      fprintf(stderr, "bench-gpu: D=%d NP=%d: GPU best %.17g != CPU best %.17g\n", b->dim,
+              b->np, gbest, cbest);
+      return 1;
+    }
+    printf("# D=%d NP=%d validated (best after 20 generations %.17g on both); %s\n", b->dim,
+           b->np, gbest, info);
+    fflush(stdout);
+    for (k = 0; k < NCOL; ++k) {
+      double t;
+      ms[c][k] = -1.0;
+      if (col_design[k] >= 0) {
+        t = median_run(p, b->np, DEVO_BACKEND_GPU, col_design[k], 1, b->evals, reps, NULL, 0);
+        ms[c][k] = t < 0 ? -1.0 : t * 1e3;
+      } else if (!no_cpu) {
+        int64_t e = b->evals / cpu_div;
+        if (e < 2 * b->np)
+          e = 2 * b->np;
+        t = median_run(p, b->np, DEVO_BACKEND_CPU, 0, k == COL_CPU1 ? 1 : ncores, e, reps,
+                       NULL, 0);
+        /* loop evaluations scale: (evals - np) / (e - np) */
+        ms[c][k] = t < 0 ? -1.0 : t * 1e3 * (double)(b->evals - b->np) / (double)(e - b->np);
+      }
+      fprintf(stderr, "bench-gpu: D=%d NP=%d %s: %.2f ms\n", b->dim, b->np, col_name[k],
+              ms[c][k]);
+    }
+    devo_problem_destroy(p);
+  }
+  printf("\n| case | evals |");
+  for (k = 0; k < NCOL; ++k)
+    printf(" %s ms |", col_name[k]);
+  printf(" fused vs multi | fused vs cpu-1thr | fused vs cpu-all |\n|---|---|");
+  for (k = 0; k < NCOL + 3; ++k)
+    printf("---|");
+  printf("\n");
+  for (c = 0; c < 3; ++c) {
+    printf("| D=%d NP=%d | %lld |", cases[c].dim, cases[c].np, (long long)cases[c].evals);
+    for (k = 0; k < NCOL; ++k) {
+      if (ms[c][k] < 0)
+        printf(" - |");
+      else
+        printf(" %.2f |", ms[c][k]);
+    }
+    for (k = COL_MULTI; k <= COL_CPUN; ++k) {
+      if (ms[c][k] < 0 || ms[c][COL_FUSED] <= 0)
+        printf(" - |");
+      else
+        printf(" %.1fx |", ms[c][k] / ms[c][COL_FUSED]);
+    }
+    printf("\n");
+  }
+  return 0;
+}
