@@ -7,12 +7,45 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+
+/* GPU start-up (driver and context creation) takes a few hundred milliseconds, more than a short
+ * deadline. It runs on its own thread from the start of the command, beside reading the input
+ * and the heuristics; the search uses the GPU only if it is ready when DE starts, and otherwise
+ * the CPU, so the answer is always on time. */
+enum { GPU_PENDING = 0, GPU_READY = 1, GPU_NONE = 2 };
+static atomic_int gpu_state;
+static char gpu_msg[256];
+
+static void *gpu_warm_up(void *arg)
+{
+  (void)arg;
+  atomic_store(&gpu_state, devo_gpu_available(gpu_msg, sizeof gpu_msg) ? GPU_READY : GPU_NONE);
+  return NULL;
+}
+
+/* The backend to search with: the GPU only when it was asked for and is ready now. */
+static int backend_now(int wanted)
+{
+  int g;
+  if (wanted == DEVO_BACKEND_CPU)
+    return DEVO_BACKEND_CPU;
+  g = atomic_load(&gpu_state);
+  if (g == GPU_READY)
+    return DEVO_BACKEND_GPU;
+  if (wanted == DEVO_BACKEND_GPU)
+    fprintf(stderr, "devo schedule: %s; searching on the CPU\n",
+            g == GPU_PENDING ? "the GPU is still starting" : gpu_msg);
+  return DEVO_BACKEND_CPU;
+}
 
 static const char *const schedule_help =
     "usage: devo schedule FILE|- [options]\n"
@@ -338,9 +371,10 @@ static const char *source_name(int source)
   }
 }
 
-int cmd_schedule(int argc, char **argv)
+/* Reads, searches and writes; returns the exit code. */
+static int schedule(const sched_args *ap)
 {
-  sched_args a;
+  sched_args a = *ap;
   devo_etc *e = NULL;
   devo_schedule_opts so;
   devo_schedule_result res;
@@ -348,9 +382,6 @@ int cmd_schedule(int argc, char **argv)
   int *assign = NULL, rc, st, n, m;
   char err[512];
   FILE *in;
-  rc = parse(argc, argv, &a);
-  if (rc)
-    return rc;
   in = strcmp(a.file, "-") == 0 ? stdin : fopen(a.file, "rb");
   if (!in)
     return cli_usage_error("schedule", "%s: %s", a.file, strerror(errno));
@@ -397,7 +428,7 @@ int cmd_schedule(int argc, char **argv)
   so.cr = a.cr;
   so.seed = a.seed;
   so.threads = a.threads;
-  so.backend = a.backend;
+  so.backend = backend_now(a.backend);
   so.progress = stop_on_sigint;
   sigint_seen = 0;
   signal(SIGINT, on_sigint);
@@ -432,5 +463,30 @@ int cmd_schedule(int argc, char **argv)
 done:
   free(assign);
   devo_etc_destroy(e);
+  return rc;
+}
+
+int cmd_schedule(int argc, char **argv)
+{
+  sched_args a;
+  pthread_t warm;
+  int rc, warming = 0;
+  rc = parse(argc, argv, &a);
+  if (rc)
+    return rc;
+  atomic_store(&gpu_state, GPU_PENDING);
+  if (a.backend != DEVO_BACKEND_CPU && pthread_create(&warm, NULL, gpu_warm_up, NULL) == 0) {
+    pthread_detach(warm);
+    warming = 1;
+  } else {
+    atomic_store(&gpu_state, GPU_NONE);
+    snprintf(gpu_msg, sizeof gpu_msg, "cannot start the GPU start-up thread");
+  }
+  rc = schedule(&a);
+  if (warming && atomic_load(&gpu_state) == GPU_PENDING) {
+    /* the answer is out; do not wait for the driver to finish starting */
+    fflush(NULL);
+    _exit(rc);
+  }
   return rc;
 }
