@@ -54,49 +54,40 @@ static inline DEVO_HD int devo__etc_spt_less(double ea, int a, double eb, int b)
   return ea < eb || (ea == eb && a < b);
 }
 
+/* Heap sift-down of idx[root] within idx[0..end) under the SPT order of machine j. */
+static inline DEVO_HD void devo__etc_spt_sift(const double *etc, int m, int j, double *idx,
+                                             int root, int end)
+{
+  int child;
+  double tmp;
+  for (; (child = 2 * root + 1) < end; root = child) {
+    if (child + 1 < end &&
+        devo__etc_spt_less(etc[(long long)idx[child] * m + j], (int)idx[child],
+                           etc[(long long)idx[child + 1] * m + j], (int)idx[child + 1]))
+      child++;
+    if (!devo__etc_spt_less(etc[(long long)idx[root] * m + j], (int)idx[root],
+                            etc[(long long)idx[child] * m + j], (int)idx[child]))
+      break;
+    tmp = idx[root];
+    idx[root] = idx[child];
+    idx[child] = tmp;
+  }
+}
+
 /* Sorts the task indices idx[0..k) of machine j into SPT order (heap sort: in place, O(k log k),
  * no recursion, so it also runs on the device). Indices are stored as doubles (exact below
  * 2^53) because the scratch space is an array of doubles. */
 static inline DEVO_HD void devo__etc_spt_sort(const double *etc, int m, int j, double *idx, int k)
 {
-  int start, end, root, child;
+  int i;
   double tmp;
-  if (k < 2)
-    return;
-  for (start = k / 2 - 1;; --start) {
-    for (end = k, root = start; (child = 2 * root + 1) < end; root = child) {
-      int c = child;
-      if (c + 1 < end && devo__etc_spt_less(etc[(long long)idx[c] * m + j], (int)idx[c],
-                                            etc[(long long)idx[c + 1] * m + j], (int)idx[c + 1]))
-        c++;
-      if (!devo__etc_spt_less(etc[(long long)idx[root] * m + j], (int)idx[root],
-                              etc[(long long)idx[c] * m + j], (int)idx[c]))
-        break;
-      tmp = idx[root];
-      idx[root] = idx[c];
-      idx[c] = tmp;
-      child = c;
-    }
-    if (start == 0)
-      break;
-  }
-  for (end = k - 1; end > 0; --end) {
+  for (i = k / 2 - 1; i >= 0; --i)
+    devo__etc_spt_sift(etc, m, j, idx, i, k);
+  for (i = k - 1; i > 0; --i) {
     tmp = idx[0];
-    idx[0] = idx[end];
-    idx[end] = tmp;
-    for (root = 0; (child = 2 * root + 1) < end; root = child) {
-      int c = child;
-      if (c + 1 < end && devo__etc_spt_less(etc[(long long)idx[c] * m + j], (int)idx[c],
-                                            etc[(long long)idx[c + 1] * m + j], (int)idx[c + 1]))
-        c++;
-      if (!devo__etc_spt_less(etc[(long long)idx[root] * m + j], (int)idx[root],
-                              etc[(long long)idx[c] * m + j], (int)idx[c]))
-        break;
-      tmp = idx[root];
-      idx[root] = idx[c];
-      idx[c] = tmp;
-      child = c;
-    }
+    idx[0] = idx[i];
+    idx[i] = tmp;
+    devo__etc_spt_sift(etc, m, j, idx, 0, i);
   }
 }
 

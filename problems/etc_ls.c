@@ -127,37 +127,31 @@ static void refresh_machine(ls_state *s, int j)
 
 /* Sorts a segment into SPT order (heap sort: no comparator context is needed, and the key is a
  * strict total order, so the result does not depend on the algorithm). */
+/* Heap sift-down of a[root] within a[0..end) in machine j's run order. */
+static void spt_sift(ls_state *s, int *a, int j, int root, int end)
+{
+  int child, tmp;
+  for (; (child = 2 * root + 1) < end; root = child) {
+    if (child + 1 < end && runs_before(s, a[child], a[child + 1], j))
+      child++;
+    if (!runs_before(s, a[root], a[child], j))
+      break;
+    tmp = a[root];
+    a[root] = a[child];
+    a[child] = tmp;
+  }
+}
+
 static void spt_sort_segment(ls_state *s, int j)
 {
-  int *a = s->list + s->start[j], k = s->start[j + 1] - s->start[j], st, end, root, child, tmp;
-  if (k < 2)
-    return;
-  for (st = k / 2 - 1;; --st) {
-    for (end = k, root = st; (child = 2 * root + 1) < end; root = child) {
-      if (child + 1 < end && runs_before(s, a[child], a[child + 1], j))
-        child++;
-      if (!runs_before(s, a[root], a[child], j))
-        break;
-      tmp = a[root];
-      a[root] = a[child];
-      a[child] = tmp;
-    }
-    if (st == 0)
-      break;
-  }
-  for (end = k - 1; end > 0; --end) {
+  int *a = s->list + s->start[j], k = s->start[j + 1] - s->start[j], i, tmp;
+  for (i = k / 2 - 1; i >= 0; --i)
+    spt_sift(s, a, j, i, k);
+  for (i = k - 1; i > 0; --i) {
     tmp = a[0];
-    a[0] = a[end];
-    a[end] = tmp;
-    for (root = 0; (child = 2 * root + 1) < end; root = child) {
-      if (child + 1 < end && runs_before(s, a[child], a[child + 1], j))
-        child++;
-      if (!runs_before(s, a[root], a[child], j))
-        break;
-      tmp = a[root];
-      a[root] = a[child];
-      a[child] = tmp;
-    }
+    a[0] = a[i];
+    a[i] = tmp;
+    spt_sift(s, a, j, 0, i);
   }
 }
 

@@ -68,7 +68,7 @@ const char *tc_devo_bin(void)
   return b;
 }
 
-static char *slurp(const char *path)
+char *tc_slurp(const char *path)
 {
   FILE *f = fopen(path, "rb");
   char *buf;
@@ -105,9 +105,9 @@ int tc_run(const char *cmd, char **out, char **err)
   rc = system(full);
   free(full);
   if (out)
-    *out = slurp(tmpo);
+    *out = tc_slurp(tmpo);
   if (err)
-    *err = slurp(tmpe);
+    *err = tc_slurp(tmpe);
   unlink(tmpo);
   unlink(tmpe);
   if (rc == -1 || !WIFEXITED(rc))

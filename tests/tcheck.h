@@ -64,6 +64,8 @@ extern int tc_checks;
 const char *tc_shared(const char *sub);
 /* Path of the devo CLI ($DEVO_BIN), or skips the case. */
 const char *tc_devo_bin(void);
+/* The whole file as a malloc'd, NUL-terminated string, or NULL. */
+char *tc_slurp(const char *path);
 /* Runs a shell command, captures stdout (and stderr when err != NULL) into malloc'd strings,
  * returns the exit code (or -1). */
 int tc_run(const char *cmd, char **out, char **err);

@@ -472,25 +472,6 @@ static int reference_row(const char *md, const char *cls, char *minmin, char *su
   return 0;
 }
 
-static char *slurp_file(const char *path)
-{
-  FILE *f = fopen(path, "rb");
-  char *b;
-  long n;
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  n = ftell(f);
-  rewind(f);
-  b = (char *)malloc((size_t)n + 1);
-  if (b) {
-    n = (long)fread(b, 1, (size_t)n, f);
-    b[n] = 0;
-  }
-  fclose(f);
-  return b;
-}
-
 TEST_CASE(braun_reference_minmin)
 {
   const char *refp = tc_shared("etc_data/braun/REFERENCE.md");
@@ -498,7 +479,7 @@ TEST_CASE(braun_reference_minmin)
   int k;
   if (!refp)
     TC_SKIP("../shared/etc_data/braun is absent (set DEVO_SHARED)");
-  md = slurp_file(refp);
+  md = tc_slurp(refp);
   CHECK(md != NULL);
   for (k = 0; k < 12; ++k) {
     char sub[64], minmin[32], suff[32], got[64];
@@ -1240,7 +1221,7 @@ TEST_CASE(cli_schedule_runs)
   free(out);
   free(err);
   snprintf(cmd, sizeof cmd, "%s.out", path);
-  out = slurp_file(cmd);
+  out = tc_slurp(cmd);
   CHECK(out != NULL);
   for (p = out; p && *p; ++p)
     lines += *p == '\n';
