@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../problems/philox.h"
 #include "etc_internal.h"
 
 /* Share of the limit that the local search of the seeds may use at most: on the Braun sizes it
@@ -35,6 +36,7 @@ void devo_schedule_opts_init(devo_schedule_opts *o)
   o->heuristic = -1;
   o->seeds = DEVO_ETC_SEED_LOCAL;
   o->polish = 1;
+  o->ils_share = 0.8;
   o->np = 64;
   o->f = 0.5;
   o->cr = 0.9;
@@ -103,6 +105,8 @@ static int check_opts(const devo_schedule_opts *o, devo_schedule_result *r)
     return fail(r, DEVO_E_INVALID, "seeds %d: not a DEVO_ETC_SEED_* value", o->seeds);
   if (o->polish != 0 && o->polish != 1)
     return fail(r, DEVO_E_INVALID, "polish %d: must be 0 or 1", o->polish);
+  if (!(o->ils_share >= 0.0 && o->ils_share < 1.0))
+    return fail(r, DEVO_E_INVALID, "ils_share %g: must be in [0, 1)", o->ils_share);
   if (o->backend != DEVO_BACKEND_CPU && o->backend != DEVO_BACKEND_GPU &&
       o->backend != DEVO_BACKEND_AUTO)
     return fail(r, DEVO_E_INVALID, "backend %d: not a DEVO_BACKEND_* value", o->backend);
@@ -140,13 +144,52 @@ static int solver_setup(devo_solver *s, const devo_schedule_opts *o, int backend
   return DEVO_OK;
 }
 
+/* Perturbations of one round: 2 to 6 tasks, so that the local search can leave the basin of
+ * its last optimum without forgetting the schedule. */
+#define ILS_MIN_KICK 2
+#define ILS_KICK_SPAN 5
+
+/* Step 5: iterated local search from cur (a schedule with objective *cur_obj) until the
+ * deadline; cur and *cur_obj receive the best found. work: n ints of scratch. Returns a status;
+ * *rounds counts the rounds. */
+static int iterated_ls(const devo_etc *e, const devo_schedule_opts *o, int *cur, double *cur_obj,
+                       int *work, double deadline, int64_t *rounds)
+{
+  int n = e->ntasks, m = e->nmach, q, k, st;
+  uint32_t round;
+  for (round = 0;; ++round) {
+    double left = deadline - devo__now(), ms, ft, obj;
+    int64_t moves = 0;
+    if (left <= 0.0)
+      return DEVO_OK;
+    memcpy(work, cur, (size_t)n * sizeof(int));
+    k = ILS_MIN_KICK + (int)(round % ILS_KICK_SPAN);
+    for (q = 0; q < k; ++q) {
+      devo__u32x4 w = devo__rng(o->seed, (uint32_t)q, round, 0u, DEVO__RNG_SCHED);
+      int t = (int)devo__below(w.v[0], (uint32_t)n), j = (int)devo__below(w.v[1], (uint32_t)m - 1);
+      work[t] = j >= work[t] ? j + 1 : j; /* any machine but its own */
+    }
+    st = devo_etc_local_search(e, work, o->order, o->lambda, 0, left, &moves);
+    if (st == DEVO_OK)
+      st = devo_etc_evaluate(e, work, o->order, &ms, &ft);
+    if (st != DEVO_OK)
+      return st;
+    ++*rounds;
+    obj = objective(o->lambda, ms, ft, m);
+    if (obj <= *cur_obj) { /* equal is kept too: it moves the search along plateaus */
+      memcpy(cur, work, (size_t)n * sizeof(int));
+      *cur_obj = obj;
+    }
+  }
+}
+
 int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assign,
                       devo_schedule_result *r)
 {
   const double t0 = devo__now();
   const devo_allocator *al;
   double deadline, ls_min = (double)INFINITY, reserve, avail, budget;
-  int *plain = NULL, *improved = NULL, *seeds = NULL, changed[DEVO_HEUR_COUNT];
+  int *plain = NULL, *improved = NULL, *seeds = NULL, *ils = NULL, changed[DEVO_HEUR_COUNT];
   int n, h, k, st = DEVO_OK, nheur, nseeds = 0, ls_ran = 0;
   cand best, c;
   de_run d;
@@ -167,7 +210,8 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
   memset(changed, 0, sizeof changed);
   plain = (int *)devo__alloc(al, (size_t)DEVO_HEUR_COUNT * (size_t)n, sizeof(int));
   improved = (int *)devo__alloc(al, (size_t)DEVO_HEUR_COUNT * (size_t)n, sizeof(int));
-  if (!plain || !improved) {
+  ils = (int *)devo__alloc(al, 2 * (size_t)n, sizeof(int));
+  if (!plain || !improved || !ils) {
     st = fail(r, DEVO_E_NOMEM, "out of memory for the heuristic schedules");
     goto done;
   }
@@ -231,6 +275,8 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
     reserve = ls_ran ? fmin(MAX_POLISH_SHARE * o->time_limit,
                             fmax(MIN_POLISH_S, POLISH_PER_SEED_LS * ls_min))
                      : NOSEED_POLISH_SHARE * o->time_limit;
+  if (o->polish && o->ils_share > 0.0)
+    reserve = fmax(reserve, o->ils_share * (deadline - devo__now()));
   avail = deadline - reserve - devo__now();
   if (fmin(avail - 0.001, avail / 1.01) >= MIN_SOLVE_S) {
     int backend = o->backend, ds;
@@ -262,7 +308,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
     avail = deadline - reserve - devo__now();
     budget = fmin(avail - 0.001, avail / 1.01);
     if (budget < MIN_SOLVE_S)
-      goto answer;
+      goto searched;
     if ((st = solver_setup(d.s, o, backend, budget)) != DEVO_OK) {
       st = fail(r, st, "%s", devo_solver_errmsg(d.s));
       goto done;
@@ -313,9 +359,30 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
       st = fail(r, st, "evaluation: %s", devo_status_message(st));
       goto done;
     }
-    /* 5. with random seeds only, DE's answer stands (plain DE stays measurable) */
+    /* 6. with random seeds only, DE's answer stands (plain DE stays measurable) */
     if (o->seeds == DEVO_ETC_SEED_NONE || c.obj <= best.obj)
       best = c;
+  }
+
+searched:
+  /* 5. iterated local search on the best so far until the deadline */
+  if (o->polish && o->ils_share > 0.0 && deadline - devo__now() > 0.0 &&
+      !(r->de_ran && (r->status == DEVO_STOPPED_BY_CALLBACK || r->status == DEVO_INTERRUPTED))) {
+    double obj = best.obj;
+    memcpy(ils, best.assign, (size_t)n * sizeof(int));
+    st = iterated_ls(e, o, ils, &obj, ils + n, deadline, &r->ils_rounds);
+    if (st != DEVO_OK) {
+      st = fail(r, st, "iterated local search: %s", devo_status_message(st));
+      goto done;
+    }
+    if (obj < best.obj) {
+      st = eval_cand(e, o, ils, DEVO_SCHED_FROM_ILS, -1, &c);
+      if (st != DEVO_OK) {
+        st = fail(r, st, "evaluation: %s", devo_status_message(st));
+        goto done;
+      }
+      best = c;
+    }
   }
 
 answer:
@@ -330,6 +397,7 @@ done:
   de_free(al, &d);
   devo__free(al, plain);
   devo__free(al, improved);
+  devo__free(al, ils);
   r->elapsed = devo__now() - t0;
   return st;
 }

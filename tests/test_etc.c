@@ -1070,6 +1070,49 @@ TEST_CASE(problem_etc_seed_local)
 }
 
 /* devo_schedule_run: the library form of `devo schedule`. */
+/* Step 5 of devo_schedule_run: iterated local search never returns a worse schedule than the
+ * same run without it, counts its rounds, and is reproducible given the seed and enough time
+ * (a round budget bounded by the deadline is not: so only "not worse" is compared). */
+TEST_CASE(schedule_run_iterated_ls)
+{
+  devo__etcgen g;
+  devo_etc *e;
+  devo_schedule_opts o;
+  devo_schedule_result r0, r1;
+  double *v;
+  int a[256], t;
+  devo__etcgen_defaults(&g);
+  CHECK(devo__etcgen_class(&g, "u_i_hihi") == 0);
+  g.ntasks = 256;
+  g.nmach = 8;
+  v = gen(&g);
+  e = make_etc(256, 8, v);
+  devo_schedule_opts_init(&o);
+  CHECK(o.ils_share == 0.8);
+  o.lambda = 1.0;
+  o.time_limit = 0.2;
+  o.ils_share = 0.0;
+  CHECK(devo_schedule_run(e, &o, a, &r0) == DEVO_OK);
+  CHECK_EQ_INT(r0.ils_rounds, 0);
+  CHECK(r0.source != DEVO_SCHED_FROM_ILS);
+  o.ils_share = 0.8;
+  CHECK(devo_schedule_run(e, &o, a, &r1) == DEVO_OK);
+  CHECK(r1.ils_rounds > 10);
+  CHECK(r1.makespan <= r0.makespan);
+  for (t = 0; t < 256; ++t)
+    CHECK(a[t] >= 0 && a[t] < 8);
+  if (r1.makespan < r0.makespan)
+    CHECK_EQ_INT(r1.source, DEVO_SCHED_FROM_ILS);
+  printf("ILS: makespan %.6g without, %.6g with (%lld rounds)\n", r0.makespan, r1.makespan,
+         (long long)r1.ils_rounds);
+  o.ils_share = 1.0;
+  CHECK(devo_schedule_run(e, &o, a, &r1) == DEVO_E_INVALID);
+  o.ils_share = -0.1;
+  CHECK(devo_schedule_run(e, &o, a, &r1) == DEVO_E_INVALID);
+  devo_etc_destroy(e);
+  free(v);
+}
+
 TEST_CASE(schedule_run_library)
 {
   devo__etcgen g;
@@ -1268,7 +1311,7 @@ static const tc_case cases[] = {
     TC(cli_schedule_runs),
     TC(local_search_never_worse), TC(local_search_local_optimum),
     TC(local_search_plateau),    TC(braun_minmin_local_search),
-    TC(problem_etc_seed_local),  TC(schedule_run_library),
+    TC(problem_etc_seed_local),  TC(schedule_run_library), TC(schedule_run_iterated_ls),
 };
 
 int main(int argc, char **argv)

@@ -55,7 +55,8 @@ static const char *const schedule_help =
     "(on stdout with --out). DE (Kromer et al. 2011 encoding) searches from the classic\n"
     "heuristic schedules, improved by local search (moves and swaps of tasks off the\n"
     "machine that ends last), until the time limit, counted from the start of the process;\n"
-    "local search then polishes DE's best.\n"
+    "local search then polishes DE's best, and iterated local search continues from the\n"
+    "best schedule until the deadline.\n"
     "\n"
     "input:\n"
     "  FILE or -            CSV (rows = tasks, columns = machines; ',' ';' or tab; optional\n"
@@ -75,6 +76,9 @@ static const char *const schedule_help =
     "  --no-seed-heuristics start DE from random schedules only\n"
     "  --local-search on|off on (default): improve the heuristic seeds and DE's best by local\n"
     "                       search; off: plain DE from the plain heuristics\n"
+    "  --ils-share S        share of the search time for iterated local search (random\n"
+    "                       reassignments + local search) on the best answer after DE, in\n"
+    "                       [0, 1) (default 0.8; 0 = DE gets all of it)\n"
     "  --np N               population size, >= 4 (default 64)\n"
     "  --f F                differential weight, in (0, 2] (default 0.5)\n"
     "  --cr CR              crossover rate, in [0, 1] (default 0.9)\n"
@@ -94,7 +98,7 @@ typedef struct sched_args {
   const char *file, *ready, *out, *heuristic;
   int format, nmach, order, no_seed, np, threads, backend, json, lambda_set, objective;
   int local_search; /* 0 = on, 1 = off (index into on_off) */
-  double lambda, time_limit, f, cr;
+  double lambda, time_limit, f, cr, ils_share;
   uint64_t seed;
 } sched_args;
 
@@ -132,7 +136,8 @@ static int parse(int argc, char **argv, sched_args *a)
       "--format=", "--machines=", "--ready=",     "--time-limit=",        "--objective=",
       "--lambda=", "--order=",    "--heuristic=", "--no-seed-heuristics", "--np=",
       "--f=",      "--cr=",       "--seed=",      "--threads=",           "--backend=",
-      "--out=",    "--json",      "--help",       "--local-search=",      NULL};
+      "--out=",    "--json",      "--help",       "--local-search=",      "--ils-share=",
+      NULL};
   static const char *const formats[] = {"auto", "csv", "braun", NULL};
   static const char *const objectives[] = {"weighted", "makespan", NULL};
   static const char *const orders[] = {"fcfs", "spt", NULL};
@@ -142,6 +147,7 @@ static int parse(int argc, char **argv, sched_args *a)
   int pos = 1, k, r = 0;
   memset(a, 0, sizeof *a);
   a->lambda = 0.75;
+  a->ils_share = 0.8;
   a->time_limit = 1.0;
   a->np = 64;
   a->f = 0.5;
@@ -199,6 +205,11 @@ static int parse(int argc, char **argv, sched_args *a)
       exit(CLI_OK);
     case 18:
       r = pick("--local-search", v, on_off, &a->local_search);
+      break;
+    case 19:
+      r = cli_double(cmd, "--ils-share", v, &a->ils_share);
+      if (!r && !(a->ils_share >= 0.0 && a->ils_share < 1.0))
+        r = cli_usage_error(cmd, "--ils-share must be in [0, 1), got %s", v);
       break;
     default: break;
     }
@@ -366,6 +377,8 @@ static const char *source_name(int source)
     return "de";
   case DEVO_SCHED_FROM_DE_LS:
     return "de+ls";
+  case DEVO_SCHED_FROM_ILS:
+    return "ils";
   default:
     return "heuristic";
   }
@@ -423,6 +436,7 @@ static int schedule(const sched_args *ap)
              : a.local_search == 0 ? DEVO_ETC_SEED_LOCAL
                                    : DEVO_ETC_SEED_PLAIN;
   so.polish = a.local_search == 0;
+  so.ils_share = a.ils_share;
   so.np = a.np;
   so.f = a.f;
   so.cr = a.cr;

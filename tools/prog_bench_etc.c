@@ -76,6 +76,7 @@ static const char *source_name(int s)
   return s == DEVO_SCHED_FROM_HEURISTIC_LS ? "heur+ls"
          : s == DEVO_SCHED_FROM_DE         ? "de"
          : s == DEVO_SCHED_FROM_DE_LS      ? "de+ls"
+         : s == DEVO_SCHED_FROM_ILS        ? "ils"
                                            : "heur";
 }
 

@@ -361,7 +361,8 @@ enum {
   DEVO_SCHED_FROM_HEURISTIC = 0,    /* a classic heuristic, unchanged */
   DEVO_SCHED_FROM_HEURISTIC_LS = 1, /* a heuristic schedule improved by devo_etc_local_search */
   DEVO_SCHED_FROM_DE = 2,           /* DE's best */
-  DEVO_SCHED_FROM_DE_LS = 3         /* DE's best, improved by the final local search */
+  DEVO_SCHED_FROM_DE_LS = 3,        /* DE's best, improved by the final local search */
+  DEVO_SCHED_FROM_ILS = 4           /* the best of the above, improved by iterated local search */
 };
 
 /* Options of devo_schedule_run; devo_schedule_opts_init sets the defaults given here. */
@@ -373,6 +374,9 @@ typedef struct devo_schedule_opts {
   int heuristic;     /* -1 (default): search; a DEVO_HEUR_* value: that heuristic alone */
   int seeds;         /* DEVO_ETC_SEED_*: initial population; default DEVO_ETC_SEED_LOCAL */
   int polish;        /* 1 (default): local search on DE's best in the time DE leaves; 0: no */
+  double ils_share;  /* share of the search time (after the seeds) kept for iterated local
+                        search on the best answer, [0, 1); default 0.8; 0 = none (DE gets the
+                        time); needs polish = 1 */
   int np;            /* DE population, >= 4; default 64 */
   double f, cr;      /* DE weights; defaults 0.5 and 0.9 */
   uint64_t seed;     /* random seed; default 1 */
@@ -390,6 +394,7 @@ typedef struct devo_schedule_result {
   int64_t evaluations; /* DE's schedule evaluations, or the heuristics run when DE did not run */
   int64_t generations; /* DE generations (0 without DE) */
   int64_t ls_moves;    /* local-search steps kept: seeds and final polish together */
+  int64_t ils_rounds;  /* perturbation + local search rounds of step 5 */
   int de_ran;          /* 1 when DE ran */
   int status;          /* DE's stop reason (> 0) when it ran, else DEVO_OK */
   int source;          /* DEVO_SCHED_FROM_* of the returned assignment */
@@ -410,8 +415,12 @@ void devo_schedule_opts_init(devo_schedule_opts *o);
  *  3. DE (devo_solve) seeded with those schedules (distinct ones; none with SEED_NONE), until
  *     the time left minus a reserve for step 4 and the solve's allowed overrun; skipped when
  *     less than 2 ms would be left;
- *  4. with polish = 1, devo_etc_local_search on DE's best until the deadline;
- *  5. the answer: the best by the objective of all the schedules above (with SEED_NONE, DE's
+ *  4. with polish = 1, devo_etc_local_search on DE's best;
+ *  5. with polish = 1 and ils_share > 0, iterated local search (Lourenco, Martin and Stuetzle
+ *     2003) from the best schedule so far until the deadline: reassign 2 to 6 random tasks to
+ *     random other machines (Philox draws from o->seed), devo_etc_local_search, keep the result
+ *     when it is not worse; DE then runs in the first (1 - ils_share) of the time after step 2;
+ *  6. the answer: the best by the objective of all the schedules above (with SEED_NONE, DE's
  *     best when DE ran, so that plain DE can be measured).
  * Returns at the latest about 1 ms after the deadline on instances of the Braun size (the
  * local search reads the clock every few hundred candidates; DE keeps devo_solve's promise).
