@@ -11,6 +11,18 @@ int devo__gpu_probe(char *msg, size_t msglen)
   return 0;
 }
 
+int devo__gpu_eval_points(const devo_problem *p, const double *x, int n, double *f, char *err,
+                          size_t errlen)
+{
+  (void)p;
+  (void)x;
+  (void)n;
+  (void)f;
+  if (err && errlen)
+    snprintf(err, errlen, "devo was built without CUDA");
+  return DEVO_E_NODEVICE;
+}
+
 static int none_start(devo_solver *s)
 {
   return devo__set_err(s, DEVO_E_NODEVICE, "no GPU backend: devo was built without CUDA");

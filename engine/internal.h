@@ -117,6 +117,11 @@ extern const devo_backend devo__cpu_backend;
 /* Defined in kernels/ when built with CUDA, else in engine/gpu_none.c. */
 extern const devo_backend devo__gpu_backend;
 int devo__gpu_probe(char *msg, size_t msglen);
+/* f of n points x (n * dim doubles, row-major) of a built-in problem, evaluated on the GPU by
+ * the backend's evaluation kernel (kernels/gpu_problem.cu). DEVO_OK, DEVO_E_NODEVICE,
+ * DEVO_E_INVALID, DEVO_E_NOMEM or DEVO_E_CUDA with a message in err. */
+int devo__gpu_eval_points(const devo_problem *p, const double *x, int n, double *f, char *err,
+                          size_t errlen);
 
 /* Formats the solver's error message (printf-like) and returns status. */
 int devo__set_err(devo_solver *s, int status, const char *fmt, ...)

@@ -19,9 +19,12 @@
  * - work: shared scratch of devo__cec_block_work(dim) doubles (cec.h), free for the call;
  * - red: shared scratch for block_reduce.cuh (>= 33 doubles), free for the call;
  * - _ex takes the shift rows and matrices from the caller (e.g. copies staged in shared memory):
- *   shift = ncomp rows of dim doubles; rot = ncomp matrices of dim rows, row i of matrix k at
- *   rot + (k * dim + i) * ldm (ldm >= dim; a padded ldm avoids shared-memory bank conflicts).
- *   The plain version reads v->shift and v->rot (global memory) with ldm = dim.
+ *   shift = ncomp rows of dim doubles; element (i, j) of matrix k at rot[k * ms + i * rs + j * cs].
+ *   Row-major: rs = ldm (>= dim), cs = 1, ms = dim * ldm. Transposed (each matrix stored
+ *   column-major, rs = 1, cs = dim, ms = dim * dim): thread i then reads consecutive addresses
+ *   with its neighbours, coalesced in global memory and free of bank conflicts in shared memory,
+ *   with the same summation order. The backend (kernels/gpu_problem.cu) keeps them transposed.
+ *   The plain version reads v->shift and v->rot (global memory, row-major).
  * The caller must __syncthreads() between writing x and the call; the call ends with every
  * thread past its last read of x and work only after the final reduction (so x and work may be
  * rewritten after a further __syncthreads()). */
@@ -31,15 +34,16 @@
 #include "../problems/cec.h"
 #include "block_reduce.cuh"
 
-/* z = M y, rows strided over the threads. */
-__device__ inline void devo__cec_blk_matvec(const double *m, int ldm, int d, const double *y,
-                                            double *z)
+/* z = M y, rows strided over the threads; M(i, j) at m[i * rs + j * cs]. */
+__device__ inline void devo__cec_blk_matvec(const double *m, size_t rs, size_t cs, int d,
+                                            const double *y, double *z)
 {
   for (int i = threadIdx.x; i < d; i += blockDim.x) {
-    const double *row = m + (size_t)i * (size_t)ldm;
+    const double *row = m + (size_t)i * rs;
     double acc = 0.0;
+#pragma unroll 4
     for (int j = 0; j < d; ++j)
-      acc = acc + y[j] * row[j];
+      acc = acc + y[j] * row[(size_t)j * cs];
     z[i] = acc;
   }
 }
@@ -73,7 +77,8 @@ __device__ inline double devo__cec_blk_basic(int fn, const double *z, const int 
 
 __device__ inline double devo__cec_eval_block_ex(const devo__pview *v, const double *x,
                                                  double *work, double *red, const double *shift,
-                                                 const double *rot, int ldm)
+                                                 const double *rot, size_t rs, size_t cs,
+                                                 size_t ms)
 {
   const int id = v->cec_id, d = v->dim, fam = devo__cec_family(id);
   const int n = devo__cec_nparts(id);
@@ -87,7 +92,7 @@ __device__ inline double devo__cec_eval_block_ex(const devo__pview *v, const dou
     for (int i = threadIdx.x; i < d; i += blockDim.x)
       y[i] = (x[i] - shift[i]) * s;
     __syncthreads();
-    devo__cec_blk_matvec(rot, ldm, d, y, z);
+    devo__cec_blk_matvec(rot, rs, cs, d, y, z);
     __syncthreads();
     if (fam == DEVO__CEC_SIMPLE)
       return devo__cec_blk_basic(devo__cec_part_fn(id, 0), z, NULL, d, 1.0, red) +
@@ -118,7 +123,7 @@ __device__ inline double devo__cec_eval_block_ex(const devo__pview *v, const dou
       d2 += pow(t, 2.0); /* cf_cal: raw x, no scale or rotation */
     }
     __syncthreads();
-    devo__cec_blk_matvec(rot + (size_t)k * (size_t)d * (size_t)ldm, ldm, d, y, z);
+    devo__cec_blk_matvec(rot + (size_t)k * ms, rs, cs, d, y, z);
     __syncthreads();
     fit[k] = devo__cec_comp_fit(id, k, devo__cec_blk_basic(fn, z, NULL, d, 1.0, red));
     w[k] = devo__cec_comp_weight(devo__block_sum(d2, red), d, devo__cec_comp_sigma(id, k));
@@ -126,11 +131,12 @@ __device__ inline double devo__cec_eval_block_ex(const devo__pview *v, const dou
   return devo__cec_comp_combine(n, w, fit) + devo__cec_bias(id);
 }
 
-/* The same, with the shift rows and matrices read from v (global memory, ldm = dim). */
+/* The same, with the shift rows and matrices read from v (global memory, row-major). */
 __device__ inline double devo__cec_eval_block(const devo__pview *v, const double *x, double *work,
                                               double *red)
 {
-  return devo__cec_eval_block_ex(v, x, work, red, v->shift, v->rot, v->dim);
+  const size_t d = (size_t)v->dim;
+  return devo__cec_eval_block_ex(v, x, work, red, v->shift, v->rot, d, 1, d * d);
 }
 
 #endif /* DEVO_CEC_DEVICE_CUH */

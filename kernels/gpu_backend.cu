@@ -10,6 +10,9 @@
  *                       optionally with kernel(P) computing indices one generation ahead on a
  *                       second stream;
  *   multikernel         four launches per generation from the host.
+ * Problem kinds: the classic functions, and the block kinds CEC F01..F10 and ETC scheduling (one
+ * vector per block; block work and, in the persistent kernel, the rotation or ETC matrix in
+ * shared memory when they fit; problem data uploaded by kernels/gpu_problem.cu).
  * Every CUDA call is checked; a failure becomes DEVO_E_CUDA with the call, file and line. */
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +28,12 @@
 #define DEVO__GPU_DEFAULT_PERSIST 1
 #define DEVO__GPU_DEFAULT_KERNELP 0
 #define DEVO__GPU_DEFAULT_BARRIER DEVO__BARRIER_ACQUIRE
+/* Persistent chunks with kernels/gpu_fast.cu's kernel where it applies (classic kinds, whole
+ * population co-resident) with one coordinate per thread, i.e. D <= 128: measured on an H100
+ * (BENCHMARKS.md) 77 ms instead of 112 at D=100 NP=250 and 340 instead of 535 at D=10 NP=50;
+ * with 4 coordinates per thread it lost (123 ms at D=100), so D = 129..512 only with
+ * DEVO__GPU_FAST. 0 = only with DEVO__GPU_FAST. */
+#define DEVO__GPU_DEFAULT_FAST 1
 
 /* Graph sizes (generations per graph launch), largest first. */
 static const int devo__graph_sizes[3] = {256, 16, 1};
@@ -37,11 +46,15 @@ struct devo__gpu_state {
   cudaDeviceProp prop;
   devo__gpu_ktab kt;
   devo__gpu_args a;   /* device pointers live here */
-  double *d_shift;    /* problem data */
+  devo__gpu_pdata pd; /* problem data */
+  double *d_work;     /* block kinds: global block work when it does not fit in shared memory */
+  int blk;            /* block kind (CEC, ETC): one vector per block */
   devo__gpu_ctl *h_ctl; /* pinned */
   cudaStream_t st, st2;  /* NULL until created */
   cudaEvent_t ev_fork, ev_idx, ev_gen;
   int design, persist, kernelp, barrier;
+  int fast;              /* persistent chunks run gpu_fast.cu's kernel with fc */
+  devo__gpu_fast_cfg fc;
   int threads, blocks, occ, pgrid;
   size_t smem;         /* dynamic shared bytes of the fused kernels */
   size_t smem_red;     /* of the kernels that only reduce */
@@ -139,7 +152,8 @@ static void devo__gpu_stop(devo_solver *s)
   cudaFree(g->a.part_val);
   cudaFree(g->a.part_idx);
   cudaFree(g->a.ctl);
-  cudaFree(g->d_shift);
+  devo__gpu_pdata_free(&g->pd);
+  cudaFree(g->d_work);
   if (g->h_ctl)
     cudaFreeHost(g->h_ctl);
   if (g->ev_fork)
@@ -165,10 +179,79 @@ static int devo__round_up(int x, int m)
   return (x + m - 1) / m * m;
 }
 
+/* Block kinds: one vector per block. Shared memory holds, by preference, the block work, the
+ * trial and the staged matrix (layout in gpu_common.cuh); what does not fit is dropped in the
+ * reverse order (the matrix is read from global memory / L2, the trial lives in the destination
+ * row, the work in a global slice per vector). The matrix is staged only where a block reuses
+ * it: in the persistent kernel (loaded once per chunk), unless a variant bit says otherwise,
+ * and only when the population still fits in one resident wave with it (else more, smaller
+ * blocks per SM win). Every group kernel gets the same dynamic shared memory. */
+static int devo__gpu_fit_blk(devo_solver *s, devo__gpu_state *g, int lanes, size_t static_smem)
+{
+  const cudaDeviceProp *p = &g->prop;
+  const int d = g->a.dim, np = g->a.np, want = s->o.gpu_design;
+  const size_t optin = (size_t)p->sharedMemPerBlockOptin > static_smem
+                           ? (size_t)p->sharedMemPerBlockOptin - static_smem
+                           : 0;
+  const size_t red = DEVO__RED_DOUBLES * sizeof(double), trial = (size_t)d * sizeof(double);
+  const size_t work = (size_t)g->a.work_n * sizeof(double);
+  const size_t stage = devo__gpu_blk_stage(&g->a.v) * sizeof(double);
+  const void *kernels[] = {g->kt.init, g->kt.gen, g->kt.persist, g->kt.mk_eval};
+  int persist = DEVO__GPU_DEFAULT_PERSIST;
+  if (want & DEVO__GPU_CHUNK_GRAPH)
+    persist = 0;
+  if (want & DEVO__GPU_CHUNK_PERSIST)
+    persist = 1;
+  if (!p->cooperativeLaunch || g->design == DEVO_GPU_MULTIKERNEL)
+    persist = 0;
+  int tr = !(want & DEVO__GPU_TRIAL_GLOBAL), wk = 1;
+  int sg = stage > 0 && !(want & DEVO__GPU_STAGE_OFF) && (persist || (want & DEVO__GPU_STAGE_ON));
+  size_t need;
+  g->a.lanes = lanes;
+  g->a.vpb = 1;
+  g->threads = lanes;
+  g->blocks = np;
+  for (;;) {
+    need = red + (tr ? trial : 0) + (wk ? work : 0) + (sg ? stage : 0);
+    g->occ = 0;
+    if (need <= optin) {
+      if (need + static_smem > (size_t)p->sharedMemPerBlock)
+        for (const void *k : kernels)
+          DEVO__CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)need));
+      DEVO__CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->occ, g->kt.persist, g->threads,
+                                                             need));
+      if (g->occ >= 1 && (!sg || (want & DEVO__GPU_STAGE_ON) ||
+                          (int64_t)g->occ * p->multiProcessorCount >= np))
+        break;
+    }
+    if (sg)
+      sg = 0;
+    else if (tr)
+      tr = 0;
+    else if (wk)
+      wk = 0;
+    else
+      return devo__set_err(s, DEVO_E_CUDA,
+                           "no block of %d threads with %zu bytes of shared memory fits on an SM "
+                           "of %s",
+                           g->threads, need, p->name);
+  }
+  g->a.trial_shared = tr;
+  g->a.sm_work = wk && work > 0 ? DEVO__RED_DOUBLES + (tr ? d : 0) : -1;
+  g->a.sm_stage = sg ? DEVO__RED_DOUBLES + (tr ? d : 0) + (wk ? g->a.work_n : 0) : -1;
+  g->a.stage_n = sg ? (int)(stage / sizeof(double)) : 0;
+  g->smem = need;
+  g->smem_red = need;
+  return DEVO_OK;
+}
+
 /* Threads, blocks, shared memory and occupancy for a given geometry. */
 static int devo__gpu_fit(devo_solver *s, devo__gpu_state *g, int lanes, int vpb,
                          size_t static_smem)
 {
+  if (g->blk)
+    return devo__gpu_fit_blk(s, g, lanes, static_smem);
   const cudaDeviceProp *p = &g->prop;
   const int d = g->a.dim, np = g->a.np;
   g->a.lanes = lanes;
@@ -233,7 +316,16 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
   if (cap < 32)
     return devo__set_err(s, DEVO_E_CUDA, "the kernels cannot run 32 threads per block on %s",
                          p->name);
-  if (d >= 32) {
+  const int max_lanes = DEVO__GPU_MAX_LANES_OF(s->o.gpu_design);
+  if (g->blk) {
+    /* block kinds: whole warps, one vector per block, whatever the dimension */
+    lanes = devo__round_up(d < 32 ? 32 : d, 32);
+    if (lanes > cap)
+      lanes = cap;
+    if (max_lanes >= 32 && lanes > max_lanes)
+      lanes = max_lanes;
+    vpb = 1;
+  } else if (d >= 32) {
     lanes = devo__round_up(d, 32);
     if (lanes > cap)
       lanes = cap; /* threads stride over the coordinates */
@@ -262,7 +354,7 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
    * twice the vectors resident (D=1000 NP=1000: 46 ms instead of 67); when it fits in one wave
    * the run is latency-bound and full blocks are faster (D=100 NP=250: 111 ms instead of 138) */
   const int want_lanes = s->o.gpu_design;
-  if (d >= 64 && vpb == 1 && !(want_lanes & DEVO__GPU_FULL_LANES) &&
+  if (d >= 64 && vpb == 1 && !(want_lanes & DEVO__GPU_FULL_LANES) && !(g->blk && max_lanes) &&
       ((want_lanes & DEVO__GPU_HALF_LANES) ||
        (int64_t)g->blocks > (int64_t)g->occ * p->multiProcessorCount)) {
     int half = devo__round_up((d + 1) / 2, 32);
@@ -308,6 +400,13 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
     g->barrier = DEVO__BARRIER_ACQUIRE;
   if (want & DEVO__GPU_CG_BARRIER)
     g->barrier = DEVO__BARRIER_CG;
+  g->fast = 0;
+  if (g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE &&
+      !(want & DEVO__GPU_CLASSIC) && (DEVO__GPU_DEFAULT_FAST || (want & DEVO__GPU_FAST))) {
+    DEVO__CK(devo__gpu_fast_plan(g->a.v.kind, np, d, want, p, &g->fc, &g->fast));
+    if (!(want & DEVO__GPU_FAST) && g->fc.c > 1)
+      g->fast = 0;
+  }
   return DEVO_OK;
 }
 
@@ -340,6 +439,22 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
            g->threads, g->a.vpb, g->a.vpb > 1 ? "s" : "", g->a.lanes,
            g->a.trial_shared && g->design != DEVO_GPU_MULTIKERNEL ? "shared" : "global", g->smem,
            grid);
+  if (g->fast && g->design != DEVO_GPU_MULTIKERNEL) {
+    size_t used = strlen(s->info);
+    snprintf(s->info + used, sizeof s->info - used,
+             "; generations by gpu_fast.cu: %d blocks of %d threads, %d vector%s/block, %d "
+             "threads/vector x %d coordinate%s",
+             g->fc.blocks, g->fc.threads, g->fc.vpb, g->fc.vpb > 1 ? "s" : "", g->fc.lanes,
+             g->fc.c, g->fc.c > 1 ? "s" : "");
+  }
+  if (g->blk) {
+    size_t used = strlen(s->info);
+    snprintf(s->info + used, sizeof s->info - used,
+             "; block work (%d doubles) in %s memory, %s matrix %s",
+             g->a.work_n, g->a.sm_work >= 0 ? "shared" : "global",
+             g->a.v.kind == DEVO__P_CEC ? "rotation" : "ETC",
+             g->a.sm_stage >= 0 ? "staged in shared memory" : "read from global memory");
+  }
 }
 
 /* ---- chunks ------------------------------------------------------------------------------ */
@@ -450,8 +565,11 @@ static int devo__gpu_run_persist(devo_solver *s, devo__gpu_state *g, uint32_t ge
     uint32_t m = n > (1 << 30) ? (1u << 30) : (uint32_t)n;
     void *args[] = {&g->a, &gen0, &m, &barrier};
     DEVO__CK(cudaMemsetAsync(&g->a.ctl->bar, 0, sizeof g->a.ctl->bar, g->st));
-    DEVO__CK(cudaLaunchCooperativeKernel(g->kt.persist, dim3(g->pgrid), dim3(g->threads), args,
-                                         g->smem, g->st));
+    if (g->fast)
+      DEVO__CK(devo__gpu_fast_launch(&g->fc, g->a, gen0, m, g->st));
+    else
+      DEVO__CK(cudaLaunchCooperativeKernel(g->kt.persist, dim3(g->pgrid), dim3(g->threads),
+                                           args, g->smem, g->st));
     gen0 += m;
     n -= m;
   }
@@ -563,6 +681,11 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
   g->a.bounds = s->o.bounds;
   g->a.has_target = !isnan(s->o.target);
   g->a.target = g->a.has_target ? s->o.target : 0.0;
+  g->blk = hv->kind == DEVO__P_CEC || hv->kind == DEVO__P_ETC;
+  g->a.work_n = (int)devo__gpu_blk_work(hv);
+  g->a.sm_work = -1;
+  g->a.sm_stage = -1;
+  g->a.etc_v1 = (s->o.gpu_design & DEVO__GPU_ETC_V1) != 0;
   st = devo__gpu_config(s, g);
   if (st != DEVO_OK)
     return st;
@@ -575,6 +698,12 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
     need += 2 * (size_t)np * sizeof(devo__de_idx);
   if (g->design == DEVO_GPU_MULTIKERNEL)
     need += n * sizeof(double) + (size_t)np * sizeof(double);
+  if (hv->kind == DEVO__P_CEC)
+    need += (size_t)hv->ncomp * (size_t)d * ((size_t)d + 2) * sizeof(double);
+  else if (hv->kind == DEVO__P_ETC)
+    need += ((size_t)hv->ntasks + 1) * (size_t)hv->nmach * sizeof(double);
+  if (g->blk && g->a.sm_work < 0)
+    need += (size_t)np * (size_t)g->a.work_n * sizeof(double);
   size_t mfree = 0, mtotal = 0;
   DEVO__CK(cudaMemGetInfo(&mfree, &mtotal));
   if (need > mfree || mfree - need < DEVO__GPU_RESERVE)
@@ -611,16 +740,17 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
     DEVO__ALLOC(g->a.trial, n * sizeof(double), "the trial population");
     DEVO__ALLOC(g->a.tfit, (size_t)np * sizeof(double), "the trial fitness");
   }
-  if (hv->shift) {
-    DEVO__ALLOC(g->d_shift, (size_t)d * sizeof(double), "the shift vector");
-    DEVO__CK(cudaMemcpyAsync(g->d_shift, hv->shift, (size_t)d * sizeof(double),
-                             cudaMemcpyHostToDevice, g->st));
+  if (g->blk && g->a.sm_work < 0)
+    DEVO__ALLOC(g->d_work, (size_t)np * (size_t)g->a.work_n * sizeof(double),
+                "the block work");
+  g->a.work = g->d_work;
+  {
+    char why[300];
+    st = devo__gpu_pdata_upload(pr, &g->pd, &g->a.v, g->st, why, sizeof why);
+    if (st != DEVO_OK)
+      return devo__set_err(s, st, "problem data: %s", why);
+    g->a.rott = g->pd.rott;
   }
-  g->a.v.shift = g->d_shift;
-  g->a.v.rot = NULL;
-  g->a.v.shuffle = NULL;
-  g->a.v.etc = NULL;
-  g->a.v.ready = NULL;
 
   g->h_ctl->best = 0.0;
   g->h_ctl->best_idx = 0;

@@ -7,7 +7,14 @@
  * block holds `vpb` groups. For dim >= 32, lanes = dim rounded up to a warp (capped by the
  * device and the kernel's register limit; threads then stride over coordinates) and vpb = 1, so
  * the group is the block. For dim < 32, lanes = the next power of two >= dim and several groups
- * share a warp (Qin et al. 2012), so a group reduction is a segment of a warp butterfly. */
+ * share a warp (Qin et al. 2012), so a group reduction is a segment of a warp butterfly.
+ *
+ * Block kinds (CEC F01..F10, ETC scheduling; DEVO__GPU_FOR_BLOCK_KINDS) always run one vector per
+ * block (vpb = 1, lanes = blockDim.x >= 32) with the block evaluators of cec_device.cuh and
+ * etc_device.cuh. Dynamic shared memory of every group kernel is laid out as
+ *   [reduction scratch, DEVO__RED_DOUBLES][trial, vpb * dim, when trial_shared]
+ *   [block work, work_n, at sm_work when >= 0][staged matrix, stage_n, at sm_stage when >= 0];
+ * work that does not fit lives in global memory, work_n doubles per vector index. */
 #ifndef DEVO_GPU_COMMON_CUH
 #define DEVO_GPU_COMMON_CUH
 
@@ -20,6 +27,8 @@ static_assert(sizeof(atomic_int) == sizeof(int), "atomic_int layout differs betw
 #include "../problems/classic.h"
 #include "../problems/de_ops.h"
 #include "block_reduce.cuh"
+#include "cec_device.cuh"
+#include "etc_device.cuh"
 
 #include "gpu_variants.cuh"
 
@@ -61,6 +70,15 @@ struct devo__gpu_args {
   int np, dim, bounds, has_target;
   int lanes, vpb;   /* threads per vector, vectors per block */
   int trial_shared; /* 1: the fused kernel keeps the trial vector in shared memory */
+  /* block kinds (CEC, ETC) */
+  const double *rott; /* CEC: the ncomp matrices, each transposed (column-major), device */
+  double *work;       /* global work: work_n doubles per vector index; NULL when in shared */
+  int work_n;         /* doubles of block work per vector */
+  int sm_work;        /* offset (doubles) of the work in dynamic shared memory, -1: global */
+  int sm_stage;       /* offset of the staged matrix (CEC: rott of one matrix; ETC: the ETC
+                         matrix), -1: read from global memory */
+  int stage_n;        /* doubles staged */
+  int etc_v1;         /* ETC: the first block evaluator (etc_device.cuh v1) instead of v2 */
 };
 
 /* Kernels of one run, for the problem kind, as the host-side handles that cudaLaunchKernel,
@@ -81,6 +99,35 @@ struct devo__gpu_ktab {
 int devo__gpu_fused_fill(int kind, devo__gpu_ktab *t);
 int devo__gpu_multi_fill(int kind, devo__gpu_ktab *t);
 int devo__gpu_util_fill(int kind, devo__gpu_ktab *t);
+
+/* kernels/gpu_fast.cu: the small-D persistent kernel's launch, planned once per run. plan sets
+ * *ok = 0 where it does not apply (kind, D > 512, population not co-resident). */
+struct devo__gpu_fast_cfg {
+  const void *kern;
+  int lanes, c, vpb, threads, blocks; /* threads per vector, coordinates per thread, ... */
+  size_t smem;
+};
+cudaError_t devo__gpu_fast_plan(int kind, int np, int dim, int want, const cudaDeviceProp *p,
+                                devo__gpu_fast_cfg *cfg, int *ok);
+cudaError_t devo__gpu_fast_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a, uint32_t gen0,
+                                  uint32_t ngens, cudaStream_t st);
+
+/* Device copies of a problem's data (kernels/gpu_problem.cu): CEC shift rows, matrices
+ * (transposed, see cec_device.cuh) and shuffle; classic shift; ETC matrix and ready times. */
+struct devo__gpu_pdata {
+  double *shift, *rott, *etc, *ready;
+  int *shuffle;
+};
+/* Uploads p's data on stream st (synchronised before the return) and sets *v to p's view with
+ * the device pointers (v->rot = NULL: the kernels read d->rott). Returns DEVO_OK, or
+ * DEVO_E_CUDA / DEVO_E_NOMEM with a message in err; d holds what was allocated either way. */
+int devo__gpu_pdata_upload(const devo_problem *p, devo__gpu_pdata *d, devo__pview *v,
+                           cudaStream_t st, char *err, size_t errlen);
+void devo__gpu_pdata_free(devo__gpu_pdata *d);
+/* Block kinds: doubles of block work per vector, and of the matrix that may be staged in shared
+ * memory (0 when none can be: CEC compositions use several matrices). 0 for other kinds. */
+size_t devo__gpu_blk_work(const devo__pview *v);
+size_t devo__gpu_blk_stage(const devo__pview *v);
 
 /* ---- device helpers --------------------------------------------------------------------- */
 
@@ -159,13 +206,25 @@ __device__ __forceinline__ void devo__grid_wait(const unsigned int *ctr, unsigne
   __syncthreads();
 }
 
+/* Kinds evaluated by a whole block per vector (cec_device.cuh, etc_device.cuh). */
+#define DEVO__GPU_FOR_BLOCK_KINDS(M) M(DEVO__P_CEC) M(DEVO__P_ETC)
+#define DEVO__GPU_IS_BLOCK_KIND(K) ((K) == DEVO__P_CEC || (K) == DEVO__P_ETC)
+
+template <int KIND>
+__device__ __forceinline__ double devo__gpu_eval_blk(const devo__gpu_args &a, const double *x,
+                                                     int i, double *sm);
+
 /* f(x) for the classic functions: per-coordinate terms over the group, then a reduction
  * (griewank also reduces its product). Inactive groups contribute nothing and get garbage. NaN
- * becomes +inf like the CPU's devo__eval_builtin. */
+ * becomes +inf like the CPU's devo__eval_builtin. Block kinds go to devo__gpu_eval_blk: i is the
+ * vector's index (their work slices are per vector); they have vpb = 1, so `active` is uniform
+ * over the block there. */
 template <int KIND>
 __device__ __forceinline__ double devo__gpu_eval(const devo__gpu_args &a, const double *x,
-                                                 bool active, int lane, double *red)
+                                                 bool active, int lane, double *red, int i = 0)
 {
+  if (DEVO__GPU_IS_BLOCK_KIND(KIND))
+    return active ? devo__gpu_eval_blk<KIND>(a, x, i, red) : devo__gpu_inf();
   const int d = a.dim, lanes = a.lanes;
   double sum = 0.0, prod = 1.0;
   if (active) {
@@ -187,6 +246,42 @@ __device__ __forceinline__ double devo__gpu_eval(const devo__gpu_args &a, const 
 /* The kinds with kernels; the host maps a run-time kind to one of these instantiations. */
 #define DEVO__GPU_FOR_KINDS(M)                                                                    \
   M(DEVO__P_SPHERE) M(DEVO__P_ROSENBROCK) M(DEVO__P_GRIEWANK) M(DEVO__P_RASTRIGIN)
+
+/* Block kinds: copies the matrix that the launch configuration chose to stage (sm_stage >= 0)
+ * into shared memory; every thread of the block calls it once at kernel entry. sm is the
+ * dynamic shared memory. A no-op for the other kinds. */
+template <int KIND> __device__ __forceinline__ void devo__gpu_stage(const devo__gpu_args &a,
+                                                                    double *sm)
+{
+  if (!DEVO__GPU_IS_BLOCK_KIND(KIND) || a.sm_stage < 0)
+    return;
+  const double *src = KIND == DEVO__P_CEC ? a.rott : a.v.etc;
+  double *dst = sm + a.sm_stage;
+  for (int k = (int)threadIdx.x; k < a.stage_n; k += (int)blockDim.x)
+    dst[k] = __ldg(src + k);
+  __syncthreads();
+}
+
+/* Block kinds: f(x) of vector i by the whole block (uniform arguments; every thread calls it
+ * and gets the value). x: the vector, written before a block barrier; sm: the dynamic shared
+ * memory (its first DEVO__RED_DOUBLES are the reduction scratch). NaN becomes +inf. */
+template <int KIND>
+__device__ __forceinline__ double devo__gpu_eval_blk(const devo__gpu_args &a, const double *x,
+                                                     int i, double *sm)
+{
+  double *work = a.sm_work >= 0 ? sm + a.sm_work : a.work + (size_t)i * (size_t)a.work_n;
+  double f;
+  if (KIND == DEVO__P_CEC) {
+    const size_t d = (size_t)a.dim;
+    const double *rot = a.sm_stage >= 0 ? sm + a.sm_stage : a.rott;
+    f = devo__cec_eval_block_ex(&a.v, x, work, sm, a.v.shift, rot, 1, d, d * d);
+  } else {
+    const double *etc = a.sm_stage >= 0 ? sm + a.sm_stage : a.v.etc;
+    f = a.etc_v1 ? devo__etc_eval_block_etc(&a.v, etc, x, work, sm, NULL, NULL)
+                 : devo__etc_eval_block2(&a.v, etc, x, work, sm);
+  }
+  return isnan(f) ? devo__gpu_inf() : f;
+}
 
 #endif /* __CUDACC__ */
 

@@ -14,7 +14,11 @@
  *                    launched one generation ahead on a second stream; the generation kernels
  *                    then read the indices instead of computing them (args.idx0 != NULL).
  * Trial storage: shared memory when it fits (opt-in above 48 KB), else the destination row in
- * global memory, rewritten with the target when the trial loses. */
+ * global memory, rewritten with the target when the trial loses.
+ * Problem kinds: the classic functions (group per vector) and the block kinds CEC F01..F10 and
+ * ETC scheduling (one vector per block, cec_device.cuh / etc_device.cuh; the matrix staged in
+ * shared memory at kernel entry when the configuration chose it: once per chunk in
+ * devo__k_persist, once per launch in devo__k_gen). */
 #include <cooperative_groups.h>
 
 #include "gpu_common.cuh"
@@ -56,7 +60,7 @@ __device__ __forceinline__ void devo__fused_vector(const devo__gpu_args &a, uint
                                   x3[j], a.f, a.cr, a.v.lower, a.v.upper, a.bounds);
   }
   devo__grp_sync(lanes);
-  const double ft = devo__gpu_eval<KIND>(a, t, active, lane, red);
+  const double ft = devo__gpu_eval<KIND>(a, t, active, lane, red, i);
   if (active) {
     const bool acc = ft <= fo; /* the CPU's rule: the trial wins ties */
     const double *xi = src + row;
@@ -85,6 +89,7 @@ __global__ void __launch_bounds__(1024) devo__k_gen(devo__gpu_args a, uint32_t k
    * gen inside this launch, so the whole grid takes the same branch */
   if (a.has_target && a.ctl->stop_gen < gen)
     return;
+  devo__gpu_stage<KIND>(a, devo__sm);
   const int grp = (int)threadIdx.x / a.lanes, lane = (int)threadIdx.x % a.lanes;
   double *s_trial = a.trial_shared ? devo__sm + DEVO__RED_DOUBLES + (size_t)grp * a.dim : NULL;
   devo__de_idx none = {0u, 0u, 0u, 0u};
@@ -105,6 +110,7 @@ __global__ void __launch_bounds__(1024) devo__k_persist(devo__gpu_args a, uint32
   const int i0 = (int)blockIdx.x * a.vpb + grp;
   devo__de_idx rn = {0u, 0u, 0u, 0u};
   bool have_rn = false;
+  devo__gpu_stage<KIND>(a, devo__sm);
   for (uint32_t k = 1; k <= ngens; ++k) {
     const uint32_t gen = gen0 + k;
     for (int64_t b = (int64_t)blockIdx.x * a.vpb; b < a.np; b += stride)
@@ -145,6 +151,7 @@ int devo__gpu_fused_fill(int kind, devo__gpu_ktab *t)
     t->persist = (const void *)devo__k_persist<K>;                                                \
     break;
     DEVO__GPU_FOR_KINDS(DEVO__FUSED_CASE)
+    DEVO__GPU_FOR_BLOCK_KINDS(DEVO__FUSED_CASE)
 #undef DEVO__FUSED_CASE
   default:
     return -1;

@@ -7,7 +7,9 @@
  *   devo__k_mk_trial    thread per coordinate: mutation + crossover into trial
  *   devo__k_mk_eval     group per vector: f(trial) into tfit
  *   devo__k_mk_replace  group per vector: the winner into the other buffer, fitness, target flag
- * Each kernel returns at once for a generation after the one that reached the target. */
+ * Each kernel returns at once for a generation after the one that reached the target.
+ * devo__k_mk_eval serves every kind (block kinds: one vector per block, matrix staged per launch
+ * when configured); it is also the kernel of devo__gpu_eval_points (kernels/gpu_problem.cu). */
 #include "gpu_common.cuh"
 
 extern __shared__ double devo__sm[];
@@ -47,8 +49,9 @@ __global__ void __launch_bounds__(1024) devo__k_mk_eval(devo__gpu_args a, uint32
   const int grp = (int)threadIdx.x / a.lanes, lane = (int)threadIdx.x % a.lanes;
   const int i = (int)blockIdx.x * a.vpb + grp;
   const bool active = i < a.np;
+  devo__gpu_stage<KIND>(a, devo__sm);
   const double f = devo__gpu_eval<KIND>(a, a.trial + (size_t)(active ? i : 0) * a.dim, active,
-                                        lane, devo__sm);
+                                        lane, devo__sm, i);
   if (active && lane == 0)
     a.tfit[i] = f;
 }
@@ -88,6 +91,7 @@ int devo__gpu_multi_fill(int kind, devo__gpu_ktab *t)
     t->mk_eval = (const void *)devo__k_mk_eval<K>;                                                \
     break;
     DEVO__GPU_FOR_KINDS(DEVO__MULTI_CASE)
+    DEVO__GPU_FOR_BLOCK_KINDS(DEVO__MULTI_CASE)
 #undef DEVO__MULTI_CASE
   default:
     return -1;

@@ -1,7 +1,8 @@
 /* gpu_util.cu: the kernels both designs share.
  * Versions:
  *   devo__k_init     initial population (devo__de_init per coordinate, the problem's seed vectors
- *                    over the first individuals) and its evaluation; group per vector.
+ *                    over the first individuals) and its evaluation; group per vector (block
+ *                    kinds: one vector per block, matrix staged when configured).
  *   devo__k_best     best value and its lowest index (the CPU's tie rule) in one launch: a
  *                    grid-stride pass, block partials, the last block to finish reduces them.
  *   devo__k_setbase, devo__k_advance   the generation base that graph-mode kernels count from.
@@ -24,7 +25,8 @@ __global__ void __launch_bounds__(1024) devo__k_init(devo__gpu_args a, const dou
                         : devo__de_init(a.seed, (uint32_t)i, (uint32_t)j, a.v.lower, a.v.upper);
   }
   devo__grp_sync(a.lanes); /* rosenbrock reads the neighbour's coordinate */
-  const double f = devo__gpu_eval<KIND>(a, x, active, lane, devo__sm);
+  devo__gpu_stage<KIND>(a, devo__sm);
+  const double f = devo__gpu_eval<KIND>(a, x, active, lane, devo__sm, i);
   if (active && lane == 0)
     a.fit[i] = f;
 }
@@ -111,6 +113,7 @@ int devo__gpu_util_fill(int kind, devo__gpu_ktab *t)
     t->init = (const void *)devo__k_init<K>;                                                      \
     break;
     DEVO__GPU_FOR_KINDS(DEVO__UTIL_CASE)
+    DEVO__GPU_FOR_BLOCK_KINDS(DEVO__UTIL_CASE)
 #undef DEVO__UTIL_CASE
   default:
     return -1;

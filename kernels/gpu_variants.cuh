@@ -22,5 +22,24 @@
                                             taking two coordinates (default only when the
                                             population needs more than one resident wave) */
 #define DEVO__GPU_FULL_LANES (1 << 17)   /* D >= 64: threads = D rounded up to a warp, always */
+#define DEVO__GPU_FAST (1 << 18)         /* persistent: kernels/gpu_fast.cu where it applies
+                                            (default only with 1 coordinate/thread: D <= 128) */
+#define DEVO__GPU_CLASSIC (1 << 19)      /* persistent: never gpu_fast.cu (gpu_fused.cu's kernel) */
+/* gpu_fast.cu's threads per vector at D >= 32, bits 28..29: 0 = its own choice, else 32/64/128 */
+#define DEVO__GPU_FAST_LANES_SHIFT 28
+#define DEVO__GPU_FAST_LANES_32 (1 << 28)
+#define DEVO__GPU_FAST_LANES_64 (2 << 28)
+#define DEVO__GPU_FAST_LANES_128 (3 << 28)
+/* Block kinds (CEC, ETC): stage the problem's matrix in shared memory (ON: whenever it fits;
+ * OFF: never; neither: only in the persistent kernel, which loads it once per chunk). */
+#define DEVO__GPU_STAGE_ON (1 << 26)
+#define DEVO__GPU_STAGE_OFF (1 << 27)
+/* Block kinds: at most n threads per vector (n a multiple of 32, 32..1024; threads stride over
+ * coordinates); bits 20..25 hold n / 32, 0 = the default rule. */
+#define DEVO__GPU_MAX_LANES(n) (((n) / 32) << 20)
+#define DEVO__GPU_MAX_LANES_OF(design) ((((design) >> 20) & 63) * 32)
+/* ETC: the first block evaluator (kernels/etc_device.cuh v1: atomics, O(k_j) rank per task)
+ * instead of v2 (stable partition by warp match) */
+#define DEVO__GPU_ETC_V1 (1 << 28)
 
 #endif /* DEVO_GPU_VARIANTS_CUH */

@@ -113,18 +113,31 @@ static inline DEVO_HD double devo__de_repair(double v, double parent, double lo,
   }
 }
 
-/* Trial coordinate j of individual i. x_* point at coordinate 0 of the respective vectors. */
+/* Binomial crossover: whether coordinate j takes the mutant. */
+static inline DEVO_HD int devo__de_take(devo__de_u u, uint32_t j, devo__de_idx r, double cr)
+{
+  return u.cr < cr || j == r.jrand;
+}
+
+/* The mutant coordinate x_r1 + F (x_r2 - x_r3), repaired; ubound is devo__de_u.bound. */
+static inline DEVO_HD double devo__de_mutant(double xi, double x1, double x2, double x3, double f,
+                                             double lo, double hi, int rule, double ubound)
+{
+  double v = x1 + DEVO_MUL(f, x2 - x3);
+  return devo__de_repair(v, xi, lo, hi, rule, ubound);
+}
+
+/* Trial coordinate j of individual i (the two steps above; kernels/gpu_fast.cu calls them
+ * separately to draw u before the donors arrive). */
 static inline DEVO_HD double devo__de_trial_coord(uint64_t seed, uint32_t gen, uint32_t i,
                                                   uint32_t j, devo__de_idx r, double xi, double x1,
                                                   double x2, double x3, double f, double cr,
                                                   double lo, double hi, int rule)
 {
   devo__de_u u = devo__de_coord(seed, gen, i, j);
-  double v;
-  if (!(u.cr < cr || j == r.jrand))
+  if (!devo__de_take(u, j, r, cr))
     return xi;
-  v = x1 + DEVO_MUL(f, x2 - x3);
-  return devo__de_repair(v, xi, lo, hi, rule, u.bound);
+  return devo__de_mutant(xi, x1, x2, x3, f, lo, hi, rule, u.bound);
 }
 
 #endif /* DEVO_DE_OPS_H */

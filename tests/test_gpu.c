@@ -4,7 +4,9 @@
  * sides; only an evaluation, summed in a different order on the GPU, differs by rounding, and
  * only a replacement decided by that rounding could make a coordinate differ). Each parity case
  * prints how many coordinates are bit-identical and the largest differences. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,14 +30,11 @@ typedef struct run_out {
 } run_out;
 
 /* backend: DEVO_BACKEND_CPU, or DEVO_BACKEND_GPU with design = public design | variant bits. */
-static void run_solver(const char *fn, int dim, int np, int backend, int design, int64_t gens,
-                       double target, run_out *o)
+static void run_solver_p(devo_problem *p, const char *fn, int dim, int np, int backend,
+                         int design, int64_t gens, double target, run_out *o)
 {
-  devo_problem *p = NULL;
   devo_solver *s = NULL;
   memset(o, 0, sizeof *o);
-  CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
-  CHECK_EQ_INT(devo_problem_set_builtin(p, fn, dim, 7, NULL), DEVO_OK);
   CHECK_EQ_INT(devo_solver_create(&s, p, NULL), DEVO_OK);
   CHECK_EQ_INT(devo_solver_set_np(s, np), DEVO_OK);
   CHECK_EQ_INT(devo_solver_set_f(s, 0.5), DEVO_OK);
@@ -60,6 +59,15 @@ static void run_solver(const char *fn, int dim, int np, int backend, int design,
   CHECK_EQ_INT(devo_solver_stats(s, &o->st), DEVO_OK);
   snprintf(o->info, sizeof o->info, "%s", devo_solver_backend_info(s));
   devo_solver_destroy(s);
+}
+
+static void run_solver(const char *fn, int dim, int np, int backend, int design, int64_t gens,
+                       double target, run_out *o)
+{
+  devo_problem *p = NULL;
+  CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+  CHECK_EQ_INT(devo_problem_set_builtin(p, fn, dim, 7, NULL), DEVO_OK);
+  run_solver_p(p, fn, dim, np, backend, design, gens, target, o);
   devo_problem_destroy(p);
 }
 
@@ -140,13 +148,24 @@ static const int every_variant[] = {DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST,
                                         DEVO__GPU_CG_BARRIER,
                                     DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST |
                                         DEVO__GPU_BAR_RELAXED,
-                                    DEVO_GPU_FUSED | DEVO__GPU_HALF_LANES,
+                                    DEVO_GPU_FUSED | DEVO__GPU_HALF_LANES | DEVO__GPU_CLASSIC,
                                     DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_INLINE,
                                     DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_KERNELP,
-                                    DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL,
+                                    DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL | DEVO__GPU_CLASSIC,
                                     DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH |
                                         DEVO__GPU_TRIAL_GLOBAL,
+                                    DEVO_GPU_FUSED | DEVO__GPU_CLASSIC,
+                                    DEVO_GPU_FUSED | DEVO__GPU_FAST,
+                                    DEVO_GPU_FUSED | DEVO__GPU_FAST | DEVO__GPU_FAST_LANES_32,
+                                    DEVO_GPU_FUSED | DEVO__GPU_FAST | DEVO__GPU_FAST_LANES_64,
                                     DEVO_GPU_MULTIKERNEL,
+                                    -1};
+/* kernels/gpu_fast.cu: its own choice and each forced width (C = 1, 2, 4 coordinates per
+ * thread at D = 100; D = 1000 falls back to gpu_fused.cu) */
+static const int fast_variants[] = {DEVO_GPU_FUSED | DEVO__GPU_FAST,
+                                    DEVO_GPU_FUSED | DEVO__GPU_FAST | DEVO__GPU_FAST_LANES_32,
+                                    DEVO_GPU_FUSED | DEVO__GPU_FAST | DEVO__GPU_FAST_LANES_64,
+                                    DEVO_GPU_FUSED | DEVO__GPU_FAST | DEVO__GPU_FAST_LANES_128,
                                     -1};
 
 /* The acceptance matrix: D = 10, 100, 1000, NP = 64, 250, 100 generations. */
@@ -172,6 +191,17 @@ TEST_CASE(parity_rosenbrock_griewank)
   parity("griewank", dims_std, nps_std, both, 100);
 }
 
+/* The acceptance matrix for gpu_fast.cu's kernel, every classic function. */
+TEST_CASE(parity_fast)
+{
+  static const int dims[] = {10, 100, 200, 500, 0};
+  parity("sphere", dims_std, nps_std, fast_variants, 100);
+  parity("rastrigin", dims_std, nps_std, fast_variants, 100);
+  parity("rastrigin", dims, nps_std, fast_variants, 100);
+  parity("rosenbrock", dims, nps_std, fast_variants, 100);
+  parity("griewank", dims, nps_std, fast_variants, 100);
+}
+
 /* Every chunk driver, index mode and trial storage, at the small and middle sizes. */
 TEST_CASE(parity_variants)
 {
@@ -188,6 +218,8 @@ TEST_CASE(parity_small)
   static const int nps[] = {64, 0};
   parity("rastrigin", dims, nps, every_variant, 20);
   parity("griewank", dims, nps, both, 10);
+  parity("griewank", dims, nps, fast_variants, 10);
+  parity("rosenbrock", dims, nps, fast_variants, 10);
 }
 
 /* Large dimensions: opt-in shared memory above 48 KB (D = 20,000: 160 KB of trial) and the
@@ -214,6 +246,8 @@ TEST_CASE(parity_large_np)
 TEST_CASE(target_stop)
 {
   static const int designs[] = {DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST,
+                                DEVO_GPU_FUSED | DEVO__GPU_FAST,
+                                DEVO_GPU_FUSED | DEVO__GPU_CLASSIC,
                                 DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_CG_BARRIER,
                                 DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_BAR_RELAXED,
                                 DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH,
@@ -369,12 +403,364 @@ TEST_CASE(deadline)
   devo_problem_destroy(p);
 }
 
+
+/* ---- CEC F01..F10 and ETC scheduling (block kinds) ------------------------------------------ */
+
+static uint64_t lcg_state = 0x9e3779b97f4a7c15ULL;
+static double urand(void) /* [0, 1) */
+{
+  lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (double)(lcg_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* GPU f at n points against devo_problem_eval, within tol relative; returns the largest
+ * relative difference. */
+static double gpu_vs_cpu_points(devo_problem *p, const double *x, int n, int dim, double tol,
+                                const char *what)
+{
+  char err[512];
+  double *f = (double *)malloc((size_t)n * sizeof(double)), worst = 0.0;
+  int k, same = 0, st;
+  CHECK(f != NULL);
+  st = devo__gpu_eval_points(p, x, n, f, err, sizeof err);
+  CHECKF(st == DEVO_OK, "%s: devo__gpu_eval_points: %s (%s)", what, devo_status_name(st), err);
+  for (k = 0; k < n; ++k) {
+    double c, r;
+    CHECK_EQ_INT(devo_problem_eval(p, x + (size_t)k * dim, &c), DEVO_OK);
+    r = rel_diff(c, f[k]);
+    same += memcmp(&c, &f[k], sizeof c) == 0;
+    if (r > worst)
+      worst = r;
+    CHECKF(r <= tol, "%s point %d: cpu %.17g gpu %.17g (rel %.3g)", what, k, c, f[k], r);
+  }
+  free(f);
+  printf("  %s: %d points, %d bit-identical, max rel diff %.3g\n", what, n, same, worst);
+  return worst;
+}
+
+/* Issue 4: every row of ../shared/cec/reference, plus f(o) and 32 random points per function and
+ * dimension, on the official data: the GPU kernel agrees with the CPU within 1e-12 relative. */
+TEST_CASE(cec_reference)
+{
+  static const int dims[] = {10, 30, 50, 100};
+  char dir[4096];
+  const char *sh;
+  double worst = 0.0;
+  int id, di;
+  need_gpu();
+  sh = tc_shared("cec/reference/F01_D10.csv");
+  if (!sh)
+    TC_SKIP("../shared/cec/reference not found; set DEVO_SHARED");
+  sh = tc_shared("cec");
+  CHECK(sh != NULL);
+  snprintf(dir, sizeof dir, "%s", sh);
+  for (id = 1; id <= 10; ++id)
+    for (di = 0; di < 4; ++di) {
+      const int dim = dims[di], nrand = 32;
+      char name[8], sub[64], what[96], *line = NULL;
+      size_t cap = 0;
+      int rows = 0, k;
+      double *x = (double *)malloc((size_t)(16 + nrand) * (dim + 1) * sizeof(double)), w;
+      devo_problem *p = NULL;
+      FILE *f;
+      CHECK(x != NULL);
+      snprintf(name, sizeof name, "F%02d", id);
+      CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+      CHECKF(devo_problem_set_builtin(p, name, dim, 0, dir) == DEVO_OK, "%s D=%d: %s", name, dim,
+             devo_problem_errmsg(p));
+      snprintf(sub, sizeof sub, "cec/reference/F%02d_D%d.csv", id, dim);
+      sh = tc_shared(sub);
+      CHECKF(sh != NULL, "missing %s", sub);
+      f = fopen(sh, "r");
+      CHECK(f != NULL);
+      while (rows < 16 && getline(&line, &cap, f) > 0) {
+        char *q = line, *end;
+        for (k = 0; k < dim; ++k) {
+          x[(size_t)rows * dim + k] = strtod(q, &end);
+          CHECKF(end != q, "%s:%d: bad number", sub, rows + 1);
+          q = end;
+          if (*q == ',')
+            ++q;
+        }
+        rows++;
+      }
+      fclose(f);
+      free(line);
+      CHECKF(rows >= 7, "%s: %d rows", sub, rows);
+      /* f(o) (the first shift row) and random points of the box */
+      memcpy(x + (size_t)rows * dim, p->view.shift, (size_t)dim * sizeof(double));
+      rows++;
+      for (k = 0; k < nrand; ++k, ++rows)
+        for (int j = 0; j < dim; ++j)
+          x[(size_t)rows * dim + j] = -100.0 + 200.0 * urand();
+      snprintf(what, sizeof what, "%s D=%-3d official data (reference rows, f(o), random)", name,
+               dim);
+      w = gpu_vs_cpu_points(p, x, rows, dim, 1e-12, what);
+      if (w > worst)
+        worst = w;
+      devo_problem_destroy(p);
+      free(x);
+    }
+  printf("  cec_reference: largest GPU/CPU relative difference %.3g\n", worst);
+}
+
+/* Generated data (no ../shared needed), including dimensions above the block size. Within
+ * 1e-12 up to D = 200; at D = 1500, 1e-10: Schwefel (F04) near its optimum sums 1500 terms of
+ * about -420 that cancel against +418.98 * D, so the summation order alone moves the result by
+ * ~1e-10 of the bias (measured on the H100: 1.2e-11). */
+TEST_CASE(cec_generated)
+{
+  static const int dims[] = {10, 50, 200, 1500, 0};
+  int id, di;
+  need_gpu();
+  for (id = 1; id <= 10; ++id)
+    for (di = 0; dims[di]; ++di) {
+      const int dim = dims[di], n = dim > 500 ? 8 : 64;
+      char name[8], what[64];
+      double *x = (double *)malloc((size_t)n * dim * sizeof(double));
+      devo_problem *p = NULL;
+      CHECK(x != NULL);
+      snprintf(name, sizeof name, "F%02d", id);
+      CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+      CHECKF(devo_problem_set_builtin(p, name, dim, 3, NULL) == DEVO_OK, "%s D=%d: %s", name,
+             dim, devo_problem_errmsg(p));
+      memcpy(x, p->view.shift, (size_t)dim * sizeof(double));
+      for (size_t k = (size_t)dim; k < (size_t)n * dim; ++k)
+        x[k] = -100.0 + 200.0 * urand();
+      snprintf(what, sizeof what, "%s D=%d generated data", name, dim);
+      gpu_vs_cpu_points(p, x, n, dim, dim > 200 ? 1e-10 : 1e-12, what);
+      devo_problem_destroy(p);
+      free(x);
+    }
+}
+
+/* DE parity on CEC functions: a simple (rotation staged in the persistent kernel), a hybrid and
+ * a composition, every design; generated data (official data where present for D = 100). */
+static void cec_parity(const char *fn, int dim, int np, int64_t gens, const int *designs)
+{
+  char dir[4096];
+  const char *sh = tc_shared("cec/cec2017");
+  devo_problem *p = NULL;
+  run_out c, g;
+  int k;
+  dir[0] = 0;
+  if (sh && (dim == 10 || dim == 30 || dim == 50 || dim == 100)) {
+    sh = tc_shared("cec");
+    snprintf(dir, sizeof dir, "%s", sh ? sh : "");
+  }
+  CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+  CHECKF(devo_problem_set_builtin(p, fn, dim, 7, dir[0] ? dir : NULL) == DEVO_OK, "%s: %s", fn,
+         devo_problem_errmsg(p));
+  run_solver_p(p, fn, dim, np, DEVO_BACKEND_CPU, 0, gens, (double)NAN, &c);
+  for (k = 0; designs[k] >= 0; ++k) {
+    run_solver_p(p, fn, dim, np, DEVO_BACKEND_GPU, designs[k], gens, (double)NAN, &g);
+    printf("  info (%s, %s data): %s\n", fn, dir[0] ? "official" : "generated", g.info);
+    compare(fn, dim, np, designs[k], &c, &g);
+    free_out(&g);
+  }
+  free_out(&c);
+  devo_problem_destroy(p);
+}
+
+static const int blk_designs[] = {
+    DEVO_GPU_FUSED,
+    DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
+    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_INLINE,
+    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_KERNELP | DEVO__GPU_STAGE_ON,
+    DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL | DEVO__GPU_MAX_LANES(64),
+    DEVO_GPU_FUSED | DEVO__GPU_ETC_V1,
+    DEVO_GPU_MULTIKERNEL,
+    -1};
+
+TEST_CASE(cec_parity_de)
+{
+  need_gpu();
+  cec_parity("F03", 100, 250, 50, blk_designs);
+  cec_parity("F05", 100, 64, 50, blk_designs);
+  cec_parity("F10", 100, 250, 30, blk_designs);
+  cec_parity("F01", 30, 64, 50, blk_designs);
+  cec_parity("F07", 50, 64, 50, blk_designs);
+  cec_parity("F08", 10, 16, 50, blk_designs);
+}
+
+/* A random Braun-like matrix (U[1,3000) * U[1,1000)). */
+static devo_etc *random_etc(int n, int m)
+{
+  devo_etc *e = NULL;
+  double *v = (double *)malloc((size_t)n * m * sizeof(double));
+  char err[256];
+  CHECK(v != NULL);
+  for (size_t k = 0; k < (size_t)n * m; ++k)
+    v[k] = (1.0 + 2999.0 * urand()) * (1.0 + 999.0 * urand());
+  CHECKF(devo_etc_create(&e, n, m, v, NULL, err, sizeof err) == DEVO_OK, "%s", err);
+  free(v);
+  return e;
+}
+
+/* Issue 5: makespan and flowtime of 10,000 random schedules on the GPU equal the CPU's
+ * (devo_etc_evaluate) bit for bit, FCFS and SPT, three sizes. The GPU returns the objective:
+ * a lambda = 1 problem gives the makespan itself, a lambda = 0 problem flowtime / m (m is a
+ * power of two here, so the division is exact and equal quotients mean equal flowtimes); the
+ * default lambda = 0.75 objective is compared with devo_problem_eval as well. Random vectors
+ * include integral values, the bounds and values outside [0, m) (clamped). */
+TEST_CASE(etc_eval_parity)
+{
+  static const int sizes[3][2] = {{128, 8}, {512, 16}, {4096, 64}};
+  const int total = 10000, batch = 2500;
+  int si;
+  need_gpu();
+  for (si = 0; si < 3; ++si) {
+    const int n = sizes[si][0], m = sizes[si][1];
+    devo_etc *e = random_etc(n, m);
+    double ready[64];
+    char err[256];
+    for (int j = 0; j < m; ++j)
+      ready[j] = j % 3 == 0 ? 0.0 : 1000.0 * urand();
+    if (si == 1)
+      CHECKF(devo_etc_set_ready(e, ready, err, sizeof err) == DEVO_OK, "%s", err);
+    for (int order = DEVO_ORDER_FCFS; order <= DEVO_ORDER_SPT; ++order) {
+      devo_problem *pm = NULL, *pf = NULL, *po = NULL;
+      double *x = (double *)malloc((size_t)batch * n * sizeof(double));
+      double *fm = (double *)malloc((size_t)batch * sizeof(double));
+      double *ff = (double *)malloc((size_t)batch * sizeof(double));
+      double *fo = (double *)malloc((size_t)batch * sizeof(double));
+      int *as = (int *)malloc((size_t)n * sizeof(int)), done = 0, same = 0;
+      CHECK(x && fm && ff && fo && as);
+      CHECK_EQ_INT(devo_problem_create(&pm, NULL), DEVO_OK);
+      CHECK_EQ_INT(devo_problem_create(&pf, NULL), DEVO_OK);
+      CHECK_EQ_INT(devo_problem_create(&po, NULL), DEVO_OK);
+      CHECK_EQ_INT(devo_problem_set_etc(pm, e, 1.0, order, DEVO_ETC_SEED_NONE), DEVO_OK);
+      CHECK_EQ_INT(devo_problem_set_etc(pf, e, 0.0, order, DEVO_ETC_SEED_NONE), DEVO_OK);
+      CHECK_EQ_INT(devo_problem_set_etc(po, e, 0.75, order, DEVO_ETC_SEED_NONE), DEVO_OK);
+      while (done < total) {
+        for (int k = 0; k < batch; ++k) {
+          /* skewed schedules too: a share of tasks crowded on one machine (long segments) */
+          const int crowd = k % 7 == 0 ? (int)(urand() * m) : -1;
+          for (int t = 0; t < n; ++t) {
+            double r = urand(), v = r * m;
+            if (crowd >= 0 && urand() < 0.6)
+              v = crowd + urand();
+            else if (r < 0.01)
+              v = (double)(int)(urand() * (m + 1)); /* integral, m included */
+            else if (r > 0.995)
+              v = urand() < 0.5 ? -0.5 - urand() : m + urand() * 3.0;
+            x[(size_t)k * n + t] = v;
+          }
+        }
+        CHECKF(devo__gpu_eval_points(pm, x, batch, fm, err, sizeof err) == DEVO_OK, "%s", err);
+        CHECKF(devo__gpu_eval_points(pf, x, batch, ff, err, sizeof err) == DEVO_OK, "%s", err);
+        CHECKF(devo__gpu_eval_points(po, x, batch, fo, err, sizeof err) == DEVO_OK, "%s", err);
+        for (int k = 0; k < batch; ++k) {
+          double ms, ft, obj;
+          CHECK_EQ_INT(devo_problem_etc_decode(pm, x + (size_t)k * n, as), DEVO_OK);
+          CHECK_EQ_INT(devo_etc_evaluate(e, as, order, &ms, &ft), DEVO_OK);
+          CHECK_EQ_INT(devo_problem_eval(po, x + (size_t)k * n, &obj), DEVO_OK);
+          CHECKF(memcmp(&ms, &fm[k], sizeof ms) == 0,
+                 "%dx%d order %d schedule %d: makespan cpu %.17g gpu %.17g", n, m, order,
+                 done + k, ms, fm[k]);
+          CHECKF(ft / m == ff[k], "%dx%d order %d schedule %d: flowtime cpu %.17g gpu %.17g", n,
+                 m, order, done + k, ft, ff[k] * m);
+          CHECKF(memcmp(&obj, &fo[k], sizeof obj) == 0,
+                 "%dx%d order %d schedule %d: objective cpu %.17g gpu %.17g", n, m, order,
+                 done + k, obj, fo[k]);
+          same++;
+        }
+        done += batch;
+      }
+      printf("  etc %dx%d %s%s: %d random schedules, makespan, flowtime and objective "
+             "bit-identical on GPU and CPU\n",
+             n, m, order == DEVO_ORDER_SPT ? "SPT" : "FCFS", si == 1 ? " (ready times)" : "",
+             same);
+      devo_problem_destroy(pm);
+      devo_problem_destroy(pf);
+      devo_problem_destroy(po);
+      free(x);
+      free(fm);
+      free(ff);
+      free(fo);
+      free(as);
+    }
+    devo_etc_destroy(e);
+  }
+}
+
+/* DE parity on an ETC problem with heuristic seeds: the GPU's initial population starts with
+ * the seeds (checked right after start), and the populations after 50 generations equal the
+ * CPU's (the schedule evaluation is exact on both sides). */
+static void etc_parity(int n, int m, int order, int np, const int *designs)
+{
+  devo_etc *e = random_etc(n, m);
+  devo_problem *p = NULL;
+  devo_solver *s = NULL;
+  run_out c, g;
+  char fn[32];
+  int k;
+  snprintf(fn, sizeof fn, "etc%dx%d%s", n, m, order == DEVO_ORDER_SPT ? "spt" : "");
+  CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+  CHECK_EQ_INT(devo_problem_set_etc(p, e, 0.75, order, DEVO_ETC_SEED_PLAIN), DEVO_OK);
+  CHECK(p->nseeds >= 1 && p->seeds != NULL);
+  /* the seeds over the first individuals of the GPU's initial population */
+  CHECK_EQ_INT(devo_solver_create(&s, p, NULL), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_np(s, np), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_seed(s, 20240611u), DEVO_OK);
+  CHECKF(devo__gpu_backend.start(s) == DEVO_OK, "start: %s", s->err);
+  s->bk = &devo__gpu_backend;
+  {
+    double *pop = (double *)malloc((size_t)np * n * sizeof(double));
+    const int ns = p->nseeds < np - 4 ? p->nseeds : np - 4;
+    CHECK(pop != NULL);
+    CHECK_EQ_INT(devo__gpu_backend.population(s, pop, NULL), DEVO_OK);
+    CHECK(memcmp(pop, p->seeds, (size_t)ns * n * sizeof(double)) == 0);
+    printf("  %s: %d heuristic seeds are the first individuals of the GPU's population\n", fn,
+           ns);
+    free(pop);
+  }
+  devo__gpu_backend.stop(s);
+  s->bk = NULL;
+  devo_solver_destroy(s);
+  run_solver_p(p, fn, n, np, DEVO_BACKEND_CPU, 0, 50, (double)NAN, &c);
+  for (k = 0; designs[k] >= 0; ++k) {
+    run_solver_p(p, fn, n, np, DEVO_BACKEND_GPU, designs[k], 50, (double)NAN, &g);
+    printf("  info (%s): %s\n", fn, g.info);
+    compare(fn, n, np, designs[k], &c, &g);
+    free_out(&g);
+  }
+  free_out(&c);
+  devo_problem_destroy(p);
+  devo_etc_destroy(e);
+}
+
+TEST_CASE(etc_parity_de)
+{
+  need_gpu();
+  etc_parity(512, 16, DEVO_ORDER_FCFS, 64, blk_designs);
+  etc_parity(512, 16, DEVO_ORDER_SPT, 64, blk_designs);
+  etc_parity(100, 8, DEVO_ORDER_FCFS, 30, blk_designs);
+  etc_parity(4096, 64, DEVO_ORDER_FCFS, 32, blk_designs);
+}
+
+/* A short case of the block kinds for compute-sanitizer (tools/gpu_check.sh). */
+TEST_CASE(blk_small)
+{
+  static const int designs[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
+                                DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_STAGE_ON,
+                                DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL | DEVO__GPU_MAX_LANES(32),
+                                DEVO_GPU_FUSED | DEVO__GPU_ETC_V1 | DEVO__GPU_MAX_LANES(64),
+                                DEVO_GPU_MULTIKERNEL, -1};
+  need_gpu();
+  cec_parity("F10", 10, 16, 5, designs);
+  cec_parity("F06", 30, 16, 5, designs);
+  cec_parity("F02", 40, 16, 5, designs);
+  etc_parity(96, 8, DEVO_ORDER_SPT, 16, designs);
+}
+
 int main(int argc, char **argv)
 {
   static const tc_case cases[] = {TC(parity_sphere),
                                   TC(parity_rastrigin),
                                   TC(parity_multikernel),
                                   TC(parity_rosenbrock_griewank),
+                                  TC(parity_fast),
                                   TC(parity_variants),
                                   TC(parity_small),
                                   TC(parity_large_dim),
@@ -383,6 +769,12 @@ int main(int argc, char **argv)
                                   TC(error_too_big),
                                   TC(error_user_problem),
                                   TC(backend_info),
-                                  TC(deadline)};
+                                  TC(deadline),
+                                  TC(cec_reference),
+                                  TC(cec_generated),
+                                  TC(cec_parity_de),
+                                  TC(etc_eval_parity),
+                                  TC(etc_parity_de),
+                                  TC(blk_small)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }

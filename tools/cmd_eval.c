@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "engine/internal.h" /* devo__gpu_eval_points: the GPU kernels at given points */
 
 static const char *const eval_help =
     "usage: devo eval --problem NAME --dim D [options] [FILE|-]\n"
@@ -191,10 +192,6 @@ int cmd_eval(int argc, char **argv)
     return cli_usage_error(cmd, "--dim is required");
   if (dim < 1)
     return cli_usage_error(cmd, "--dim must be positive, got %d", dim);
-  if (gpu)
-    return cli_runtime_error(cmd, "--backend gpu: not available yet (the library has no API to "
-                                  "evaluate single points on the GPU); use --backend cpu");
-
   st = devo_problem_create(&p, NULL);
   if (st != DEVO_OK)
     return cli_runtime_error(cmd, "%s", devo_status_message(st));
@@ -224,7 +221,19 @@ int cmd_eval(int argc, char **argv)
   rc = read_points(in, file, dim, &pts);
   if (in != stdin)
     fclose(in);
-  for (i = 0; rc == CLI_OK && i < pts.n; ++i) {
+  if (rc == CLI_OK && gpu && pts.n > 0) {
+    /* all rows in one launch of the backend's evaluation kernel */
+    char err[512];
+    double *fs = pts.n <= 0x7fffffff ? (double *)malloc(pts.n * sizeof(double)) : NULL;
+    if (!fs)
+      rc = cli_runtime_error(cmd, "out of memory for %zu values", pts.n);
+    else if ((st = devo__gpu_eval_points(p, pts.x, (int)pts.n, fs, err, sizeof err)) != DEVO_OK)
+      rc = cli_runtime_error(cmd, "--backend gpu: %s", err);
+    for (i = 0; rc == CLI_OK && i < pts.n; ++i)
+      printf("%.17g\n", fs[i]);
+    free(fs);
+  }
+  for (i = 0; rc == CLI_OK && !gpu && i < pts.n; ++i) {
     double f;
     st = devo_problem_eval(p, pts.x + i * (size_t)dim, &f);
     if (st != DEVO_OK)

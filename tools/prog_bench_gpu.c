@@ -3,7 +3,9 @@
  * D=100 NP=250 (10^7 evaluations, the issue's target: fused loop <= 100 ms on an H100),
  * D=1000 NP=1000 and D=10 NP=50. Columns: the fused design with its defaults (persistent
  * kernel, devo's split grid barrier with acquire polls, threads per vector chosen by the wave
- * rule of kernels/gpu_backend.cu), then one choice changed at a time: relaxed polls, always
+ * rule of kernels/gpu_backend.cu), side by side the two persistent kernels, gpu_fused.cu's
+ * ("classic") and gpu_fast.cu's (its own width and 32/64/128 threads per vector; the table says
+ * where it does not apply), then one choice changed at a time: relaxed polls, always
  * full threads per vector, cooperative_groups' grid.sync(), CUDA graphs with indices inline and
  * with kernel(P); the multikernel design; the CPU backend with 1 thread and one per core.
  * Time = the generation loop (devo_stats.elapsed - init_seconds), median of --reps runs after
@@ -23,6 +25,11 @@
 
 enum {
   COL_FUSED,
+  COL_CLASSIC,
+  COL_FAST,
+  COL_FAST32,
+  COL_FAST64,
+  COL_FAST128,
   COL_RELAXED,
   COL_FULL,
   COL_PERSIST_CG,
@@ -33,13 +40,20 @@ enum {
   COL_CPUN,
   NCOL
 };
-static const char *const col_name[NCOL] = {"fused",   "relaxed-poll", "full-lanes",
+static const char *const col_name[NCOL] = {"fused",   "classic",      "fast",
+                                           "fast-32", "fast-64",      "fast-128",
+                                           "relaxed-poll", "full-lanes",
                                            "persist-cg", "graph",     "graph+P",
                                            "multi",   "cpu-1thr",     "cpu-all"};
 static const int col_design[NCOL] = {
     DEVO_GPU_FUSED,
+    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_CLASSIC,
+    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_FAST,
+    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_FAST | DEVO__GPU_FAST_LANES_32,
+    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_FAST | DEVO__GPU_FAST_LANES_64,
+    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_FAST | DEVO__GPU_FAST_LANES_128,
     DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_BAR_RELAXED,
-    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_FULL_LANES,
+    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_FULL_LANES | DEVO__GPU_CLASSIC,
     DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_CG_BARRIER,
     DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_INLINE,
     DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_KERNELP,
@@ -184,8 +198,14 @@ int main(int argc, char **argv)
       double t;
       ms[c][k] = -1.0;
       if (col_design[k] >= 0) {
-        t = median_run(p, b->np, DEVO_BACKEND_GPU, col_design[k], 1, b->evals, reps, NULL, 0);
+        info[0] = '\0';
+        t = median_run(p, b->np, DEVO_BACKEND_GPU, col_design[k], 1, b->evals, reps, info,
+                       sizeof info);
         ms[c][k] = t < 0 ? -1.0 : t * 1e3;
+        if (k >= COL_FAST && k <= COL_FAST128) /* which kernel ran (D > 512 falls back) */
+          printf("# D=%d NP=%d %s: %s\n", b->dim, b->np, col_name[k],
+                 strstr(info, "gpu_fast.cu") ? strstr(info, "gpu_fast.cu")
+                                             : "gpu_fast.cu does not apply, gpu_fused.cu ran");
       } else if (!no_cpu) {
         int64_t e = b->evals / cpu_div;
         if (e < 2 * b->np)

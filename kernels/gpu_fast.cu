@@ -1,0 +1,336 @@
+/* gpu_fast.cu: the latency-bound fused generation kernel for small dimensions (D <= 512) with the
+ * whole population co-resident, as in the issue-3 benchmark (D=100 NP=250: every generation is a
+ * chain of dependent steps, not work). Same algorithm, counters and replacement rule as
+ * gpu_fused.cu; only what lies on the chain after each grid barrier changes.
+ *
+ * Versions (kernels/gpu_backend.cu picks one; BENCHMARKS.md has the measurements):
+ *   devo__k_fast<KIND, C>  persistent cooperative chunk, one split grid barrier per generation
+ *                          (gpu_common.cuh), a group of `lanes` threads per vector (a warp
+ *                          segment, a warp, or 2 to 4 warps), C coordinates per thread
+ *                          (j = lane + c * lanes), several vectors per block so that the grid is
+ *                          about one block per SM. Against devo__k_persist it removes from the
+ *                          post-barrier chain:
+ *                          - the own row x_i, its fitness and the shift vector o: kept in
+ *                            registers for the whole chunk (a group always owns the same vector);
+ *                            the acquire poll invalidates L1, so each was an L2 round trip, and
+ *                            o's load could only start after the trial's __syncthreads;
+ *                          - the crossover draws: (r1, r2, r3, j_rand) and each coordinate's
+ *                            (u_cr, u_bound) of generation g + 1 are drawn while the block waits
+ *                            at the barrier, so the donor loads are the first thing after it;
+ *                          - the trial in shared memory and its __syncthreads: the thread that
+ *                            builds coordinate j also evaluates it (rosenbrock, which needs
+ *                            x_{j+1}, still stages the trial in shared memory);
+ *                          - the sine/cosine coefficient table of CUDA's cos (an indexed global
+ *                            load after the argument reduction, another L2 round trip behind the
+ *                            L1 invalidation): devo__fast_cos is libdevice's fast path with the
+ *                            coefficients as immediates, the same bits for |x| < 2^31;
+ *                          - the block-wide reduction: warp shuffles, plus one named barrier per
+ *                            vector when its group spans several warps.
+ * Terms use explicitly rounded operations (no contraction into fused multiply-adds), so each
+ * term has the CPU's bits whenever cos does; the sum is over lanes, not in index order. */
+#include "gpu_common.cuh"
+
+extern __shared__ double devo__sm[];
+
+/* Doubles of reduction scratch per vector: one partial per warp (up to 4), for the sum and for
+ * griewank's product. */
+#define DEVO__FAST_RED       8
+#define DEVO__FAST_MAX_LANES 128
+#define DEVO__FAST_MAX_C     4
+/* 512 threads per block leave 128 registers per thread: C = 4 keeps 4 x (x, o, t, 3 donors, u)
+ * in registers without spilling (a spill reload after the barrier's L1 invalidation would be
+ * another L2 round trip) */
+#define DEVO__FAST_MAX_THREADS 512
+
+#define DEVO__D(bits) __longlong_as_double((long long)(bits))
+
+/* cos(x): libdevice's (CUDA 13) double cos for |x| < 2^31, step for step (Cody-Waite reduction by
+ * pi/2 in three parts, then the sine or cosine polynomial by quadrant), with the coefficient pair
+ * chosen by selects instead of loaded from __cudart_sin_cos_coeffs; the library's cos beyond. */
+__device__ __forceinline__ double devo__fast_cos(double x)
+{
+  if (!(fabs(x) < 2147483648.0))
+    return cos(x);
+  const int q = __double2int_rn(__dmul_rn(x, DEVO__D(0x3FE45F306DC9C883ULL)));
+  const double qd = (double)q;
+  double r = __fma_rn(-qd, DEVO__D(0x3FF921FB54442D18ULL), x);
+  r = __fma_rn(-qd, DEVO__D(0x3C91A62633145C00ULL), r);
+  r = __fma_rn(-qd, DEVO__D(0x397B839A252049C0ULL), r);
+  const int qq = q + 1;
+  const bool sn = (qq & 1) == 0; /* sine polynomial */
+  const double r2 = __dmul_rn(r, r);
+  double p = sn ? DEVO__D(0x3DE5DB65F9785EBAULL) : DEVO__D(0xBDA8FF8320FD8164ULL);
+  p = __fma_rn(p, r2, sn ? DEVO__D(0xBE5AE5F12CB0D246ULL) : DEVO__D(0x3E21EEA7C1EF8528ULL));
+  p = __fma_rn(p, r2, sn ? DEVO__D(0x3EC71DE369ACE392ULL) : DEVO__D(0xBE927E4F8E06E6D9ULL));
+  p = __fma_rn(p, r2, sn ? DEVO__D(0xBF2A01A019DB62A1ULL) : DEVO__D(0x3EFA01A019DDBCE9ULL));
+  p = __fma_rn(p, r2, sn ? DEVO__D(0x3F81111111110818ULL) : DEVO__D(0xBF56C16C16C15D47ULL));
+  p = __fma_rn(p, r2, sn ? DEVO__D(0xBFC5555555555554ULL) : DEVO__D(0x3FA5555555555551ULL));
+  p = __fma_rn(p, r2, sn ? 0.0 : DEVO__D(0xBFE0000000000000ULL));
+  double c = sn ? __fma_rn(p, r, r) : __fma_rn(p, r2, 1.0);
+  if (qq & 2)
+    c = __fma_rn(c, -1.0, 0.0);
+  return c;
+}
+
+/* Barrier of one vector's group: the warp when the group lies in one warp (all lanes of a warp
+ * reach it), else a named barrier per group (ids 1..15; 0 is __syncthreads). */
+__device__ __forceinline__ void devo__fast_grp_sync(int lanes, int grp)
+{
+  if (lanes <= 32)
+    __syncwarp();
+  else
+    asm volatile("bar.sync %0, %1;" ::"r"(1 + grp), "r"(lanes) : "memory");
+}
+
+/* Group reduction; every thread of the block calls it, every lane of the group gets the result.
+ * Fixed order: a butterfly inside each warp, then the warp partials in index order. */
+template <int OP>
+__device__ __forceinline__ double devo__fast_reduce(double v, int lanes, int grp, double *red)
+{
+  const int w = lanes < 32 ? lanes : 32;
+  for (int off = w >> 1; off > 0; off >>= 1)
+    v = devo__red_op<OP>(v, __shfl_xor_sync(0xffffffffu, v, off));
+  if (lanes <= 32)
+    return v;
+  double *r = red + grp * (DEVO__FAST_RED / 2);
+  const int nw = lanes >> 5;
+  if ((threadIdx.x & 31) == 0)
+    r[((int)threadIdx.x & (lanes - 1)) >> 5] = v;
+  devo__fast_grp_sync(lanes, grp);
+  v = r[0];
+  for (int k = 1; k < nw; ++k)
+    v = devo__red_op<OP>(v, r[k]);
+  return v;
+}
+
+/* Generation gen's draws for vector i: indices, and per coordinate whether it takes the mutant
+ * and the bound-repair uniform. Coordinates past D and inactive groups take nothing. */
+template <int C>
+__device__ __forceinline__ void devo__fast_draw(const devo__gpu_args &a, uint32_t gen, int i,
+                                                int lane, bool active, devo__de_idx &r,
+                                                bool (&take)[C], double (&ub)[C])
+{
+  if (active)
+    r = devo__de_indices(a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim);
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const int j = lane + c * a.lanes;
+    take[c] = false;
+    ub[c] = 0.0;
+    if (active && j < a.dim) {
+      const devo__de_u u = devo__de_coord(a.seed, gen, (uint32_t)i, (uint32_t)j);
+      take[c] = devo__de_take(u, (uint32_t)j, r, a.cr) != 0;
+      ub[c] = u.bound;
+    }
+  }
+}
+
+/* f(trial) over the group. Must compute classic.h's devo__classic_term (the parity tests check
+ * it): sphere z^2, griewank z^2 / 4000 and cos(z / sqrt(j + 1)), rastrigin
+ * z^2 - 10 cos(2 pi z) + 10, z = x_j - o_j; rosenbrock through classic.h itself. */
+template <int KIND, int C>
+__device__ __forceinline__ double devo__fast_eval(const devo__gpu_args &a, const double (&t)[C],
+                                                  const double (&o)[C], int lane, int grp,
+                                                  bool active, double *red, double *s_row)
+{
+  const int lanes = a.lanes, d = a.dim;
+  double sum = 0.0, prod = 1.0;
+  if (KIND == DEVO__P_ROSENBROCK) {
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int j = lane + c * lanes;
+      if (active && j < d)
+        s_row[j] = t[c];
+    }
+    devo__fast_grp_sync(lanes, grp);
+  }
+  if (active) {
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int j = lane + c * lanes;
+      if (j >= d)
+        continue;
+      if (KIND == DEVO__P_ROSENBROCK) {
+        sum += devo__classic_term(KIND, j, d, t[c], j + 1 < d ? s_row[j + 1] : 0.0, a.v.shift);
+      } else {
+        const double z = __dsub_rn(t[c], o[c]), zz = __dmul_rn(z, z);
+        if (KIND == DEVO__P_SPHERE) {
+          sum += zz;
+        } else if (KIND == DEVO__P_GRIEWANK) {
+          sum += __ddiv_rn(zz, 4000.0);
+          prod = __dmul_rn(prod, devo__fast_cos(__ddiv_rn(z, sqrt((double)(j + 1)))));
+        } else {
+          const double cs = devo__fast_cos(__dmul_rn(2.0 * DEVO_PI, z));
+          sum += __dadd_rn(__dsub_rn(zz, __dmul_rn(10.0, cs)), 10.0);
+        }
+      }
+    }
+  }
+  sum = devo__fast_reduce<DEVO__RED_SUM>(sum, lanes, grp, red);
+  if (KIND == DEVO__P_GRIEWANK)
+    prod = devo__fast_reduce<DEVO__RED_PROD>(prod, lanes, grp, red + DEVO__FAST_RED / 2 * a.vpb);
+  const double f = devo__classic_finish(KIND, sum, prod);
+  return isnan(f) ? devo__gpu_inf() : f;
+}
+
+/* Generations gen0 + 1 .. gen0 + ngens; block b's group g owns vector b * vpb + g throughout. */
+template <int KIND, int C>
+__global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
+    devo__k_fast(devo__gpu_args a, uint32_t gen0, uint32_t ngens)
+{
+  const int lanes = a.lanes, d = a.dim;
+  const int grp = (int)threadIdx.x / lanes, lane = (int)threadIdx.x % lanes;
+  const int i = (int)blockIdx.x * a.vpb + grp;
+  const bool active = i < a.np;
+  const size_t row = (size_t)(active ? i : 0) * (size_t)d;
+  double *red = devo__sm;
+  double *s_row = devo__sm + DEVO__FAST_RED * a.vpb + (size_t)grp * lanes * C;
+  double x[C], o[C], ub[C];
+  bool take[C];
+  {
+    const double *cur = (gen0 & 1u) ? a.pop1 : a.pop0;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int j = lane + c * lanes;
+      x[c] = active && j < d ? cur[row + j] : 0.0;
+      o[c] = KIND != DEVO__P_ROSENBROCK && j < d ? a.v.shift[j] : 0.0;
+    }
+  }
+  double fi = active ? a.fit[i] : 0.0;
+  devo__de_idx r = {0u, 0u, 0u, 0u};
+  devo__fast_draw<C>(a, gen0 + 1u, i, lane, active, r, take, ub);
+  for (uint32_t k = 1; k <= ngens; ++k) {
+    const uint32_t gen = gen0 + k;
+    const double *src = (gen & 1u) ? a.pop0 : a.pop1;
+    double *dst = (gen & 1u) ? a.pop1 : a.pop0;
+    double t[C];
+    {
+      /* every donor load is issued before the first use */
+      const double *x1 = src + (size_t)r.r1 * d, *x2 = src + (size_t)r.r2 * d,
+                   *x3 = src + (size_t)r.r3 * d;
+      double v1[C], v2[C], v3[C];
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        const int j = lane + c * lanes;
+        v1[c] = v2[c] = v3[c] = 0.0;
+        if (take[c]) {
+          v1[c] = x1[j];
+          v2[c] = x2[j];
+          v3[c] = x3[j];
+        }
+      }
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        t[c] = take[c] ? devo__de_mutant(x[c], v1[c], v2[c], v3[c], a.f, a.v.lower, a.v.upper,
+                                         a.bounds, ub[c])
+                       : x[c];
+    }
+    const double ft = devo__fast_eval<KIND, C>(a, t, o, lane, grp, active, red, s_row);
+    if (active) {
+      if (ft <= fi) { /* the CPU's rule: the trial wins ties */
+#pragma unroll
+        for (int c = 0; c < C; ++c)
+          x[c] = t[c];
+        fi = ft;
+        if (lane == 0)
+          a.fit[i] = ft;
+      }
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        const int j = lane + c * lanes;
+        if (j < d)
+          dst[row + j] = x[c];
+      }
+      if (lane == 0 && a.has_target && fi <= a.target)
+        atomicMin(&a.ctl->stop_gen, (unsigned long long)gen);
+    }
+    if (k == ngens)
+      break; /* the end of the kernel is the last barrier */
+    devo__grid_arrive(&a.ctl->bar);
+    devo__fast_draw<C>(a, gen + 1u, i, lane, active, r, take, ub);
+    devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
+    /* values <= gen were written before the barrier, so every block decides alike */
+    if (a.has_target && *(volatile unsigned long long *)&a.ctl->stop_gen <= gen)
+      break;
+  }
+}
+
+/* ---- host side --------------------------------------------------------------------------- */
+
+static const void *devo__fast_kernel(int kind, int c)
+{
+  switch (kind) {
+#define DEVO__FAST_CASE(K)                                                                         \
+  case K:                                                                                          \
+    return c == 1                                                                                  \
+               ? (const void *)devo__k_fast<K, 1>                                                  \
+               : (c == 2 ? (const void *)devo__k_fast<K, 2> : (const void *)devo__k_fast<K, 4>);
+    DEVO__GPU_FOR_KINDS(DEVO__FAST_CASE)
+#undef DEVO__FAST_CASE
+  default:
+    return NULL;
+  }
+}
+
+cudaError_t devo__gpu_fast_plan(int kind, int np, int dim, int want, const cudaDeviceProp *p,
+                                devo__gpu_fast_cfg *cfg, int *ok)
+{
+  int lanes, c, vpb, occ = 0, per = 1;
+  *ok = 0;
+  if (dim < 1 || dim > DEVO__FAST_MAX_LANES * DEVO__FAST_MAX_C || np < 4)
+    return cudaSuccess;
+  /* lanes: asked for (D >= 32), else the power of two >= D up to 128 threads, one coordinate
+   * each (the shortest chain per generation), C coordinates each beyond */
+  const int code = (want >> DEVO__GPU_FAST_LANES_SHIFT) & 3;
+  if (code && dim >= 32) {
+    lanes = 16 << code; /* 32, 64, 128 */
+  } else {
+    for (lanes = 1; lanes < dim && lanes < DEVO__FAST_MAX_LANES; lanes <<= 1) {
+    }
+  }
+  c = (dim + lanes - 1) / lanes;
+  if (c == 3)
+    c = 4;
+  if (c > DEVO__FAST_MAX_C)
+    return cudaSuccess;
+  /* about one block per SM: the fewest barrier arrivals that still use every SM; threads a
+   * multiple of 32 (full-warp shuffles); at most 15 groups of several warps (named barriers) */
+  if (lanes < 32)
+    per = 32 / lanes;
+  vpb = (np + p->multiProcessorCount - 1) / p->multiProcessorCount;
+  vpb = (vpb + per - 1) / per * per;
+  if (vpb * lanes > DEVO__FAST_MAX_THREADS)
+    vpb = DEVO__FAST_MAX_THREADS / lanes;
+  if (lanes > 32 && vpb > 15)
+    vpb = 15;
+  cfg->kern = devo__fast_kernel(kind, c);
+  if (!cfg->kern)
+    return cudaSuccess;
+  cfg->lanes = lanes;
+  cfg->c = c;
+  cfg->vpb = vpb;
+  cfg->threads = vpb * lanes;
+  cfg->blocks = (np + vpb - 1) / vpb;
+  cfg->smem = (size_t)DEVO__FAST_RED * vpb * sizeof(double);
+  if (kind == DEVO__P_ROSENBROCK)
+    cfg->smem += (size_t)vpb * lanes * c * sizeof(double);
+  if (cfg->smem > (size_t)p->sharedMemPerBlock)
+    return cudaSuccess;
+  cudaError_t e =
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, cfg->kern, cfg->threads, cfg->smem);
+  if (e != cudaSuccess)
+    return e;
+  /* one vector per group for the whole chunk: the grid must be co-resident */
+  *ok = (int64_t)occ * p->multiProcessorCount >= cfg->blocks;
+  return cudaSuccess;
+}
+
+cudaError_t devo__gpu_fast_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a, uint32_t gen0,
+                                  uint32_t ngens, cudaStream_t st)
+{
+  a.lanes = cfg->lanes;
+  a.vpb = cfg->vpb;
+  void *args[] = {&a, &gen0, &ngens};
+  return cudaLaunchCooperativeKernel(cfg->kern, dim3(cfg->blocks), dim3(cfg->threads), args,
+                                     cfg->smem, st);
+}

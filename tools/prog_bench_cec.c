@@ -1,0 +1,202 @@
+/* prog_bench_cec.c: bench-cec, issue 4's GPU benchmark: Janssen et al.'s case study 1
+ * (DE/rand/1/bin, NP = 250, F = 0.5, CR = 0.3, D = 100, 10,000,000 evaluations, official CEC
+ * data) for each of F01..F10. Columns: the fused design with its defaults (persistent kernel;
+ * the rotation matrix staged in shared memory where one matrix serves the function and the
+ * population fits in one resident wave with it), the fused design with the matrix read from
+ * global memory (L2), the multikernel design, and the 1-thread CPU backend. Time = the
+ * generation loop (devo_stats.elapsed - init_seconds); GPU columns: median of --reps runs after a
+ * warm-up; the CPU column runs evals / --cpu-div evaluations once and is scaled to the full count
+ * (a generation costs the same all run long). Each function is validated first: after 20
+ * generations the fused GPU best equals the CPU best within 1e-12 relative. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/internal.h"
+#include "kernels/gpu_variants.cuh"
+
+enum { COL_FUSED, COL_GLOBAL, COL_MULTI, COL_CPU1, NCOL };
+static const char *const col_name[NCOL] = {"fused", "fused, matrix in L2", "multikernel",
+                                           "cpu 1 thread"};
+static const int col_design[NCOL] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
+                                     DEVO_GPU_MULTIKERNEL, -1};
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* One solve; its generation-loop seconds (best, info on request), or -1 on error. */
+static double one_run(devo_problem *p, int np, int backend, int design, int64_t evals,
+                      int64_t gens, double *best, char *info, size_t infolen)
+{
+  devo_solver *s = NULL;
+  devo_stats st;
+  double t = -1.0;
+  int r;
+  if (devo_solver_create(&s, p, NULL) != DEVO_OK)
+    return -1.0;
+  r = devo_solver_set_np(s, np);
+  if (r == DEVO_OK)
+    r = devo_solver_set_f(s, 0.5);
+  if (r == DEVO_OK)
+    r = devo_solver_set_cr(s, 0.3);
+  if (r == DEVO_OK)
+    r = devo_solver_set_seed(s, 12345);
+  if (r == DEVO_OK)
+    r = devo_solver_set_backend(s, backend);
+  if (r == DEVO_OK)
+    r = devo_solver_set_threads(s, 1);
+  if (r == DEVO_OK && backend == DEVO_BACKEND_GPU) {
+    r = devo_solver_set_gpu_design(s, design & DEVO__GPU_DESIGN_MASK);
+    s->o.gpu_design = design; /* internal variant bits, kernels/gpu_variants.cuh */
+  }
+  if (r == DEVO_OK && evals > 0)
+    r = devo_solver_set_max_evals(s, evals);
+  if (r == DEVO_OK && gens > 0)
+    r = devo_solver_set_max_generations(s, gens);
+  if (r == DEVO_OK)
+    r = devo_solve(s);
+  if (r > 0 && devo_solver_stats(s, &st) == DEVO_OK) {
+    t = st.elapsed - st.init_seconds;
+    if (best)
+      devo_solver_best(s, best, NULL);
+    if (info)
+      snprintf(info, infolen, "%s", devo_solver_backend_info(s));
+  } else {
+    fprintf(stderr, "bench-cec: run failed: %s: %s\n", devo_status_name(r),
+            devo_solver_errmsg(s));
+  }
+  devo_solver_destroy(s);
+  return t;
+}
+
+static double median_run(devo_problem *p, int np, int design, int64_t evals, int reps,
+                         char *info, size_t infolen)
+{
+  double t[64];
+  int r;
+  if (one_run(p, np, DEVO_BACKEND_GPU, design, evals, 0, NULL, info, infolen) < 0)
+    return -1.0;
+  for (r = 0; r < reps; ++r)
+    if ((t[r] = one_run(p, np, DEVO_BACKEND_GPU, design, evals, 0, NULL, NULL, 0)) < 0)
+      return -1.0;
+  qsort(t, (size_t)reps, sizeof t[0], cmp_double);
+  return t[reps / 2];
+}
+
+int main(int argc, char **argv)
+{
+  const char *dir = "../shared/cec";
+  int reps = 5, cpu_div = 500, no_cpu = 0, dim = 100, np = 250, only = 0, a, id, k, fail = 0;
+  int64_t evals = 10000000;
+  char dev[256], date[64], info[DEVO__ERRLEN];
+  double ms[11][NCOL];
+  time_t now = time(NULL);
+  for (a = 1; a < argc; ++a) {
+    if (strcmp(argv[a], "--cec-data") == 0 && a + 1 < argc)
+      dir = argv[++a];
+    else if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
+      reps = atoi(argv[++a]);
+    else if (strcmp(argv[a], "--cpu-div") == 0 && a + 1 < argc)
+      cpu_div = atoi(argv[++a]);
+    else if (strcmp(argv[a], "--evals") == 0 && a + 1 < argc)
+      evals = atoll(argv[++a]);
+    else if (strcmp(argv[a], "--only") == 0 && a + 1 < argc)
+      only = atoi(argv[++a]);
+    else if (strcmp(argv[a], "--no-cpu") == 0)
+      no_cpu = 1;
+    else {
+      fprintf(stderr, "usage: bench-cec [--cec-data DIR] [--reps N] [--cpu-div N] [--evals N] "
+                      "[--only ID] [--no-cpu]\n");
+      return 2;
+    }
+  }
+  if (reps < 1 || reps > 64 || cpu_div < 1 || evals < 2 * np || only < 0 || only > 10) {
+    fprintf(stderr, "bench-cec: bad --reps, --cpu-div, --evals or --only\n");
+    return 2;
+  }
+  if (!devo_gpu_available(dev, sizeof dev)) {
+    fprintf(stderr, "bench-cec: %s\n", dev);
+    return 1;
+  }
+  strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+  printf("# devo %s bench-cec: %s, %s\n", devo_version(), dev, date);
+  printf("# Janssen et al. case study 1: DE/rand/1/bin NP=%d F=0.5 CR=0.3 D=%d, %lld evaluations, "
+         "official data %s; generation loop ms, GPU median of %d after a warm-up; CPU 1 thread: "
+         "evals/%d once, scaled\n",
+         np, dim, (long long)evals, dir, reps, cpu_div);
+  for (id = 1; id <= 10; ++id) {
+    devo_problem *p = NULL;
+    char name[8];
+    double gbest, cbest;
+    for (k = 0; k < NCOL; ++k)
+      ms[id][k] = -1.0;
+    if (only && id != only)
+      continue;
+    snprintf(name, sizeof name, "F%02d", id);
+    if (devo_problem_create(&p, NULL) != DEVO_OK ||
+        devo_problem_set_builtin(p, name, dim, 0, dir) != DEVO_OK) {
+      fprintf(stderr, "bench-cec: %s D=%d: %s\n", name, dim, p ? devo_problem_errmsg(p) : "");
+      return 1;
+    }
+    if (one_run(p, np, DEVO_BACKEND_GPU, DEVO_GPU_FUSED, 0, 20, &gbest, info, sizeof info) < 0 ||
+        one_run(p, np, DEVO_BACKEND_CPU, 0, 0, 20, &cbest, NULL, 0) < 0)
+      return 1;
+    if (!(fabs(gbest - cbest) <= 1e-12 * fabs(cbest))) {
+      fprintf(stderr, "bench-cec: %s: GPU best %.17g != CPU best %.17g after 20 generations\n",
+              name, gbest, cbest);
+      fail = 1;
+    }
+    printf("# %s validated (best after 20 generations: gpu %.17g cpu %.17g); %s\n", name, gbest,
+           cbest, info);
+    fflush(stdout);
+    for (k = 0; k < NCOL; ++k) {
+      double t;
+      if (col_design[k] >= 0) {
+        if (k == COL_GLOBAL && p->view.ncomp != 1)
+          continue; /* compositions never stage: the same as the fused column */
+        t = median_run(p, np, col_design[k], evals, reps, NULL, 0);
+        ms[id][k] = t < 0 ? -1.0 : t * 1e3;
+      } else if (!no_cpu) {
+        int64_t e = evals / cpu_div;
+        if (e < 2 * np)
+          e = 2 * np;
+        t = one_run(p, np, DEVO_BACKEND_CPU, 0, e, 0, NULL, NULL, 0);
+        ms[id][k] = t < 0 ? -1.0 : t * 1e3 * (double)(evals - np) / (double)(e - np);
+      }
+      fprintf(stderr, "bench-cec: %s %s: %.2f ms\n", name, col_name[k], ms[id][k]);
+    }
+    devo_problem_destroy(p);
+  }
+  printf("\n| function |");
+  for (k = 0; k < NCOL; ++k)
+    printf(" %s ms |", col_name[k]);
+  printf(" fused vs multikernel | fused vs cpu |\n|---|");
+  for (k = 0; k < NCOL + 2; ++k)
+    printf("---:|");
+  printf("\n");
+  for (id = 1; id <= 10; ++id) {
+    if (only && id != only)
+      continue;
+    printf("| F%02d |", id);
+    for (k = 0; k < NCOL; ++k) {
+      if (ms[id][k] < 0)
+        printf(" %s |", k == COL_GLOBAL ? "(= fused)" : "-");
+      else
+        printf(" %.1f |", ms[id][k]);
+    }
+    for (k = COL_MULTI; k <= COL_CPU1; ++k) {
+      if (ms[id][k] < 0 || ms[id][COL_FUSED] <= 0)
+        printf(" - |");
+      else
+        printf(" %.1fx |", ms[id][k] / ms[id][COL_FUSED]);
+    }
+    printf("\n");
+  }
+  return fail;
+}

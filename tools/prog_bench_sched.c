@@ -1,0 +1,202 @@
+/* prog_bench_sched.c: bench-sched, issue 5's throughput benchmark: schedule evaluations per
+ * second of DE on an ETC matrix (default etc_data/512x16/u_c_hihi.csv, lambda 0.75, FCFS and
+ * SPT) at NP = 64, 256 and 1024. Columns: the fused GPU design with its defaults, the fused
+ * design with at most 128 threads per schedule, with the first ETC block evaluator
+ * (kernels/etc_device.cuh v1 instead of v2), with the ETC
+ * matrix staged in shared memory whenever it fits, the multikernel design, and the CPU backend
+ * with 1 thread and one per core. Rate = (evaluations - NP) / generation-loop seconds
+ * (devo_stats.elapsed - init_seconds): every trial of the loop is one schedule evaluation.
+ * GPU: median of --reps runs of --gens generations after a warm-up; CPU: one run of
+ * gens / --cpu-div generations. Validated
+ * first: after 20 generations the GPU best equals the CPU best exactly (the evaluation is exact
+ * on both sides). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/internal.h"
+#include "kernels/gpu_variants.cuh"
+
+enum { COL_FUSED, COL_L128, COL_V1, COL_STAGE, COL_MULTI, COL_CPU1, COL_CPUN, NCOL };
+static const char *const col_name[NCOL] = {"fused",       "fused <=128 thr", "fused, v1 eval",
+                                           "fused staged", "multikernel",    "cpu 1 thread",
+                                           "cpu all cores"};
+static const int col_design[NCOL] = {DEVO_GPU_FUSED,
+                                     DEVO_GPU_FUSED | DEVO__GPU_MAX_LANES(128),
+                                     DEVO_GPU_FUSED | DEVO__GPU_ETC_V1,
+                                     DEVO_GPU_FUSED | DEVO__GPU_STAGE_ON,
+                                     DEVO_GPU_MULTIKERNEL,
+                                     -1,
+                                     -1};
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* One solve: evaluations per second of its generation loop (best, info on request), or -1. */
+static double one_run(devo_problem *p, int np, int backend, int design, int threads,
+                      int64_t evals, int64_t gens, double *best, char *info, size_t infolen)
+{
+  devo_solver *s = NULL;
+  devo_stats st;
+  double rate = -1.0;
+  int r;
+  if (devo_solver_create(&s, p, NULL) != DEVO_OK)
+    return -1.0;
+  r = devo_solver_set_np(s, np);
+  if (r == DEVO_OK)
+    r = devo_solver_set_seed(s, 12345);
+  if (r == DEVO_OK)
+    r = devo_solver_set_backend(s, backend);
+  if (r == DEVO_OK)
+    r = devo_solver_set_threads(s, threads);
+  if (r == DEVO_OK && backend == DEVO_BACKEND_GPU) {
+    r = devo_solver_set_gpu_design(s, design & DEVO__GPU_DESIGN_MASK);
+    s->o.gpu_design = design;
+  }
+  if (r == DEVO_OK && evals > 0)
+    r = devo_solver_set_max_evals(s, evals);
+  if (r == DEVO_OK && gens > 0)
+    r = devo_solver_set_max_generations(s, gens);
+  if (r == DEVO_OK)
+    r = devo_solve(s);
+  if (r > 0 && devo_solver_stats(s, &st) == DEVO_OK && st.elapsed > st.init_seconds) {
+    rate = (double)(st.evaluations - np) / (st.elapsed - st.init_seconds);
+    if (best)
+      devo_solver_best(s, best, NULL);
+    if (info)
+      snprintf(info, infolen, "%s", devo_solver_backend_info(s));
+  } else {
+    fprintf(stderr, "bench-sched: run failed: %s: %s\n", devo_status_name(r),
+            devo_solver_errmsg(s));
+  }
+  devo_solver_destroy(s);
+  return rate;
+}
+
+int main(int argc, char **argv)
+{
+  static const int nps[3] = {64, 256, 1024};
+  const char *file = "etc_data/512x16/u_c_hihi.csv";
+  int reps = 5, cpu_div = 200, ncores, a, c, k, order, fail = 0;
+  int64_t gens = 20000;
+  char dev[256], date[64], info[DEVO__ERRLEN], err[512];
+  double rate[2][3][NCOL];
+  devo_etc *e = NULL;
+  time_t now = time(NULL);
+  FILE *f;
+  for (a = 1; a < argc; ++a) {
+    if (strcmp(argv[a], "--etc") == 0 && a + 1 < argc)
+      file = argv[++a];
+    else if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
+      reps = atoi(argv[++a]);
+    else if (strcmp(argv[a], "--cpu-div") == 0 && a + 1 < argc)
+      cpu_div = atoi(argv[++a]);
+    else if (strcmp(argv[a], "--gens") == 0 && a + 1 < argc)
+      gens = atoll(argv[++a]);
+    else {
+      fprintf(stderr, "usage: bench-sched [--etc FILE] [--reps N] [--cpu-div N] [--gens N]\n");
+      return 2;
+    }
+  }
+  if (reps < 1 || reps > 64 || cpu_div < 1 || gens < 100) {
+    fprintf(stderr, "bench-sched: bad --reps, --cpu-div or --gens\n");
+    return 2;
+  }
+  if (!devo_gpu_available(dev, sizeof dev)) {
+    fprintf(stderr, "bench-sched: %s\n", dev);
+    return 1;
+  }
+  f = fopen(file, "r");
+  if (!f || devo_etc_read(&e, f, file, DEVO_ETC_AUTO, 0, NULL, err, sizeof err) != DEVO_OK) {
+    fprintf(stderr, "bench-sched: %s: %s\n", file, f ? err : "cannot open");
+    return 1;
+  }
+  fclose(f);
+  ncores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (ncores < 1)
+    ncores = 1;
+  strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+  printf("# devo %s bench-sched: %s, %s, %d CPU cores\n", devo_version(), dev, date, ncores);
+  printf("# %s (%d x %d), DE/rand/1/bin F=0.5 CR=0.9 defaults, lambda 0.75, random initial "
+         "population; %lld generations per GPU run; million schedule evaluations per second of "
+         "the generation loop; GPU median of %d after a warm-up; CPU: generations/%d once\n",
+         file, devo_etc_ntasks(e), devo_etc_nmach(e), (long long)gens, reps, cpu_div);
+  for (order = 0; order < 2; ++order)
+    for (c = 0; c < 3; ++c) {
+      devo_problem *p = NULL;
+      const int np = nps[c];
+      double gbest, cbest;
+      if (devo_problem_create(&p, NULL) != DEVO_OK ||
+          devo_problem_set_etc(p, e, 0.75, order, DEVO_ETC_SEED_NONE) != DEVO_OK) {
+        fprintf(stderr, "bench-sched: cannot make the problem\n");
+        return 1;
+      }
+      if (one_run(p, np, DEVO_BACKEND_GPU, DEVO_GPU_FUSED, 1, 0, 20, &gbest, info,
+                  sizeof info) < 0 ||
+          one_run(p, np, DEVO_BACKEND_CPU, 0, 1, 0, 20, &cbest, NULL, 0) < 0)
+        return 1;
+      if (gbest != cbest) {
+        fprintf(stderr, "bench-sched: NP=%d: GPU best %.17g != CPU best %.17g\n", np, gbest,
+                cbest);
+        fail = 1;
+      }
+      printf("# %s NP=%d validated (best after 20 generations %.17g on both); %s\n",
+             order ? "SPT" : "FCFS", np, gbest, info);
+      fflush(stdout);
+      for (k = 0; k < NCOL; ++k) {
+        double r = -1.0;
+        if (col_design[k] >= 0) {
+          double t[64];
+          if (one_run(p, np, DEVO_BACKEND_GPU, col_design[k], 1, 0, gens, NULL, NULL, 0) >= 0) {
+            int q, ok = 1;
+            for (q = 0; q < reps && ok; ++q)
+              ok = (t[q] = one_run(p, np, DEVO_BACKEND_GPU, col_design[k], 1, 0, gens, NULL,
+                                   NULL, 0)) >= 0;
+            if (ok) {
+              qsort(t, (size_t)reps, sizeof t[0], cmp_double);
+              r = t[reps / 2];
+            }
+          }
+        } else {
+          int64_t gv = gens / cpu_div;
+          if (gv < 20)
+            gv = 20;
+          r = one_run(p, np, DEVO_BACKEND_CPU, 0, k == COL_CPU1 ? 1 : ncores, 0, gv, NULL, NULL,
+                      0);
+        }
+        rate[order][c][k] = r;
+        fprintf(stderr, "bench-sched: %s NP=%d %s: %.2f M/s\n", order ? "SPT" : "FCFS", np,
+                col_name[k], r / 1e6);
+      }
+      devo_problem_destroy(p);
+    }
+  printf("\n| order | NP |");
+  for (k = 0; k < NCOL; ++k)
+    printf(" %s |", col_name[k]);
+  printf(" fused vs cpu 1 thread |\n|---|---:|");
+  for (k = 0; k <= NCOL; ++k)
+    printf("---:|");
+  printf("\n");
+  for (order = 0; order < 2; ++order)
+    for (c = 0; c < 3; ++c) {
+      printf("| %s | %d |", order ? "SPT" : "FCFS", nps[c]);
+      for (k = 0; k < NCOL; ++k) {
+        if (rate[order][c][k] < 0)
+          printf(" - |");
+        else
+          printf(" %.1f M/s |", rate[order][c][k] / 1e6);
+      }
+      if (rate[order][c][COL_FUSED] > 0 && rate[order][c][COL_CPU1] > 0)
+        printf(" %.0fx |\n", rate[order][c][COL_FUSED] / rate[order][c][COL_CPU1]);
+      else
+        printf(" - |\n");
+    }
+  devo_etc_destroy(e);
+  return fail;
+}
