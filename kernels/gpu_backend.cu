@@ -365,6 +365,22 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
       if (st != DEVO_OK)
         return st;
     }
+    /* block kinds: halve again while the population still needs more than one wave, down to
+     * 64 threads (bench-sched on an H100, 512x16 FCFS at NP = 1024: 128 threads 59.9 M
+     * evaluations/s, 256 threads 48.6 M/s) */
+    while (g->blk && !(want_lanes & DEVO__GPU_HALF_LANES) && g->a.lanes > 64 &&
+           (int64_t)g->blocks > (int64_t)g->occ * p->multiProcessorCount) {
+      const int occ0 = g->occ, lanes0 = g->a.lanes;
+      st = devo__gpu_fit(s, g, devo__round_up(lanes0 / 2, 32), vpb, static_smem);
+      if (st != DEVO_OK)
+        return st;
+      if (g->occ <= occ0) { /* limited by something else: keep the wider blocks */
+        st = devo__gpu_fit(s, g, lanes0, vpb, static_smem);
+        if (st != DEVO_OK)
+          return st;
+        break;
+      }
+    }
   }
   int64_t resident = (int64_t)g->occ * p->multiProcessorCount;
   g->pgrid = (int)(g->blocks < resident ? g->blocks : resident);

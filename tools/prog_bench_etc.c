@@ -213,7 +213,7 @@ int main(int argc, char **argv)
     fflush(stdout);
     for (ti = 0; ti < ntimes; ++ti) {
       double ms[MAX_SEEDS], med;
-      int s, below = 0, src_count[4] = {0, 0, 0, 0}, top = 0;
+      int s, below = 0, src_count[DEVO_SCHED_FROM_ILS + 1] = {0}, top = 0;
       for (s = 0; s < nseeds; ++s) {
         devo_schedule_opts o;
         devo_schedule_result r;
@@ -239,7 +239,7 @@ int main(int argc, char **argv)
         if (r.elapsed - times[ti] > worst_over)
           worst_over = r.elapsed - times[ti];
       }
-      for (s = 1; s < 4; ++s)
+      for (s = 1; s <= DEVO_SCHED_FROM_ILS; ++s)
         if (src_count[s] > src_count[top])
           top = s;
       med = median(ms, nseeds);
