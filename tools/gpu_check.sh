@@ -13,6 +13,7 @@
 # (bench-cec, Janssen et al.'s case study 1 on F01..F10, ~2 min), SKIP_BENCH_SCHED=1 (bench-sched,
 # schedule evaluations per second, ~1.5 min; SCHED_ARGS e.g. "--reps 3"), SKIP_DEADLINE=1 (20 runs each of `devo schedule
 # etc_data/512x16/u_c_hihi.csv --time-limit 0.1 / 1` per backend, timed from outside, ~1 min),
+# SKIP_SOLVE_DEADLINE=1 (20 runs of `devo solve --backend gpu --time-limit 0.1`, issue 3),
 # SKIP_ETC_QUALITY=1 (bench-etc on the 12 Braun instances with ETC_QUALITY_ARGS, default
 # "--times 1 --seeds 5", ~1.2 min). The whole script with every part takes more than one
 # 10-minute device call: split it with the SKIP_ flags.
@@ -102,6 +103,36 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
     # shellcheck disable=SC2086
     timeout 240 "$build/bench-sched" --etc "$root/etc_data/512x16/u_c_hihi.csv" ${SCHED_ARGS:-} >"$out/bench_sched.txt" 2>"$out/bench_sched_progress.log"
     note "# bench-sched exit $? ($(( $(date +%s) - t0 )) s), table in bench_sched.txt"
+  fi
+  if [ -x "$build/devo" ] && [ "${SKIP_SOLVE_DEADLINE:-0}" != 1 ] && command -v python3 >/dev/null; then
+    # issue 3: 20 runs of `devo solve --backend gpu --time-limit 0.1`; the overshoot is counted
+    # from the start of devo_solve (the JSON "elapsed"), the outside wall time is shown beside it
+    t0=$(date +%s)
+    python3 - "$build/devo" >"$out/solve_deadline.txt" 2>&1 <<'PYEOF'
+import json, subprocess, sys, time
+devo = sys.argv[1]
+rows = []
+for r in range(20):
+    t0 = time.perf_counter()
+    p = subprocess.run([devo, "solve", "--problem", "rastrigin", "--dim", "100", "--np", "250",
+                        "--cr", "0.3", "--max-evals", "1e12", "--backend", "gpu",
+                        "--time-limit", "0.1", "--seed", str(r + 1), "--json"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - t0
+    try:
+        j = json.loads(p.stdout.decode())
+        rows.append((j["stop"], j["elapsed"], j["init_seconds"], j["generations"], wall, p.returncode))
+    except Exception:
+        rows.append(("FAILED rc=%d %s" % (p.returncode, p.stderr.decode().strip()), 0, 0, 0, wall, p.returncode))
+print("| run | stop | elapsed in devo_solve ms | overshoot ms | init ms | generations | process wall ms |")
+print("|---:|---|---:|---:|---:|---:|---:|")
+for k, (stop, el, ini, g, wall, rc) in enumerate(rows):
+    print("| %d | %s | %.3f | %+.3f | %.1f | %d | %.1f |" % (k + 1, stop, el * 1e3, (el - 0.1) * 1e3, ini * 1e3, g, wall * 1e3))
+ok = all(r[0] == "DEVO_TIME_LIMIT" for r in rows)
+print("all DEVO_TIME_LIMIT: %s; largest overshoot from the start of devo_solve: %+.3f ms" % (
+    "yes" if ok else "NO", max(r[1] - 0.1 for r in rows) * 1e3))
+PYEOF
+    note "# solve deadline runs exit $? ($(( $(date +%s) - t0 )) s): $(tail -1 "$out/solve_deadline.txt")"
   fi
   if [ -x "$build/devo" ] && [ "${SKIP_DEADLINE:-0}" != 1 ] && command -v python3 >/dev/null; then
     # wall time of whole processes, measured from outside (process start, reading, device
