@@ -13,14 +13,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 
-/* GPU start-up (driver and context creation) takes a few hundred milliseconds, more than a short
- * deadline. It runs on its own thread from the start of the command, beside reading the input
- * and the heuristics; the search uses the GPU only if it is ready when DE starts, and otherwise
- * the CPU, so the answer is always on time. */
+/* GPU start-up (driver and context creation, the first CUDA call of a process) took about 1.1 s
+ * on the lent H100 (BENCHMARKS.md), and a process cannot end while a thread is inside that
+ * call. So below GPU_WARMUP_MIN_S the search stays on the CPU; above it the GPU starts on its own
+ * thread at the start of the command, beside reading the input; with --backend gpu the search
+ * waits for it at most GPU_WAIT_SHARE of the limit, with auto it takes the GPU only if ready. */
+#define GPU_WARMUP_MIN_S 2.0
+#define GPU_WAIT_SHARE 0.5
 enum { GPU_PENDING = 0, GPU_READY = 1, GPU_NONE = 2 };
 static atomic_int gpu_state;
 static char gpu_msg[256];
@@ -442,6 +446,12 @@ static int schedule(const sched_args *ap)
   so.cr = a.cr;
   so.seed = a.seed;
   so.threads = a.threads;
+  if (a.backend == DEVO_BACKEND_GPU)
+    while (atomic_load(&gpu_state) == GPU_PENDING &&
+           cli_process_elapsed() < GPU_WAIT_SHARE * a.time_limit) {
+      struct timespec ms = {0, 1000000};
+      nanosleep(&ms, NULL);
+    }
   so.backend = backend_now(a.backend);
   so.progress = stop_on_sigint;
   sigint_seen = 0;
@@ -489,12 +499,16 @@ int cmd_schedule(int argc, char **argv)
   if (rc)
     return rc;
   atomic_store(&gpu_state, GPU_PENDING);
-  if (a.backend != DEVO_BACKEND_CPU && pthread_create(&warm, NULL, gpu_warm_up, NULL) == 0) {
+  if (a.backend != DEVO_BACKEND_CPU && a.time_limit >= GPU_WARMUP_MIN_S &&
+      pthread_create(&warm, NULL, gpu_warm_up, NULL) == 0) {
     pthread_detach(warm);
     warming = 1;
   } else {
     atomic_store(&gpu_state, GPU_NONE);
-    snprintf(gpu_msg, sizeof gpu_msg, "cannot start the GPU start-up thread");
+    snprintf(gpu_msg, sizeof gpu_msg, "%s",
+             a.time_limit < GPU_WARMUP_MIN_S
+                 ? "a time limit below 2 s is shorter than the GPU's start-up (about 1 s)"
+                 : "cannot start the GPU start-up thread");
   }
   rc = schedule(&a);
   if (warming) {
