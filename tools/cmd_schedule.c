@@ -428,6 +428,12 @@ static int schedule(const sched_args *ap)
     rc = cli_runtime_error("schedule", "out of memory");
     goto done;
   }
+  if (a.backend == DEVO_BACKEND_GPU)
+    while (atomic_load(&gpu_state) == GPU_PENDING &&
+           cli_process_elapsed() < GPU_WAIT_SHARE * a.time_limit) {
+      struct timespec ms = {0, 1000000};
+      nanosleep(&ms, NULL);
+    }
   devo_schedule_opts_init(&so);
   /* what is left of the limit after reading, minus the time to write the answer; at least a
    * token amount, so that the heuristics still answer when reading took it all */
@@ -446,12 +452,6 @@ static int schedule(const sched_args *ap)
   so.cr = a.cr;
   so.seed = a.seed;
   so.threads = a.threads;
-  if (a.backend == DEVO_BACKEND_GPU)
-    while (atomic_load(&gpu_state) == GPU_PENDING &&
-           cli_process_elapsed() < GPU_WAIT_SHARE * a.time_limit) {
-      struct timespec ms = {0, 1000000};
-      nanosleep(&ms, NULL);
-    }
   so.backend = backend_now(a.backend);
   so.progress = stop_on_sigint;
   sigint_seen = 0;
