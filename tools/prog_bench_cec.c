@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "engine/internal.h"
+#include "tools/bench_util.h"
 #include "kernels/gpu_variants.cuh"
 
 enum { COL_FUSED, COL_GLOBAL, COL_MULTI, COL_CPU1, NCOL };
@@ -23,71 +24,6 @@ static const char *const col_name[NCOL] = {"fused", "fused, matrix in L2", "mult
                                            "cpu 1 thread"};
 static const int col_design[NCOL] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
                                      DEVO_GPU_MULTIKERNEL, -1};
-
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* One solve; its generation-loop seconds (best, info on request), or -1 on error. */
-static double one_run(devo_problem *p, int np, int backend, int design, int64_t evals,
-                      int64_t gens, double *best, char *info, size_t infolen)
-{
-  devo_solver *s = NULL;
-  devo_stats st;
-  double t = -1.0;
-  int r;
-  if (devo_solver_create(&s, p, NULL) != DEVO_OK)
-    return -1.0;
-  r = devo_solver_set_np(s, np);
-  if (r == DEVO_OK)
-    r = devo_solver_set_f(s, 0.5);
-  if (r == DEVO_OK)
-    r = devo_solver_set_cr(s, 0.3);
-  if (r == DEVO_OK)
-    r = devo_solver_set_seed(s, 12345);
-  if (r == DEVO_OK)
-    r = devo_solver_set_backend(s, backend);
-  if (r == DEVO_OK)
-    r = devo_solver_set_threads(s, 1);
-  if (r == DEVO_OK && backend == DEVO_BACKEND_GPU) {
-    r = devo_solver_set_gpu_design(s, design & DEVO__GPU_DESIGN_MASK);
-    s->o.gpu_design = design; /* internal variant bits, kernels/gpu_variants.cuh */
-  }
-  if (r == DEVO_OK && evals > 0)
-    r = devo_solver_set_max_evals(s, evals);
-  if (r == DEVO_OK && gens > 0)
-    r = devo_solver_set_max_generations(s, gens);
-  if (r == DEVO_OK)
-    r = devo_solve(s);
-  if (r > 0 && devo_solver_stats(s, &st) == DEVO_OK) {
-    t = st.elapsed - st.init_seconds;
-    if (best)
-      devo_solver_best(s, best, NULL);
-    if (info)
-      snprintf(info, infolen, "%s", devo_solver_backend_info(s));
-  } else {
-    fprintf(stderr, "bench-cec: run failed: %s: %s\n", devo_status_name(r),
-            devo_solver_errmsg(s));
-  }
-  devo_solver_destroy(s);
-  return t;
-}
-
-static double median_run(devo_problem *p, int np, int design, int64_t evals, int reps,
-                         char *info, size_t infolen)
-{
-  double t[64];
-  int r;
-  if (one_run(p, np, DEVO_BACKEND_GPU, design, evals, 0, NULL, info, infolen) < 0)
-    return -1.0;
-  for (r = 0; r < reps; ++r)
-    if ((t[r] = one_run(p, np, DEVO_BACKEND_GPU, design, evals, 0, NULL, NULL, 0)) < 0)
-      return -1.0;
-  qsort(t, (size_t)reps, sizeof t[0], cmp_double);
-  return t[reps / 2];
-}
 
 int main(int argc, char **argv)
 {
@@ -133,7 +69,9 @@ int main(int argc, char **argv)
   for (id = 1; id <= 10; ++id) {
     devo_problem *p = NULL;
     char name[8];
+    bench_cfg cfg;
     double gbest, cbest;
+    int v;
     for (k = 0; k < NCOL; ++k)
       ms[id][k] = -1.0;
     if (only && id != only)
@@ -144,14 +82,12 @@ int main(int argc, char **argv)
       fprintf(stderr, "bench-cec: %s D=%d: %s\n", name, dim, p ? devo_problem_errmsg(p) : "");
       return 1;
     }
-    if (one_run(p, np, DEVO_BACKEND_GPU, DEVO_GPU_FUSED, 0, 20, &gbest, info, sizeof info) < 0 ||
-        one_run(p, np, DEVO_BACKEND_CPU, 0, 0, 20, &cbest, NULL, 0) < 0)
+    bench_cfg_init(&cfg);
+    cfg.np = np;
+    v = bench_validate(p, &cfg, 1, name, &gbest, &cbest, info, sizeof info);
+    if (v < 0)
       return 1;
-    if (!(fabs(gbest - cbest) <= 1e-12 * fabs(cbest))) {
-      fprintf(stderr, "bench-cec: %s: GPU best %.17g != CPU best %.17g after 20 generations\n",
-              name, gbest, cbest);
-      fail = 1;
-    }
+    fail |= v;
     printf("# %s validated (best after 20 generations: gpu %.17g cpu %.17g); %s\n", name, gbest,
            cbest, info);
     fflush(stdout);
@@ -160,13 +96,18 @@ int main(int argc, char **argv)
       if (col_design[k] >= 0) {
         if (k == COL_GLOBAL && p->view.ncomp != 1)
           continue; /* compositions never stage: the same as the fused column */
-        t = median_run(p, np, col_design[k], evals, reps, NULL, 0);
+        cfg.backend = DEVO_BACKEND_GPU;
+        cfg.design = col_design[k];
+        cfg.evals = evals;
+        t = bench_median(p, &cfg, reps, "bench-cec", NULL, 0);
         ms[id][k] = t < 0 ? -1.0 : t * 1e3;
       } else if (!no_cpu) {
         int64_t e = evals / cpu_div;
         if (e < 2 * np)
           e = 2 * np;
-        t = one_run(p, np, DEVO_BACKEND_CPU, 0, e, 0, NULL, NULL, 0);
+        cfg.backend = DEVO_BACKEND_CPU;
+        cfg.evals = e;
+        t = bench_one(p, &cfg, "bench-cec", NULL, NULL, NULL, 0);
         ms[id][k] = t < 0 ? -1.0 : t * 1e3 * (double)(evals - np) / (double)(e - np);
       }
       fprintf(stderr, "bench-cec: %s %s: %.2f ms\n", name, col_name[k], ms[id][k]);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "engine/internal.h"
+#include "tools/bench_util.h"
 #include "kernels/gpu_variants.cuh"
 
 enum {
@@ -66,72 +67,6 @@ typedef struct bcase {
   int64_t evals;
 } bcase;
 
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* One solve; returns its generation-loop seconds (and best, info), or -1 on error. */
-static double one_run(devo_problem *p, int np, int backend, int design, int threads,
-                      int64_t evals, int64_t gens, double *best, char *info, size_t infolen)
-{
-  devo_solver *s = NULL;
-  devo_stats st;
-  double t = -1.0;
-  int r;
-  if (devo_solver_create(&s, p, NULL) != DEVO_OK)
-    return -1.0;
-  r = devo_solver_set_np(s, np);
-  if (r == DEVO_OK)
-    r = devo_solver_set_f(s, 0.5);
-  if (r == DEVO_OK)
-    r = devo_solver_set_cr(s, 0.3);
-  if (r == DEVO_OK)
-    r = devo_solver_set_seed(s, 12345);
-  if (r == DEVO_OK)
-    r = devo_solver_set_backend(s, backend);
-  if (r == DEVO_OK)
-    r = devo_solver_set_threads(s, threads);
-  if (r == DEVO_OK && backend == DEVO_BACKEND_GPU) {
-    r = devo_solver_set_gpu_design(s, design & DEVO__GPU_DESIGN_MASK);
-    s->o.gpu_design = design; /* internal variant bits, kernels/gpu_variants.cuh */
-  }
-  if (r == DEVO_OK && evals > 0)
-    r = devo_solver_set_max_evals(s, evals);
-  if (r == DEVO_OK && gens > 0)
-    r = devo_solver_set_max_generations(s, gens);
-  if (r == DEVO_OK)
-    r = devo_solve(s);
-  if (r > 0 && devo_solver_stats(s, &st) == DEVO_OK) {
-    t = st.elapsed - st.init_seconds;
-    if (best)
-      devo_solver_best(s, best, NULL);
-    if (info)
-      snprintf(info, infolen, "%s", devo_solver_backend_info(s));
-  } else {
-    fprintf(stderr, "bench-gpu: run failed: %s: %s\n", devo_status_name(r),
-            devo_solver_errmsg(s));
-  }
-  devo_solver_destroy(s);
-  return t;
-}
-
-/* Median loop seconds over reps runs after a warm-up, or -1. */
-static double median_run(devo_problem *p, int np, int backend, int design, int threads,
-                         int64_t evals, int reps, char *info, size_t infolen)
-{
-  double t[64];
-  int r;
-  if (one_run(p, np, backend, design, threads, evals, 0, NULL, info, infolen) < 0)
-    return -1.0;
-  for (r = 0; r < reps; ++r)
-    if ((t[r] = one_run(p, np, backend, design, threads, evals, 0, NULL, NULL, 0)) < 0)
-      return -1.0;
-  qsort(t, (size_t)reps, sizeof t[0], cmp_double);
-  return t[reps / 2];
-}
-
 int main(int argc, char **argv)
 {
   bcase cases[3] = {{100, 250, 10000000}, {1000, 1000, 2000000}, {10, 50, 10000000}};
@@ -175,22 +110,18 @@ int main(int argc, char **argv)
   for (c = 0; c < 3; ++c) {
     const bcase *b = &cases[c];
     devo_problem *p = NULL;
+    bench_cfg cfg;
     double gbest, cbest;
     if (devo_problem_create(&p, NULL) != DEVO_OK ||
         devo_problem_set_builtin(p, "rastrigin", b->dim, 1, NULL) != DEVO_OK) {
       fprintf(stderr, "bench-gpu: cannot make the problem\n");
       return 1;
     }
+    bench_cfg_init(&cfg);
+    cfg.np = b->np;
     /* validate before timing */
-    if (one_run(p, b->np, DEVO_BACKEND_GPU, DEVO_GPU_FUSED, 1, 0, 20, &gbest, info,
-                sizeof info) < 0 ||
-        one_run(p, b->np, DEVO_BACKEND_CPU, 0, ncores, 0, 20, &cbest, NULL, 0) < 0)
+    if (bench_validate(p, &cfg, ncores, "bench-gpu", &gbest, &cbest, info, sizeof info) != 0)
       return 1;
-    if (!(fabs(gbest - cbest) <= 1e-12 * fabs(cbest))) {
-      fprintf(stderr, "bench-gpu: D=%d NP=%d: GPU best %.17g != CPU best %.17g\n", b->dim,
-              b->np, gbest, cbest);
-      return 1;
-    }
     printf("# D=%d NP=%d validated (best after 20 generations %.17g on both); %s\n", b->dim,
            b->np, gbest, info);
     fflush(stdout);
@@ -199,8 +130,10 @@ int main(int argc, char **argv)
       ms[c][k] = -1.0;
       if (col_design[k] >= 0) {
         info[0] = '\0';
-        t = median_run(p, b->np, DEVO_BACKEND_GPU, col_design[k], 1, b->evals, reps, info,
-                       sizeof info);
+        cfg.backend = DEVO_BACKEND_GPU;
+        cfg.design = col_design[k];
+        cfg.evals = b->evals;
+        t = bench_median(p, &cfg, reps, "bench-gpu", info, sizeof info);
         ms[c][k] = t < 0 ? -1.0 : t * 1e3;
         if (k >= COL_FAST && k <= COL_FAST128) /* which kernel ran (D > 512 falls back) */
           printf("# D=%d NP=%d %s: %s\n", b->dim, b->np, col_name[k],
@@ -210,8 +143,10 @@ int main(int argc, char **argv)
         int64_t e = b->evals / cpu_div;
         if (e < 2 * b->np)
           e = 2 * b->np;
-        t = median_run(p, b->np, DEVO_BACKEND_CPU, 0, k == COL_CPU1 ? 1 : ncores, e, reps,
-                       NULL, 0);
+        cfg.backend = DEVO_BACKEND_CPU;
+        cfg.threads = k == COL_CPU1 ? 1 : ncores;
+        cfg.evals = e;
+        t = bench_median(p, &cfg, reps, "bench-gpu", NULL, 0);
         /* loop evaluations scale: (evals - np) / (e - np) */
         ms[c][k] = t < 0 ? -1.0 : t * 1e3 * (double)(b->evals - b->np) / (double)(e - b->np);
       }

@@ -1,0 +1,106 @@
+/* bench_util.c: the timed solves shared by the benchmark programs (see bench_util.h). */
+#include "bench_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "engine/internal.h"
+#include "kernels/gpu_variants.cuh"
+
+void bench_cfg_init(bench_cfg *c)
+{
+  c->np = 100;
+  c->f = 0.5;
+  c->cr = 0.3;
+  c->seed = 12345;
+  c->backend = DEVO_BACKEND_CPU;
+  c->design = DEVO_GPU_FUSED;
+  c->threads = 1;
+  c->evals = c->gens = 0;
+}
+
+int bench_cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double bench_one(devo_problem *p, const bench_cfg *c, const char *who, double *best,
+                 devo_stats *stats, char *info, size_t infolen)
+{
+  devo_solver *s = NULL;
+  devo_stats st;
+  double t = -1.0;
+  int r = devo_solver_create(&s, p, NULL);
+  if (r == DEVO_OK)
+    r = devo_solver_set_np(s, c->np);
+  if (r == DEVO_OK)
+    r = devo_solver_set_f(s, c->f);
+  if (r == DEVO_OK)
+    r = devo_solver_set_cr(s, c->cr);
+  if (r == DEVO_OK)
+    r = devo_solver_set_seed(s, c->seed);
+  if (r == DEVO_OK)
+    r = devo_solver_set_backend(s, c->backend);
+  if (r == DEVO_OK && c->backend != DEVO_BACKEND_GPU)
+    r = devo_solver_set_threads(s, c->threads);
+  if (r == DEVO_OK && c->backend == DEVO_BACKEND_GPU) {
+    r = devo_solver_set_gpu_design(s, c->design & DEVO__GPU_DESIGN_MASK);
+    s->o.gpu_design = c->design; /* the internal variant bits, kernels/gpu_variants.cuh */
+  }
+  if (r == DEVO_OK && c->evals > 0)
+    r = devo_solver_set_max_evals(s, c->evals);
+  if (r == DEVO_OK && c->gens > 0)
+    r = devo_solver_set_max_generations(s, c->gens);
+  if (r == DEVO_OK)
+    r = devo_solve(s);
+  if (r > 0 && devo_solver_stats(s, &st) == DEVO_OK) {
+    t = st.elapsed - st.init_seconds;
+    if (best)
+      devo_solver_best(s, best, NULL);
+    if (stats)
+      *stats = st;
+    if (info)
+      snprintf(info, infolen, "%s", devo_solver_backend_info(s));
+  } else {
+    fprintf(stderr, "%s: run failed: %s: %s\n", who, devo_status_name(r),
+            s ? devo_solver_errmsg(s) : "out of memory");
+  }
+  devo_solver_destroy(s);
+  return t;
+}
+
+double bench_median(devo_problem *p, const bench_cfg *c, int reps, const char *who, char *info,
+                    size_t infolen)
+{
+  double t[64];
+  int r;
+  if (reps < 1 || reps > 64 || bench_one(p, c, who, NULL, NULL, info, infolen) < 0)
+    return -1.0;
+  for (r = 0; r < reps; ++r)
+    if ((t[r] = bench_one(p, c, who, NULL, NULL, NULL, 0)) < 0)
+      return -1.0;
+  qsort(t, (size_t)reps, sizeof t[0], bench_cmp_double);
+  return t[reps / 2];
+}
+
+int bench_validate(devo_problem *p, const bench_cfg *c, int cpu_threads, const char *who,
+                   double *gbest, double *cbest, char *info, size_t infolen)
+{
+  bench_cfg g = *c, h = *c;
+  g.backend = DEVO_BACKEND_GPU;
+  g.design = DEVO_GPU_FUSED;
+  g.evals = h.evals = 0;
+  g.gens = h.gens = 20;
+  h.backend = DEVO_BACKEND_CPU;
+  h.threads = cpu_threads;
+  if (bench_one(p, &g, who, gbest, NULL, info, infolen) < 0 ||
+      bench_one(p, &h, who, cbest, NULL, NULL, 0) < 0)
+    return -1;
+  if (fabs(*gbest - *cbest) <= 1e-12 * fabs(*cbest))
+    return 0;
+  fprintf(stderr, "%s: GPU best %.17g != CPU best %.17g after 20 generations\n", who, *gbest,
+          *cbest);
+  return 1;
+}

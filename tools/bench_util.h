@@ -1,0 +1,41 @@
+/* bench_util.h: what devo's benchmark programs (tools/prog_bench_*.c) share: one timed solve
+ * with a given configuration, and the median of repeated solves after a warm-up. The time of a
+ * solve is its generation loop: devo_stats.elapsed - init_seconds (set-up, device start and the
+ * initial population excluded). */
+#ifndef DEVO_BENCH_UTIL_H
+#define DEVO_BENCH_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/include/devo.h"
+
+typedef struct bench_cfg {
+  int np;
+  double f, cr;
+  uint64_t seed;
+  int backend; /* DEVO_BACKEND_* */
+  int design;  /* DEVO_GPU_* plus the internal variant bits of kernels/gpu_variants.cuh */
+  int threads;
+  int64_t evals, gens; /* stopping rules; 0 = off */
+} bench_cfg;
+
+/* NP 100, F 0.5, CR 0.3, seed 12345, CPU, fused, 1 thread, no stopping rule. */
+void bench_cfg_init(bench_cfg *c);
+/* One solve. Returns its generation-loop seconds, or -1 after printing "who: run failed: ...".
+ * best, stats, info: filled when not NULL. */
+double bench_one(devo_problem *p, const bench_cfg *c, const char *who, double *best,
+                 devo_stats *stats, char *info, size_t infolen);
+/* The median generation-loop seconds of reps (1..64) solves after one warm-up solve (info from
+ * the warm-up), or -1. */
+double bench_median(devo_problem *p, const bench_cfg *c, int reps, const char *who, char *info,
+                    size_t infolen);
+/* Validation before timing: 20 generations of c on the GPU (fused design) and on the CPU
+ * (cpu_threads), the same seed. Returns 0 when the best values agree within 1e-12 relative,
+ * 1 when they do not (message on stderr), -1 when a run failed. gbest, cbest, info: filled. */
+int bench_validate(devo_problem *p, const bench_cfg *c, int cpu_threads, const char *who,
+                   double *gbest, double *cbest, char *info, size_t infolen);
+/* qsort comparator for doubles. */
+int bench_cmp_double(const void *a, const void *b);
+
+#endif /* DEVO_BENCH_UTIL_H */
