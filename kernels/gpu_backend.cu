@@ -1,6 +1,7 @@
 /* gpu_backend.cu: the host side of the CUDA backend (engine/internal.h's devo_backend): device
  * probe, launch configuration from the device's limits, device memory, and the chunk drivers of
- * the two designs. Kernels live in gpu_fused.cu, gpu_multi.cu and gpu_util.cu.
+ * the two designs. Kernels live in gpu_fused.cu, gpu_fast.cu (small D), gpu_etc.cu (ETC, one warp
+ * per schedule), gpu_multi.cu and gpu_util.cu.
  *
  * A run keeps population (double-buffered: generation g in pop[g & 1]), fitness and the best on
  * the device; between chunks only a small control block (best value and index, the generation
@@ -34,6 +35,10 @@
  * with 4 coordinates per thread it lost (123 ms at D=100), so D = 129..512 only with
  * DEVO__GPU_FAST. 0 = only with DEVO__GPU_FAST. */
 #define DEVO__GPU_DEFAULT_FAST 1
+
+/* ETC scheduling in persistent chunks with kernels/gpu_etc.cu's warp-per-schedule kernel where
+ * it applies (FCFS, m <= 32, n <= 512); 0 = etc_device.cuh's block evaluators always. */
+#define DEVO__GPU_DEFAULT_ETC_WARP 1
 
 /* Graph sizes (generations per graph launch), largest first. */
 static const int devo__graph_sizes[3] = {256, 16, 1};
@@ -417,8 +422,17 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
   if (want & DEVO__GPU_CG_BARRIER)
     g->barrier = DEVO__BARRIER_CG;
   g->fast = 0;
-  if (g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE &&
-      !(want & DEVO__GPU_CLASSIC) && (DEVO__GPU_DEFAULT_FAST || (want & DEVO__GPU_FAST))) {
+  if (g->a.v.kind == DEVO__P_ETC) {
+    /* every explicit block option (evaluator version, thread cap, staging) keeps the block
+     * evaluators, so that each stays measurable and tested */
+    const int blk_opts = DEVO__GPU_ETC_BLOCK | DEVO__GPU_ETC_V1 | DEVO__GPU_CLASSIC |
+                         DEVO__GPU_MAX_LANES(63 * 32) | DEVO__GPU_STAGE_ON | DEVO__GPU_STAGE_OFF;
+    if (g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE &&
+        (DEVO__GPU_DEFAULT_ETC_WARP || (want & DEVO__GPU_ETC_WARP)) && !(want & blk_opts))
+      DEVO__CK(devo__gpu_etcw_plan(&g->a.v, np, (want & DEVO__GPU_ETC_WARP) != 0, p, &g->fc,
+                                   &g->fast));
+  } else if (g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE &&
+             !(want & DEVO__GPU_CLASSIC) && (DEVO__GPU_DEFAULT_FAST || (want & DEVO__GPU_FAST))) {
     DEVO__CK(devo__gpu_fast_plan(g->a.v.kind, np, d, want, p, &g->fc, &g->fast));
     if (!(want & DEVO__GPU_FAST) && g->fc.c > 1)
       g->fast = 0;
@@ -458,8 +472,9 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
   if (g->fast && g->design != DEVO_GPU_MULTIKERNEL) {
     size_t used = strlen(s->info);
     snprintf(s->info + used, sizeof s->info - used,
-             "; generations by gpu_fast.cu: %d blocks of %d threads, %d vector%s/block, %d "
+             "; generations by %s: %d blocks of %d threads, %d vector%s/block, %d "
              "threads/vector x %d coordinate%s",
+             g->a.v.kind == DEVO__P_ETC ? "gpu_etc.cu (one warp per schedule)" : "gpu_fast.cu",
              g->fc.blocks, g->fc.threads, g->fc.vpb, g->fc.vpb > 1 ? "s" : "", g->fc.lanes,
              g->fc.c, g->fc.c > 1 ? "s" : "");
   }

@@ -109,6 +109,10 @@ struct devo__gpu_fast_cfg {
 };
 cudaError_t devo__gpu_fast_plan(int kind, int np, int dim, int want, const cudaDeviceProp *p,
                                 devo__gpu_fast_cfg *cfg, int *ok);
+/* kernels/gpu_etc.cu: ETC scheduling (FCFS, m <= 32, n <= 512) with one warp per schedule;
+ * *ok = 0 where it does not apply, or (force = 0) where the block evaluator measured faster. Launched by devo__gpu_fast_launch. */
+cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int force, const cudaDeviceProp *p,
+                                devo__gpu_fast_cfg *cfg, int *ok);
 cudaError_t devo__gpu_fast_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a, uint32_t gen0,
                                   uint32_t ngens, cudaStream_t st);
 

@@ -687,7 +687,7 @@ TEST_CASE(etc_eval_parity)
 /* DE parity on an ETC problem with heuristic seeds: the GPU's initial population starts with
  * the seeds (checked right after start), and the populations after 50 generations equal the
  * CPU's (the schedule evaluation is exact on both sides). */
-static void etc_parity(int n, int m, int order, int np, const int *designs)
+static void etc_parity_ex(int n, int m, int order, int np, const int *designs, int with_ready)
 {
   devo_etc *e = random_etc(n, m);
   devo_problem *p = NULL;
@@ -695,7 +695,15 @@ static void etc_parity(int n, int m, int order, int np, const int *designs)
   run_out c, g;
   char fn[32];
   int k;
-  snprintf(fn, sizeof fn, "etc%dx%d%s", n, m, order == DEVO_ORDER_SPT ? "spt" : "");
+  if (with_ready) {
+    double ready[64];
+    char err[256];
+    for (k = 0; k < m && k < 64; ++k)
+      ready[k] = k % 3 == 0 ? 0.0 : 1000.0 * urand();
+    CHECKF(devo_etc_set_ready(e, ready, err, sizeof err) == DEVO_OK, "%s", err);
+  }
+  snprintf(fn, sizeof fn, "etc%dx%d%s%s", n, m, order == DEVO_ORDER_SPT ? "spt" : "",
+           with_ready ? "W" : "");
   CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
   CHECK_EQ_INT(devo_problem_set_etc(p, e, 0.75, order, DEVO_ETC_SEED_PLAIN), DEVO_OK);
   CHECK(p->nseeds >= 1 && p->seeds != NULL);
@@ -723,6 +731,17 @@ static void etc_parity(int n, int m, int order, int np, const int *designs)
     run_solver_p(p, fn, n, np, DEVO_BACKEND_GPU, designs[k], 50, (double)NAN, &g);
     printf("  info (%s): %s\n", fn, g.info);
     compare(fn, n, np, designs[k], &c, &g);
+    {
+      /* the schedule evaluation is exact on both sides: every bit, not within 1e-12 */
+      size_t q, same_x = 0, same_f = 0;
+      for (q = 0; q < (size_t)np * n; ++q)
+        same_x += memcmp(&c.pop[q], &g.pop[q], sizeof(double)) == 0;
+      for (q = 0; q < (size_t)np; ++q)
+        same_f += memcmp(&c.fit[q], &g.fit[q], sizeof(double)) == 0;
+      CHECKF(same_x == (size_t)np * n && same_f == (size_t)np,
+             "%s design 0x%x: %zu/%zu coordinates, %zu/%d fitness values bit-identical", fn,
+             designs[k], same_x, (size_t)np * n, same_f, np);
+    }
     free_out(&g);
   }
   free_out(&c);
@@ -730,28 +749,65 @@ static void etc_parity(int n, int m, int order, int np, const int *designs)
   devo_etc_destroy(e);
 }
 
+/* The block designs plus the block evaluator v2 in the persistent kernel: where gpu_etc.cu's
+ * warp kernel applies (FCFS, m <= 32, n <= 512), DEVO_GPU_FUSED runs it, so both evaluators of
+ * the default path are compared with the CPU. */
+static const int etc_designs[] = {
+    DEVO_GPU_FUSED,
+    DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
+    DEVO_GPU_FUSED | DEVO__GPU_ETC_BLOCK,
+    DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
+    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_INLINE,
+    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_KERNELP | DEVO__GPU_STAGE_ON,
+    DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL | DEVO__GPU_MAX_LANES(64),
+    DEVO_GPU_FUSED | DEVO__GPU_ETC_V1,
+    DEVO_GPU_MULTIKERNEL,
+    -1};
+
+static void etc_parity(int n, int m, int order, int np, const int *designs)
+{
+  etc_parity_ex(n, m, order, np, designs, 0);
+}
+
 TEST_CASE(etc_parity_de)
 {
+  static const int np1024[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP, -1};
   need_gpu();
-  etc_parity(512, 16, DEVO_ORDER_FCFS, 64, blk_designs);
-  etc_parity(512, 16, DEVO_ORDER_SPT, 64, blk_designs);
-  etc_parity(100, 8, DEVO_ORDER_FCFS, 30, blk_designs);
-  etc_parity(4096, 64, DEVO_ORDER_FCFS, 32, blk_designs);
+  etc_parity(512, 16, DEVO_ORDER_FCFS, 64, etc_designs);
+  etc_parity(512, 16, DEVO_ORDER_SPT, 64, etc_designs);
+  etc_parity(100, 8, DEVO_ORDER_FCFS, 30, etc_designs);
+  etc_parity(4096, 64, DEVO_ORDER_FCFS, 32, etc_designs);
+  /* the warp kernel with 8 schedules per block and ready times; C = 8 with m = 32 lanes */
+  etc_parity_ex(512, 16, DEVO_ORDER_FCFS, 1024, np1024, 1);
+  etc_parity_ex(200, 32, DEVO_ORDER_FCFS, 300, np1024, 1);
+}
+
+/* The ETC part of blk_small alone (a quicker compute-sanitizer target): SPT through the block
+ * evaluators, FCFS through gpu_etc.cu's warp kernel by default, every design. */
+static const int blk_small_designs[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
+                                DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
+                                DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_STAGE_ON,
+                                DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL | DEVO__GPU_MAX_LANES(32),
+                                DEVO_GPU_FUSED | DEVO__GPU_ETC_V1 | DEVO__GPU_MAX_LANES(64),
+                                DEVO_GPU_MULTIKERNEL, -1};
+
+TEST_CASE(etc_small)
+{
+  need_gpu();
+  etc_parity(96, 8, DEVO_ORDER_SPT, 16, blk_small_designs);
+  etc_parity(96, 8, DEVO_ORDER_FCFS, 16, blk_small_designs);
 }
 
 /* A short case of the block kinds for compute-sanitizer (tools/gpu_check.sh). */
 TEST_CASE(blk_small)
 {
-  static const int designs[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
-                                DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_STAGE_ON,
-                                DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL | DEVO__GPU_MAX_LANES(32),
-                                DEVO_GPU_FUSED | DEVO__GPU_ETC_V1 | DEVO__GPU_MAX_LANES(64),
-                                DEVO_GPU_MULTIKERNEL, -1};
+  const int *designs = blk_small_designs;
   need_gpu();
   cec_parity("F10", 10, 16, 5, designs);
   cec_parity("F06", 30, 16, 5, designs);
   cec_parity("F02", 40, 16, 5, designs);
   etc_parity(96, 8, DEVO_ORDER_SPT, 16, designs);
+  etc_parity(96, 8, DEVO_ORDER_FCFS, 16, designs); /* gpu_etc.cu's warp kernel by default */
 }
 
 int main(int argc, char **argv)
@@ -775,6 +831,7 @@ int main(int argc, char **argv)
                                   TC(cec_parity_de),
                                   TC(etc_eval_parity),
                                   TC(etc_parity_de),
+                                  TC(etc_small),
                                   TC(blk_small)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }
