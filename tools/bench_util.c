@@ -85,8 +85,8 @@ double bench_median(devo_problem *p, const bench_cfg *c, int reps, const char *w
   return t[reps / 2];
 }
 
-int bench_validate(devo_problem *p, const bench_cfg *c, int cpu_threads, const char *who,
-                   double *gbest, double *cbest, char *info, size_t infolen)
+int bench_validate(devo_problem *p, const bench_cfg *c, int cpu_threads, double rel_tol,
+                   const char *who, double *gbest, double *cbest, char *info, size_t infolen)
 {
   bench_cfg g = *c, h = *c;
   g.backend = DEVO_BACKEND_GPU;
@@ -98,7 +98,7 @@ int bench_validate(devo_problem *p, const bench_cfg *c, int cpu_threads, const c
   if (bench_one(p, &g, who, gbest, NULL, info, infolen) < 0 ||
       bench_one(p, &h, who, cbest, NULL, NULL, 0) < 0)
     return -1;
-  if (fabs(*gbest - *cbest) <= 1e-12 * fabs(*cbest))
+  if (fabs(*gbest - *cbest) <= rel_tol * fabs(*cbest))
     return 0;
   fprintf(stderr, "%s: GPU best %.17g != CPU best %.17g after 20 generations\n", who, *gbest,
           *cbest);

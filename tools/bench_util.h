@@ -31,10 +31,11 @@ double bench_one(devo_problem *p, const bench_cfg *c, const char *who, double *b
 double bench_median(devo_problem *p, const bench_cfg *c, int reps, const char *who, char *info,
                     size_t infolen);
 /* Validation before timing: 20 generations of c on the GPU (fused design) and on the CPU
- * (cpu_threads), the same seed. Returns 0 when the best values agree within 1e-12 relative,
- * 1 when they do not (message on stderr), -1 when a run failed. gbest, cbest, info: filled. */
-int bench_validate(devo_problem *p, const bench_cfg *c, int cpu_threads, const char *who,
-                   double *gbest, double *cbest, char *info, size_t infolen);
+ * (cpu_threads), the same seed. Returns 0 when the best values agree within rel_tol relative
+ * (0: exactly), 1 when they do not (message on stderr), -1 when a run failed. gbest, cbest,
+ * info: filled. */
+int bench_validate(devo_problem *p, const bench_cfg *c, int cpu_threads, double rel_tol,
+                   const char *who, double *gbest, double *cbest, char *info, size_t infolen);
 /* qsort comparator for doubles. */
 int bench_cmp_double(const void *a, const void *b);
 

@@ -84,7 +84,7 @@ int main(int argc, char **argv)
     }
     bench_cfg_init(&cfg);
     cfg.np = np;
-    v = bench_validate(p, &cfg, 1, name, &gbest, &cbest, info, sizeof info);
+    v = bench_validate(p, &cfg, 1, 1e-12, name, &gbest, &cbest, info, sizeof info);
     if (v < 0)
       return 1;
     fail |= v;

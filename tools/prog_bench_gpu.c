@@ -120,7 +120,7 @@ int main(int argc, char **argv)
     bench_cfg_init(&cfg);
     cfg.np = b->np;
     /* validate before timing */
-    if (bench_validate(p, &cfg, ncores, "bench-gpu", &gbest, &cbest, info, sizeof info) != 0)
+    if (bench_validate(p, &cfg, ncores, 1e-12, "bench-gpu", &gbest, &cbest, info, sizeof info) != 0)
       return 1;
     printf("# D=%d NP=%d validated (best after 20 generations %.17g on both); %s\n", b->dim,
            b->np, gbest, info);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "engine/internal.h"
+#include "tools/bench_util.h"
 #include "kernels/gpu_variants.cuh"
 
 enum { COL_FUSED, COL_WARP, COL_BLOCK, COL_L128, COL_V1, COL_STAGE, COL_MULTI, COL_CPU1, COL_CPUN, NCOL };
@@ -35,53 +36,6 @@ static const int col_design[NCOL] = {DEVO_GPU_FUSED,
                                      DEVO_GPU_MULTIKERNEL,
                                      -1,
                                      -1};
-
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* One solve: evaluations per second of its generation loop (best, info on request), or -1. */
-static double one_run(devo_problem *p, int np, int backend, int design, int threads,
-                      int64_t evals, int64_t gens, double *best, char *info, size_t infolen)
-{
-  devo_solver *s = NULL;
-  devo_stats st;
-  double rate = -1.0;
-  int r;
-  if (devo_solver_create(&s, p, NULL) != DEVO_OK)
-    return -1.0;
-  r = devo_solver_set_np(s, np);
-  if (r == DEVO_OK)
-    r = devo_solver_set_seed(s, 12345);
-  if (r == DEVO_OK)
-    r = devo_solver_set_backend(s, backend);
-  if (r == DEVO_OK)
-    r = devo_solver_set_threads(s, threads);
-  if (r == DEVO_OK && backend == DEVO_BACKEND_GPU) {
-    r = devo_solver_set_gpu_design(s, design & DEVO__GPU_DESIGN_MASK);
-    s->o.gpu_design = design;
-  }
-  if (r == DEVO_OK && evals > 0)
-    r = devo_solver_set_max_evals(s, evals);
-  if (r == DEVO_OK && gens > 0)
-    r = devo_solver_set_max_generations(s, gens);
-  if (r == DEVO_OK)
-    r = devo_solve(s);
-  if (r > 0 && devo_solver_stats(s, &st) == DEVO_OK && st.elapsed > st.init_seconds) {
-    rate = (double)(st.evaluations - np) / (st.elapsed - st.init_seconds);
-    if (best)
-      devo_solver_best(s, best, NULL);
-    if (info)
-      snprintf(info, infolen, "%s", devo_solver_backend_info(s));
-  } else {
-    fprintf(stderr, "bench-sched: run failed: %s: %s\n", devo_status_name(r),
-            devo_solver_errmsg(s));
-  }
-  devo_solver_destroy(s);
-  return rate;
-}
 
 int main(int argc, char **argv)
 {
@@ -135,45 +89,41 @@ int main(int argc, char **argv)
     for (c = 0; c < 3; ++c) {
       devo_problem *p = NULL;
       const int np = nps[c];
+      bench_cfg cfg;
       double gbest, cbest;
+      int v;
       if (devo_problem_create(&p, NULL) != DEVO_OK ||
           devo_problem_set_etc(p, e, 0.75, order, DEVO_ETC_SEED_NONE) != DEVO_OK) {
         fprintf(stderr, "bench-sched: cannot make the problem\n");
         return 1;
       }
-      if (one_run(p, np, DEVO_BACKEND_GPU, DEVO_GPU_FUSED, 1, 0, 20, &gbest, info,
-                  sizeof info) < 0 ||
-          one_run(p, np, DEVO_BACKEND_CPU, 0, 1, 0, 20, &cbest, NULL, 0) < 0)
+      bench_cfg_init(&cfg);
+      cfg.np = np;
+      cfg.cr = 0.9; /* the solver's defaults: F 0.5, CR 0.9 */
+      v = bench_validate(p, &cfg, 1, 0.0, "bench-sched", &gbest, &cbest, info, sizeof info);
+      if (v < 0)
         return 1;
-      if (gbest != cbest) {
-        fprintf(stderr, "bench-sched: NP=%d: GPU best %.17g != CPU best %.17g\n", np, gbest,
-                cbest);
-        fail = 1;
-      }
+      fail |= v;
       printf("# %s NP=%d validated (best after 20 generations %.17g on both); %s\n",
              order ? "SPT" : "FCFS", np, gbest, info);
       fflush(stdout);
       for (k = 0; k < NCOL; ++k) {
         double r = -1.0;
+        double sec;
         if (col_design[k] >= 0) {
-          double t[64];
-          if (one_run(p, np, DEVO_BACKEND_GPU, col_design[k], 1, 0, gens, NULL, NULL, 0) >= 0) {
-            int q, ok = 1;
-            for (q = 0; q < reps && ok; ++q)
-              ok = (t[q] = one_run(p, np, DEVO_BACKEND_GPU, col_design[k], 1, 0, gens, NULL,
-                                   NULL, 0)) >= 0;
-            if (ok) {
-              qsort(t, (size_t)reps, sizeof t[0], cmp_double);
-              r = t[reps / 2];
-            }
-          }
+          cfg.backend = DEVO_BACKEND_GPU;
+          cfg.design = col_design[k];
+          cfg.gens = gens;
+          sec = bench_median(p, &cfg, reps, "bench-sched", NULL, 0);
         } else {
-          int64_t gv = gens / cpu_div;
-          if (gv < 20)
-            gv = 20;
-          r = one_run(p, np, DEVO_BACKEND_CPU, 0, k == COL_CPU1 ? 1 : ncores, 0, gv, NULL, NULL,
-                      0);
+          cfg.backend = DEVO_BACKEND_CPU;
+          cfg.threads = k == COL_CPU1 ? 1 : ncores;
+          cfg.gens = gens / cpu_div < 20 ? 20 : gens / cpu_div;
+          sec = bench_one(p, &cfg, "bench-sched", NULL, NULL, NULL, 0);
         }
+        /* a generation-limited run evaluates exactly gens * NP schedules in its loop */
+        if (sec > 0)
+          r = (double)cfg.gens * np / sec;
         rate[order][c][k] = r;
         fprintf(stderr, "bench-sched: %s NP=%d %s: %.2f M/s\n", order ? "SPT" : "FCFS", np,
                 col_name[k], r / 1e6);
