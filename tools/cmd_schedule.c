@@ -152,16 +152,18 @@ static int parse(int argc, char **argv, sched_args *a)
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
   static const char *const on_off[] = {"on", "off", NULL};
   const char *cmd = "schedule", *v;
+  devo_schedule_opts d;
   int pos = 1, k, r = 0;
   memset(a, 0, sizeof *a);
-  a->lambda = 0.75;
-  a->ils_share = 0.8;
-  a->time_limit = 1.0;
-  a->np = 64;
-  a->f = 0.5;
-  a->cr = 0.9;
-  a->seed = 1;
-  a->threads = 1;
+  devo_schedule_opts_init(&d); /* the library's defaults are the command's */
+  a->lambda = d.lambda;
+  a->ils_share = d.ils_share;
+  a->time_limit = d.time_limit;
+  a->np = d.np;
+  a->f = d.f;
+  a->cr = d.cr;
+  a->seed = d.seed;
+  a->threads = d.threads;
   while ((k = cli_next(cmd, argc, argv, &pos, names, &v)) != -1) {
     switch (k) {
     case -2:
