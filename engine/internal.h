@@ -143,8 +143,9 @@ double devo__now(void);
 /* 1 when the run must stop now: interrupt flag, or past the deadline. Cheap; thread-safe. */
 int devo__should_abort(devo_solver *s);
 
-/* CPU evaluation of one vector; scratch has devo__eval_scratch(view) doubles. NaN becomes +inf.
- * For user problems this calls the user function with n = 1 (the CPU backend batches itself). */
+/* CPU evaluation of one vector of a built-in problem (not DEVO__P_USER: user functions are
+ * called in batches by the CPU backend and by devo_problem_eval); scratch has
+ * devo__eval_scratch(view) doubles. NaN becomes +inf. */
 double devo__eval_builtin(const devo__pview *v, const double *x, double *scratch);
 size_t devo__eval_scratch(const devo__pview *v);
 

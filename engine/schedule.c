@@ -15,8 +15,10 @@
 #define SEED_LS_SHARE 0.3
 /* The smallest DE budget worth a solve (below it the heuristics answer alone). */
 #define MIN_SOLVE_S 0.002
-/* A GPU start-up can take a few hundred milliseconds: AUTO only tries it with this much left. */
-#define AUTO_GPU_MIN_S 0.5
+/* The first GPU use of a process (driver and context creation) took 0.2 to 1.1 s on the lent
+ * H100 (BENCHMARKS.md). AUTO probes the GPU only with at least this much left for DE; the probe
+ * comes before DE's budget is measured, so its cost stays inside the limit. */
+#define AUTO_GPU_MIN_S 2.0
 /* Reserve for the final local search: this multiple of the quickest seed's local search, within
  * [MIN_POLISH_S, MAX_POLISH_SHARE * limit]; without seed timings, NOSEED_POLISH_SHARE of it.
  * The quickest, because DE's best is usually a few steps from a seed's local optimum, while the

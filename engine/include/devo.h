@@ -308,7 +308,9 @@ int devo_solver_set_max_generations(devo_solver *s, int64_t max_gens);
 int devo_solver_set_target(devo_solver *s, double target); /* stop when best <= target */
 /* Wall-clock seconds counted from the start of devo_solve (monotonic clock); finite, >= 0.
  * The solve returns no later than the limit plus max(1 ms, 1% of the limit), provided the
- * initial population can be evaluated within the limit (a valid best needs it). */
+ * initial population can be evaluated within the limit (a valid best needs it). With the GPU
+ * backend, the first solve of a process also creates the CUDA context (0.2 to 1.1 s measured
+ * on an H100) inside that initial part; call devo_gpu_available() before to keep it out. */
 int devo_solver_set_time_limit(devo_solver *s, double seconds);
 /* fn may be NULL (no callback). ud is borrowed. */
 int devo_solver_set_progress(devo_solver *s, devo_progress_fn fn, void *ud);
@@ -382,7 +384,10 @@ typedef struct devo_schedule_opts {
   uint64_t seed;     /* random seed; default 1 */
   int threads;       /* CPU worker threads, 1 .. 1024; default 1 */
   int backend;       /* DEVO_BACKEND_*; default CPU. AUTO takes the GPU only when one is usable
-                        and at least 0.5 s are left for DE (its start-up can take that long) */
+                        and at least 2 s are left for DE: the first GPU use of a process took
+                        0.2 to 1.1 s on an H100. With GPU in a process that has not used the GPU
+                        yet, call devo_gpu_available() first (devo schedule does it on a thread
+                        of its own): otherwise that start-up falls inside DE's budget */
   devo_progress_fn progress; /* optional DE progress callback (non-zero return stops DE and
                                 skips the final local search); NULL = none */
   void *progress_ud;         /* borrowed, passed to progress */
