@@ -1,9 +1,12 @@
 /* bench_util.c: the timed solves shared by the benchmark programs (see bench_util.h). */
+#define _POSIX_C_SOURCE 200809L
 #include "bench_util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "engine/internal.h"
 #include "kernels/gpu_variants.cuh"
@@ -18,6 +21,16 @@ void bench_cfg_init(bench_cfg *c)
   c->design = DEVO_GPU_FUSED;
   c->threads = 1;
   c->evals = c->gens = 0;
+}
+
+int bench_stamp(char *date, size_t len)
+{
+  time_t now = time(NULL);
+  struct tm tmv;
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  gmtime_r(&now, &tmv);
+  strftime(date, len, "%Y-%m-%d %H:%M UTC", &tmv);
+  return n < 1 ? 1 : (int)n;
 }
 
 int bench_cmp_double(const void *a, const void *b)

@@ -36,6 +36,9 @@ double bench_median(devo_problem *p, const bench_cfg *c, int reps, const char *w
  * info: filled. */
 int bench_validate(devo_problem *p, const bench_cfg *c, int cpu_threads, double rel_tol,
                    const char *who, double *gbest, double *cbest, char *info, size_t infolen);
+/* Writes the current time as "YYYY-MM-DD HH:MM UTC" into date and returns the number of online
+ * CPU cores (at least 1): what every benchmark table's header says. */
+int bench_stamp(char *date, size_t len);
 /* qsort comparator for doubles. */
 int bench_cmp_double(const void *a, const void *b);
 

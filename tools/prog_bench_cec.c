@@ -32,7 +32,6 @@ int main(int argc, char **argv)
   int64_t evals = 10000000;
   char dev[256], date[64], info[DEVO__ERRLEN];
   double ms[11][NCOL];
-  time_t now = time(NULL);
   for (a = 1; a < argc; ++a) {
     if (strcmp(argv[a], "--cec-data") == 0 && a + 1 < argc)
       dir = argv[++a];
@@ -60,7 +59,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "bench-cec: %s\n", dev);
     return 1;
   }
-  strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+  bench_stamp(date, sizeof date);
   printf("# devo %s bench-cec: %s, %s\n", devo_version(), dev, date);
   printf("# Janssen et al. case study 1: DE/rand/1/bin NP=%d F=0.5 CR=0.3 D=%d, %lld evaluations, "
          "official data %s; generation loop ms, GPU median of %d after a warm-up; CPU 1 thread: "

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "engine/include/devo.h"
+#include "tools/bench_util.h"
 
 #define NINST     12
 #define MAX_TIMES 8
@@ -108,7 +109,6 @@ int main(int argc, char **argv)
   int ntimes = 2, nseeds = 5, threads = 1, backend = DEVO_BACKEND_CPU, np = 64, ls = 1, i, k, ti;
   double worst_over = -1e9;
   int all_below = 1;
-  time_t now = time(NULL);
   char date[64];
   for (i = 1; i < argc; ++i) {
     const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -161,7 +161,7 @@ int main(int argc, char **argv)
       return 2;
     }
   }
-  strftime(date, sizeof date, "%Y-%m-%d %H:%M", localtime(&now));
+  bench_stamp(date, sizeof date);
   printf("bench-etc: devo %s, %s; %s backend, %d thread(s), NP %d, local search %s, %d seed(s), "
          "--objective makespan; best-known from %s/REFERENCE.md (Gogos et al. 2016)\n",
          devo_version(), date,

@@ -73,7 +73,6 @@ int main(int argc, char **argv)
   int reps = 5, cpu_div = 20, no_cpu = 0, quick = 0, ncores, a, c, k;
   char dev[256], date[64], info[DEVO__ERRLEN];
   double ms[3][NCOL];
-  time_t now = time(NULL);
   for (a = 1; a < argc; ++a) {
     if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
       reps = atoi(argv[++a]);
@@ -99,10 +98,7 @@ int main(int argc, char **argv)
   if (quick)
     for (c = 0; c < 3; ++c)
       cases[c].evals /= 20;
-  ncores = (int)sysconf(_SC_NPROCESSORS_ONLN);
-  if (ncores < 1)
-    ncores = 1;
-  strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+  ncores = bench_stamp(date, sizeof date);
   printf("# devo %s bench-gpu: %s, %s, %d CPU cores\n", devo_version(), dev, date, ncores);
   printf("# DE/rand/1/bin F=0.5 CR=0.3, shifted Rastrigin, double; generation loop ms "
          "(elapsed - init), median of %d after a warm-up\n", reps);

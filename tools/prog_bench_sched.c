@@ -46,7 +46,6 @@ int main(int argc, char **argv)
   char dev[256], date[64], info[DEVO__ERRLEN], err[512];
   double rate[2][3][NCOL];
   devo_etc *e = NULL;
-  time_t now = time(NULL);
   FILE *f;
   for (a = 1; a < argc; ++a) {
     if (strcmp(argv[a], "--etc") == 0 && a + 1 < argc)
@@ -76,10 +75,7 @@ int main(int argc, char **argv)
     return 1;
   }
   fclose(f);
-  ncores = (int)sysconf(_SC_NPROCESSORS_ONLN);
-  if (ncores < 1)
-    ncores = 1;
-  strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+  ncores = bench_stamp(date, sizeof date);
   printf("# devo %s bench-sched: %s, %s, %d CPU cores\n", devo_version(), dev, date, ncores);
   printf("# %s (%d x %d), DE/rand/1/bin F=0.5 CR=0.9 defaults, lambda 0.75, random initial "
          "population; %lld generations per GPU run; million schedule evaluations per second of "
