@@ -85,7 +85,6 @@ struct devo_solver {
   int have_best;
   double best_f;
   double *best_x; /* dim doubles, owned */
-  int best_from_seed;
   int64_t gens, evals;
   double t0;       /* monotonic seconds at the start of devo_solve */
   double deadline; /* absolute monotonic seconds; 0 = none */

@@ -379,7 +379,7 @@ int devo_solve(devo_solver *s)
       devo__set_err(s, st, "%s", devo_status_message(st));
     release_run(s);
   } else {
-    s->best_from_seed = best_is_seed(s);
+    s->stats.best_from_seed = best_is_seed(s);
   }
   s->running = 0;
   atomic_store(&s->interrupt, 0);
@@ -388,7 +388,6 @@ int devo_solve(devo_solver *s)
   s->stats.elapsed = devo__now() - s->t0;
   s->stats.status = st;
   s->stats.backend = used;
-  s->stats.best_from_seed = st >= 0 ? s->best_from_seed : 0;
   return st;
 }
 
