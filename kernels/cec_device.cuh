@@ -77,8 +77,7 @@ __device__ inline double devo__cec_blk_basic(int fn, const double *z, const int 
 
 __device__ inline double devo__cec_eval_block_ex(const devo__pview *v, const double *x,
                                                  double *work, double *red, const double *shift,
-                                                 const double *rot, size_t rs, size_t cs,
-                                                 size_t ms)
+                                                 const double *rot, size_t rs, size_t cs, size_t ms)
 {
   const int id = v->cec_id, d = v->dim, fam = devo__cec_family(id);
   const int n = devo__cec_nparts(id);

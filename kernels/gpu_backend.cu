@@ -50,19 +50,19 @@ struct devo__gpu_state {
   int dev;
   cudaDeviceProp prop;
   devo__gpu_ktab kt;
-  devo__gpu_args a;   /* device pointers live here */
-  devo__gpu_pdata pd; /* problem data */
-  double *d_work;     /* block kinds: global block work when it does not fit in shared memory */
-  int blk;            /* block kind (CEC, ETC): one vector per block */
+  devo__gpu_args a;     /* device pointers live here */
+  devo__gpu_pdata pd;   /* problem data */
+  double *d_work;       /* block kinds: global block work when it does not fit in shared memory */
+  int blk;              /* block kind (CEC, ETC): one vector per block */
   devo__gpu_ctl *h_ctl; /* pinned */
-  cudaStream_t st, st2;  /* NULL until created */
+  cudaStream_t st, st2; /* NULL until created */
   cudaEvent_t ev_fork, ev_idx, ev_gen;
   int design, persist, kernelp, barrier;
-  int fast;              /* persistent chunks run gpu_fast.cu's kernel with fc */
+  int fast; /* persistent chunks run gpu_fast.cu's kernel with fc */
   devo__gpu_fast_cfg fc;
   int threads, blocks, occ, pgrid;
-  size_t smem;         /* dynamic shared bytes of the fused kernels */
-  size_t smem_red;     /* of the kernels that only reduce */
+  size_t smem;     /* dynamic shared bytes of the fused kernels */
+  size_t smem_red; /* of the kernels that only reduce */
   int flat_blocks, idx_blocks, best_blocks;
   cudaGraphExec_t gx[3];
   int best_idx;
@@ -79,11 +79,11 @@ static int devo__cuerr(devo_solver *s, cudaError_t e, const char *call, int line
                        DEVO__GPU_FILE, line);
 }
 
-#define DEVO__CK(call)                                                                            \
-  do {                                                                                            \
-    cudaError_t e_ = (call);                                                                      \
-    if (e_ != cudaSuccess)                                                                        \
-      return devo__cuerr(s, e_, #call, __LINE__);                                                 \
+#define DEVO__CK(call)                                                                             \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess)                                                                         \
+      return devo__cuerr(s, e_, #call, __LINE__);                                                  \
   } while (0)
 
 /* ---- probe ------------------------------------------------------------------------------- */
@@ -104,8 +104,7 @@ static int devo__gpu_pick(int *dev, char *msg, size_t msglen)
     return 0;
   }
   if ((e = cudaGetDevice(&d)) != cudaSuccess || (e = cudaSetDevice(d)) != cudaSuccess ||
-      (e = cudaGetDeviceProperties(&p, d)) != cudaSuccess ||
-      (e = cudaFree(0)) != cudaSuccess) {
+      (e = cudaGetDeviceProperties(&p, d)) != cudaSuccess || (e = cudaFree(0)) != cudaSuccess) {
     if (msg && msglen)
       snprintf(msg, msglen, "CUDA device %d is not usable: %s", d, cudaGetErrorString(e));
     return 0;
@@ -222,12 +221,11 @@ static int devo__gpu_fit_blk(devo_solver *s, devo__gpu_state *g, int lanes, size
     if (need <= optin) {
       if (need + static_smem > (size_t)p->sharedMemPerBlock)
         for (const void *k : kernels)
-          DEVO__CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)need));
-      DEVO__CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->occ, g->kt.persist, g->threads,
-                                                             need));
-      if (g->occ >= 1 && (!sg || (want & DEVO__GPU_STAGE_ON) ||
-                          (int64_t)g->occ * p->multiProcessorCount >= np))
+          DEVO__CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)need));
+      DEVO__CK(
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->occ, g->kt.persist, g->threads, need));
+      if (g->occ >= 1 &&
+          (!sg || (want & DEVO__GPU_STAGE_ON) || (int64_t)g->occ * p->multiProcessorCount >= np))
         break;
     }
     if (sg)
@@ -252,8 +250,7 @@ static int devo__gpu_fit_blk(devo_solver *s, devo__gpu_state *g, int lanes, size
 }
 
 /* Threads, blocks, shared memory and occupancy for a given geometry. */
-static int devo__gpu_fit(devo_solver *s, devo__gpu_state *g, int lanes, int vpb,
-                         size_t static_smem)
+static int devo__gpu_fit(devo_solver *s, devo__gpu_state *g, int lanes, int vpb, size_t static_smem)
 {
   if (g->blk)
     return devo__gpu_fit_blk(s, g, lanes, static_smem);
@@ -277,20 +274,20 @@ static int devo__gpu_fit(devo_solver *s, devo__gpu_state *g, int lanes, int vpb,
     g->a.trial_shared = 1;
     g->smem = need;
     if (need + static_smem > (size_t)p->sharedMemPerBlock) {
-      DEVO__CK(cudaFuncSetAttribute(g->kt.gen, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)need));
+      DEVO__CK(
+          cudaFuncSetAttribute(g->kt.gen, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)need));
       DEVO__CK(cudaFuncSetAttribute(g->kt.persist, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)need));
     }
   }
-  DEVO__CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->occ, g->kt.persist, g->threads,
-                                                         g->smem));
+  DEVO__CK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->occ, g->kt.persist, g->threads, g->smem));
   if (g->occ < 1 && g->a.trial_shared) {
     /* e.g. shared memory claimed by something else: fall back to the global trial */
     g->a.trial_shared = 0;
     g->smem = g->smem_red;
-    DEVO__CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->occ, g->kt.persist, g->threads,
-                                                           g->smem));
+    DEVO__CK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->occ, g->kt.persist, g->threads, g->smem));
   }
   if (g->occ < 1)
     return devo__set_err(s, DEVO_E_CUDA,
@@ -343,8 +340,8 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
     for (lanes = 1; lanes < d; lanes <<= 1) {
     }
     lane_total = (int64_t)np * lanes;
-    warps = (int)((lane_total + 32LL * p->multiProcessorCount - 1) /
-                  (32LL * p->multiProcessorCount));
+    warps =
+        (int)((lane_total + 32LL * p->multiProcessorCount - 1) / (32LL * p->multiProcessorCount));
     if (warps < 1)
       warps = 1;
     if (warps > 4)
@@ -429,8 +426,8 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
                          DEVO__GPU_MAX_LANES(63 * 32) | DEVO__GPU_STAGE_ON | DEVO__GPU_STAGE_OFF;
     if (g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE &&
         (DEVO__GPU_DEFAULT_ETC_WARP || (want & DEVO__GPU_ETC_WARP)) && !(want & blk_opts))
-      DEVO__CK(devo__gpu_etcw_plan(&g->a.v, np, (want & DEVO__GPU_ETC_WARP) != 0, p, &g->fc,
-                                   &g->fast));
+      DEVO__CK(
+          devo__gpu_etcw_plan(&g->a.v, np, (want & DEVO__GPU_ETC_WARP) != 0, p, &g->fc, &g->fast));
   } else if (g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE &&
              !(want & DEVO__GPU_CLASSIC) && (DEVO__GPU_DEFAULT_FAST || (want & DEVO__GPU_FAST))) {
     DEVO__CK(devo__gpu_fast_plan(g->a.v.kind, np, d, want, p, &g->fc, &g->fast));
@@ -458,8 +455,8 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
     mode = g->kernelp ? "fused, CUDA graphs of 256/16/1 generations, indices by kernel(P)"
                       : "fused, CUDA graphs of 256/16/1 generations, indices inline";
   if (g->design != DEVO_GPU_MULTIKERNEL && g->persist)
-    snprintf(grid, sizeof grid, "grid %d blocks (%d per SM x %d SMs resident)", g->pgrid,
-             g->occ, g->prop.multiProcessorCount);
+    snprintf(grid, sizeof grid, "grid %d blocks (%d per SM x %d SMs resident)", g->pgrid, g->occ,
+             g->prop.multiProcessorCount);
   else
     snprintf(grid, sizeof grid, "grid %d blocks, %d per SM resident", g->blocks, g->occ);
   snprintf(s->info, sizeof s->info,
@@ -475,14 +472,14 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
              "; generations by %s: %d blocks of %d threads, %d vector%s/block, %d "
              "threads/vector x %d coordinate%s",
              g->a.v.kind == DEVO__P_ETC ? "gpu_etc.cu (one warp per schedule)" : "gpu_fast.cu",
-             g->fc.blocks, g->fc.threads, g->fc.vpb, g->fc.vpb > 1 ? "s" : "", g->fc.lanes,
-             g->fc.c, g->fc.c > 1 ? "s" : "");
+             g->fc.blocks, g->fc.threads, g->fc.vpb, g->fc.vpb > 1 ? "s" : "", g->fc.lanes, g->fc.c,
+             g->fc.c > 1 ? "s" : "");
   }
   if (g->blk) {
     size_t used = strlen(s->info);
     snprintf(s->info + used, sizeof s->info - used,
-             "; block work (%d doubles) in %s memory, %s matrix %s",
-             g->a.work_n, g->a.sm_work >= 0 ? "shared" : "global",
+             "; block work (%d doubles) in %s memory, %s matrix %s", g->a.work_n,
+             g->a.sm_work >= 0 ? "shared" : "global",
              g->a.v.kind == DEVO__P_CEC ? "rotation" : "ETC",
              g->a.sm_stage >= 0 ? "staged in shared memory" : "read from global memory");
   }
@@ -493,8 +490,8 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
 static int devo__gpu_best(devo_solver *s, devo__gpu_state *g)
 {
   void *args[] = {&g->a};
-  DEVO__CK(cudaLaunchKernel(g->kt.best, dim3(g->best_blocks), dim3(DEVO__FLAT_THREADS), args, 0,
-                            g->st));
+  DEVO__CK(
+      cudaLaunchKernel(g->kt.best, dim3(g->best_blocks), dim3(DEVO__FLAT_THREADS), args, 0, g->st));
   DEVO__CK(cudaMemcpyAsync(g->h_ctl, g->a.ctl, sizeof *g->h_ctl, cudaMemcpyDeviceToHost, g->st));
   DEVO__CK(cudaStreamSynchronize(g->st));
   g->best_idx = g->h_ctl->best_idx;
@@ -513,26 +510,26 @@ static int devo__gpu_enqueue_fused(devo_solver *s, devo__gpu_state *g, int n)
       if (k == 1) {
         DEVO__CK(cudaEventRecord(g->ev_fork, g->st));
         DEVO__CK(cudaStreamWaitEvent(g->st2, g->ev_fork, 0));
-        DEVO__CK(cudaLaunchKernel(g->kt.idx, dim3(g->idx_blocks), dim3(DEVO__FLAT_THREADS), args,
-                                  0, g->st2));
+        DEVO__CK(cudaLaunchKernel(g->kt.idx, dim3(g->idx_blocks), dim3(DEVO__FLAT_THREADS), args, 0,
+                                  g->st2));
         DEVO__CK(cudaEventRecord(g->ev_idx, g->st2));
       }
       DEVO__CK(cudaStreamWaitEvent(g->st, g->ev_idx, 0));
-      DEVO__CK(cudaLaunchKernel(g->kt.gen, dim3(g->blocks), dim3(g->threads), args, g->smem,
-                                g->st));
+      DEVO__CK(
+          cudaLaunchKernel(g->kt.gen, dim3(g->blocks), dim3(g->threads), args, g->smem, g->st));
       if (k < (uint32_t)n) {
         uint32_t k1 = k + 1;
         void *args1[] = {&g->a, &k1};
         if (k > 1)
           DEVO__CK(cudaStreamWaitEvent(g->st2, g->ev_gen, 0));
-        DEVO__CK(cudaLaunchKernel(g->kt.idx, dim3(g->idx_blocks), dim3(DEVO__FLAT_THREADS),
-                                  args1, 0, g->st2));
+        DEVO__CK(cudaLaunchKernel(g->kt.idx, dim3(g->idx_blocks), dim3(DEVO__FLAT_THREADS), args1,
+                                  0, g->st2));
         DEVO__CK(cudaEventRecord(g->ev_idx, g->st2));
       }
       DEVO__CK(cudaEventRecord(g->ev_gen, g->st));
     } else {
-      DEVO__CK(cudaLaunchKernel(g->kt.gen, dim3(g->blocks), dim3(g->threads), args, g->smem,
-                                g->st));
+      DEVO__CK(
+          cudaLaunchKernel(g->kt.gen, dim3(g->blocks), dim3(g->threads), args, g->smem, g->st));
     }
   }
   if (g->kernelp) {
@@ -599,8 +596,8 @@ static int devo__gpu_run_persist(devo_solver *s, devo__gpu_state *g, uint32_t ge
     if (g->fast)
       DEVO__CK(devo__gpu_fast_launch(&g->fc, g->a, gen0, m, g->st));
     else
-      DEVO__CK(cudaLaunchCooperativeKernel(g->kt.persist, dim3(g->pgrid), dim3(g->threads),
-                                           args, g->smem, g->st));
+      DEVO__CK(cudaLaunchCooperativeKernel(g->kt.persist, dim3(g->pgrid), dim3(g->threads), args,
+                                           g->smem, g->st));
     gen0 += m;
     n -= m;
   }
@@ -612,14 +609,13 @@ static int devo__gpu_run_multi(devo_solver *s, devo__gpu_state *g, uint32_t gen0
   for (int64_t k = 1; k <= n; ++k) {
     uint32_t gen = gen0 + (uint32_t)k;
     void *args[] = {&g->a, &gen};
-    DEVO__CK(cudaLaunchKernel(g->kt.mk_idx, dim3(g->idx_blocks), dim3(DEVO__FLAT_THREADS), args,
-                              0, g->st));
-    DEVO__CK(cudaLaunchKernel(g->kt.mk_trial, dim3(g->flat_blocks), dim3(DEVO__FLAT_THREADS),
-                              args, 0, g->st));
-    DEVO__CK(cudaLaunchKernel(g->kt.mk_eval, dim3(g->blocks), dim3(g->threads), args,
-                              g->smem_red, g->st));
-    DEVO__CK(cudaLaunchKernel(g->kt.mk_replace, dim3(g->blocks), dim3(g->threads), args, 0,
+    DEVO__CK(cudaLaunchKernel(g->kt.mk_idx, dim3(g->idx_blocks), dim3(DEVO__FLAT_THREADS), args, 0,
                               g->st));
+    DEVO__CK(cudaLaunchKernel(g->kt.mk_trial, dim3(g->flat_blocks), dim3(DEVO__FLAT_THREADS), args,
+                              0, g->st));
+    DEVO__CK(cudaLaunchKernel(g->kt.mk_eval, dim3(g->blocks), dim3(g->threads), args, g->smem_red,
+                              g->st));
+    DEVO__CK(cudaLaunchKernel(g->kt.mk_replace, dim3(g->blocks), dim3(g->threads), args, 0, g->st));
   }
   return DEVO_OK;
 }
@@ -722,8 +718,8 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
     return st;
 
   /* will it fit? (checked before anything is allocated or run) */
-  size_t need = 2 * n * sizeof(double) + (size_t)np * sizeof(double) +
-                (size_t)d * sizeof(double) + (size_t)nseeds * d * sizeof(double) +
+  size_t need = 2 * n * sizeof(double) + (size_t)np * sizeof(double) + (size_t)d * sizeof(double) +
+                (size_t)nseeds * d * sizeof(double) +
                 (size_t)DEVO__BEST_BLOCKS * (sizeof(double) + sizeof(int)) + sizeof(devo__gpu_ctl);
   if (g->kernelp || g->design == DEVO_GPU_MULTIKERNEL)
     need += 2 * (size_t)np * sizeof(devo__de_idx);
@@ -741,9 +737,8 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
     return devo__set_err(s, DEVO_E_NOMEM,
                          "the population does not fit in device memory: NP = %d x D = %d needs "
                          "%.2f GiB on %s, %.2f GiB of %.2f GiB free (keeping %d MiB in reserve)",
-                         np, d, (double)need / (1 << 30), g->prop.name,
-                         (double)mfree / (1 << 30), (double)mtotal / (1 << 30),
-                         (int)(DEVO__GPU_RESERVE >> 20));
+                         np, d, (double)need / (1 << 30), g->prop.name, (double)mfree / (1 << 30),
+                         (double)mtotal / (1 << 30), (int)(DEVO__GPU_RESERVE >> 20));
 
   DEVO__CK(cudaStreamCreateWithFlags(&g->st, cudaStreamNonBlocking));
   DEVO__CK(cudaStreamCreateWithFlags(&g->st2, cudaStreamNonBlocking));
@@ -752,10 +747,10 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
   DEVO__CK(cudaEventCreateWithFlags(&g->ev_gen, cudaEventDisableTiming));
   DEVO__CK(cudaMallocHost((void **)&g->h_ctl, sizeof *g->h_ctl));
 
-#define DEVO__ALLOC(ptr, bytes, what)                                                             \
-  do {                                                                                            \
-    if ((st = devo__gpu_alloc(s, (void **)&(ptr), (bytes), (what), __LINE__)) != DEVO_OK)       \
-      return st;                                                                                  \
+#define DEVO__ALLOC(ptr, bytes, what)                                                              \
+  do {                                                                                             \
+    if ((st = devo__gpu_alloc(s, (void **)&(ptr), (bytes), (what), __LINE__)) != DEVO_OK)          \
+      return st;                                                                                   \
   } while (0)
   DEVO__ALLOC(g->a.pop0, n * sizeof(double), "the population");
   DEVO__ALLOC(g->a.pop1, n * sizeof(double), "the population");
@@ -772,8 +767,7 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
     DEVO__ALLOC(g->a.tfit, (size_t)np * sizeof(double), "the trial fitness");
   }
   if (g->blk && g->a.sm_work < 0)
-    DEVO__ALLOC(g->d_work, (size_t)np * (size_t)g->a.work_n * sizeof(double),
-                "the block work");
+    DEVO__ALLOC(g->d_work, (size_t)np * (size_t)g->a.work_n * sizeof(double), "the block work");
   g->a.work = g->d_work;
   {
     char why[300];
@@ -803,8 +797,8 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
 #undef DEVO__ALLOC
   {
     void *args[] = {&g->a, &d_seeds, &nseeds};
-    cudaError_t e = cudaLaunchKernel(g->kt.init, dim3(g->blocks), dim3(g->threads), args,
-                                     g->smem_red, g->st);
+    cudaError_t e =
+        cudaLaunchKernel(g->kt.init, dim3(g->blocks), dim3(g->threads), args, g->smem_red, g->st);
     if (e == cudaSuccess)
       e = cudaStreamSynchronize(g->st); /* the seeds may go now */
     cudaFree(d_seeds);
@@ -876,6 +870,5 @@ static int devo__gpu_population(devo_solver *s, double *pop, double *fit)
   return DEVO_OK;
 }
 
-extern "C" const devo_backend devo__gpu_backend = {"gpu", devo__gpu_start, devo__gpu_run,
-                                                   devo__gpu_best_x, devo__gpu_population,
-                                                   devo__gpu_stop};
+extern "C" const devo_backend devo__gpu_backend = {
+    "gpu", devo__gpu_start, devo__gpu_run, devo__gpu_best_x, devo__gpu_population, devo__gpu_stop};

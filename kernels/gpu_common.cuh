@@ -39,7 +39,7 @@ static_assert(sizeof(atomic_int) == sizeof(int), "atomic_int layout differs betw
 #define DEVO__FLAT_THREADS 256
 /* Blocks of the best reduction's first pass (at most). */
 #define DEVO__BEST_BLOCKS 256
-#define DEVO__NO_STOP 0xffffffffffffffffULL
+#define DEVO__NO_STOP     0xffffffffffffffffULL
 /* Grid barriers of the persistent kernel. */
 enum { DEVO__BARRIER_ACQUIRE = 0, DEVO__BARRIER_RELAXED = 1, DEVO__BARRIER_CG = 2 };
 
@@ -56,13 +56,13 @@ struct devo__gpu_ctl {
 
 /* Everything a kernel needs, passed by value (a few hundred bytes of kernel parameters). */
 struct devo__gpu_args {
-  devo__pview v; /* device pointers */
-  double *pop0, *pop1; /* double buffer: generation g lives in pop[g & 1] */
-  double *fit;         /* fitness of the current population (each block owns its rows) */
+  devo__pview v;             /* device pointers */
+  double *pop0, *pop1;       /* double buffer: generation g lives in pop[g & 1] */
+  double *fit;               /* fitness of the current population (each block owns its rows) */
   devo__de_idx *idx0, *idx1; /* kernel(P) output per generation parity; NULL = inline */
-  double *trial;       /* multikernel: np * dim trial vectors */
-  double *tfit;        /* multikernel: np trial fitness values */
-  double *part_val;    /* best reduction partials */
+  double *trial;             /* multikernel: np * dim trial vectors */
+  double *tfit;              /* multikernel: np trial fitness values */
+  double *part_val;          /* best reduction partials */
   int *part_idx;
   devo__gpu_ctl *ctl;
   uint64_t seed;
@@ -110,7 +110,8 @@ struct devo__gpu_fast_cfg {
 cudaError_t devo__gpu_fast_plan(int kind, int np, int dim, int want, const cudaDeviceProp *p,
                                 devo__gpu_fast_cfg *cfg, int *ok);
 /* kernels/gpu_etc.cu: ETC scheduling (FCFS, m <= 32, n <= 512) with one warp per schedule;
- * *ok = 0 where it does not apply, or (force = 0) where the block evaluator measured faster. Launched by devo__gpu_fast_launch. */
+ * *ok = 0 where it does not apply, or (force = 0) where the block evaluator measured faster.
+ * Launched by devo__gpu_fast_launch. */
 cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int force, const cudaDeviceProp *p,
                                 devo__gpu_fast_cfg *cfg, int *ok);
 cudaError_t devo__gpu_fast_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a, uint32_t gen0,
@@ -158,8 +159,8 @@ __device__ __forceinline__ void devo__grp_sync(int lanes)
  * and the same in every thread). red: DEVO__RED_DOUBLES / 2 doubles per reduction; the caller
  * separates two reductions in a row by using the other half, and reductions further apart by a
  * __syncthreads (the trial phase has one). */
-template <int OP> __device__ __forceinline__ double devo__grp_reduce(double v, int lanes,
-                                                                      double *red)
+template <int OP>
+__device__ __forceinline__ double devo__grp_reduce(double v, int lanes, double *red)
 {
   if (lanes > 32) {
     const int nw = (int)blockDim.x >> 5;
@@ -212,7 +213,7 @@ __device__ __forceinline__ void devo__grid_wait(const unsigned int *ctr, unsigne
 
 /* Kinds evaluated by a whole block per vector (cec_device.cuh, etc_device.cuh). */
 #define DEVO__GPU_FOR_BLOCK_KINDS(M) M(DEVO__P_CEC) M(DEVO__P_ETC)
-#define DEVO__GPU_IS_BLOCK_KIND(K) ((K) == DEVO__P_CEC || (K) == DEVO__P_ETC)
+#define DEVO__GPU_IS_BLOCK_KIND(K)   ((K) == DEVO__P_CEC || (K) == DEVO__P_ETC)
 
 template <int KIND>
 __device__ __forceinline__ double devo__gpu_eval_blk(const devo__gpu_args &a, const double *x,
@@ -248,14 +249,14 @@ __device__ __forceinline__ double devo__gpu_eval(const devo__gpu_args &a, const 
 }
 
 /* The kinds with kernels; the host maps a run-time kind to one of these instantiations. */
-#define DEVO__GPU_FOR_KINDS(M)                                                                    \
+#define DEVO__GPU_FOR_KINDS(M)                                                                     \
   M(DEVO__P_SPHERE) M(DEVO__P_ROSENBROCK) M(DEVO__P_GRIEWANK) M(DEVO__P_RASTRIGIN)
 
 /* Block kinds: copies the matrix that the launch configuration chose to stage (sm_stage >= 0)
  * into shared memory; every thread of the block calls it once at kernel entry. sm is the
  * dynamic shared memory. A no-op for the other kinds. */
-template <int KIND> __device__ __forceinline__ void devo__gpu_stage(const devo__gpu_args &a,
-                                                                    double *sm)
+template <int KIND>
+__device__ __forceinline__ void devo__gpu_stage(const devo__gpu_args &a, double *sm)
 {
   if (!DEVO__GPU_IS_BLOCK_KIND(KIND) || a.sm_stage < 0)
     return;

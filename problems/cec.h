@@ -84,13 +84,20 @@ static inline DEVO_HD int devo__cec_family(int id)
 static inline DEVO_HD int devo__cec_nparts(int id)
 {
   switch (id) {
-  case 5: return 3;
-  case 6: return 4;
-  case 7: return 5;
-  case 8: return 3;
-  case 9: return 4;
-  case 10: return 5;
-  default: return 1;
+  case 5:
+    return 3;
+  case 6:
+    return 4;
+  case 7:
+    return 5;
+  case 8:
+    return 3;
+  case 9:
+    return 4;
+  case 10:
+    return 5;
+  default:
+    return 1;
   }
 }
 
@@ -104,16 +111,26 @@ static inline DEVO_HD int devo__cec_nshift(int id)
 static inline DEVO_HD double devo__cec_bias(int id)
 {
   switch (id) {
-  case 1: return 300.0;
-  case 2: return 400.0;
-  case 3: return 500.0;
-  case 4: return 1000.0;
-  case 5: return 1800.0;
-  case 6: return 1600.0;
-  case 7: return 2200.0;
-  case 8: return 2200.0;
-  case 9: return 2400.0;
-  default: return 2600.0;
+  case 1:
+    return 300.0;
+  case 2:
+    return 400.0;
+  case 3:
+    return 500.0;
+  case 4:
+    return 1000.0;
+  case 5:
+    return 1800.0;
+  case 6:
+    return 1600.0;
+  case 7:
+    return 2200.0;
+  case 8:
+    return 2200.0;
+  case 9:
+    return 2400.0;
+  default:
+    return 2600.0;
   }
 }
 
@@ -121,34 +138,62 @@ static inline DEVO_HD double devo__cec_bias(int id)
 static inline DEVO_HD int devo__cec_part_fn(int id, int k)
 {
   switch (id * 8 + k) {
-  case 1 * 8: return DEVO__CEC_ZAKHAROV;
-  case 2 * 8: return DEVO__CEC_ROSENBROCK;
-  case 3 * 8: return DEVO__CEC_RASTRIGIN;
-  case 4 * 8: return DEVO__CEC_SCHWEFEL;
-  case 5 * 8 + 0: return DEVO__CEC_BENT_CIGAR;
-  case 5 * 8 + 1: return DEVO__CEC_HGBAT;
-  case 5 * 8 + 2: return DEVO__CEC_RASTRIGIN;
-  case 6 * 8 + 0: return DEVO__CEC_SCHAFFER_F6;
-  case 6 * 8 + 1: return DEVO__CEC_HGBAT;
-  case 6 * 8 + 2: return DEVO__CEC_ROSENBROCK;
-  case 6 * 8 + 3: return DEVO__CEC_SCHWEFEL;
-  case 7 * 8 + 0: return DEVO__CEC_KATSUURA;
-  case 7 * 8 + 1: return DEVO__CEC_HAPPYCAT;
-  case 7 * 8 + 2: return DEVO__CEC_GRIE_ROSEN;
-  case 7 * 8 + 3: return DEVO__CEC_SCHWEFEL;
-  case 7 * 8 + 4: return DEVO__CEC_ACKLEY;
-  case 8 * 8 + 0: return DEVO__CEC_RASTRIGIN;
-  case 8 * 8 + 1: return DEVO__CEC_GRIEWANK;
-  case 8 * 8 + 2: return DEVO__CEC_SCHWEFEL;
-  case 9 * 8 + 0: return DEVO__CEC_ACKLEY;
-  case 9 * 8 + 1: return DEVO__CEC_ELLIPTIC;
-  case 9 * 8 + 2: return DEVO__CEC_GRIEWANK;
-  case 9 * 8 + 3: return DEVO__CEC_RASTRIGIN;
-  case 10 * 8 + 0: return DEVO__CEC_SCHAFFER_F6;
-  case 10 * 8 + 1: return DEVO__CEC_SCHWEFEL;
-  case 10 * 8 + 2: return DEVO__CEC_GRIEWANK;
-  case 10 * 8 + 3: return DEVO__CEC_ROSENBROCK;
-  default: return DEVO__CEC_RASTRIGIN; /* 10 * 8 + 4 */
+  case 1 * 8:
+    return DEVO__CEC_ZAKHAROV;
+  case 2 * 8:
+    return DEVO__CEC_ROSENBROCK;
+  case 3 * 8:
+    return DEVO__CEC_RASTRIGIN;
+  case 4 * 8:
+    return DEVO__CEC_SCHWEFEL;
+  case 5 * 8 + 0:
+    return DEVO__CEC_BENT_CIGAR;
+  case 5 * 8 + 1:
+    return DEVO__CEC_HGBAT;
+  case 5 * 8 + 2:
+    return DEVO__CEC_RASTRIGIN;
+  case 6 * 8 + 0:
+    return DEVO__CEC_SCHAFFER_F6;
+  case 6 * 8 + 1:
+    return DEVO__CEC_HGBAT;
+  case 6 * 8 + 2:
+    return DEVO__CEC_ROSENBROCK;
+  case 6 * 8 + 3:
+    return DEVO__CEC_SCHWEFEL;
+  case 7 * 8 + 0:
+    return DEVO__CEC_KATSUURA;
+  case 7 * 8 + 1:
+    return DEVO__CEC_HAPPYCAT;
+  case 7 * 8 + 2:
+    return DEVO__CEC_GRIE_ROSEN;
+  case 7 * 8 + 3:
+    return DEVO__CEC_SCHWEFEL;
+  case 7 * 8 + 4:
+    return DEVO__CEC_ACKLEY;
+  case 8 * 8 + 0:
+    return DEVO__CEC_RASTRIGIN;
+  case 8 * 8 + 1:
+    return DEVO__CEC_GRIEWANK;
+  case 8 * 8 + 2:
+    return DEVO__CEC_SCHWEFEL;
+  case 9 * 8 + 0:
+    return DEVO__CEC_ACKLEY;
+  case 9 * 8 + 1:
+    return DEVO__CEC_ELLIPTIC;
+  case 9 * 8 + 2:
+    return DEVO__CEC_GRIEWANK;
+  case 9 * 8 + 3:
+    return DEVO__CEC_RASTRIGIN;
+  case 10 * 8 + 0:
+    return DEVO__CEC_SCHAFFER_F6;
+  case 10 * 8 + 1:
+    return DEVO__CEC_SCHWEFEL;
+  case 10 * 8 + 2:
+    return DEVO__CEC_GRIEWANK;
+  case 10 * 8 + 3:
+    return DEVO__CEC_ROSENBROCK;
+  default:
+    return DEVO__CEC_RASTRIGIN; /* 10 * 8 + 4 */
   }
 }
 
@@ -158,15 +203,21 @@ static inline DEVO_HD int devo__cec_part_fn(int id, int k)
 static inline DEVO_HD double devo__cec_basic_scale(int fn)
 {
   switch (fn) {
-  case DEVO__CEC_ROSENBROCK: return 2.048 / 100.0;
-  case DEVO__CEC_RASTRIGIN: return 5.12 / 100.0;
-  case DEVO__CEC_SCHWEFEL: return 1000.0 / 100.0;
+  case DEVO__CEC_ROSENBROCK:
+    return 2.048 / 100.0;
+  case DEVO__CEC_RASTRIGIN:
+    return 5.12 / 100.0;
+  case DEVO__CEC_SCHWEFEL:
+    return 1000.0 / 100.0;
   case DEVO__CEC_HGBAT:
   case DEVO__CEC_HAPPYCAT:
   case DEVO__CEC_GRIE_ROSEN:
-  case DEVO__CEC_KATSUURA: return 5.0 / 100.0;
-  case DEVO__CEC_GRIEWANK: return 600.0 / 100.0;
-  default: return 1.0; /* Zakharov, Bent Cigar, Schaffer F6, Ackley, Elliptic */
+  case DEVO__CEC_KATSUURA:
+    return 5.0 / 100.0;
+  case DEVO__CEC_GRIEWANK:
+    return 600.0 / 100.0;
+  default:
+    return 1.0; /* Zakharov, Bent Cigar, Schaffer F6, Ackley, Elliptic */
   }
 }
 
@@ -176,11 +227,15 @@ static inline DEVO_HD int devo__cec_bmode(int fn)
   case DEVO__CEC_ZAKHAROV:
   case DEVO__CEC_HGBAT:
   case DEVO__CEC_HAPPYCAT:
-  case DEVO__CEC_ACKLEY: return DEVO__CEC_B_SUM;
+  case DEVO__CEC_ACKLEY:
+    return DEVO__CEC_B_SUM;
   case DEVO__CEC_KATSUURA:
-  case DEVO__CEC_GRIEWANK: return DEVO__CEC_B_PROD;
-  case DEVO__CEC_SCHWEFEL: return DEVO__CEC_B_INTO_A;
-  default: return DEVO__CEC_B_NONE;
+  case DEVO__CEC_GRIEWANK:
+    return DEVO__CEC_B_PROD;
+  case DEVO__CEC_SCHWEFEL:
+    return DEVO__CEC_B_INTO_A;
+  default:
+    return DEVO__CEC_B_NONE;
   }
 }
 
@@ -453,8 +508,7 @@ static inline DEVO_HD void devo__cec_sr(const double *x, const double *o, const 
 
 /* Sequential evaluation (CPU reference) of F01..F10 (v->cec_id) at x; scratch has
  * devo__cec_scratch(v->dim) doubles. */
-static inline DEVO_HD double devo__cec_eval(const devo__pview *v, const double *x,
-                                            double *scratch)
+static inline DEVO_HD double devo__cec_eval(const devo__pview *v, const double *x, double *scratch)
 {
   const int id = v->cec_id, d = v->dim;
   double *y = scratch, *z = scratch + d;
@@ -485,8 +539,8 @@ static inline DEVO_HD double devo__cec_eval(const devo__pview *v, const double *
       const double *o = v->shift + (size_t)k * (size_t)d;
       double d2 = 0.0;
       fn = devo__cec_part_fn(id, k);
-      devo__cec_sr(x, o, v->rot + (size_t)k * (size_t)d * (size_t)d, d,
-                   devo__cec_basic_scale(fn), y, z);
+      devo__cec_sr(x, o, v->rot + (size_t)k * (size_t)d * (size_t)d, d, devo__cec_basic_scale(fn),
+                   y, z);
       fit[k] = devo__cec_comp_fit(id, k, devo__cec_basic_seq(fn, z, NULL, d, 1.0));
       for (j = 0; j < d; ++j)
         d2 += pow(x[j] - o[j], 2.0);

@@ -30,8 +30,8 @@ typedef struct run_out {
 } run_out;
 
 /* backend: DEVO_BACKEND_CPU, or DEVO_BACKEND_GPU with design = public design | variant bits. */
-static void run_solver_p(devo_problem *p, const char *fn, int dim, int np, int backend,
-                         int design, int64_t gens, double target, run_out *o)
+static void run_solver_p(devo_problem *p, const char *fn, int dim, int np, int backend, int design,
+                         int64_t gens, double target, run_out *o)
 {
   devo_solver *s = NULL;
   memset(o, 0, sizeof *o);
@@ -85,8 +85,7 @@ static double rel_diff(double a, double b)
   return m > 0.0 ? fabs(a - b) / m : (double)INFINITY;
 }
 
-static void compare(const char *fn, int dim, int np, int design, const run_out *c,
-                    const run_out *g)
+static void compare(const char *fn, int dim, int np, int design, const run_out *c, const run_out *g)
 {
   size_t k, n = (size_t)np * dim, same = 0;
   double worst = 0.0, worst_fit = 0.0, rb;
@@ -106,10 +105,10 @@ static void compare(const char *fn, int dim, int np, int design, const run_out *
   printf("  %-10s D=%-6d NP=%-4d design 0x%04x: %zu/%zu coordinates bit-identical, max rel "
          "diff %.2g; fitness max rel diff %.2g; best cpu %.17g gpu %.17g (rel %.2g)\n",
          fn, dim, np, design, same, n, worst, worst_fit, c->best, g->best, rb);
-  CHECKF(worst <= 1e-12, "%s D=%d NP=%d design 0x%x: population differs by %.3g relative", fn,
-         dim, np, design, worst);
-  CHECKF(worst_fit <= 1e-12, "%s D=%d NP=%d design 0x%x: fitness differs by %.3g relative", fn,
-         dim, np, design, worst_fit);
+  CHECKF(worst <= 1e-12, "%s D=%d NP=%d design 0x%x: population differs by %.3g relative", fn, dim,
+         np, design, worst);
+  CHECKF(worst_fit <= 1e-12, "%s D=%d NP=%d design 0x%x: fitness differs by %.3g relative", fn, dim,
+         np, design, worst_fit);
   CHECKF(rb <= 1e-12, "%s D=%d NP=%d design 0x%x: best %.17g vs %.17g", fn, dim, np, design,
          c->best, g->best);
   CHECK_EQ_INT(g->st.generations, c->st.generations);
@@ -144,16 +143,14 @@ static const int fused_only[] = {DEVO_GPU_FUSED, -1};
 static const int multi_only[] = {DEVO_GPU_MULTIKERNEL, -1};
 static const int both[] = {DEVO_GPU_FUSED, DEVO_GPU_MULTIKERNEL, -1};
 static const int every_variant[] = {DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST,
-                                    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST |
-                                        DEVO__GPU_CG_BARRIER,
+                                    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_CG_BARRIER,
                                     DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST |
                                         DEVO__GPU_BAR_RELAXED,
                                     DEVO_GPU_FUSED | DEVO__GPU_HALF_LANES | DEVO__GPU_CLASSIC,
                                     DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_INLINE,
                                     DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_KERNELP,
                                     DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL | DEVO__GPU_CLASSIC,
-                                    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH |
-                                        DEVO__GPU_TRIAL_GLOBAL,
+                                    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_TRIAL_GLOBAL,
                                     DEVO_GPU_FUSED | DEVO__GPU_CLASSIC,
                                     DEVO_GPU_FUSED | DEVO__GPU_FAST,
                                     DEVO_GPU_FUSED | DEVO__GPU_FAST | DEVO__GPU_FAST_LANES_32,
@@ -165,8 +162,7 @@ static const int every_variant[] = {DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST,
 static const int fast_variants[] = {DEVO_GPU_FUSED | DEVO__GPU_FAST,
                                     DEVO_GPU_FUSED | DEVO__GPU_FAST | DEVO__GPU_FAST_LANES_32,
                                     DEVO_GPU_FUSED | DEVO__GPU_FAST | DEVO__GPU_FAST_LANES_64,
-                                    DEVO_GPU_FUSED | DEVO__GPU_FAST | DEVO__GPU_FAST_LANES_128,
-                                    -1};
+                                    DEVO_GPU_FUSED | DEVO__GPU_FAST | DEVO__GPU_FAST_LANES_128, -1};
 
 /* The acceptance matrix: D = 10, 100, 1000, NP = 64, 250, 100 generations. */
 TEST_CASE(parity_sphere)
@@ -252,7 +248,8 @@ TEST_CASE(target_stop)
                                 DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_BAR_RELAXED,
                                 DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH,
                                 DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_KERNELP,
-                                DEVO_GPU_MULTIKERNEL, -1};
+                                DEVO_GPU_MULTIKERNEL,
+                                -1};
   run_out c50, c, g;
   double target;
   int k;
@@ -403,7 +400,6 @@ TEST_CASE(deadline)
   devo_problem_destroy(p);
 }
 
-
 /* ---- CEC F01..F10 and ETC scheduling (block kinds) ------------------------------------------ */
 
 static uint64_t lcg_state = 0x9e3779b97f4a7c15ULL;
@@ -522,8 +518,8 @@ TEST_CASE(cec_generated)
       CHECK(x != NULL);
       snprintf(name, sizeof name, "F%02d", id);
       CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
-      CHECKF(devo_problem_set_builtin(p, name, dim, 3, NULL) == DEVO_OK, "%s D=%d: %s", name,
-             dim, devo_problem_errmsg(p));
+      CHECKF(devo_problem_set_builtin(p, name, dim, 3, NULL) == DEVO_OK, "%s D=%d: %s", name, dim,
+             devo_problem_errmsg(p));
       memcpy(x, p->view.shift, (size_t)dim * sizeof(double));
       for (size_t k = (size_t)dim; k < (size_t)n * dim; ++k)
         x[k] = -100.0 + 200.0 * urand();
@@ -562,15 +558,15 @@ static void cec_parity(const char *fn, int dim, int np, int64_t gens, const int 
   devo_problem_destroy(p);
 }
 
-static const int blk_designs[] = {
-    DEVO_GPU_FUSED,
-    DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
-    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_INLINE,
-    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_KERNELP | DEVO__GPU_STAGE_ON,
-    DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL | DEVO__GPU_MAX_LANES(64),
-    DEVO_GPU_FUSED | DEVO__GPU_ETC_V1,
-    DEVO_GPU_MULTIKERNEL,
-    -1};
+static const int blk_designs[] = {DEVO_GPU_FUSED,
+                                  DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
+                                  DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_INLINE,
+                                  DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_KERNELP |
+                                      DEVO__GPU_STAGE_ON,
+                                  DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL | DEVO__GPU_MAX_LANES(64),
+                                  DEVO_GPU_FUSED | DEVO__GPU_ETC_V1,
+                                  DEVO_GPU_MULTIKERNEL,
+                                  -1};
 
 TEST_CASE(cec_parity_de)
 {
@@ -656,21 +652,20 @@ TEST_CASE(etc_eval_parity)
           CHECK_EQ_INT(devo_etc_evaluate(e, as, order, &ms, &ft), DEVO_OK);
           CHECK_EQ_INT(devo_problem_eval(po, x + (size_t)k * n, &obj), DEVO_OK);
           CHECKF(memcmp(&ms, &fm[k], sizeof ms) == 0,
-                 "%dx%d order %d schedule %d: makespan cpu %.17g gpu %.17g", n, m, order,
-                 done + k, ms, fm[k]);
-          CHECKF(ft / m == ff[k], "%dx%d order %d schedule %d: flowtime cpu %.17g gpu %.17g", n,
-                 m, order, done + k, ft, ff[k] * m);
+                 "%dx%d order %d schedule %d: makespan cpu %.17g gpu %.17g", n, m, order, done + k,
+                 ms, fm[k]);
+          CHECKF(ft / m == ff[k], "%dx%d order %d schedule %d: flowtime cpu %.17g gpu %.17g", n, m,
+                 order, done + k, ft, ff[k] * m);
           CHECKF(memcmp(&obj, &fo[k], sizeof obj) == 0,
-                 "%dx%d order %d schedule %d: objective cpu %.17g gpu %.17g", n, m, order,
-                 done + k, obj, fo[k]);
+                 "%dx%d order %d schedule %d: objective cpu %.17g gpu %.17g", n, m, order, done + k,
+                 obj, fo[k]);
           same++;
         }
         done += batch;
       }
       printf("  etc %dx%d %s%s: %d random schedules, makespan, flowtime and objective "
              "bit-identical on GPU and CPU\n",
-             n, m, order == DEVO_ORDER_SPT ? "SPT" : "FCFS", si == 1 ? " (ready times)" : "",
-             same);
+             n, m, order == DEVO_ORDER_SPT ? "SPT" : "FCFS", si == 1 ? " (ready times)" : "", same);
       devo_problem_destroy(pm);
       devo_problem_destroy(pf);
       devo_problem_destroy(po);
@@ -719,8 +714,7 @@ static void etc_parity_ex(int n, int m, int order, int np, const int *designs, i
     CHECK(pop != NULL);
     CHECK_EQ_INT(devo__gpu_backend.population(s, pop, NULL), DEVO_OK);
     CHECK(memcmp(pop, p->seeds, (size_t)ns * n * sizeof(double)) == 0);
-    printf("  %s: %d heuristic seeds are the first individuals of the GPU's population\n", fn,
-           ns);
+    printf("  %s: %d heuristic seeds are the first individuals of the GPU's population\n", fn, ns);
     free(pop);
   }
   devo__gpu_backend.stop(s);
@@ -752,17 +746,17 @@ static void etc_parity_ex(int n, int m, int order, int np, const int *designs, i
 /* The block designs plus the block evaluator v2 in the persistent kernel: where gpu_etc.cu's
  * warp kernel applies (FCFS, m <= 32, n <= 512), DEVO_GPU_FUSED runs it, so both evaluators of
  * the default path are compared with the CPU. */
-static const int etc_designs[] = {
-    DEVO_GPU_FUSED,
-    DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
-    DEVO_GPU_FUSED | DEVO__GPU_ETC_BLOCK,
-    DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
-    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_INLINE,
-    DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_KERNELP | DEVO__GPU_STAGE_ON,
-    DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL | DEVO__GPU_MAX_LANES(64),
-    DEVO_GPU_FUSED | DEVO__GPU_ETC_V1,
-    DEVO_GPU_MULTIKERNEL,
-    -1};
+static const int etc_designs[] = {DEVO_GPU_FUSED,
+                                  DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
+                                  DEVO_GPU_FUSED | DEVO__GPU_ETC_BLOCK,
+                                  DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
+                                  DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_INLINE,
+                                  DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_KERNELP |
+                                      DEVO__GPU_STAGE_ON,
+                                  DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL | DEVO__GPU_MAX_LANES(64),
+                                  DEVO_GPU_FUSED | DEVO__GPU_ETC_V1,
+                                  DEVO_GPU_MULTIKERNEL,
+                                  -1};
 
 static void etc_parity(int n, int m, int order, int np, const int *designs)
 {
@@ -784,12 +778,15 @@ TEST_CASE(etc_parity_de)
 
 /* The ETC part of blk_small alone (a quicker compute-sanitizer target): SPT through the block
  * evaluators, FCFS through gpu_etc.cu's warp kernel by default, every design. */
-static const int blk_small_designs[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
-                                DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
-                                DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_STAGE_ON,
-                                DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL | DEVO__GPU_MAX_LANES(32),
-                                DEVO_GPU_FUSED | DEVO__GPU_ETC_V1 | DEVO__GPU_MAX_LANES(64),
-                                DEVO_GPU_MULTIKERNEL, -1};
+static const int blk_small_designs[] = {DEVO_GPU_FUSED,
+                                        DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
+                                        DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
+                                        DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_STAGE_ON,
+                                        DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL |
+                                            DEVO__GPU_MAX_LANES(32),
+                                        DEVO_GPU_FUSED | DEVO__GPU_ETC_V1 | DEVO__GPU_MAX_LANES(64),
+                                        DEVO_GPU_MULTIKERNEL,
+                                        -1};
 
 TEST_CASE(etc_small)
 {
@@ -812,26 +809,16 @@ TEST_CASE(blk_small)
 
 int main(int argc, char **argv)
 {
-  static const tc_case cases[] = {TC(parity_sphere),
-                                  TC(parity_rastrigin),
-                                  TC(parity_multikernel),
-                                  TC(parity_rosenbrock_griewank),
-                                  TC(parity_fast),
-                                  TC(parity_variants),
-                                  TC(parity_small),
-                                  TC(parity_large_dim),
-                                  TC(parity_large_np),
-                                  TC(target_stop),
-                                  TC(error_too_big),
-                                  TC(error_user_problem),
-                                  TC(backend_info),
-                                  TC(deadline),
-                                  TC(cec_reference),
-                                  TC(cec_generated),
-                                  TC(cec_parity_de),
-                                  TC(etc_eval_parity),
-                                  TC(etc_parity_de),
-                                  TC(etc_small),
+  static const tc_case cases[] = {TC(parity_sphere),      TC(parity_rastrigin),
+                                  TC(parity_multikernel), TC(parity_rosenbrock_griewank),
+                                  TC(parity_fast),        TC(parity_variants),
+                                  TC(parity_small),       TC(parity_large_dim),
+                                  TC(parity_large_np),    TC(target_stop),
+                                  TC(error_too_big),      TC(error_user_problem),
+                                  TC(backend_info),       TC(deadline),
+                                  TC(cec_reference),      TC(cec_generated),
+                                  TC(cec_parity_de),      TC(etc_eval_parity),
+                                  TC(etc_parity_de),      TC(etc_small),
                                   TC(blk_small)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }
