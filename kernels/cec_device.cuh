@@ -119,7 +119,7 @@ __device__ inline double devo__cec_eval_block_ex(const devo__pview *v, const dou
     for (int i = threadIdx.x; i < d; i += blockDim.x) {
       const double t = x[i] - o[i];
       y[i] = t * s;
-      d2 += pow(t, 2.0); /* cf_cal: raw x, no scale or rotation */
+      d2 += devo__cec_pow2(t); /* cf_cal: raw x, no scale or rotation */
     }
     __syncthreads();
     devo__cec_blk_matvec(rot + (size_t)k * ms, rs, cs, d, y, z);

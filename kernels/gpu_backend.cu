@@ -39,6 +39,9 @@
 /* ETC scheduling in persistent chunks with kernels/gpu_etc.cu's warp-per-schedule kernel where
  * it applies (FCFS, m <= 32, n <= 512); 0 = etc_device.cuh's block evaluators always. */
 #define DEVO__GPU_DEFAULT_ETC_WARP 1
+/* CEC at D <= 128: kernels/gpu_cec.cu's cluster kernel where it applies (persistent chunks, no
+ * block option asked for). 0 = never. */
+#define DEVO__GPU_DEFAULT_CEC_CLUSTER 1
 
 /* Graph sizes (generations per graph launch), largest first. */
 static const int devo__graph_sizes[3] = {256, 16, 1};
@@ -419,7 +422,15 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
   if (want & DEVO__GPU_CG_BARRIER)
     g->barrier = DEVO__BARRIER_CG;
   g->fast = 0;
-  if (g->a.v.kind == DEVO__P_ETC) {
+  memset(&g->fc, 0, sizeof g->fc);
+  if (g->a.v.kind == DEVO__P_CEC) {
+    /* as for ETC: every explicit block option keeps the block evaluator */
+    const int blk_opts = DEVO__GPU_CLASSIC | DEVO__GPU_MAX_LANES(63 * 32) | DEVO__GPU_STAGE_ON |
+                         DEVO__GPU_STAGE_OFF | DEVO__GPU_TRIAL_GLOBAL;
+    if (g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE &&
+        DEVO__GPU_DEFAULT_CEC_CLUSTER && !(want & blk_opts))
+      DEVO__CK(devo__gpu_cecc_plan(&g->a.v, np, p, &g->fc, &g->fast));
+  } else if (g->a.v.kind == DEVO__P_ETC) {
     /* every explicit block option (evaluator version, thread cap, staging) keeps the block
      * evaluators, so that each stays measurable and tested */
     const int blk_opts = DEVO__GPU_ETC_BLOCK | DEVO__GPU_ETC_V1 | DEVO__GPU_CLASSIC |
@@ -471,7 +482,11 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
     snprintf(s->info + used, sizeof s->info - used,
              "; generations by %s: %d blocks of %d threads, %d vector%s/block, %d "
              "threads/vector x %d coordinate%s",
-             g->a.v.kind == DEVO__P_ETC ? "gpu_etc.cu (one warp per schedule)" : "gpu_fast.cu",
+             g->a.v.kind == DEVO__P_ETC
+                 ? "gpu_etc.cu (one warp per schedule)"
+                 : (g->fc.cluster > 1 ? "gpu_cec.cu (two-block clusters, matrices resident in "
+                                        "distributed shared memory)"
+                                      : "gpu_fast.cu"),
              g->fc.blocks, g->fc.threads, g->fc.vpb, g->fc.vpb > 1 ? "s" : "", g->fc.lanes, g->fc.c,
              g->fc.c > 1 ? "s" : "");
   }

@@ -106,6 +106,7 @@ struct devo__gpu_fast_cfg {
   const void *kern;
   int lanes, c, vpb, threads, blocks; /* threads per vector, coordinates per thread, ... */
   size_t smem;
+  int cluster; /* blocks per cluster (kernels/gpu_cec.cu: 2), 0 = no clusters */
 };
 cudaError_t devo__gpu_fast_plan(int kind, int np, int dim, int want, const cudaDeviceProp *p,
                                 devo__gpu_fast_cfg *cfg, int *ok);
@@ -115,6 +116,12 @@ cudaError_t devo__gpu_fast_plan(int kind, int np, int dim, int want, const cudaD
 cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int force, const cudaDeviceProp *p,
                                 devo__gpu_fast_cfg *cfg, int *ok);
 cudaError_t devo__gpu_fast_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a, uint32_t gen0,
+                                  uint32_t ngens, cudaStream_t st);
+/* kernels/gpu_cec.cu: CEC F01..F10 at D <= 128 with the matrices resident in two-block clusters
+ * (sm_90); *ok = 0 where it does not apply. Launched by devo__gpu_fast_launch (cluster = 2). */
+cudaError_t devo__gpu_cecc_plan(const devo__pview *v, int np, const cudaDeviceProp *p,
+                                devo__gpu_fast_cfg *cfg, int *ok);
+cudaError_t devo__gpu_cecc_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a, uint32_t gen0,
                                   uint32_t ngens, cudaStream_t st);
 
 /* Device copies of a problem's data (kernels/gpu_problem.cu): CEC shift rows, matrices

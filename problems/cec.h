@@ -73,6 +73,48 @@ enum {
 /* Families of F01..F10. */
 enum { DEVO__CEC_SIMPLE = 0, DEVO__CEC_HYBRID = 1, DEVO__CEC_COMPOSITION = 2 };
 
+/* Powers with small constant exponents. The CPU calls pow as the official code does (with glibc
+ * that reproduces the official reference values bit for bit); device code uses the correctly
+ * rounded x * x and sqrt instead, which differ from a correctly rounded pow by at most an ulp
+ * (x^4 and x^(1/4) by two roundings: two ulps). CUDA's double pow is a chain of a few hundred
+ * dependent operations: in kernels/gpu_cec.cu's phase profile (BENCHMARKS.md) the lane that
+ * computed a composition's weights with pow took more cycles than the whole matrix product. */
+static inline DEVO_HD double devo__cec_pow2(double x)
+{
+#ifdef __CUDA_ARCH__
+  return __dmul_rn(x, x);
+#else
+  return pow(x, 2.0);
+#endif
+}
+
+static inline DEVO_HD double devo__cec_pow4(double x)
+{
+#ifdef __CUDA_ARCH__
+  return __dmul_rn(__dmul_rn(x, x), __dmul_rn(x, x));
+#else
+  return pow(x, 4.0);
+#endif
+}
+
+static inline DEVO_HD double devo__cec_sqrt(double x) /* pow(x, 0.5) */
+{
+#ifdef __CUDA_ARCH__
+  return sqrt(x);
+#else
+  return pow(x, 0.5);
+#endif
+}
+
+static inline DEVO_HD double devo__cec_root4(double x) /* pow(x, 0.25) */
+{
+#ifdef __CUDA_ARCH__
+  return sqrt(sqrt(x));
+#else
+  return pow(x, 0.25);
+#endif
+}
+
 /* ---- per-function tables (switches: static arrays are not visible to device code) ---------- */
 
 static inline DEVO_HD int devo__cec_family(int id)
@@ -307,7 +349,7 @@ static inline DEVO_HD double devo__cec_comp_fit(int id, int k, double g)
 static inline DEVO_HD double devo__cec_comp_weight(double d2, int dim, double sigma)
 {
   if (d2 != 0.0)
-    return pow(1.0 / d2, 0.5) * exp(-d2 / 2.0 / (double)dim / pow(sigma, 2.0));
+    return devo__cec_sqrt(1.0 / d2) * exp(-d2 / 2.0 / (double)dim / devo__cec_pow2(sigma));
   return DEVO__CEC_INF;
 }
 
@@ -345,7 +387,7 @@ static inline DEVO_HD void devo__cec_elem(int fn, int l, int n, double z, double
   *b = 0.0;
   switch (fn) {
   case DEVO__CEC_ZAKHAROV:
-    *a = pow(z, 2.0);
+    *a = devo__cec_pow2(z);
     *b = 0.5 * (double)(l + 1) * z;
     break;
   case DEVO__CEC_ROSENBROCK: /* z += 1 for all, then pairs (l, l+1) for l < n-1 */
@@ -366,16 +408,16 @@ static inline DEVO_HD void devo__cec_elem(int fn, int l, int n, double z, double
     z += 4.209687462275036e+002;
     if (z > 500) {
       t = fmod(z, 500.0);
-      *a = -((500.0 - t) * sin(pow(500.0 - t, 0.5)));
+      *a = -((500.0 - t) * sin(devo__cec_sqrt(500.0 - t)));
       t1 = (z - 500.0) / 100;
       *b = t1 * t1 / (double)n;
     } else if (z < -500) {
       t = fmod(fabs(z), 500.0);
-      *a = -((-500.0 + t) * sin(pow(500.0 - t, 0.5)));
+      *a = -((-500.0 + t) * sin(devo__cec_sqrt(500.0 - t)));
       t1 = (z + 500.0) / 100;
       *b = t1 * t1 / (double)n;
     } else {
-      *a = -(z * sin(pow(fabs(z), 0.5)));
+      *a = -(z * sin(devo__cec_sqrt(fabs(z))));
     }
     break;
   case DEVO__CEC_BENT_CIGAR:
@@ -403,11 +445,13 @@ static inline DEVO_HD void devo__cec_elem(int fn, int l, int n, double z, double
     *a = (t * t) / 4000.0 - cos(t) + 1.0;
     break;
   case DEVO__CEC_KATSUURA: {
-    double p2 = 1.0, sum = 0.0;
+    double p2 = 1.0, r2 = 1.0, sum = 0.0;
     for (j = 1; j <= 32; ++j) {
       p2 *= 2.0; /* pow(2.0, j), exact */
+      r2 *= 0.5; /* 1 / p2, exact: "/ p2" and "* r2" round alike, and a multiplication costs
+                    the device a fraction of a division */
       t = p2 * z;
-      sum += fabs(t - floor(t + 0.5)) / p2;
+      sum += fabs(t - floor(t + 0.5)) * r2;
     }
     *b = pow(1.0 + (double)(l + 1) * sum, 10.0 / pow(1.0 * (double)n, 1.2));
     break;
@@ -432,13 +476,14 @@ static inline DEVO_HD double devo__cec_finish(int fn, int n, double A, double B)
   double dn = (double)n, t;
   switch (fn) {
   case DEVO__CEC_ZAKHAROV:
-    return A + pow(B, 2.0) + pow(B, 4.0);
+    return A + devo__cec_pow2(B) + devo__cec_pow4(B);
   case DEVO__CEC_SCHWEFEL:
     return A + 4.189828872724338e+002 * dn;
   case DEVO__CEC_HGBAT: /* alpha = 1/4, exponent 2*alpha */
-    return pow(fabs(pow(A, 2.0) - pow(B, 2.0)), 2 * (1.0 / 4.0)) + (0.5 * A + B) / dn + 0.5;
-  case DEVO__CEC_HAPPYCAT: /* alpha = 1/8 */
-    return pow(fabs(A - dn), 2 * (1.0 / 8.0)) + (0.5 * A + B) / dn + 0.5;
+    /* pow(fabs(pow(A, 2.0) - pow(B, 2.0)), 2 * (1.0 / 4.0)) in the code */
+    return devo__cec_sqrt(fabs(devo__cec_pow2(A) - devo__cec_pow2(B))) + (0.5 * A + B) / dn + 0.5;
+  case DEVO__CEC_HAPPYCAT:                                           /* alpha = 1/8 */
+    return devo__cec_root4(fabs(A - dn)) + (0.5 * A + B) / dn + 0.5; /* pow(., 2 * (1.0 / 8.0)) */
   case DEVO__CEC_KATSUURA:
     t = 10.0 / dn / dn;
     return B * t - t;
@@ -543,7 +588,7 @@ static inline DEVO_HD double devo__cec_eval(const devo__pview *v, const double *
                    y, z);
       fit[k] = devo__cec_comp_fit(id, k, devo__cec_basic_seq(fn, z, NULL, d, 1.0));
       for (j = 0; j < d; ++j)
-        d2 += pow(x[j] - o[j], 2.0);
+        d2 += devo__cec_pow2(x[j] - o[j]);
       w[k] = devo__cec_comp_weight(d2, d, devo__cec_comp_sigma(id, k));
     }
     return devo__cec_comp_combine(n, w, fit) + devo__cec_bias(id);

@@ -551,6 +551,10 @@ static void cec_parity(const char *fn, int dim, int np, int64_t gens, const int 
   for (k = 0; designs[k] >= 0; ++k) {
     run_solver_p(p, fn, dim, np, DEVO_BACKEND_GPU, designs[k], gens, (double)NAN, &g);
     printf("  info (%s, %s data): %s\n", fn, dir[0] ? "official" : "generated", g.info);
+    /* the default at D <= 128 on sm_90 is gpu_cec.cu's cluster kernel: prove that it ran */
+    if (designs[k] == DEVO_GPU_FUSED && dim <= 128 && strstr(g.info, "(sm_9"))
+      CHECKF(strstr(g.info, "gpu_cec.cu") != NULL, "%s D=%d NP=%d: default not gpu_cec.cu: %s", fn,
+             dim, np, g.info);
     compare(fn, dim, np, designs[k], &c, &g);
     free_out(&g);
   }
@@ -559,6 +563,7 @@ static void cec_parity(const char *fn, int dim, int np, int64_t gens, const int 
 }
 
 static const int blk_designs[] = {DEVO_GPU_FUSED,
+                                  DEVO_GPU_FUSED | DEVO__GPU_CLASSIC,
                                   DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
                                   DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_INLINE,
                                   DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_KERNELP |
@@ -577,6 +582,17 @@ TEST_CASE(cec_parity_de)
   cec_parity("F01", 30, 64, 50, blk_designs);
   cec_parity("F07", 50, 64, 50, blk_designs);
   cec_parity("F08", 10, 16, 50, blk_designs);
+  /* the other four through the default (gpu_cec.cu at NP = 64: one vector per block) and the
+   * block evaluator */
+  {
+    static const int two[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_CLASSIC, -1};
+    cec_parity("F02", 100, 250, 40, two);
+    cec_parity("F04", 50, 64, 40, two);
+    cec_parity("F06", 100, 250, 40, two);
+    cec_parity("F09", 30, 64, 40, two);
+    cec_parity("F09", 100, 250, 30, two);
+    cec_parity("F07", 100, 250, 30, two);
+  }
 }
 
 /* A random Braun-like matrix (U[1,3000) * U[1,1000)). */

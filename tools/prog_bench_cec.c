@@ -1,9 +1,10 @@
 /* prog_bench_cec.c: bench-cec, issue 4's GPU benchmark: Janssen et al.'s case study 1
  * (DE/rand/1/bin, NP = 250, F = 0.5, CR = 0.3, D = 100, 10,000,000 evaluations, official CEC
- * data) for each of F01..F10. Columns: the fused design with its defaults (persistent kernel;
- * the rotation matrix staged in shared memory where one matrix serves the function and the
- * population fits in one resident wave with it), the fused design with the matrix read from
- * global memory (L2), the multikernel design, and the 1-thread CPU backend. Time = the
+ * data) for each of F01..F10. Columns: the fused design with its defaults (at D <= 128 on sm_90
+ * kernels/gpu_cec.cu's cluster kernel, the matrices resident in shared memory), the fused design
+ * with one block per vector (gpu_fused.cu's kernel, DEVO__GPU_CLASSIC: the single matrix of
+ * F01..F07 staged per block), the same with the matrix read from global memory (L2), the
+ * multikernel design, and the 1-thread CPU backend. Time = the
  * generation loop (devo_stats.elapsed - init_seconds); GPU columns: median of --reps runs after a
  * warm-up; the CPU column runs evals / --cpu-div evaluations once and is scaled to the full count
  * (a generation costs the same all run long). Each function is validated first: after 20
@@ -19,11 +20,13 @@
 #include "tools/bench_util.h"
 #include "kernels/gpu_variants.cuh"
 
-enum { COL_FUSED, COL_GLOBAL, COL_MULTI, COL_CPU1, NCOL };
-static const char *const col_name[NCOL] = {"fused", "fused, matrix in L2", "multikernel",
+enum { COL_FUSED, COL_BLOCK, COL_GLOBAL, COL_MULTI, COL_CPU1, NCOL };
+static const char *const col_name[NCOL] = {"fused", "fused, block per vector",
+                                           "fused, block per vector, matrix in L2", "multikernel",
                                            "cpu 1 thread"};
-static const int col_design[NCOL] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
-                                     DEVO_GPU_MULTIKERNEL, -1};
+static const int col_design[NCOL] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_CLASSIC,
+                                     DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF, DEVO_GPU_MULTIKERNEL,
+                                     -1};
 
 int main(int argc, char **argv)
 {
@@ -94,7 +97,7 @@ int main(int argc, char **argv)
       double t;
       if (col_design[k] >= 0) {
         if (k == COL_GLOBAL && p->view.ncomp != 1)
-          continue; /* compositions never stage: the same as the fused column */
+          continue; /* compositions never stage: the same as the block-per-vector column */
         cfg.backend = DEVO_BACKEND_GPU;
         cfg.design = col_design[k];
         cfg.evals = evals;
@@ -126,7 +129,7 @@ int main(int argc, char **argv)
     printf("| F%02d |", id);
     for (k = 0; k < NCOL; ++k) {
       if (ms[id][k] < 0)
-        printf(" %s |", k == COL_GLOBAL ? "(= fused)" : "-");
+        printf(" %s |", k == COL_GLOBAL ? "(= block per vector)" : "-");
       else
         printf(" %.1f |", ms[id][k]);
     }

@@ -1,0 +1,476 @@
+/* gpu_cec.cu: the persistent generation kernel for the CEC functions F01..F10 at D <= 128 on
+ * sm_90 and later, with every rotation matrix resident in the shared memory of a two-block
+ * cluster (issue 4's case: Janssen et al.'s case study 1, D = 100, NP = 250).
+ *
+ * Versions (kernels/gpu_backend.cu picks one; BENCHMARKS.md has the measurements):
+ *   devo__k_persist<CEC>   gpu_fused.cu: one block per vector, cec_device.cuh's block evaluator;
+ *                          the single matrix of F01..F07 staged in shared memory per block, the
+ *                          3 to 5 matrices of a composition (240 to 400 KB at D = 100, more than
+ *                          one SM holds) read from L2 by every block in every generation;
+ *                          components and hybrid groups one after another, each with its own
+ *                          block reductions. Always selectable (DEVO__GPU_CLASSIC and the other
+ *                          block options).
+ *   devo__k_cecc<ID, VL>   this file: a cluster of two blocks (two SMs) owns 2 * VL vectors for
+ *                          the whole chunk. The C matrices of the function, stacked into R = C * D
+ *                          rows, are split by rows between the two blocks and staged once per
+ *                          chunk (F10 at D = 100: 200 KB per block), so no matrix crosses L2
+ *                          after the start. Per generation:
+ *                          A  each block builds its VL trials (one thread per coordinate, the
+ *                             draws made while waiting at the grid barrier, as gpu_fast.cu does),
+ *                             writes y_k = s_k (u - o_k) of every component into its own and its
+ *                             partner's shared memory (distributed shared memory), and reduces
+ *                             the composition distances |u - o_k|^2 by warps;
+ *                          B  cluster barrier; each block multiplies its rows of the stacked
+ *                             matrix with all 2 VL vectors (one matrix element read serves
+ *                             2 VL multiply-adds) and stores each product row in the shared
+ *                             memory of the block that owns the vector;
+ *                          C  cluster barrier; each block evaluates its VL vectors in one pass
+ *                             over every component or hybrid group (the element terms of all
+ *                             parts at once, one thread per element), then one warp per part
+ *                             reduces its terms, then one thread per vector combines the parts;
+ *                             replacement, then the split grid barrier.
+ *                          The rows are summed over j in index order, as the CPU does (nvcc
+ *                          fuses each multiply-add); the parts' sums are reduced by warps, so
+ *                          results agree with the CPU to about 1e-15 relative, not bit for bit.
+ *                          The trials are the CPU's bit for bit (de_ops.h).
+ * Applies (devo__gpu_cecc_plan): CEC kind, compute capability >= 9.0 with cluster launch, D <= 128,
+ * VL = 1 or 2 with every cluster co-resident and the shared memory within the opt-in limit. */
+#include <cooperative_groups.h>
+
+#include "gpu_common.cuh"
+
+namespace cg = cooperative_groups;
+
+extern __shared__ double devo__sm[];
+
+#define DEVO__CECC_MAX_D   128
+#define DEVO__CECC_CLUSTER 2
+#define DEVO__CECC_MAX_VL  2
+/* threads per coordinate slot: phase A uses one per coordinate, phases B and C all of them */
+#define DEVO__CECC_TPC 2
+
+/* Shared memory of a block (doubles): the block's matrix rows [ms], y of the cluster's 2 VL
+ * vectors [V C D] (reused by phase C for the terms a and b of the block's VL vectors: 2 VL R =
+ * V C D), the products of its VL vectors [VL R], part results and weights [2 VL 5], distance
+ * partials [VL C 4], the vectors' values [VL], and the shuffle [D ints]. */
+#define DEVO__CECC_EVEN(n) (((n) + 1) & ~1)
+struct devo__cecc_lay {
+  int rh, kw, ms, y, z, g, w, d2, f, sh, pb, total;
+};
+
+__host__ __device__ static inline devo__cecc_lay devo__cecc_layout(int id, int d, int vl)
+{
+  devo__cecc_lay l;
+  const int c = devo__cec_nshift(id), r = c * d, v = DEVO__CECC_CLUSTER * vl;
+  /* offsets even: phase B reads y as double2 */
+  l.rh = (r + 1) / 2;
+  l.ms = 0;
+  l.y = DEVO__CECC_EVEN(l.rh * d);
+  l.z = DEVO__CECC_EVEN(l.y + v * c * d);
+  l.g = DEVO__CECC_EVEN(l.z + vl * r);
+  l.w = l.g + vl * DEVO__CEC_MAXPARTS;
+  l.d2 = l.w + vl * DEVO__CEC_MAXPARTS;
+  l.f = l.d2 + vl * c * 4;
+  l.sh = l.f + vl;
+  /* phase B: kw groups of whole warps split j, each group covering every row of the block, so
+   * that each y read is one broadcast; kw > 1 (partials in pb, added in group order) only for a
+   * single matrix, whose rows leave the room (a composition's do not) */
+  const int grp = ((l.rh + 31) & ~31), nt = DEVO__CECC_TPC * vl * ((d + 31) & ~31);
+  l.kw = c == 1 ? nt / grp : 1;
+  if (l.kw > 8)
+    l.kw = 8;
+  if (l.kw < 1)
+    l.kw = 1;
+  l.pb = DEVO__CECC_EVEN(l.sh + (d + 1) / 2);
+  l.total = l.pb + (l.kw > 1 ? l.kw * l.rh * v : 0);
+  return l;
+}
+
+/* Part k of function ID at dimension d: its elements are [start, start + size) of the stacked
+ * products (hybrids: positions in the shuffled order), read with scale s. */
+template <int ID>
+__device__ __forceinline__ void devo__cecc_part(int k, int d, const int *hs, const int *hn,
+                                                int &start, int &size, double &s)
+{
+  const int fam = devo__cec_family(ID);
+  if (fam == DEVO__CEC_HYBRID) {
+    start = hs[k];
+    size = hn[k];
+    s = devo__cec_basic_scale(devo__cec_part_fn(ID, k));
+  } else {
+    start = fam == DEVO__CEC_COMPOSITION ? k * d : 0;
+    size = d;
+    s = 1.0; /* applied before the rotation */
+  }
+}
+
+/* Generation gen's draws for coordinate j of vector i (see gpu_fast.cu's devo__fast_draw). Not
+ * inlined: the kernel calls it twice, and a kernel of 100 KB and more of code misses the
+ * instruction caches on every generation (BENCHMARKS.md). */
+__device__ __noinline__ void devo__cecc_draw(const devo__gpu_args &a, uint32_t gen, int i, int j,
+                                             bool act, devo__de_idx &r, bool &take, double &ub)
+{
+  take = false;
+  ub = 0.0;
+  if (!act)
+    return;
+  r = devo__de_indices(a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim);
+  const devo__de_u u = devo__de_coord(a.seed, gen, (uint32_t)i, (uint32_t)j);
+  take = devo__de_take(u, (uint32_t)j, r, a.cr) != 0;
+  ub = u.bound;
+}
+
+template <int ID, int VL>
+__global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_MAX_D, 1)
+    devo__k_cecc(devo__gpu_args a, uint32_t gen0, uint32_t ngens)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  constexpr int V = DEVO__CECC_CLUSTER * VL;
+  const int C = devo__cec_nshift(ID), P = devo__cec_nparts(ID), fam = devo__cec_family(ID);
+  const int d = a.dim, lv = (d + 31) & ~31, R = C * d, nt = (int)blockDim.x;
+  const int tid = (int)threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  cg::cluster_group cl = cg::this_cluster();
+  const int rank = (int)cl.block_rank();
+  const devo__cecc_lay L = devo__cecc_layout(ID, d, VL);
+  double *sm = devo__sm;
+  double *ms = sm + L.ms, *ys = sm + L.y, *zs = sm + L.z, *gs = sm + L.g, *ws = sm + L.w,
+         *d2s = sm + L.d2, *fs = sm + L.f, *pb = sm + L.pb;
+  int *shs = (int *)(sm + L.sh);
+  double *ys_peer = cl.map_shared_rank(ys, rank ^ 1);
+  double *zs_peer = cl.map_shared_rank(zs, rank ^ 1);
+  /* this block's rows of the stacked matrix: [r0, r0 + nr) */
+  const int r0 = rank * L.rh, nr = rank == 0 ? L.rh : R - L.rh;
+  const int gw = (L.rh + 31) & ~31; /* threads per group in phase B */
+  /* phase A: thread = (vector vl, coordinate j) */
+  const int vl = tid / lv, j = tid % lv;
+  const int i = (int)blockIdx.x * VL + vl, vc = rank * VL + vl;
+  const bool mine = vl < VL && j < d, act = mine && i < a.np;
+  const size_t row = (size_t)(act ? i : 0) * (size_t)d;
+  int hs[DEVO__CEC_MAXPARTS] = {0}, hn[DEVO__CEC_MAXPARTS] = {0};
+  if (fam == DEVO__CEC_HYBRID)
+    devo__cec_hybrid_groups(ID, d, hs, hn); /* the host checked that every group is non-empty */
+
+  for (int q = tid; q < L.rh * d; q += nt) {
+    const int jj = q / L.rh, rl = q % L.rh, r = r0 + rl;
+    ms[q] = rl < nr ? __ldg(a.rott + (size_t)(r / d) * d * d + (size_t)jj * d + (r % d)) : 0.0;
+  }
+  if (fam == DEVO__CEC_HYBRID)
+    for (int q = tid; q < d; q += nt)
+      shs[q] = a.v.shuffle[q];
+  double x = 0.0, fi = 0.0, o[DEVO__CEC_MAXPARTS];
+  {
+    const double *cur = (gen0 & 1u) ? a.pop1 : a.pop0;
+    if (act) {
+      x = cur[row + j];
+      fi = a.fit[i];
+    }
+#pragma unroll
+    for (int k = 0; k < DEVO__CEC_MAXPARTS; ++k)
+      o[k] = k < C && j < d ? a.v.shift[(size_t)k * d + j] : 0.0;
+  }
+  devo__de_idx r = {0u, 0u, 0u, 0u};
+  bool take;
+  double ub;
+  devo__cecc_draw(a, gen0 + 1u, i, j, act, r, take, ub);
+  cl.sync(); /* the partner has started: its shared memory may be written */
+
+  for (uint32_t k = 1; k <= ngens; ++k) {
+    const uint32_t gen = gen0 + k;
+    const double *src = (gen & 1u) ? a.pop0 : a.pop1;
+    double *dst = (gen & 1u) ? a.pop1 : a.pop0;
+    /* ---- A: trial, y of every component, composition distances ---- */
+    double u = x;
+    if (take)
+      u = devo__de_mutant(x, src[(size_t)r.r1 * d + j], src[(size_t)r.r2 * d + j],
+                          src[(size_t)r.r3 * d + j], a.f, a.v.lower, a.v.upper, a.bounds, ub);
+#pragma unroll
+    for (int c = 0; c < DEVO__CEC_MAXPARTS; ++c) {
+      if (c >= C)
+        break;
+      const double t = __dsub_rn(u, o[c]);
+      const double s = fam == DEVO__CEC_SIMPLE   ? devo__cec_basic_scale(devo__cec_part_fn(ID, 0))
+                       : fam == DEVO__CEC_HYBRID ? 1.0
+                                                 : devo__cec_basic_scale(devo__cec_part_fn(ID, c));
+      if (mine) {
+        const double y = act ? __dmul_rn(t, s) : 0.0;
+        ys[((size_t)c * d + j) * V + vc] = y;
+        ys_peer[((size_t)c * d + j) * V + vc] = y;
+      }
+      if (fam == DEVO__CEC_COMPOSITION && vl < VL) { /* warp-uniform */
+        /* cf_cal's distance over raw x: warp sums, combined in warp order in phase C */
+        double t2 = act ? __dmul_rn(t, t) : 0.0;
+        t2 = devo__warp_reduce<DEVO__RED_SUM>(t2);
+        if (lane == 0)
+          d2s[(vl * C + c) * 4 + j / 32] = t2;
+      }
+    }
+    cl.sync();
+    /* ---- B: this block's rows of the stacked matrix times the cluster's vectors: kw groups of
+     * whole warps, group g summing its contiguous share of j in order for every row (thread =
+     * row, so each y read is a broadcast and each matrix read is consecutive); with kw > 1 the
+     * partials are added in group order afterwards ---- */
+    {
+      const int grp = tid / gw, rl = tid % gw;
+      if (grp < L.kw) { /* warp-uniform: gw is a multiple of 32 */
+        const bool ok = rl < nr;
+        const int rr = r0 + (ok ? rl : 0), c = rr / d;
+        const int j0 = grp * d / L.kw, j1 = (grp + 1) * d / L.kw;
+        const double *yc = ys + (size_t)c * d * V, *mr = ms + (ok ? rl : 0);
+        double acc[V];
+#pragma unroll
+        for (int v = 0; v < V; ++v)
+          acc[v] = 0.0;
+#pragma unroll 4
+        for (int jj = j0; jj < j1; ++jj) {
+          const double m = mr[(size_t)jj * L.rh];
+          const double2 *yp = (const double2 *)(yc + (size_t)jj * V);
+#pragma unroll
+          for (int v = 0; v < V; v += 2) {
+            const double2 y2 = yp[v / 2];
+            acc[v] = acc[v] + y2.x * m;
+            acc[v + 1] = acc[v + 1] + y2.y * m;
+          }
+        }
+        if (ok) {
+#pragma unroll
+          for (int v = 0; v < V; ++v) {
+            if (L.kw == 1)
+              (v / VL == rank ? zs : zs_peer)[(size_t)(v % VL) * R + rr] = acc[v];
+            else
+              pb[((size_t)grp * L.rh + rl) * V + v] = acc[v];
+          }
+        }
+      }
+      if (L.kw > 1) {
+        __syncthreads();
+        for (int q = tid; q < nr * V; q += nt) {
+          const int rl2 = q / V, v = q % V;
+          double acc = pb[(size_t)rl2 * V + v];
+          for (int g2 = 1; g2 < L.kw; ++g2)
+            acc += pb[((size_t)g2 * L.rh + rl2) * V + v];
+          (v / VL == rank ? zs : zs_peer)[(size_t)(v % VL) * R + r0 + rl2] = acc;
+        }
+      }
+    }
+    cl.sync();
+    /* ---- C: element terms of every part of this block's vectors, into the y area ---- */
+    double *ta = ys, *tb = ys + (size_t)VL * R;
+    /* every part of every vector in one pass, one thread per element (the parts one after
+     * another kept most threads idle, and each thread's elements in series are a chain of
+     * dependent double operations); a warp diverges only where a part boundary cuts it */
+    for (int q = tid; q < VL * R; q += nt) {
+      const int w = q / R, e = q % R;
+      const double *z = zs + (size_t)w * R;
+      double ea = 0.0, eb = 0.0;
+#pragma unroll
+      for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p) {
+        if (p >= P)
+          break;
+        int st, n;
+        double s;
+        devo__cecc_part<ID>(p, d, hs, hn, st, n, s);
+        if (e < st || e >= st + n)
+          continue;
+        const int l = e - st, en = st + (l + 1 == n ? 0 : l + 1);
+        const double zi = fam == DEVO__CEC_HYBRID ? s * z[shs[e]] : z[e];
+        const double zn = fam == DEVO__CEC_HYBRID ? s * z[shs[en]] : z[en];
+        devo__cec_elem(devo__cec_part_fn(ID, p), l, n, zi, zn, &ea, &eb);
+      }
+      ta[q] = ea;
+      tb[q] = eb;
+    }
+    static_assert(DEVO__CECC_MAX_VL * DEVO__CEC_MAXPARTS <= 32, "one lane per weight");
+    if (fam == DEVO__CEC_COMPOSITION && warp == (nt >> 5) - 1) {
+      /* the composition weights, one lane per (vector, part), beside the terms: a chain of
+       * divisions, a square root and an exponential per weight */
+      const int w = lane / P, p = lane % P;
+      if (lane < VL * P) {
+        double dd = 0.0;
+        for (int k = 0; k < lv / 32; ++k)
+          dd += d2s[(w * C + p) * 4 + k];
+        ws[w * DEVO__CEC_MAXPARTS + p] = devo__cec_comp_weight(dd, d, devo__cec_comp_sigma(ID, p));
+      }
+    }
+    __syncthreads();
+    /* one warp per (vector, part): its terms, then g of the part; one copy of the code for
+     * every part (unrolled per part it was ten copies, cold in the instruction cache) */
+    for (int sg = warp; sg < VL * P; sg += nt >> 5) {
+      const int w = sg / P, p = sg % P, fn = devo__cec_part_fn(ID, p);
+      const int mode = devo__cec_bmode(fn);
+      int st = 0, n = d;
+      double s;
+#pragma unroll
+      for (int k2 = 0; k2 < DEVO__CEC_MAXPARTS; ++k2)
+        if (k2 < P && k2 == p)
+          devo__cecc_part<ID>(k2, d, hs, hn, st, n, s);
+      double A = 0.0, B = mode == DEVO__CEC_B_PROD ? 1.0 : 0.0;
+      for (int l = lane; l < n; l += 32) {
+        const size_t e = (size_t)w * R + st + l;
+        A += ta[e];
+        if (mode == DEVO__CEC_B_SUM)
+          B += tb[e];
+        else if (mode == DEVO__CEC_B_PROD)
+          B *= tb[e];
+        else if (mode == DEVO__CEC_B_INTO_A)
+          A += tb[e];
+      }
+      A = devo__warp_reduce<DEVO__RED_SUM>(A);
+      B = mode == DEVO__CEC_B_PROD ? devo__warp_reduce<DEVO__RED_PROD>(B)
+                                   : devo__warp_reduce<DEVO__RED_SUM>(B);
+      if (lane == 0) {
+        const double g = devo__cec_finish(fn, n, A, B);
+        gs[w * DEVO__CEC_MAXPARTS + p] =
+            fam == DEVO__CEC_COMPOSITION ? devo__cec_comp_fit(ID, p, g) : g;
+      }
+    }
+    __syncthreads();
+    if (tid < VL) {
+      const double *g = gs + tid * DEVO__CEC_MAXPARTS;
+      double f;
+      if (fam == DEVO__CEC_COMPOSITION) {
+        double fit[DEVO__CEC_MAXPARTS], wt[DEVO__CEC_MAXPARTS];
+#pragma unroll
+        for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p) {
+          fit[p] = p < P ? g[p] : 0.0;
+          wt[p] = p < P ? ws[tid * DEVO__CEC_MAXPARTS + p] : 0.0;
+        }
+        f = devo__cec_comp_combine(P, wt, fit);
+      } else {
+        f = 0.0;
+#pragma unroll
+        for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p)
+          if (p < P)
+            f += g[p];
+      }
+      f += devo__cec_bias(ID);
+      fs[tid] = isnan(f) ? devo__gpu_inf() : f;
+    }
+    __syncthreads();
+    /* ---- replacement ---- */
+    if (act) {
+      const double ft = fs[vl];
+      if (ft <= fi) { /* the CPU's rule: the trial wins ties */
+        x = u;
+        fi = ft;
+        if (j == 0)
+          a.fit[i] = ft;
+      }
+      dst[row + j] = x;
+      if (j == 0 && a.has_target && fi <= a.target)
+        atomicMin(&a.ctl->stop_gen, (unsigned long long)gen);
+    }
+    if (k == ngens)
+      break; /* the end of the kernel is the last barrier */
+    devo__grid_arrive(&a.ctl->bar);
+    devo__cecc_draw(a, gen + 1u, i, j, act, r, take, ub);
+    devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
+    /* values <= gen were written before the barrier, so every block decides alike */
+    if (a.has_target && *(volatile unsigned long long *)&a.ctl->stop_gen <= gen)
+      break;
+  }
+  cl.sync(); /* no block leaves while its partner may still address its shared memory */
+#endif
+}
+
+/* ---- host side --------------------------------------------------------------------------- */
+
+template <int VL> static const void *devo__cecc_kernel(int id)
+{
+  switch (id) {
+#define DEVO__CECC_CASE(ID)                                                                        \
+  case ID:                                                                                         \
+    return (const void *)devo__k_cecc<ID, VL>;
+    DEVO__CECC_CASE(1)
+    DEVO__CECC_CASE(2)
+    DEVO__CECC_CASE(3)
+    DEVO__CECC_CASE(4)
+    DEVO__CECC_CASE(5)
+    DEVO__CECC_CASE(6)
+    DEVO__CECC_CASE(7)
+    DEVO__CECC_CASE(8)
+    DEVO__CECC_CASE(9)
+    DEVO__CECC_CASE(10)
+#undef DEVO__CECC_CASE
+  default:
+    return NULL;
+  }
+}
+
+static void devo__cecc_launch_cfg(const devo__gpu_fast_cfg *cfg, cudaStream_t st,
+                                  cudaLaunchConfig_t *lc, cudaLaunchAttribute *at, int coop)
+{
+  *lc = cudaLaunchConfig_t();
+  lc->gridDim = dim3((unsigned)cfg->blocks);
+  lc->blockDim = dim3((unsigned)cfg->threads);
+  lc->dynamicSmemBytes = cfg->smem;
+  lc->stream = st;
+  at[0].id = cudaLaunchAttributeClusterDimension;
+  at[0].val.clusterDim.x = DEVO__CECC_CLUSTER;
+  at[0].val.clusterDim.y = 1;
+  at[0].val.clusterDim.z = 1;
+  at[1].id = cudaLaunchAttributeCooperative;
+  at[1].val.cooperative = 1;
+  lc->attrs = at;
+  lc->numAttrs = coop ? 2 : 1;
+}
+
+cudaError_t devo__gpu_cecc_plan(const devo__pview *v, int np, const cudaDeviceProp *p,
+                                devo__gpu_fast_cfg *cfg, int *ok)
+{
+  int dev = 0, cluster = 0, hs[DEVO__CEC_MAXPARTS], hn[DEVO__CEC_MAXPARTS];
+  *ok = 0;
+  const int d = v->dim, id = v->cec_id;
+  if (v->kind != DEVO__P_CEC || id < 1 || id > 10 || d < 2 || d > DEVO__CECC_MAX_D || np < 4 ||
+      p->major < 9 || !p->cooperativeLaunch)
+    return cudaSuccess;
+  if (devo__cec_family(id) == DEVO__CEC_HYBRID && !devo__cec_hybrid_groups(id, d, hs, hn))
+    return cudaSuccess;
+  cudaError_t e = cudaGetDevice(&dev);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute(&cluster, cudaDevAttrClusterLaunch, dev);
+  if (e != cudaSuccess || !cluster)
+    return e;
+  for (int vl = 1; vl <= DEVO__CECC_MAX_VL; ++vl) {
+    const int clusters = (np + DEVO__CECC_CLUSTER * vl - 1) / (DEVO__CECC_CLUSTER * vl);
+    const devo__cecc_lay L = devo__cecc_layout(id, d, vl);
+    const size_t smem = (size_t)L.total * sizeof(double);
+    if (smem > (size_t)p->sharedMemPerBlockOptin)
+      continue;
+    cfg->kern = vl == 1 ? devo__cecc_kernel<1>(id) : devo__cecc_kernel<2>(id);
+    cfg->lanes = (d + 31) & ~31;
+    cfg->c = 1;
+    cfg->vpb = vl;
+    cfg->threads = DEVO__CECC_TPC * vl * cfg->lanes;
+    cfg->blocks = clusters * DEVO__CECC_CLUSTER;
+    cfg->smem = smem;
+    cfg->cluster = DEVO__CECC_CLUSTER;
+    e = cudaFuncSetAttribute(cfg->kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if (e != cudaSuccess)
+      return e;
+    cudaLaunchConfig_t lc;
+    cudaLaunchAttribute at[2];
+    int active = 0;
+    devo__cecc_launch_cfg(cfg, 0, &lc, at, 0);
+    e = cudaOccupancyMaxActiveClusters(&active, cfg->kern, &lc);
+    if (e != cudaSuccess)
+      return e;
+    /* one vector per thread group for the whole chunk: every cluster must be co-resident */
+    if (active >= clusters) {
+      *ok = 1;
+      return cudaSuccess;
+    }
+  }
+  return cudaSuccess;
+}
+
+cudaError_t devo__gpu_cecc_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a, uint32_t gen0,
+                                  uint32_t ngens, cudaStream_t st)
+{
+  cudaLaunchConfig_t lc;
+  cudaLaunchAttribute at[2];
+  void *args[] = {&a, &gen0, &ngens};
+  a.lanes = cfg->lanes;
+  a.vpb = cfg->vpb;
+  devo__cecc_launch_cfg(cfg, st, &lc, at, 1);
+  return cudaLaunchKernelExC(&lc, cfg->kern, args);
+}
