@@ -1,7 +1,7 @@
 /* gpu_backend.cu: the host side of the CUDA backend (engine/internal.h's devo_backend): device
  * probe, launch configuration from the device's limits, device memory, and the chunk drivers of
  * the two designs. Kernels live in gpu_fused.cu, gpu_fast.cu (small D), gpu_etc.cu (ETC, one warp
- * per schedule), gpu_multi.cu and gpu_util.cu.
+ * per schedule), gpu_cec.cu (CEC at D <= 128, two-block clusters), gpu_multi.cu and gpu_util.cu.
  *
  * A run keeps population (double-buffered: generation g in pop[g & 1]), fitness and the best on
  * the device; between chunks only a small control block (best value and index, the generation
