@@ -15,23 +15,29 @@
  *                          rows, are split by rows between the two blocks and staged once per
  *                          chunk (F10 at D = 100: 200 KB per block), so no matrix crosses L2
  *                          after the start. Per generation:
+ *                          Blocks of 2 x VL x 32-rounded D threads (512 at D = 100, VL = 2).
  *                          A  each block builds its VL trials (one thread per coordinate, the
  *                             draws made while waiting at the grid barrier, as gpu_fast.cu does),
  *                             writes y_k = s_k (u - o_k) of every component into its own and its
  *                             partner's shared memory (distributed shared memory), and reduces
  *                             the composition distances |u - o_k|^2 by warps;
  *                          B  cluster barrier; each block multiplies its rows of the stacked
- *                             matrix with all 2 VL vectors (one matrix element read serves
- *                             2 VL multiply-adds) and stores each product row in the shared
- *                             memory of the block that owns the vector;
+ *                             matrix with all 2 VL vectors (one thread per row, one matrix
+ *                             element read serves 2 VL multiply-adds, y read by broadcast; for
+ *                             a single matrix, up to 8 warp groups split j and their partials
+ *                             are added in group order) and stores each product row in the
+ *                             shared memory of the block that owns the vector;
  *                          C  cluster barrier; each block evaluates its VL vectors in one pass
  *                             over every component or hybrid group (the element terms of all
- *                             parts at once, one thread per element), then one warp per part
- *                             reduces its terms, then one thread per vector combines the parts;
+ *                             parts at once, one thread per element; a spare warp computes the
+ *                             composition weights meanwhile), then one warp per part reduces
+ *                             its terms, then one thread per vector combines the parts;
  *                             replacement, then the split grid barrier.
- *                          The rows are summed over j in index order, as the CPU does (nvcc
- *                          fuses each multiply-add); the parts' sums are reduced by warps, so
- *                          results agree with the CPU to about 1e-15 relative, not bit for bit.
+ *                          Rows are summed over j in index order as the CPU does (split into
+ *                          ordered partials for a single matrix; nvcc fuses each multiply-add),
+ *                          the parts' sums are reduced by warps and device powers are products
+ *                          and square roots (cec.h), so results agree with the CPU to about
+ *                          1e-13 relative, not bit for bit.
  *                          The trials are the CPU's bit for bit (de_ops.h).
  * Applies (devo__gpu_cecc_plan): CEC kind, compute capability >= 9.0 with cluster launch, D <= 128,
  * VL = 1 or 2 with every cluster co-resident and the shared memory within the opt-in limit. */
