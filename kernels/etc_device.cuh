@@ -57,6 +57,31 @@ __device__ inline void devo__etc_stage(const devo__pview *v, double *smem)
   __syncthreads();
 }
 
+/* Step 5 of both block evaluators: makespan (block_max synchronises, so every fsum[j] is
+ * complete afterwards), flowtime added in machine order by one thread, the objective. result:
+ * one double of shared work. Ends with a barrier: work may be reused right after the return. */
+__device__ inline double devo__etc_blk_finish(const devo__pview *v, double local_max,
+                                              const double *fsum, double *result, double *red,
+                                              double *makespan_out, double *flowtime_out)
+{
+  const double makespan = devo__block_max(local_max, red);
+  if (threadIdx.x == 0) {
+    double ft = 0.0;
+    for (int j = 0; j < v->nmach; ++j)
+      ft += fsum[j];
+    result[0] = ft;
+  }
+  __syncthreads();
+  const double flowtime = result[0];
+  if (makespan_out)
+    *makespan_out = makespan;
+  if (flowtime_out)
+    *flowtime_out = flowtime;
+  const double obj = devo__etc_objective(v->lambda, makespan, flowtime, v->nmach);
+  __syncthreads();
+  return obj;
+}
+
 /* Evaluates the schedule x (n doubles, typically in shared memory) with the ETC values at etc
  * (v->etc or a staged copy). Every thread gets the objective; each non-NULL makespan_out and
  * flowtime_out receives its value (all threads store the same value, so one shared location is
@@ -140,25 +165,7 @@ __device__ inline double devo__etc_eval_block_etc(const devo__pview *v, const do
     fsum[j] = f;
     local_max = c > local_max ? c : local_max;
   }
-  /* 5: makespan (block_max synchronises, so fsum is complete afterwards), flowtime in order */
-  {
-    const double makespan = devo__block_max(local_max, red);
-    if (tid == 0) {
-      double ft = 0.0;
-      for (j = 0; j < m; ++j)
-        ft += fsum[j];
-      result[0] = ft;
-    }
-    __syncthreads();
-    const double flowtime = result[0];
-    if (makespan_out)
-      *makespan_out = makespan;
-    if (flowtime_out)
-      *flowtime_out = flowtime;
-    const double obj = devo__etc_objective(v->lambda, makespan, flowtime, m);
-    __syncthreads(); /* work may be reused by the caller right after the return */
-    return obj;
-  }
+  return devo__etc_blk_finish(v, local_max, fsum, result, red, makespan_out, flowtime_out);
 }
 
 /* ---- version 2: stable partition by warp match ---------------------------------------------
@@ -292,25 +299,12 @@ __device__ inline double devo__etc_eval_block2(const devo__pview *v, const doubl
     fsum[j] = f;
     local_max = c > local_max ? c : local_max;
   }
-  /* 5: makespan (block_max synchronises, so fsum is complete afterwards), flowtime in order */
-  {
-    const double makespan = devo__block_max(local_max, red);
-    if (tid == 0) {
-      double ft = 0.0;
-      for (j = 0; j < m; ++j)
-        ft += fsum[j];
-      result[0] = ft;
-    }
-    __syncthreads();
-    const double obj = devo__etc_objective(v->lambda, makespan, result[0], m);
-    __syncthreads(); /* work may be reused by the caller right after the return */
-    return obj;
-  }
+  return devo__etc_blk_finish(v, local_max, fsum, result, red, NULL, NULL);
 }
 
 /* The same, reading the ETC matrix from v->etc (global memory). */
-__device__ inline double devo__etc_eval_block(const devo__pview *v, const double *x,
-                                              double *work, double *red, double *makespan_out,
+__device__ inline double devo__etc_eval_block(const devo__pview *v, const double *x, double *work,
+                                              double *red, double *makespan_out,
                                               double *flowtime_out)
 {
   return devo__etc_eval_block_etc(v, v->etc, x, work, red, makespan_out, flowtime_out);

@@ -362,16 +362,15 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
           a.fit[i] = ft;
       }
       dst[row + j] = x;
-      if (j == 0 && a.has_target && fi <= a.target)
-        atomicMin(&a.ctl->stop_gen, (unsigned long long)gen);
+      if (j == 0)
+        devo__gpu_note_target(a, fi, gen);
     }
     if (k == ngens)
       break; /* the end of the kernel is the last barrier */
     devo__grid_arrive(&a.ctl->bar);
     devo__cecc_draw(a, gen + 1u, i, j, act, r, take, ub);
     devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
-    /* values <= gen were written before the barrier, so every block decides alike */
-    if (a.has_target && *(volatile unsigned long long *)&a.ctl->stop_gen <= gen)
+    if (devo__gpu_stopped(a, gen))
       break;
   }
   cl.sync(); /* no block leaves while its partner may still address its shared memory */

@@ -218,6 +218,23 @@ __device__ __forceinline__ void devo__grid_wait(const unsigned int *ctr, unsigne
   __syncthreads();
 }
 
+/* Generation gen left a vector with fitness fi: record it when fi reached the target (the host
+ * reads the smallest such generation after the chunk). */
+__device__ __forceinline__ void devo__gpu_note_target(const devo__gpu_args &a, double fi,
+                                                      uint32_t gen)
+{
+  if (a.has_target && fi <= a.target)
+    atomicMin(&a.ctl->stop_gen, (unsigned long long)gen);
+}
+
+/* Persistent kernels, right after the grid barrier that ends generation gen: whether some vector
+ * reached the target by then. Values <= gen were written before the barrier, so every block
+ * decides alike. */
+__device__ __forceinline__ bool devo__gpu_stopped(const devo__gpu_args &a, uint32_t gen)
+{
+  return a.has_target && *(volatile unsigned long long *)&a.ctl->stop_gen <= gen;
+}
+
 /* Kinds evaluated by a whole block per vector (cec_device.cuh, etc_device.cuh). */
 #define DEVO__GPU_FOR_BLOCK_KINDS(M) M(DEVO__P_CEC) M(DEVO__P_ETC)
 #define DEVO__GPU_IS_BLOCK_KIND(K)   ((K) == DEVO__P_CEC || (K) == DEVO__P_ETC)

@@ -29,7 +29,7 @@
 
 extern __shared__ double devo__sm[];
 
-#define DEVO__ETCW_MAX_WARPS 8 /* schedules per block: NP = 1024 fills 128 of 132 SMs */
+#define DEVO__ETCW_MAX_WARPS 8  /* schedules per block: NP = 1024 fills 128 of 132 SMs */
 #define DEVO__ETCW_MAX_M     32 /* one lane per machine */
 #define DEVO__ETCW_MAX_N     512
 
@@ -223,16 +223,15 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
         if (j < n)
           dst[row + j] = x[c];
       }
-      if (lane == 0 && a.has_target && fi <= a.target)
-        atomicMin(&a.ctl->stop_gen, (unsigned long long)gen);
+      if (lane == 0)
+        devo__gpu_note_target(a, fi, gen);
     }
     if (k == ngens)
       break; /* the end of the kernel is the last barrier */
     devo__grid_arrive(&a.ctl->bar);
     devo__etcw_draw<C>(a, gen + 1u, i, lane, active, r, take, ub);
     devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
-    /* values <= gen were written before the barrier, so every block decides alike */
-    if (a.has_target && *(volatile unsigned long long *)&a.ctl->stop_gen <= gen)
+    if (devo__gpu_stopped(a, gen))
       break;
   }
 }
@@ -245,8 +244,8 @@ cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int force, const c
   const int n = v->ntasks, m = v->nmach, ms = m | 1;
   int c, vpb, occ = 0;
   *ok = 0;
-  if (v->kind != DEVO__P_ETC || v->order != DEVO__ORDER_FCFS || m < 1 ||
-      m > DEVO__ETCW_MAX_M || n < 1 || n > DEVO__ETCW_MAX_N || np < 4)
+  if (v->kind != DEVO__P_ETC || v->order != DEVO__ORDER_FCFS || m < 1 || m > DEVO__ETCW_MAX_M ||
+      n < 1 || n > DEVO__ETCW_MAX_N || np < 4)
     return cudaSuccess;
   c = (n + 31) / 32;
   c = c <= 4 ? 4 : (c <= 8 ? 8 : 16);
@@ -266,12 +265,12 @@ cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int force, const c
   cfg->vpb = vpb;
   cfg->threads = vpb * 32;
   cfg->blocks = (np + vpb - 1) / vpb;
-  cfg->smem = ((size_t)n * ms + (size_t)vpb * n) * sizeof(double) +
-              (size_t)vpb * c * m * sizeof(int);
+  cfg->smem =
+      ((size_t)n * ms + (size_t)vpb * n) * sizeof(double) + (size_t)vpb * c * m * sizeof(int);
   if (cfg->smem > (size_t)p->sharedMemPerBlockOptin)
     return cudaSuccess;
-  cudaError_t e = cudaFuncSetAttribute(cfg->kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       (int)cfg->smem);
+  cudaError_t e =
+      cudaFuncSetAttribute(cfg->kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cfg->smem);
   if (e != cudaSuccess)
     return e;
   e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, cfg->kern, cfg->threads, cfg->smem);

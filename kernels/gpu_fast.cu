@@ -241,16 +241,15 @@ __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
         if (j < d)
           dst[row + j] = x[c];
       }
-      if (lane == 0 && a.has_target && fi <= a.target)
-        atomicMin(&a.ctl->stop_gen, (unsigned long long)gen);
+      if (lane == 0)
+        devo__gpu_note_target(a, fi, gen);
     }
     if (k == ngens)
       break; /* the end of the kernel is the last barrier */
     devo__grid_arrive(&a.ctl->bar);
     devo__fast_draw<C>(a, gen + 1u, i, lane, active, r, take, ub);
     devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
-    /* values <= gen were written before the barrier, so every block decides alike */
-    if (a.has_target && *(volatile unsigned long long *)&a.ctl->stop_gen <= gen)
+    if (devo__gpu_stopped(a, gen))
       break;
   }
 }

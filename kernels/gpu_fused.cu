@@ -75,8 +75,7 @@ __device__ __forceinline__ void devo__fused_vector(const devo__gpu_args &a, uint
     if (lane == 0) {
       if (acc)
         a.fit[i] = ft;
-      if (a.has_target && (acc ? ft : fo) <= a.target)
-        atomicMin(&a.ctl->stop_gen, (unsigned long long)gen);
+      devo__gpu_note_target(a, acc ? ft : fo, gen);
     }
   }
 }
@@ -98,8 +97,8 @@ __global__ void __launch_bounds__(1024) devo__k_gen(devo__gpu_args a, uint32_t k
 }
 
 template <int KIND>
-__global__ void __launch_bounds__(1024) devo__k_persist(devo__gpu_args a, uint32_t gen0,
-                                                       uint32_t ngens, int barrier)
+__global__ void __launch_bounds__(1024)
+    devo__k_persist(devo__gpu_args a, uint32_t gen0, uint32_t ngens, int barrier)
 {
   const int grp = (int)threadIdx.x / a.lanes, lane = (int)threadIdx.x % a.lanes;
   double *s_trial = a.trial_shared ? devo__sm + DEVO__RED_DOUBLES + (size_t)grp * a.dim : NULL;
@@ -127,8 +126,7 @@ __global__ void __launch_bounds__(1024) devo__k_persist(devo__gpu_args a, uint32
       }
       devo__grid_wait(&a.ctl->bar, k * gridDim.x, barrier == DEVO__BARRIER_RELAXED);
     }
-    /* values <= gen were written before the barrier, so every block decides alike */
-    if (a.has_target && *(volatile unsigned long long *)&a.ctl->stop_gen <= gen)
+    if (devo__gpu_stopped(a, gen))
       break;
   }
 }
@@ -145,10 +143,10 @@ __global__ void devo__k_idx(devo__gpu_args a, uint32_t k)
 int devo__gpu_fused_fill(int kind, devo__gpu_ktab *t)
 {
   switch (kind) {
-#define DEVO__FUSED_CASE(K)                                                                       \
-  case K:                                                                                         \
-    t->gen = (const void *)devo__k_gen<K>;                                                        \
-    t->persist = (const void *)devo__k_persist<K>;                                                \
+#define DEVO__FUSED_CASE(K)                                                                        \
+  case K:                                                                                          \
+    t->gen = (const void *)devo__k_gen<K>;                                                         \
+    t->persist = (const void *)devo__k_persist<K>;                                                 \
     break;
     DEVO__GPU_FOR_KINDS(DEVO__FUSED_CASE)
     DEVO__GPU_FOR_BLOCK_KINDS(DEVO__FUSED_CASE)

@@ -36,8 +36,8 @@ __global__ void devo__k_mk_trial(devo__gpu_args a, uint32_t gen)
     const int i = (int)(e / d), j = (int)(e - (int64_t)i * d);
     const devo__de_idx r = a.idx0[i];
     a.trial[e] = devo__de_trial_coord(a.seed, gen, (uint32_t)i, (uint32_t)j, r, src[e],
-                                      src[r.r1 * d + j], src[r.r2 * d + j], src[r.r3 * d + j],
-                                      a.f, a.cr, a.v.lower, a.v.upper, a.bounds);
+                                      src[r.r1 * d + j], src[r.r2 * d + j], src[r.r3 * d + j], a.f,
+                                      a.cr, a.v.lower, a.v.upper, a.bounds);
   }
 }
 
@@ -50,8 +50,8 @@ __global__ void __launch_bounds__(1024) devo__k_mk_eval(devo__gpu_args a, uint32
   const int i = (int)blockIdx.x * a.vpb + grp;
   const bool active = i < a.np;
   devo__gpu_stage<KIND>(a, devo__sm);
-  const double f = devo__gpu_eval<KIND>(a, a.trial + (size_t)(active ? i : 0) * a.dim, active,
-                                        lane, devo__sm, i);
+  const double f = devo__gpu_eval<KIND>(a, a.trial + (size_t)(active ? i : 0) * a.dim, active, lane,
+                                        devo__sm, i);
   if (active && lane == 0)
     a.tfit[i] = f;
 }
@@ -78,17 +78,16 @@ __global__ void __launch_bounds__(1024) devo__k_mk_replace(devo__gpu_args a, uin
   if (active && lane == 0) {
     if (ft <= fo)
       a.fit[i] = ft;
-    if (a.has_target && (ft <= fo ? ft : fo) <= a.target)
-      atomicMin(&a.ctl->stop_gen, (unsigned long long)gen);
+    devo__gpu_note_target(a, ft <= fo ? ft : fo, gen);
   }
 }
 
 int devo__gpu_multi_fill(int kind, devo__gpu_ktab *t)
 {
   switch (kind) {
-#define DEVO__MULTI_CASE(K)                                                                       \
-  case K:                                                                                         \
-    t->mk_eval = (const void *)devo__k_mk_eval<K>;                                                \
+#define DEVO__MULTI_CASE(K)                                                                        \
+  case K:                                                                                          \
+    t->mk_eval = (const void *)devo__k_mk_eval<K>;                                                 \
     break;
     DEVO__GPU_FOR_KINDS(DEVO__MULTI_CASE)
     DEVO__GPU_FOR_BLOCK_KINDS(DEVO__MULTI_CASE)
