@@ -429,7 +429,7 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
                          DEVO__GPU_STAGE_OFF | DEVO__GPU_TRIAL_GLOBAL;
     if (g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE &&
         DEVO__GPU_DEFAULT_CEC_CLUSTER && !(want & blk_opts))
-      DEVO__CK(devo__gpu_cecc_plan(&g->a.v, np, p, &g->fc, &g->fast));
+      DEVO__CK(devo__gpu_cecc_plan(&g->a.v, np, want, p, &g->fc, &g->fast));
   } else if (g->a.v.kind == DEVO__P_ETC) {
     /* every explicit block option (evaluator version, thread cap, staging) keeps the block
      * evaluators, so that each stays measurable and tested */
@@ -484,9 +484,11 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
              "threads/vector x %d coordinate%s",
              g->a.v.kind == DEVO__P_ETC
                  ? "gpu_etc.cu (one warp per schedule)"
-                 : (g->fc.cluster > 1 ? "gpu_cec.cu (two-block clusters, matrices resident in "
-                                        "distributed shared memory)"
-                                      : "gpu_fast.cu"),
+                 : (g->fc.cluster > 1    ? "gpu_cec.cu (two-block clusters, matrices resident in "
+                                           "distributed shared memory)"
+                    : g->fc.cluster == 1 ? "gpu_cec.cu (one block, matrices resident in shared "
+                                           "memory)"
+                                         : "gpu_fast.cu"),
              g->fc.blocks, g->fc.threads, g->fc.vpb, g->fc.vpb > 1 ? "s" : "", g->fc.lanes, g->fc.c,
              g->fc.c > 1 ? "s" : "");
   }

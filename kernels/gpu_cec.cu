@@ -49,35 +49,36 @@ namespace cg = cooperative_groups;
 
 extern __shared__ double devo__sm[];
 
-#define DEVO__CECC_MAX_D   128
-#define DEVO__CECC_CLUSTER 2
-#define DEVO__CECC_MAX_VL  2
+#define DEVO__CECC_MAX_D  128
+#define DEVO__CECC_MAX_VL 2
 /* threads per coordinate slot: phase A uses one per coordinate, phases B and C all of them */
 #define DEVO__CECC_TPC 2
 
-/* Shared memory of a block (doubles): the block's matrix rows [ms], y of the cluster's 2 VL
- * vectors [V C D] (reused by phase C for the terms a and b of the block's VL vectors: 2 VL R =
- * V C D), the products of its VL vectors [VL R], part results and weights [2 VL 5], distance
- * partials [VL C 4], the vectors' values [VL], and the shuffle [D ints]. */
+/* Shared memory of a block (doubles): the block's matrix rows [ms], y of the cluster's V = CL VL
+ * vectors [V C D] (reused by phase C for the terms a and b of the block's VL vectors: 2 VL R),
+ * the products of its VL vectors [VL R], part results and weights [2 VL 5], the vectors'
+ * values [VL], the shuffle [D ints], the trials u of the cluster's vectors [D V], the shift
+ * vectors of a composition [C D] (its distances) and phase B's partial sums [kw rh V]. */
 #define DEVO__CECC_EVEN(n) (((n) + 1) & ~1)
 struct devo__cecc_lay {
-  int rh, kw, ms, y, z, g, w, d2, f, sh, pb, total;
+  int rh, kw, ms, y, z, g, w, f, sh, u, o, pb, total;
 };
 
-__host__ __device__ static inline devo__cecc_lay devo__cecc_layout(int id, int d, int vl)
+__host__ __device__ static inline devo__cecc_lay devo__cecc_layout(int id, int d, int vl, int cl)
 {
   devo__cecc_lay l;
-  const int c = devo__cec_nshift(id), r = c * d, v = DEVO__CECC_CLUSTER * vl;
+  const int c = devo__cec_nshift(id), r = c * d, v = cl * vl;
   /* offsets even: phase B reads y as double2 */
-  l.rh = (r + 1) / 2;
+  l.rh = cl > 1 ? (r + 1) / 2 : r;
   l.ms = 0;
   l.y = DEVO__CECC_EVEN(l.rh * d);
-  l.z = DEVO__CECC_EVEN(l.y + v * c * d);
+  l.z = DEVO__CECC_EVEN(l.y + 2 * vl * r); /* 2 VL R >= V C D */
   l.g = DEVO__CECC_EVEN(l.z + vl * r);
   l.w = l.g + vl * DEVO__CEC_MAXPARTS;
-  l.d2 = l.w + vl * DEVO__CEC_MAXPARTS;
-  l.f = l.d2 + vl * c * 4;
+  l.f = l.w + vl * DEVO__CEC_MAXPARTS;
   l.sh = l.f + vl;
+  l.u = DEVO__CECC_EVEN(l.sh + (d + 1) / 2);
+  l.o = l.u + v * d;
   /* phase B: kw groups of whole warps split j, each group covering every row of the block, so
    * that each y read is one broadcast; kw > 1 (partials in pb, added in group order) only for a
    * single matrix, whose rows leave the room (a composition's do not) */
@@ -87,7 +88,7 @@ __host__ __device__ static inline devo__cecc_lay devo__cecc_layout(int id, int d
     l.kw = 8;
   if (l.kw < 1)
     l.kw = 1;
-  l.pb = DEVO__CECC_EVEN(l.sh + (d + 1) / 2);
+  l.pb = DEVO__CECC_EVEN(l.o + (devo__cec_family(id) == DEVO__CEC_COMPOSITION ? r : 0));
   l.total = l.pb + (l.kw > 1 ? l.kw * l.rh * v : 0);
   return l;
 }
@@ -126,24 +127,37 @@ __device__ __noinline__ void devo__cecc_draw(const devo__gpu_args &a, uint32_t g
   ub = u.bound;
 }
 
-template <int ID, int VL>
+/* The barrier between the blocks that share vectors: the cluster's, or the block's alone. */
+template <int CL> __device__ __forceinline__ void devo__cecc_sync()
+{
+  if constexpr (CL > 1)
+    cg::this_cluster().sync();
+  else
+    __syncthreads();
+}
+
+template <int ID, int VL, int CL>
 __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_MAX_D, 1)
     devo__k_cecc(devo__gpu_args a, uint32_t gen0, uint32_t ngens)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  constexpr int V = DEVO__CECC_CLUSTER * VL;
+  constexpr int V = CL * VL;
   const int C = devo__cec_nshift(ID), P = devo__cec_nparts(ID), fam = devo__cec_family(ID);
   const int d = a.dim, lv = (d + 31) & ~31, R = C * d, nt = (int)blockDim.x;
   const int tid = (int)threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  cg::cluster_group cl = cg::this_cluster();
-  const int rank = (int)cl.block_rank();
-  const devo__cecc_lay L = devo__cecc_layout(ID, d, VL);
+  const devo__cecc_lay L = devo__cecc_layout(ID, d, VL, CL);
   double *sm = devo__sm;
   double *ms = sm + L.ms, *ys = sm + L.y, *zs = sm + L.z, *gs = sm + L.g, *ws = sm + L.w,
-         *d2s = sm + L.d2, *fs = sm + L.f, *pb = sm + L.pb;
+         *fs = sm + L.f, *us = sm + L.u, *os = sm + L.o, *pb = sm + L.pb;
   int *shs = (int *)(sm + L.sh);
-  double *ys_peer = cl.map_shared_rank(ys, rank ^ 1);
-  double *zs_peer = cl.map_shared_rank(zs, rank ^ 1);
+  int rank = 0;
+  double *us_peer = us, *zs_peer = zs;
+  if constexpr (CL > 1) {
+    cg::cluster_group cl = cg::this_cluster();
+    rank = (int)cl.block_rank();
+    us_peer = cl.map_shared_rank(us, rank ^ 1);
+    zs_peer = cl.map_shared_rank(zs, rank ^ 1);
+  }
   /* this block's rows of the stacked matrix: [r0, r0 + nr) */
   const int r0 = rank * L.rh, nr = rank == 0 ? L.rh : R - L.rh;
   const int gw = (L.rh + 31) & ~31; /* threads per group in phase B */
@@ -163,6 +177,9 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
   if (fam == DEVO__CEC_HYBRID)
     for (int q = tid; q < d; q += nt)
       shs[q] = a.v.shuffle[q];
+  if (fam == DEVO__CEC_COMPOSITION)
+    for (int q = tid; q < R; q += nt)
+      os[q] = a.v.shift[q];
   double x = 0.0, fi = 0.0, o[DEVO__CEC_MAXPARTS];
   {
     const double *cur = (gen0 & 1u) ? a.pop1 : a.pop0;
@@ -178,87 +195,95 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
   bool take;
   double ub;
   devo__cecc_draw(a, gen0 + 1u, i, j, act, r, take, ub);
-  cl.sync(); /* the partner has started: its shared memory may be written */
+  devo__cecc_sync<CL>(); /* the matrix is staged; the partner has started (its shared memory may
+                            be written) */
 
   for (uint32_t k = 1; k <= ngens; ++k) {
     const uint32_t gen = gen0 + k;
     const double *src = (gen & 1u) ? a.pop0 : a.pop1;
     double *dst = (gen & 1u) ? a.pop1 : a.pop0;
-    /* ---- A: trial, y of every component, composition distances ---- */
+    /* ---- A: the trial, into u of this block (and of the partner's, the only vector data that
+     * crosses to the other SM), then y_c = s_c (u - o_c) of every component for the V vectors
+     * of the cluster, each block for itself ---- */
     double u = x;
     if (take)
       u = devo__de_mutant(x, src[(size_t)r.r1 * d + j], src[(size_t)r.r2 * d + j],
                           src[(size_t)r.r3 * d + j], a.f, a.v.lower, a.v.upper, a.bounds, ub);
+    if (mine) {
+      us[(size_t)j * V + vc] = u;
+      if constexpr (CL > 1)
+        us_peer[(size_t)j * V + vc] = u;
+    }
+    if constexpr (CL > 1)
+      devo__cecc_sync<CL>(); /* the partner's trials have arrived */
+    {
+      /* CL = 2: thread = (slot v of the cluster's V, j), V lv = nt; CL = 1: its own trial */
+      const int v = CL > 1 ? tid / lv : vl;
+      if (v < V && j < d) {
+        const double uu = CL > 1 ? us[(size_t)j * V + v] : u;
 #pragma unroll
-    for (int c = 0; c < DEVO__CEC_MAXPARTS; ++c) {
-      if (c >= C)
-        break;
-      const double t = __dsub_rn(u, o[c]);
-      const double s = fam == DEVO__CEC_SIMPLE   ? devo__cec_basic_scale(devo__cec_part_fn(ID, 0))
-                       : fam == DEVO__CEC_HYBRID ? 1.0
-                                                 : devo__cec_basic_scale(devo__cec_part_fn(ID, c));
-      if (mine) {
-        const double y = act ? __dmul_rn(t, s) : 0.0;
-        ys[((size_t)c * d + j) * V + vc] = y;
-        ys_peer[((size_t)c * d + j) * V + vc] = y;
-      }
-      if (fam == DEVO__CEC_COMPOSITION && vl < VL) { /* warp-uniform */
-        /* cf_cal's distance over raw x: warp sums, combined in warp order in phase C */
-        double t2 = act ? __dmul_rn(t, t) : 0.0;
-        t2 = devo__warp_reduce<DEVO__RED_SUM>(t2);
-        if (lane == 0)
-          d2s[(vl * C + c) * 4 + j / 32] = t2;
+        for (int c = 0; c < DEVO__CEC_MAXPARTS; ++c) {
+          if (c >= C)
+            break;
+          const double s = fam == DEVO__CEC_SIMPLE ? devo__cec_basic_scale(devo__cec_part_fn(ID, 0))
+                           : fam == DEVO__CEC_HYBRID
+                               ? 1.0
+                               : devo__cec_basic_scale(devo__cec_part_fn(ID, c));
+          ys[((size_t)c * d + j) * V + v] = __dmul_rn(__dsub_rn(uu, o[c]), s);
+        }
       }
     }
-    cl.sync();
+    __syncthreads();
     /* ---- B: this block's rows of the stacked matrix times the cluster's vectors: kw groups of
      * whole warps, group g summing its contiguous share of j in order for every row (thread =
      * row, so each y read is a broadcast and each matrix read is consecutive); with kw > 1 the
      * partials are added in group order afterwards ---- */
-    {
-      const int grp = tid / gw, rl = tid % gw;
-      if (grp < L.kw) { /* warp-uniform: gw is a multiple of 32 */
-        const bool ok = rl < nr;
-        const int rr = r0 + (ok ? rl : 0), c = rr / d;
-        const int j0 = grp * d / L.kw, j1 = (grp + 1) * d / L.kw;
-        const double *yc = ys + (size_t)c * d * V, *mr = ms + (ok ? rl : 0);
-        double acc[V];
+    for (int t = tid; t < L.kw * gw; t += nt) {
+      const int grp = t / gw, rl = t % gw;
+      const bool ok = rl < nr;
+      const int rr = r0 + (ok ? rl : 0), c = rr / d;
+      const int j0 = grp * d / L.kw, j1 = (grp + 1) * d / L.kw;
+      const double *yc = ys + (size_t)c * d * V, *mr = ms + (ok ? rl : 0);
+      double acc[V];
 #pragma unroll
-        for (int v = 0; v < V; ++v)
-          acc[v] = 0.0;
+      for (int v = 0; v < V; ++v)
+        acc[v] = 0.0;
 #pragma unroll 4
-        for (int jj = j0; jj < j1; ++jj) {
-          const double m = mr[(size_t)jj * L.rh];
-          const double2 *yp = (const double2 *)(yc + (size_t)jj * V);
+      for (int jj = j0; jj < j1; ++jj) {
+        const double m = mr[(size_t)jj * L.rh];
+        const double2 *yp = (const double2 *)(yc + (size_t)jj * V);
 #pragma unroll
-          for (int v = 0; v < V; v += 2) {
+        for (int v = 0; v < V; v += 2) {
+          if (v + 1 < V) {
             const double2 y2 = yp[v / 2];
             acc[v] = acc[v] + y2.x * m;
             acc[v + 1] = acc[v + 1] + y2.y * m;
-          }
-        }
-        if (ok) {
-#pragma unroll
-          for (int v = 0; v < V; ++v) {
-            if (L.kw == 1)
-              (v / VL == rank ? zs : zs_peer)[(size_t)(v % VL) * R + rr] = acc[v];
-            else
-              pb[((size_t)grp * L.rh + rl) * V + v] = acc[v];
+          } else {
+            acc[v] = acc[v] + yc[(size_t)jj * V + v] * m;
           }
         }
       }
-      if (L.kw > 1) {
-        __syncthreads();
-        for (int q = tid; q < nr * V; q += nt) {
-          const int rl2 = q / V, v = q % V;
-          double acc = pb[(size_t)rl2 * V + v];
-          for (int g2 = 1; g2 < L.kw; ++g2)
-            acc += pb[((size_t)g2 * L.rh + rl2) * V + v];
-          (v / VL == rank ? zs : zs_peer)[(size_t)(v % VL) * R + r0 + rl2] = acc;
+      if (ok) {
+#pragma unroll
+        for (int v = 0; v < V; ++v) {
+          if (L.kw == 1)
+            (v / VL == rank ? zs : zs_peer)[(size_t)(v % VL) * R + rr] = acc[v];
+          else
+            pb[((size_t)grp * L.rh + rl) * V + v] = acc[v];
         }
       }
     }
-    cl.sync();
+    if (L.kw > 1) {
+      __syncthreads();
+      for (int q = tid; q < nr * V; q += nt) {
+        const int rl2 = q / V, v = q % V;
+        double acc = pb[(size_t)rl2 * V + v];
+        for (int g2 = 1; g2 < L.kw; ++g2)
+          acc += pb[((size_t)g2 * L.rh + rl2) * V + v];
+        (v / VL == rank ? zs : zs_peer)[(size_t)(v % VL) * R + r0 + rl2] = acc;
+      }
+    }
+    devo__cecc_sync<CL>();
     /* ---- C: element terms of every part of this block's vectors, into the y area ---- */
     double *ta = ys, *tb = ys + (size_t)VL * R;
     /* every part of every vector in one pass, one thread per element (the parts one after
@@ -287,13 +312,17 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
     }
     static_assert(DEVO__CECC_MAX_VL * DEVO__CEC_MAXPARTS <= 32, "one lane per weight");
     if (fam == DEVO__CEC_COMPOSITION && warp == (nt >> 5) - 1) {
-      /* the composition weights, one lane per (vector, part), beside the terms: a chain of
-       * divisions, a square root and an exponential per weight */
+      /* the composition weights, one lane per (vector, part), beside the terms: cf_cal's
+       * distance |u - o_p|^2 summed in the CPU's order (so it is the CPU's bit for bit), then a
+       * chain of divisions, a square root and an exponential */
       const int w = lane / P, p = lane % P;
       if (lane < VL * P) {
+        const double *uw = us + rank * VL + w, *op = os + (size_t)p * d;
         double dd = 0.0;
-        for (int k = 0; k < lv / 32; ++k)
-          dd += d2s[(w * C + p) * 4 + k];
+        for (int jj = 0; jj < d; ++jj) {
+          const double t = __dsub_rn(uw[(size_t)jj * V], op[jj]);
+          dd = __dadd_rn(dd, __dmul_rn(t, t));
+        }
         ws[w * DEVO__CEC_MAXPARTS + p] = devo__cec_comp_weight(dd, d, devo__cec_comp_sigma(ID, p));
       }
     }
@@ -373,18 +402,19 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
     if (devo__gpu_stopped(a, gen))
       break;
   }
-  cl.sync(); /* no block leaves while its partner may still address its shared memory */
+  if constexpr (CL > 1)
+    devo__cecc_sync<CL>(); /* no block leaves while its partner may still address its memory */
 #endif
 }
 
 /* ---- host side --------------------------------------------------------------------------- */
 
-template <int VL> static const void *devo__cecc_kernel(int id)
+template <int VL, int CL> static const void *devo__cecc_kernel(int id)
 {
   switch (id) {
 #define DEVO__CECC_CASE(ID)                                                                        \
   case ID:                                                                                         \
-    return (const void *)devo__k_cecc<ID, VL>;
+    return (const void *)devo__k_cecc<ID, VL, CL>;
     DEVO__CECC_CASE(1)
     DEVO__CECC_CASE(2)
     DEVO__CECC_CASE(3)
@@ -401,25 +431,71 @@ template <int VL> static const void *devo__cecc_kernel(int id)
   }
 }
 
+/* cfg->cluster = 1: one block, no cluster attribute (cooperative only); 2: two-block clusters */
 static void devo__cecc_launch_cfg(const devo__gpu_fast_cfg *cfg, cudaStream_t st,
                                   cudaLaunchConfig_t *lc, cudaLaunchAttribute *at, int coop)
 {
+  int n = 0;
   *lc = cudaLaunchConfig_t();
   lc->gridDim = dim3((unsigned)cfg->blocks);
   lc->blockDim = dim3((unsigned)cfg->threads);
   lc->dynamicSmemBytes = cfg->smem;
   lc->stream = st;
-  at[0].id = cudaLaunchAttributeClusterDimension;
-  at[0].val.clusterDim.x = DEVO__CECC_CLUSTER;
-  at[0].val.clusterDim.y = 1;
-  at[0].val.clusterDim.z = 1;
-  at[1].id = cudaLaunchAttributeCooperative;
-  at[1].val.cooperative = 1;
+  if (cfg->cluster > 1) {
+    at[n].id = cudaLaunchAttributeClusterDimension;
+    at[n].val.clusterDim.x = (unsigned)cfg->cluster;
+    at[n].val.clusterDim.y = 1;
+    at[n].val.clusterDim.z = 1;
+    ++n;
+  }
+  if (coop) {
+    at[n].id = cudaLaunchAttributeCooperative;
+    at[n].val.cooperative = 1;
+    ++n;
+  }
   lc->attrs = at;
-  lc->numAttrs = coop ? 2 : 1;
+  lc->numAttrs = (unsigned)n;
 }
 
-cudaError_t devo__gpu_cecc_plan(const devo__pview *v, int np, const cudaDeviceProp *p,
+/* Whether the kernel of (vl, cl) applies and every block (cluster) is co-resident; fills cfg. */
+static cudaError_t devo__cecc_try(int id, int d, int np, int vl, int cl, const cudaDeviceProp *p,
+                                  devo__gpu_fast_cfg *cfg, int *ok)
+{
+  const int groups = (np + cl * vl - 1) / (cl * vl);
+  const devo__cecc_lay L = devo__cecc_layout(id, d, vl, cl);
+  const size_t smem = (size_t)L.total * sizeof(double);
+  cudaLaunchConfig_t lc;
+  cudaLaunchAttribute at[2];
+  int active = 0;
+  *ok = 0;
+  if (smem > (size_t)p->sharedMemPerBlockOptin)
+    return cudaSuccess;
+  cfg->kern = cl > 1 ? (vl == 1 ? devo__cecc_kernel<1, 2>(id) : devo__cecc_kernel<2, 2>(id))
+                     : (vl == 1 ? devo__cecc_kernel<1, 1>(id) : devo__cecc_kernel<2, 1>(id));
+  cfg->lanes = (d + 31) & ~31;
+  cfg->c = 1;
+  cfg->vpb = vl;
+  cfg->threads = DEVO__CECC_TPC * vl * cfg->lanes;
+  cfg->blocks = groups * cl;
+  cfg->smem = smem;
+  cfg->cluster = cl;
+  cudaError_t e =
+      cudaFuncSetAttribute(cfg->kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+  if (e != cudaSuccess)
+    return e;
+  if (cl > 1) {
+    devo__cecc_launch_cfg(cfg, 0, &lc, at, 0);
+    e = cudaOccupancyMaxActiveClusters(&active, cfg->kern, &lc);
+  } else {
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&active, cfg->kern, cfg->threads, smem);
+    active *= p->multiProcessorCount;
+  }
+  /* one vector per thread group for the whole chunk: every block (cluster) must be co-resident */
+  *ok = e == cudaSuccess && active >= groups;
+  return e;
+}
+
+cudaError_t devo__gpu_cecc_plan(const devo__pview *v, int np, int want, const cudaDeviceProp *p,
                                 devo__gpu_fast_cfg *cfg, int *ok)
 {
   int dev = 0, cluster = 0, hs[DEVO__CEC_MAXPARTS], hn[DEVO__CEC_MAXPARTS];
@@ -435,35 +511,17 @@ cudaError_t devo__gpu_cecc_plan(const devo__pview *v, int np, const cudaDevicePr
     e = cudaDeviceGetAttribute(&cluster, cudaDevAttrClusterLaunch, dev);
   if (e != cudaSuccess || !cluster)
     return e;
-  for (int vl = 1; vl <= DEVO__CECC_MAX_VL; ++vl) {
-    const int clusters = (np + DEVO__CECC_CLUSTER * vl - 1) / (DEVO__CECC_CLUSTER * vl);
-    const devo__cecc_lay L = devo__cecc_layout(id, d, vl);
-    const size_t smem = (size_t)L.total * sizeof(double);
-    if (smem > (size_t)p->sharedMemPerBlockOptin)
+  /* one block holding every matrix first (no distributed shared memory, no cluster barriers),
+   * two vectors per block before one (each matrix read serves both); then the pairs, one vector
+   * per block first (the measured order of the first version) */
+  static const int order[4][2] = {{2, 1}, {1, 1}, {1, 2}, {2, 2}};
+  for (int t = 0; t < 4; ++t) {
+    const int vl = order[t][0], cl = order[t][1];
+    if ((cl == 1 && (want & DEVO__GPU_CEC_PAIR)) || (vl == 2 && (want & DEVO__GPU_CEC_VL1)))
       continue;
-    cfg->kern = vl == 1 ? devo__cecc_kernel<1>(id) : devo__cecc_kernel<2>(id);
-    cfg->lanes = (d + 31) & ~31;
-    cfg->c = 1;
-    cfg->vpb = vl;
-    cfg->threads = DEVO__CECC_TPC * vl * cfg->lanes;
-    cfg->blocks = clusters * DEVO__CECC_CLUSTER;
-    cfg->smem = smem;
-    cfg->cluster = DEVO__CECC_CLUSTER;
-    e = cudaFuncSetAttribute(cfg->kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-    if (e != cudaSuccess)
+    e = devo__cecc_try(id, d, np, vl, cl, p, cfg, ok);
+    if (e != cudaSuccess || *ok)
       return e;
-    cudaLaunchConfig_t lc;
-    cudaLaunchAttribute at[2];
-    int active = 0;
-    devo__cecc_launch_cfg(cfg, 0, &lc, at, 0);
-    e = cudaOccupancyMaxActiveClusters(&active, cfg->kern, &lc);
-    if (e != cudaSuccess)
-      return e;
-    /* one vector per thread group for the whole chunk: every cluster must be co-resident */
-    if (active >= clusters) {
-      *ok = 1;
-      return cudaSuccess;
-    }
   }
   return cudaSuccess;
 }

@@ -106,7 +106,7 @@ struct devo__gpu_fast_cfg {
   const void *kern;
   int lanes, c, vpb, threads, blocks; /* threads per vector, coordinates per thread, ... */
   size_t smem;
-  int cluster; /* blocks per cluster (kernels/gpu_cec.cu: 2), 0 = no clusters */
+  int cluster; /* kernels/gpu_cec.cu: blocks per cluster (1 = no cluster, 2); 0 = other kernels */
 };
 cudaError_t devo__gpu_fast_plan(int kind, int np, int dim, int want, const cudaDeviceProp *p,
                                 devo__gpu_fast_cfg *cfg, int *ok);
@@ -117,9 +117,10 @@ cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int force, const c
                                 devo__gpu_fast_cfg *cfg, int *ok);
 cudaError_t devo__gpu_fast_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a, uint32_t gen0,
                                   uint32_t ngens, cudaStream_t st);
-/* kernels/gpu_cec.cu: CEC F01..F10 at D <= 128 with the matrices resident in two-block clusters
- * (sm_90); *ok = 0 where it does not apply. Launched by devo__gpu_fast_launch (cluster = 2). */
-cudaError_t devo__gpu_cecc_plan(const devo__pview *v, int np, const cudaDeviceProp *p,
+/* kernels/gpu_cec.cu: CEC F01..F10 at D <= 128 with the matrices resident in the shared memory of
+ * one block or of a two-block cluster (sm_90); want: DEVO__GPU_CEC_PAIR, DEVO__GPU_CEC_VL1; *ok = 0
+ * where it does not apply. Launched by devo__gpu_fast_launch (cluster = 1 or 2). */
+cudaError_t devo__gpu_cecc_plan(const devo__pview *v, int np, int want, const cudaDeviceProp *p,
                                 devo__gpu_fast_cfg *cfg, int *ok);
 cudaError_t devo__gpu_cecc_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a, uint32_t gen0,
                                   uint32_t ngens, cudaStream_t st);

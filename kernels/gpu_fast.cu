@@ -327,7 +327,7 @@ cudaError_t devo__gpu_fast_plan(int kind, int np, int dim, int want, const cudaD
 cudaError_t devo__gpu_fast_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a, uint32_t gen0,
                                   uint32_t ngens, cudaStream_t st)
 {
-  if (cfg->cluster > 1)
+  if (cfg->cluster > 0)
     return devo__gpu_cecc_launch(cfg, a, gen0, ngens, st);
   a.lanes = cfg->lanes;
   a.vpb = cfg->vpb;

@@ -48,5 +48,11 @@
 /* ETC: gpu_etc.cu's warp kernel wherever it applies, also with fewer than 8 schedules per block
  * (bit 29 means this for ETC only, as bit 28 means DEVO__GPU_ETC_V1) */
 #define DEVO__GPU_ETC_WARP (1 << 29)
+/* CEC (kernels/gpu_cec.cu): one vector per block (or per block of a pair) even where two fit
+ * (bit 29 means this for CEC only) */
+#define DEVO__GPU_CEC_VL1 (1 << 29)
+/* CEC: the matrices split between the two blocks of a cluster even where one block holds them
+ * all (the kernel's first version; bit 30 means this for CEC only) */
+#define DEVO__GPU_CEC_PAIR (1 << 30)
 
 #endif /* DEVO_GPU_VARIANTS_CUH */

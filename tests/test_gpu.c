@@ -551,10 +551,19 @@ static void cec_parity(const char *fn, int dim, int np, int64_t gens, const int 
   for (k = 0; designs[k] >= 0; ++k) {
     run_solver_p(p, fn, dim, np, DEVO_BACKEND_GPU, designs[k], gens, (double)NAN, &g);
     printf("  info (%s, %s data): %s\n", fn, dir[0] ? "official" : "generated", g.info);
-    /* the default at D <= 128 on sm_90 is gpu_cec.cu's cluster kernel: prove that it ran */
-    if (designs[k] == DEVO_GPU_FUSED && dim <= 128 && strstr(g.info, "(sm_9"))
+    /* the default at D <= 128 on sm_90 is gpu_cec.cu (one block where a single matrix is
+     * staged, else two-block clusters): prove that it ran; DEVO__GPU_CEC_PAIR: the clusters */
+    if (designs[k] == DEVO_GPU_FUSED && dim <= 128 && strstr(g.info, "(sm_9")) {
       CHECKF(strstr(g.info, "gpu_cec.cu") != NULL, "%s D=%d NP=%d: default not gpu_cec.cu: %s", fn,
              dim, np, g.info);
+      if (p->view.ncomp == 1)
+        CHECKF(strstr(g.info, "gpu_cec.cu (one block") != NULL, "%s D=%d: not one block: %s", fn,
+               dim, g.info);
+    }
+    if (designs[k] == (DEVO_GPU_FUSED | DEVO__GPU_CEC_PAIR) && dim <= 128 &&
+        strstr(g.info, "(sm_9"))
+      CHECKF(strstr(g.info, "gpu_cec.cu (two-block clusters") != NULL, "%s D=%d: no pair: %s", fn,
+             dim, g.info);
     compare(fn, dim, np, designs[k], &c, &g);
     free_out(&g);
   }
@@ -570,6 +579,8 @@ static const int blk_designs[] = {DEVO_GPU_FUSED,
                                       DEVO__GPU_STAGE_ON,
                                   DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL | DEVO__GPU_MAX_LANES(64),
                                   DEVO_GPU_FUSED | DEVO__GPU_ETC_V1,
+                                  DEVO_GPU_FUSED | DEVO__GPU_CEC_VL1,
+                                  DEVO_GPU_FUSED | DEVO__GPU_CEC_PAIR,
                                   DEVO_GPU_MULTIKERNEL,
                                   -1};
 
@@ -585,7 +596,8 @@ TEST_CASE(cec_parity_de)
   /* the other four through the default (gpu_cec.cu at NP = 64: one vector per block) and the
    * block evaluator */
   {
-    static const int two[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_CLASSIC, -1};
+    static const int two[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_CLASSIC,
+                              DEVO_GPU_FUSED | DEVO__GPU_CEC_PAIR, -1};
     cec_parity("F02", 100, 250, 40, two);
     cec_parity("F04", 50, 64, 40, two);
     cec_parity("F06", 100, 250, 40, two);
@@ -771,6 +783,8 @@ static const int etc_designs[] = {DEVO_GPU_FUSED,
                                       DEVO__GPU_STAGE_ON,
                                   DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL | DEVO__GPU_MAX_LANES(64),
                                   DEVO_GPU_FUSED | DEVO__GPU_ETC_V1,
+                                  DEVO_GPU_FUSED | DEVO__GPU_CEC_VL1,
+                                  DEVO_GPU_FUSED | DEVO__GPU_CEC_PAIR,
                                   DEVO_GPU_MULTIKERNEL,
                                   -1};
 
@@ -801,6 +815,7 @@ static const int blk_small_designs[] = {DEVO_GPU_FUSED,
                                         DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL |
                                             DEVO__GPU_MAX_LANES(32),
                                         DEVO_GPU_FUSED | DEVO__GPU_ETC_V1 | DEVO__GPU_MAX_LANES(64),
+                                        DEVO_GPU_FUSED | DEVO__GPU_CEC_PAIR,
                                         DEVO_GPU_MULTIKERNEL,
                                         -1};
 

@@ -1,8 +1,10 @@
 /* prog_bench_cec.c: bench-cec, issue 4's GPU benchmark: Janssen et al.'s case study 1
  * (DE/rand/1/bin, NP = 250, F = 0.5, CR = 0.3, D = 100, 10,000,000 evaluations, official CEC
  * data) for each of F01..F10. Columns: the fused design with its defaults (at D <= 128 on sm_90
- * kernels/gpu_cec.cu's cluster kernel, the matrices resident in shared memory), the fused design
- * with one block per vector (gpu_fused.cu's kernel, DEVO__GPU_CLASSIC: the single matrix of
+ * kernels/gpu_cec.cu, the matrices resident in shared memory: of one block where they fit, else
+ * of a two-block cluster), gpu_cec.cu with one vector per block (DEVO__GPU_CEC_VL1) and with
+ * two-block clusters for a single matrix too (DEVO__GPU_CEC_PAIR, its first version), the fused
+ * design with one block per vector (gpu_fused.cu's kernel, DEVO__GPU_CLASSIC: the single matrix of
  * F01..F07 staged per block), the same with the matrix read from global memory (L2), the
  * multikernel design, and the 1-thread CPU backend. Time = the
  * generation loop (devo_stats.elapsed - init_seconds); GPU columns: median of --reps runs after a
@@ -20,12 +22,20 @@
 #include "tools/bench_util.h"
 #include "kernels/gpu_variants.cuh"
 
-enum { COL_FUSED, COL_BLOCK, COL_GLOBAL, COL_MULTI, COL_CPU1, NCOL };
-static const char *const col_name[NCOL] = {"fused", "fused, block per vector",
-                                           "fused, block per vector, matrix in L2", "multikernel",
+enum { COL_FUSED, COL_VL1, COL_PAIR, COL_BLOCK, COL_GLOBAL, COL_MULTI, COL_CPU1, NCOL };
+static const char *const col_name[NCOL] = {"fused",
+                                           "fused, 1 vector per block",
+                                           "fused, two-block clusters",
+                                           "fused, block per vector",
+                                           "fused, block per vector, matrix in L2",
+                                           "multikernel",
                                            "cpu 1 thread"};
-static const int col_design[NCOL] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_CLASSIC,
-                                     DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF, DEVO_GPU_MULTIKERNEL,
+static const int col_design[NCOL] = {DEVO_GPU_FUSED,
+                                     DEVO_GPU_FUSED | DEVO__GPU_CEC_VL1,
+                                     DEVO_GPU_FUSED | DEVO__GPU_CEC_PAIR,
+                                     DEVO_GPU_FUSED | DEVO__GPU_CLASSIC,
+                                     DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
+                                     DEVO_GPU_MULTIKERNEL,
                                      -1};
 
 int main(int argc, char **argv)
@@ -96,13 +106,17 @@ int main(int argc, char **argv)
     for (k = 0; k < NCOL; ++k) {
       double t;
       if (col_design[k] >= 0) {
-        if (k == COL_GLOBAL && p->view.ncomp != 1)
-          continue; /* compositions never stage: the same as the block-per-vector column */
+        if ((k == COL_GLOBAL || k == COL_VL1 || k == COL_PAIR) && p->view.ncomp != 1)
+          continue; /* a composition never stages (the block-per-vector column); at D = 100 its
+                       matrices need a pair with two vectors per block (the default column) */
         cfg.backend = DEVO_BACKEND_GPU;
         cfg.design = col_design[k];
         cfg.evals = evals;
-        t = bench_median(p, &cfg, reps, "bench-cec", NULL, 0);
+        t = bench_median(p, &cfg, reps, "bench-cec", info, sizeof info);
         ms[id][k] = t < 0 ? -1.0 : t * 1e3;
+        if (k == COL_VL1 || k == COL_PAIR) /* which kernel each variant column ran */
+          fprintf(stderr, "bench-cec: %s %s ran: %s\n", name, col_name[k],
+                  strstr(info, "generations by") ? strstr(info, "generations by") : info);
       } else if (!no_cpu) {
         int64_t e = evals / cpu_div;
         if (e < 2 * np)
@@ -129,7 +143,9 @@ int main(int argc, char **argv)
     printf("| F%02d |", id);
     for (k = 0; k < NCOL; ++k) {
       if (ms[id][k] < 0)
-        printf(" %s |", k == COL_GLOBAL ? "(= block per vector)" : "-");
+        printf(" %s |", k == COL_GLOBAL                 ? "(= block per vector)"
+                        : k == COL_VL1 || k == COL_PAIR ? "(n/a)"
+                                                        : "-");
       else
         printf(" %.1f |", ms[id][k]);
     }
