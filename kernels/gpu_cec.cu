@@ -1,46 +1,49 @@
 /* gpu_cec.cu: the persistent generation kernel for the CEC functions F01..F10 at D <= 128 on
- * sm_90 and later, with every rotation matrix resident in the shared memory of a two-block
- * cluster (issue 4's case: Janssen et al.'s case study 1, D = 100, NP = 250).
+ * sm_90 and later, with every rotation matrix resident in shared memory: of one block where they
+ * fit (F01..F07 at D = 100: 80 KB), else of a two-block cluster (the compositions F08..F10 at
+ * D = 100: 240 to 400 KB). Issue 4's case: Janssen et al.'s case study 1, D = 100, NP = 250.
  *
  * Versions (kernels/gpu_backend.cu picks one; BENCHMARKS.md has the measurements):
  *   devo__k_persist<CEC>   gpu_fused.cu: one block per vector, cec_device.cuh's block evaluator;
  *                          the single matrix of F01..F07 staged in shared memory per block, the
- *                          3 to 5 matrices of a composition (240 to 400 KB at D = 100, more than
- *                          one SM holds) read from L2 by every block in every generation;
- *                          components and hybrid groups one after another, each with its own
- *                          block reductions. Always selectable (DEVO__GPU_CLASSIC and the other
- *                          block options).
- *   devo__k_cecc<ID, VL>   this file: a cluster of two blocks (two SMs) owns 2 * VL vectors for
- *                          the whole chunk. The C matrices of the function, stacked into R = C * D
- *                          rows, are split by rows between the two blocks and staged once per
- *                          chunk (F10 at D = 100: 200 KB per block), so no matrix crosses L2
- *                          after the start. Per generation:
- *                          Blocks of 2 x VL x 32-rounded D threads (512 at D = 100, VL = 2).
- *                          A  each block builds its VL trials (one thread per coordinate, the
- *                             draws made while waiting at the grid barrier, as gpu_fast.cu does),
- *                             writes y_k = s_k (u - o_k) of every component into its own and its
- *                             partner's shared memory (distributed shared memory), and reduces
- *                             the composition distances |u - o_k|^2 by warps;
- *                          B  cluster barrier; each block multiplies its rows of the stacked
- *                             matrix with all 2 VL vectors (one thread per row, one matrix
- *                             element read serves 2 VL multiply-adds, y read by broadcast; for
- *                             a single matrix, up to 8 warp groups split j and their partials
- *                             are added in group order) and stores each product row in the
- *                             shared memory of the block that owns the vector;
- *                          C  cluster barrier; each block evaluates its VL vectors in one pass
- *                             over every component or hybrid group (the element terms of all
- *                             parts at once, one thread per element; a spare warp computes the
- *                             composition weights meanwhile), then one warp per part reduces
- *                             its terms, then one thread per vector combines the parts;
- *                             replacement, then the split grid barrier.
- *                          Rows are summed over j in index order as the CPU does (split into
- *                          ordered partials for a single matrix; nvcc fuses each multiply-add),
- *                          the parts' sums are reduced by warps and device powers are products
- *                          and square roots (cec.h), so results agree with the CPU to about
- *                          1e-13 relative, not bit for bit.
- *                          The trials are the CPU's bit for bit (de_ops.h).
+ *                          3 to 5 matrices of a composition read from L2 by every block in every
+ *                          generation; components and hybrid groups one after another, each
+ *                          with its own block reductions. Always selectable (DEVO__GPU_CLASSIC and
+ *                          the other block options).
+ *   devo__k_cecc<ID, VL, 2>  this file, first version (DEVO__GPU_CEC_PAIR where one block would
+ *                          do; the default for the compositions): a cluster of two blocks (two
+ *                          SMs) owns 2 VL vectors for the whole chunk. The C matrices, stacked
+ *                          into R = C D rows, are split by rows between the two blocks and staged
+ *                          once per chunk (F10 at D = 100: 200 KB per block).
+ *   devo__k_cecc<ID, VL, 1>  this file, second version (the default where every matrix fits one
+ *                          block): one block owns VL vectors and all R rows; no cluster, no
+ *                          distributed shared memory, block barriers only. DEVO__GPU_CEC_VL1:
+ *                          one vector per block (and per block of a pair) even where two fit.
+ * Per generation, blocks of 2 VL x 32-rounded D threads (512 at D = 100, VL = 2):
+ *   A  each block builds its VL trials (one thread per coordinate; the draws are made while
+ *      waiting at the grid barrier, as gpu_fast.cu does). One block: y_c = s_c (u - o_c) of every
+ *      component straight from the registers. Pair: u goes to both blocks' shared memory (the
+ *      only vector data that crosses SMs), cluster barrier, then each block forms y of the
+ *      cluster's V = 2 VL vectors itself.
+ *   B  each block multiplies its rows of the stacked matrix with its V vectors: one thread per
+ *      row, one matrix element read serves V multiply-adds, y read by broadcast, the loads of four
+ *      steps issued before their multiply-adds; for a single matrix up to 8 warp groups split j
+ *      and their partials are added in group order. A pair stores each product row in the block
+ *      that owns the vector.
+ *   C  (pair: cluster barrier) each block evaluates its VL vectors in one pass over every
+ *      component or hybrid group (the element terms of all parts at once, one thread per
+ *      element; a spare warp computes the composition weights meanwhile), then one warp per
+ *      (vector, part) reduces its terms, then one thread per vector combines the parts;
+ *      replacement, then the split grid barrier.
+ * Rows are summed over j in index order as the CPU does (split into ordered partials for a
+ * single matrix; nvcc fuses each multiply-add), the parts' sums are reduced by warps and device
+ * powers are products and square roots (cec.h), so results agree with the CPU to about 1e-13
+ * relative, not bit for bit. The trials and the composition distances are the CPU's bit for bit.
+ * Helpers that take the kernel's arguments by reference are inlined: out of line they put the
+ * arguments in local memory, read back from L2 after every barrier (measured, BENCHMARKS.md).
  * Applies (devo__gpu_cecc_plan): CEC kind, compute capability >= 9.0 with cluster launch, D <= 128,
- * VL = 1 or 2 with every cluster co-resident and the shared memory within the opt-in limit. */
+ * VL = 1 or 2 with every block (cluster) co-resident and the shared memory within the opt-in
+ * limit; one block is tried before a pair, two vectors per block before one (pairs: one first). */
 #include <cooperative_groups.h>
 
 #include "gpu_common.cuh"
@@ -81,14 +84,15 @@ __host__ __device__ static inline devo__cecc_lay devo__cecc_layout(int id, int d
   l.o = l.u + v * d;
   /* phase B: kw groups of whole warps split j, each group covering every row of the block, so
    * that each y read is one broadcast; kw > 1 (partials in pb, added in group order) only for a
-   * single matrix, whose rows leave the room (a composition's do not) */
+   * single matrix (for a composition's rows it measured slower where the partials fit: F08, F09
+   * at D = 100; F10's do not fit) */
   const int grp = ((l.rh + 31) & ~31), nt = DEVO__CECC_TPC * vl * ((d + 31) & ~31);
   l.kw = c == 1 ? nt / grp : 1;
   if (l.kw > 8)
     l.kw = 8;
   if (l.kw < 1)
     l.kw = 1;
-  l.pb = DEVO__CECC_EVEN(l.o + (devo__cec_family(id) == DEVO__CEC_COMPOSITION ? r : 0));
+  l.pb = DEVO__CECC_EVEN(l.o + (cl > 1 || devo__cec_family(id) == DEVO__CEC_COMPOSITION ? r : 0));
   l.total = l.pb + (l.kw > 1 ? l.kw * l.rh * v : 0);
   return l;
 }
@@ -111,11 +115,21 @@ __device__ __forceinline__ void devo__cecc_part(int k, int d, const int *hs, con
   }
 }
 
-/* Generation gen's draws for coordinate j of vector i (see gpu_fast.cu's devo__fast_draw). Not
- * inlined: the kernel calls it twice, and a kernel of 100 KB and more of code misses the
- * instruction caches on every generation (BENCHMARKS.md). */
-__device__ __noinline__ void devo__cecc_draw(const devo__gpu_args &a, uint32_t gen, int i, int j,
-                                             bool act, devo__de_idx &r, bool &take, double &ub)
+/* The scale of component c applied before the rotation (hybrids scale each group after it). */
+template <int ID> __device__ __forceinline__ double devo__cecc_yscale(int c)
+{
+  const int fam = devo__cec_family(ID);
+  return fam == DEVO__CEC_SIMPLE   ? devo__cec_basic_scale(devo__cec_part_fn(ID, 0))
+         : fam == DEVO__CEC_HYBRID ? 1.0
+                                   : devo__cec_basic_scale(devo__cec_part_fn(ID, c));
+}
+
+/* Generation gen's draws for coordinate j of vector i (see gpu_fast.cu's devo__fast_draw).
+ * Inlined: as a __noinline__ function taking the kernel's arguments by reference it made nvcc copy
+ * them to local memory, and every later read of a field (the population pointers before the donor
+ * loads, the barrier counter) went to L2 after each barrier invalidated L1 (SASS of F10, H100). */
+__device__ __forceinline__ void devo__cecc_draw(const devo__gpu_args &a, uint32_t gen, int i, int j,
+                                                bool act, devo__de_idx &r, bool &take, double &ub)
 {
   take = false;
   ub = 0.0;
@@ -125,6 +139,49 @@ __device__ __noinline__ void devo__cecc_draw(const devo__gpu_args &a, uint32_t g
   const devo__de_u u = devo__de_coord(a.seed, gen, (uint32_t)i, (uint32_t)j);
   take = devo__de_take(u, (uint32_t)j, r, a.cr) != 0;
   ub = u.bound;
+}
+
+/* acc[v] += y[jj][v] m[jj] for jj = j0 .. j1 - 1 in index order (y: [j][V] rows, m: column
+ * stride ms). The loads of U steps are issued before their multiply-adds: written as one loop,
+ * nvcc reused one register pair for every y load, so each step waited for two shared-memory
+ * round trips (about 80 cycles per step, measured by clock64() in phase B). */
+template <int V>
+__device__ __forceinline__ void devo__cecc_dot(const double *m, int ms, const double *y, int j0,
+                                               int j1, double *acc)
+{
+  constexpr int U = 4;
+  int jj = j0;
+  for (; jj + U <= j1; jj += U) {
+    double mu[U], yu[U][V];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      mu[u] = m[(size_t)(jj + u) * ms];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const double *yr = y + (size_t)(jj + u) * V;
+#pragma unroll
+      for (int v = 0; v < V; v += 2) {
+        if (v + 1 < V) {
+          const double2 y2 = *(const double2 *)(yr + v);
+          yu[u][v] = y2.x;
+          yu[u][v + 1] = y2.y;
+        } else {
+          yu[u][v] = yr[v];
+        }
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        acc[v] = acc[v] + yu[u][v] * mu[u];
+  }
+  for (; jj < j1; ++jj) {
+    const double mj = m[(size_t)jj * ms];
+#pragma unroll
+    for (int v = 0; v < V; ++v)
+      acc[v] = acc[v] + y[(size_t)jj * V + v] * mj;
+  }
 }
 
 /* The barrier between the blocks that share vectors: the cluster's, or the block's alone. */
@@ -177,7 +234,7 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
   if (fam == DEVO__CEC_HYBRID)
     for (int q = tid; q < d; q += nt)
       shs[q] = a.v.shuffle[q];
-  if (fam == DEVO__CEC_COMPOSITION)
+  if (CL > 1 || fam == DEVO__CEC_COMPOSITION)
     for (int q = tid; q < R; q += nt)
       os[q] = a.v.shift[q];
   double x = 0.0, fi = 0.0, o[DEVO__CEC_MAXPARTS];
@@ -209,28 +266,34 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
     if (take)
       u = devo__de_mutant(x, src[(size_t)r.r1 * d + j], src[(size_t)r.r2 * d + j],
                           src[(size_t)r.r3 * d + j], a.f, a.v.lower, a.v.upper, a.bounds, ub);
-    if (mine) {
+    if (mine && (CL > 1 || fam == DEVO__CEC_COMPOSITION)) { /* u: the partner's y, distances */
       us[(size_t)j * V + vc] = u;
       if constexpr (CL > 1)
         us_peer[(size_t)j * V + vc] = u;
     }
-    if constexpr (CL > 1)
+    if constexpr (CL > 1) {
       devo__cecc_sync<CL>(); /* the partner's trials have arrived */
-    {
-      /* CL = 2: thread = (slot v of the cluster's V, j), V lv = nt; CL = 1: its own trial */
-      const int v = CL > 1 ? tid / lv : vl;
-      if (v < V && j < d) {
-        const double uu = CL > 1 ? us[(size_t)j * V + v] : u;
+      /* y of the cluster's V vectors, thread t = (j, v) with v fastest, so that consecutive lanes
+       * read u and write y at consecutive addresses (thread = (v, j) wrote with a stride of V
+       * doubles: 8-way bank conflicts at V = 4) */
+      for (int t = tid; t < V * d; t += nt) {
+        const int jj = t / V;
+        const double uu = us[t];
 #pragma unroll
         for (int c = 0; c < DEVO__CEC_MAXPARTS; ++c) {
           if (c >= C)
             break;
-          const double s = fam == DEVO__CEC_SIMPLE ? devo__cec_basic_scale(devo__cec_part_fn(ID, 0))
-                           : fam == DEVO__CEC_HYBRID
-                               ? 1.0
-                               : devo__cec_basic_scale(devo__cec_part_fn(ID, c));
-          ys[((size_t)c * d + j) * V + v] = __dmul_rn(__dsub_rn(uu, o[c]), s);
+          ys[(size_t)c * d * V + t] =
+              __dmul_rn(__dsub_rn(uu, os[(size_t)c * d + jj]), devo__cecc_yscale<ID>(c));
         }
+      }
+    } else if (mine) {
+      /* one block: y of its own trial, from the registers */
+#pragma unroll
+      for (int c = 0; c < DEVO__CEC_MAXPARTS; ++c) {
+        if (c >= C)
+          break;
+        ys[((size_t)c * d + j) * V + vl] = __dmul_rn(__dsub_rn(u, o[c]), devo__cecc_yscale<ID>(c));
       }
     }
     __syncthreads();
@@ -248,21 +311,7 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
 #pragma unroll
       for (int v = 0; v < V; ++v)
         acc[v] = 0.0;
-#pragma unroll 4
-      for (int jj = j0; jj < j1; ++jj) {
-        const double m = mr[(size_t)jj * L.rh];
-        const double2 *yp = (const double2 *)(yc + (size_t)jj * V);
-#pragma unroll
-        for (int v = 0; v < V; v += 2) {
-          if (v + 1 < V) {
-            const double2 y2 = yp[v / 2];
-            acc[v] = acc[v] + y2.x * m;
-            acc[v + 1] = acc[v + 1] + y2.y * m;
-          } else {
-            acc[v] = acc[v] + yc[(size_t)jj * V + v] * m;
-          }
-        }
-      }
+      devo__cecc_dot<V>(mr, L.rh, yc, j0, j1, acc);
       if (ok) {
 #pragma unroll
         for (int v = 0; v < V; ++v) {
@@ -313,8 +362,9 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
     static_assert(DEVO__CECC_MAX_VL * DEVO__CEC_MAXPARTS <= 32, "one lane per weight");
     if (fam == DEVO__CEC_COMPOSITION && warp == (nt >> 5) - 1) {
       /* the composition weights, one lane per (vector, part), beside the terms: cf_cal's
-       * distance |u - o_p|^2 summed in the CPU's order (so it is the CPU's bit for bit), then a
-       * chain of divisions, a square root and an exponential */
+       * distance |u - o_p|^2 summed in the CPU's order (so it is the CPU's bit for bit; four
+       * interleaved partial sums measured no faster: the terms take longer), then a chain of
+       * divisions, a square root and an exponential */
       const int w = lane / P, p = lane % P;
       if (lane < VL * P) {
         const double *uw = us + rank * VL + w, *op = os + (size_t)p * d;
@@ -327,17 +377,19 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
       }
     }
     __syncthreads();
-    /* one warp per (vector, part): its terms, then g of the part; one copy of the code for
-     * every part (unrolled per part it was ten copies, cold in the instruction cache) */
+    /* one warp per (vector, part): its terms, then g of the part; one copy of the loop for every
+     * part (unrolled per part it was ten copies, cold in the instruction cache) */
     for (int sg = warp; sg < VL * P; sg += nt >> 5) {
-      const int w = sg / P, p = sg % P, fn = devo__cec_part_fn(ID, p);
-      const int mode = devo__cec_bmode(fn);
-      int st = 0, n = d;
+      const int w = sg / P, p = sg % P;
+      int st = 0, n = d, mode = DEVO__CEC_B_NONE;
       double s;
+      /* the part's constants by selects on p, not a switch on it (nvcc made jump tables) */
 #pragma unroll
       for (int k2 = 0; k2 < DEVO__CEC_MAXPARTS; ++k2)
-        if (k2 < P && k2 == p)
+        if (k2 < P && k2 == p) {
           devo__cecc_part<ID>(k2, d, hs, hn, st, n, s);
+          mode = devo__cec_bmode(devo__cec_part_fn(ID, k2));
+        }
       double A = 0.0, B = mode == DEVO__CEC_B_PROD ? 1.0 : 0.0;
       for (int l = lane; l < n; l += 32) {
         const size_t e = (size_t)w * R + st + l;
@@ -353,9 +405,15 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
       B = mode == DEVO__CEC_B_PROD ? devo__warp_reduce<DEVO__RED_PROD>(B)
                                    : devo__warp_reduce<DEVO__RED_SUM>(B);
       if (lane == 0) {
-        const double g = devo__cec_finish(fn, n, A, B);
-        gs[w * DEVO__CEC_MAXPARTS + p] =
-            fam == DEVO__CEC_COMPOSITION ? devo__cec_comp_fit(ID, p, g) : g;
+        double g = 0.0;
+#pragma unroll
+        for (int k2 = 0; k2 < DEVO__CEC_MAXPARTS; ++k2)
+          if (k2 < P && k2 == p) {
+            g = devo__cec_finish(devo__cec_part_fn(ID, k2), n, A, B);
+            if (fam == DEVO__CEC_COMPOSITION)
+              g = devo__cec_comp_fit(ID, k2, g);
+          }
+        gs[w * DEVO__CEC_MAXPARTS + p] = g;
       }
     }
     __syncthreads();
