@@ -12,13 +12,13 @@
  * Results agree with the CPU reference up to summation order and nvcc's fused multiply-adds
  * (about 1e-15 relative; the acceptance tolerance is 1e-12).
  *
- * Contract of devo__cec_eval_block / devo__cec_eval_block_ex:
+ * Contract of devo__cec_eval_block_ex:
  * - called by every thread of the block, with uniform arguments (they contain __syncthreads);
  *   blockDim.x is a multiple of 32; every thread receives the value;
  * - x: the vector (dim doubles), in shared memory, not written during the call;
- * - work: shared scratch of devo__cec_block_work(dim) doubles (cec.h), free for the call;
+ * - work: shared scratch of devo__cec_scratch(dim) doubles (cec.h), free for the call;
  * - red: shared scratch for block_reduce.cuh (>= 33 doubles), free for the call;
- * - _ex takes the shift rows and matrices from the caller (e.g. copies staged in shared memory):
+ * - it takes the shift rows and matrices from the caller (e.g. copies staged in shared memory):
  *   shift = ncomp rows of dim doubles; element (i, j) of matrix k at rot[k * ms + i * rs + j * cs].
  *   Row-major: rs = ldm (>= dim), cs = 1, ms = dim * ldm. Transposed (each matrix stored
  *   column-major, rs = 1, cs = dim, ms = dim * dim): thread i then reads consecutive addresses
@@ -59,13 +59,7 @@ __device__ inline double devo__cec_blk_basic(int fn, const double *z, const int 
     const int ln = l + 1 == n ? 0 : l + 1;
     double a, b;
     devo__cec_elem(fn, l, n, s * z[idx ? idx[l] : l], s * z[idx ? idx[ln] : ln], &a, &b);
-    A += a;
-    if (mode == DEVO__CEC_B_SUM)
-      B += b;
-    else if (mode == DEVO__CEC_B_PROD)
-      B *= b;
-    else if (mode == DEVO__CEC_B_INTO_A)
-      A += b;
+    devo__cec_fold(mode, a, b, &A, &B);
   }
   A = devo__block_sum(A, red);
   if (mode == DEVO__CEC_B_SUM)
@@ -86,8 +80,7 @@ __device__ inline double devo__cec_eval_block_ex(const devo__pview *v, const dou
   if (fam != DEVO__CEC_COMPOSITION) {
     /* simple: y = s (x - o) before the rotation; hybrid: scale 1 here, each group's own scale
      * after the shuffle */
-    const double s =
-        fam == DEVO__CEC_SIMPLE ? devo__cec_basic_scale(devo__cec_part_fn(id, 0)) : 1.0;
+    const double s = devo__cec_pre_scale(id, 0);
     for (int i = threadIdx.x; i < d; i += blockDim.x)
       y[i] = (x[i] - shift[i]) * s;
     __syncthreads();
@@ -111,7 +104,7 @@ __device__ inline double devo__cec_eval_block_ex(const devo__pview *v, const dou
   double fit[DEVO__CEC_MAXPARTS], w[DEVO__CEC_MAXPARTS];
   for (int k = 0; k < n; ++k) {
     const int fn = devo__cec_part_fn(id, k);
-    const double s = devo__cec_basic_scale(fn);
+    const double s = devo__cec_pre_scale(id, k);
     const double *o = shift + (size_t)k * (size_t)d;
     double d2 = 0.0;
     /* y of the previous component was last read by the matrix-vector product, which every
@@ -128,14 +121,6 @@ __device__ inline double devo__cec_eval_block_ex(const devo__pview *v, const dou
     w[k] = devo__cec_comp_weight(devo__block_sum(d2, red), d, devo__cec_comp_sigma(id, k));
   }
   return devo__cec_comp_combine(n, w, fit) + devo__cec_bias(id);
-}
-
-/* The same, with the shift rows and matrices read from v (global memory, row-major). */
-__device__ inline double devo__cec_eval_block(const devo__pview *v, const double *x, double *work,
-                                              double *red)
-{
-  const size_t d = (size_t)v->dim;
-  return devo__cec_eval_block_ex(v, x, work, red, v->shift, v->rot, d, 1, d * d);
 }
 
 #endif /* DEVO_CEC_DEVICE_CUH */

@@ -29,9 +29,8 @@
  * Memory: work holds devo__etc_block_work_doubles(n, m, order) doubles (v2:
  * devo__etc_block_work2_doubles) (shared memory when it
  * fits, else a per-block slice of global memory); red is block_reduce.cuh's shared scratch (at
- * least 33 doubles). The ETC matrix may be staged in shared memory once per block by
- * devo__etc_stage (n*m doubles) and passed to devo__etc_eval_block_etc: a persistent block that
- * evaluates many schedules then reads it from shared memory. Requires blockDim.x to be a multiple
+ * least 33 doubles). etc is v->etc or a copy the persistent kernel staged in shared memory once
+ * per chunk (gpu_common.cuh's devo__gpu_stage, n*m doubles). Requires blockDim.x to be a multiple
  * of 32; every thread of the block must make the call (it contains __syncthreads). */
 #ifndef DEVO_ETC_DEVICE_CUH
 #define DEVO_ETC_DEVICE_CUH
@@ -48,21 +47,11 @@ __host__ __device__ inline size_t devo__etc_block_work_doubles(int n, int m, int
   return 2u * (size_t)m + 2u + (size_t)n + (ints + 1u) / 2u;
 }
 
-/* Copies the ETC matrix (n*m doubles, task-major) into smem; all threads call it. */
-__device__ inline void devo__etc_stage(const devo__pview *v, double *smem)
-{
-  const size_t cells = (size_t)v->ntasks * (size_t)v->nmach;
-  for (size_t k = threadIdx.x; k < cells; k += blockDim.x)
-    smem[k] = v->etc[k];
-  __syncthreads();
-}
-
 /* Step 5 of both block evaluators: makespan (block_max synchronises, so every fsum[j] is
  * complete afterwards), flowtime added in machine order by one thread, the objective. result:
  * one double of shared work. Ends with a barrier: work may be reused right after the return. */
 __device__ inline double devo__etc_blk_finish(const devo__pview *v, double local_max,
-                                              const double *fsum, double *result, double *red,
-                                              double *makespan_out, double *flowtime_out)
+                                              const double *fsum, double *result, double *red)
 {
   const double makespan = devo__block_max(local_max, red);
   if (threadIdx.x == 0) {
@@ -72,23 +61,15 @@ __device__ inline double devo__etc_blk_finish(const devo__pview *v, double local
     result[0] = ft;
   }
   __syncthreads();
-  const double flowtime = result[0];
-  if (makespan_out)
-    *makespan_out = makespan;
-  if (flowtime_out)
-    *flowtime_out = flowtime;
-  const double obj = devo__etc_objective(v->lambda, makespan, flowtime, v->nmach);
+  const double obj = devo__etc_objective(v->lambda, makespan, result[0], v->nmach);
   __syncthreads();
   return obj;
 }
 
 /* Evaluates the schedule x (n doubles, typically in shared memory) with the ETC values at etc
- * (v->etc or a staged copy). Every thread gets the objective; each non-NULL makespan_out and
- * flowtime_out receives its value (all threads store the same value, so one shared location is
- * fine). */
+ * (v->etc or a staged copy). Every thread gets the objective. */
 __device__ inline double devo__etc_eval_block_etc(const devo__pview *v, const double *etc,
-                                                  const double *x, double *work, double *red,
-                                                  double *makespan_out, double *flowtime_out)
+                                                  const double *x, double *work, double *red)
 {
   const int n = v->ntasks, m = v->nmach, spt = v->order == DEVO__ORDER_SPT;
   const int tid = threadIdx.x, nt = blockDim.x;
@@ -165,7 +146,7 @@ __device__ inline double devo__etc_eval_block_etc(const devo__pview *v, const do
     fsum[j] = f;
     local_max = c > local_max ? c : local_max;
   }
-  return devo__etc_blk_finish(v, local_max, fsum, result, red, makespan_out, flowtime_out);
+  return devo__etc_blk_finish(v, local_max, fsum, result, red);
 }
 
 /* ---- version 2: stable partition by warp match ---------------------------------------------
@@ -299,15 +280,7 @@ __device__ inline double devo__etc_eval_block2(const devo__pview *v, const doubl
     fsum[j] = f;
     local_max = c > local_max ? c : local_max;
   }
-  return devo__etc_blk_finish(v, local_max, fsum, result, red, NULL, NULL);
-}
-
-/* The same, reading the ETC matrix from v->etc (global memory). */
-__device__ inline double devo__etc_eval_block(const devo__pview *v, const double *x, double *work,
-                                              double *red, double *makespan_out,
-                                              double *flowtime_out)
-{
-  return devo__etc_eval_block_etc(v, v->etc, x, work, red, makespan_out, flowtime_out);
+  return devo__etc_blk_finish(v, local_max, fsum, result, red);
 }
 
 #endif /* DEVO_ETC_DEVICE_CUH */

@@ -115,32 +115,6 @@ __device__ __forceinline__ void devo__cecc_part(int k, int d, const int *hs, con
   }
 }
 
-/* The scale of component c applied before the rotation (hybrids scale each group after it). */
-template <int ID> __device__ __forceinline__ double devo__cecc_yscale(int c)
-{
-  const int fam = devo__cec_family(ID);
-  return fam == DEVO__CEC_SIMPLE   ? devo__cec_basic_scale(devo__cec_part_fn(ID, 0))
-         : fam == DEVO__CEC_HYBRID ? 1.0
-                                   : devo__cec_basic_scale(devo__cec_part_fn(ID, c));
-}
-
-/* Generation gen's draws for coordinate j of vector i (see gpu_fast.cu's devo__fast_draw).
- * Inlined: as a __noinline__ function taking the kernel's arguments by reference it made nvcc copy
- * them to local memory, and every later read of a field (the population pointers before the donor
- * loads, the barrier counter) went to L2 after each barrier invalidated L1 (SASS of F10, H100). */
-__device__ __forceinline__ void devo__cecc_draw(const devo__gpu_args &a, uint32_t gen, int i, int j,
-                                                bool act, devo__de_idx &r, bool &take, double &ub)
-{
-  take = false;
-  ub = 0.0;
-  if (!act)
-    return;
-  r = devo__de_indices(a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim);
-  const devo__de_u u = devo__de_coord(a.seed, gen, (uint32_t)i, (uint32_t)j);
-  take = devo__de_take(u, (uint32_t)j, r, a.cr) != 0;
-  ub = u.bound;
-}
-
 /* acc[v] += y[jj][v] m[jj] for jj = j0 .. j1 - 1 in index order (y: [j][V] rows, m: column
  * stride ms). The loads of U steps are issued before their multiply-adds: written as one loop,
  * nvcc reused one register pair for every y load, so each step waited for two shared-memory
@@ -249,9 +223,9 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
       o[k] = k < C && j < d ? a.v.shift[(size_t)k * d + j] : 0.0;
   }
   devo__de_idx r = {0u, 0u, 0u, 0u};
-  bool take;
-  double ub;
-  devo__cecc_draw(a, gen0 + 1u, i, j, act, r, take, ub);
+  bool take[1];
+  double ub[1];
+  devo__gpu_draw<1>(a, gen0 + 1u, i, j, act, r, take, ub);
   devo__cecc_sync<CL>(); /* the matrix is staged; the partner has started (its shared memory may
                             be written) */
 
@@ -263,9 +237,9 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
      * crosses to the other SM), then y_c = s_c (u - o_c) of every component for the V vectors
      * of the cluster, each block for itself ---- */
     double u = x;
-    if (take)
+    if (take[0])
       u = devo__de_mutant(x, src[(size_t)r.r1 * d + j], src[(size_t)r.r2 * d + j],
-                          src[(size_t)r.r3 * d + j], a.f, a.v.lower, a.v.upper, a.bounds, ub);
+                          src[(size_t)r.r3 * d + j], a.f, a.v.lower, a.v.upper, a.bounds, ub[0]);
     if (mine && (CL > 1 || fam == DEVO__CEC_COMPOSITION)) { /* u: the partner's y, distances */
       us[(size_t)j * V + vc] = u;
       if constexpr (CL > 1)
@@ -284,7 +258,7 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
           if (c >= C)
             break;
           ys[(size_t)c * d * V + t] =
-              __dmul_rn(__dsub_rn(uu, os[(size_t)c * d + jj]), devo__cecc_yscale<ID>(c));
+              __dmul_rn(__dsub_rn(uu, os[(size_t)c * d + jj]), devo__cec_pre_scale(ID, c));
         }
       }
     } else if (mine) {
@@ -293,7 +267,8 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
       for (int c = 0; c < DEVO__CEC_MAXPARTS; ++c) {
         if (c >= C)
           break;
-        ys[((size_t)c * d + j) * V + vl] = __dmul_rn(__dsub_rn(u, o[c]), devo__cecc_yscale<ID>(c));
+        ys[((size_t)c * d + j) * V + vl] =
+            __dmul_rn(__dsub_rn(u, o[c]), devo__cec_pre_scale(ID, c));
       }
     }
     __syncthreads();
@@ -393,13 +368,7 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
       double A = 0.0, B = mode == DEVO__CEC_B_PROD ? 1.0 : 0.0;
       for (int l = lane; l < n; l += 32) {
         const size_t e = (size_t)w * R + st + l;
-        A += ta[e];
-        if (mode == DEVO__CEC_B_SUM)
-          B += tb[e];
-        else if (mode == DEVO__CEC_B_PROD)
-          B *= tb[e];
-        else if (mode == DEVO__CEC_B_INTO_A)
-          A += tb[e];
+        devo__cec_fold(mode, ta[e], tb[e], &A, &B);
       }
       A = devo__warp_reduce<DEVO__RED_SUM>(A);
       B = mode == DEVO__CEC_B_PROD ? devo__warp_reduce<DEVO__RED_PROD>(B)
@@ -436,7 +405,7 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
             f += g[p];
       }
       f += devo__cec_bias(ID);
-      fs[tid] = isnan(f) ? devo__gpu_inf() : f;
+      fs[tid] = devo__gpu_fitness(f);
     }
     __syncthreads();
     /* ---- replacement ---- */
@@ -455,7 +424,7 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
     if (k == ngens)
       break; /* the end of the kernel is the last barrier */
     devo__grid_arrive(&a.ctl->bar);
-    devo__cecc_draw(a, gen + 1u, i, j, act, r, take, ub);
+    devo__gpu_draw<1>(a, gen + 1u, i, j, act, r, take, ub);
     devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
     if (devo__gpu_stopped(a, gen))
       break;
@@ -489,32 +458,6 @@ template <int VL, int CL> static const void *devo__cecc_kernel(int id)
   }
 }
 
-/* cfg->cluster = 1: one block, no cluster attribute (cooperative only); 2: two-block clusters */
-static void devo__cecc_launch_cfg(const devo__gpu_fast_cfg *cfg, cudaStream_t st,
-                                  cudaLaunchConfig_t *lc, cudaLaunchAttribute *at, int coop)
-{
-  int n = 0;
-  *lc = cudaLaunchConfig_t();
-  lc->gridDim = dim3((unsigned)cfg->blocks);
-  lc->blockDim = dim3((unsigned)cfg->threads);
-  lc->dynamicSmemBytes = cfg->smem;
-  lc->stream = st;
-  if (cfg->cluster > 1) {
-    at[n].id = cudaLaunchAttributeClusterDimension;
-    at[n].val.clusterDim.x = (unsigned)cfg->cluster;
-    at[n].val.clusterDim.y = 1;
-    at[n].val.clusterDim.z = 1;
-    ++n;
-  }
-  if (coop) {
-    at[n].id = cudaLaunchAttributeCooperative;
-    at[n].val.cooperative = 1;
-    ++n;
-  }
-  lc->attrs = at;
-  lc->numAttrs = (unsigned)n;
-}
-
 /* Whether the kernel of (vl, cl) applies and every block (cluster) is co-resident; fills cfg. */
 static cudaError_t devo__cecc_try(int id, int d, int np, int vl, int cl, const cudaDeviceProp *p,
                                   devo__gpu_fast_cfg *cfg, int *ok)
@@ -542,7 +485,7 @@ static cudaError_t devo__cecc_try(int id, int d, int np, int vl, int cl, const c
   if (e != cudaSuccess)
     return e;
   if (cl > 1) {
-    devo__cecc_launch_cfg(cfg, 0, &lc, at, 0);
+    devo__gpu_fast_launch_cfg(cfg, 0, &lc, at, 0);
     e = cudaOccupancyMaxActiveClusters(&active, cfg->kern, &lc);
   } else {
     e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&active, cfg->kern, cfg->threads, smem);
@@ -582,16 +525,4 @@ cudaError_t devo__gpu_cecc_plan(const devo__pview *v, int np, int want, const cu
       return e;
   }
   return cudaSuccess;
-}
-
-cudaError_t devo__gpu_cecc_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a, uint32_t gen0,
-                                  uint32_t ngens, cudaStream_t st)
-{
-  cudaLaunchConfig_t lc;
-  cudaLaunchAttribute at[2];
-  void *args[] = {&a, &gen0, &ngens};
-  a.lanes = cfg->lanes;
-  a.vpb = cfg->vpb;
-  devo__cecc_launch_cfg(cfg, st, &lc, at, 1);
-  return cudaLaunchKernelExC(&lc, cfg->kern, args);
 }

@@ -115,6 +115,11 @@ cudaError_t devo__gpu_fast_plan(int kind, int np, int dim, int want, const cudaD
  * Launched by devo__gpu_fast_launch. */
 cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int force, const cudaDeviceProp *p,
                                 devo__gpu_fast_cfg *cfg, int *ok);
+/* Every kernel planned into a devo__gpu_fast_cfg is launched here: cooperative (the grid is
+ * co-resident), with a cluster attribute when cfg->cluster > 1. _cfg fills the launch
+ * configuration (at: room for 2 attributes; coop = 0 for occupancy queries). */
+void devo__gpu_fast_launch_cfg(const devo__gpu_fast_cfg *cfg, cudaStream_t st,
+                               cudaLaunchConfig_t *lc, cudaLaunchAttribute *at, int coop);
 cudaError_t devo__gpu_fast_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a, uint32_t gen0,
                                   uint32_t ngens, cudaStream_t st);
 /* kernels/gpu_cec.cu: CEC F01..F10 at D <= 128 with the matrices resident in the shared memory of
@@ -122,8 +127,6 @@ cudaError_t devo__gpu_fast_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args 
  * where it does not apply. Launched by devo__gpu_fast_launch (cluster = 1 or 2). */
 cudaError_t devo__gpu_cecc_plan(const devo__pview *v, int np, int want, const cudaDeviceProp *p,
                                 devo__gpu_fast_cfg *cfg, int *ok);
-cudaError_t devo__gpu_cecc_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a, uint32_t gen0,
-                                  uint32_t ngens, cudaStream_t st);
 
 /* Device copies of a problem's data (kernels/gpu_problem.cu): CEC shift rows, matrices
  * (transposed, see cec_device.cuh) and shuffle; classic shift; ETC matrix and ready times. */
@@ -149,6 +152,12 @@ size_t devo__gpu_blk_stage(const devo__pview *v);
 __device__ __forceinline__ double devo__gpu_inf(void)
 {
   return __longlong_as_double(0x7ff0000000000000LL);
+}
+
+/* A fitness value as selection sees it: NaN counts as +inf (the CPU's rule), so it never wins. */
+__device__ __forceinline__ double devo__gpu_fitness(double f)
+{
+  return isnan(f) ? devo__gpu_inf() : f;
 }
 
 /* Barrier for one group: the block when the group is the block, else the warp (groups of a
@@ -236,6 +245,47 @@ __device__ __forceinline__ bool devo__gpu_stopped(const devo__gpu_args &a, uint3
   return a.has_target && *(volatile unsigned long long *)&a.ctl->stop_gen <= gen;
 }
 
+/* Generation gen's draws for vector i: indices, and per coordinate whether it takes the mutant
+ * and the bound-repair uniform, for coordinates lane + c a.lanes (the persistent kernels draw
+ * generation g + 1's while they wait at the barrier). Coordinates past D and inactive groups take
+ * nothing. */
+template <int C>
+__device__ __forceinline__ void devo__gpu_draw(const devo__gpu_args &a, uint32_t gen, int i,
+                                               int lane, bool active, devo__de_idx &r,
+                                               bool (&take)[C], double (&ub)[C])
+{
+  if (active)
+    r = devo__de_indices(a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim);
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const int j = lane + c * a.lanes;
+    take[c] = false;
+    ub[c] = 0.0;
+    if (active && j < a.dim) {
+      const devo__de_u u = devo__de_coord(a.seed, gen, (uint32_t)i, (uint32_t)j);
+      take[c] = devo__de_take(u, (uint32_t)j, r, a.cr) != 0;
+      ub[c] = u.bound;
+    }
+  }
+}
+
+/* Kernels launched per generation (graphs, multikernel): whether a generation before gen reached
+ * the target; then generation gen does nothing. stop_gen changes only to gen inside the launch,
+ * so the whole grid takes the same branch. */
+__device__ __forceinline__ bool devo__gpu_done_before(const devo__gpu_args &a, uint32_t gen)
+{
+  return a.has_target && a.ctl->stop_gen < gen;
+}
+
+/* Generation gen's donor indices of every vector into out, by a grid-stride loop. */
+__device__ __forceinline__ void devo__gpu_fill_idx(const devo__gpu_args &a, uint32_t gen,
+                                                   devo__de_idx *out)
+{
+  for (int i = (int)(blockIdx.x * blockDim.x + threadIdx.x); i < a.np;
+       i += (int)(gridDim.x * blockDim.x))
+    out[i] = devo__de_indices(a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim);
+}
+
 /* Kinds evaluated by a whole block per vector (cec_device.cuh, etc_device.cuh). */
 #define DEVO__GPU_FOR_BLOCK_KINDS(M) M(DEVO__P_CEC) M(DEVO__P_ETC)
 #define DEVO__GPU_IS_BLOCK_KIND(K)   ((K) == DEVO__P_CEC || (K) == DEVO__P_ETC)
@@ -270,7 +320,7 @@ __device__ __forceinline__ double devo__gpu_eval(const devo__gpu_args &a, const 
   if (KIND == DEVO__P_GRIEWANK)
     prod = devo__grp_reduce<DEVO__RED_PROD>(prod, lanes, red + DEVO__RED_DOUBLES / 2);
   double f = devo__classic_finish(KIND, sum, prod);
-  return isnan(f) ? devo__gpu_inf() : f;
+  return devo__gpu_fitness(f);
 }
 
 /* The kinds with kernels; the host maps a run-time kind to one of these instantiations. */
@@ -307,10 +357,10 @@ __device__ __forceinline__ double devo__gpu_eval_blk(const devo__gpu_args &a, co
     f = devo__cec_eval_block_ex(&a.v, x, work, sm, a.v.shift, rot, 1, d, d * d);
   } else {
     const double *etc = a.sm_stage >= 0 ? sm + a.sm_stage : a.v.etc;
-    f = a.etc_v1 ? devo__etc_eval_block_etc(&a.v, etc, x, work, sm, NULL, NULL)
+    f = a.etc_v1 ? devo__etc_eval_block_etc(&a.v, etc, x, work, sm)
                  : devo__etc_eval_block2(&a.v, etc, x, work, sm);
   }
-  return isnan(f) ? devo__gpu_inf() : f;
+  return devo__gpu_fitness(f);
 }
 
 #endif /* __CUDACC__ */

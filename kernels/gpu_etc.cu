@@ -147,7 +147,7 @@ __device__ __forceinline__ double devo__etcw_eval(const devo__gpu_args &a, const
       ft += fj[j];
   __syncwarp(); /* sev and cnt are rewritten by the next generation */
   const double obj = devo__etc_objective(a.v.lambda, mk, ft, m);
-  return isnan(obj) ? devo__gpu_inf() : obj;
+  return devo__gpu_fitness(obj);
 }
 
 /* Generations gen0 + 1 .. gen0 + ngens; block b's warp w owns schedule b * vpb + w throughout.

@@ -103,28 +103,6 @@ __device__ __forceinline__ double devo__fast_reduce(double v, int lanes, int grp
   return v;
 }
 
-/* Generation gen's draws for vector i: indices, and per coordinate whether it takes the mutant
- * and the bound-repair uniform. Coordinates past D and inactive groups take nothing. */
-template <int C>
-__device__ __forceinline__ void devo__fast_draw(const devo__gpu_args &a, uint32_t gen, int i,
-                                                int lane, bool active, devo__de_idx &r,
-                                                bool (&take)[C], double (&ub)[C])
-{
-  if (active)
-    r = devo__de_indices(a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim);
-#pragma unroll
-  for (int c = 0; c < C; ++c) {
-    const int j = lane + c * a.lanes;
-    take[c] = false;
-    ub[c] = 0.0;
-    if (active && j < a.dim) {
-      const devo__de_u u = devo__de_coord(a.seed, gen, (uint32_t)i, (uint32_t)j);
-      take[c] = devo__de_take(u, (uint32_t)j, r, a.cr) != 0;
-      ub[c] = u.bound;
-    }
-  }
-}
-
 /* f(trial) over the group. Must compute classic.h's devo__classic_term (the parity tests check
  * it): sphere z^2, griewank z^2 / 4000 and cos(z / sqrt(j + 1)), rastrigin
  * z^2 - 10 cos(2 pi z) + 10, z = x_j - o_j; rosenbrock through classic.h itself. */
@@ -170,7 +148,7 @@ __device__ __forceinline__ double devo__fast_eval(const devo__gpu_args &a, const
   if (KIND == DEVO__P_GRIEWANK)
     prod = devo__fast_reduce<DEVO__RED_PROD>(prod, lanes, grp, red + DEVO__FAST_RED / 2 * a.vpb);
   const double f = devo__classic_finish(KIND, sum, prod);
-  return isnan(f) ? devo__gpu_inf() : f;
+  return devo__gpu_fitness(f);
 }
 
 /* Generations gen0 + 1 .. gen0 + ngens; block b's group g owns vector b * vpb + g throughout. */
@@ -198,7 +176,7 @@ __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
   }
   double fi = active ? a.fit[i] : 0.0;
   devo__de_idx r = {0u, 0u, 0u, 0u};
-  devo__fast_draw<C>(a, gen0 + 1u, i, lane, active, r, take, ub);
+  devo__gpu_draw<C>(a, gen0 + 1u, i, lane, active, r, take, ub);
   for (uint32_t k = 1; k <= ngens; ++k) {
     const uint32_t gen = gen0 + k;
     const double *src = (gen & 1u) ? a.pop0 : a.pop1;
@@ -247,7 +225,7 @@ __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
     if (k == ngens)
       break; /* the end of the kernel is the last barrier */
     devo__grid_arrive(&a.ctl->bar);
-    devo__fast_draw<C>(a, gen + 1u, i, lane, active, r, take, ub);
+    devo__gpu_draw<C>(a, gen + 1u, i, lane, active, r, take, ub);
     devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
     if (devo__gpu_stopped(a, gen))
       break;
@@ -324,14 +302,39 @@ cudaError_t devo__gpu_fast_plan(int kind, int np, int dim, int want, const cudaD
   return cudaSuccess;
 }
 
+void devo__gpu_fast_launch_cfg(const devo__gpu_fast_cfg *cfg, cudaStream_t st,
+                               cudaLaunchConfig_t *lc, cudaLaunchAttribute *at, int coop)
+{
+  unsigned n = 0;
+  *lc = cudaLaunchConfig_t();
+  lc->gridDim = dim3((unsigned)cfg->blocks);
+  lc->blockDim = dim3((unsigned)cfg->threads);
+  lc->dynamicSmemBytes = cfg->smem;
+  lc->stream = st;
+  if (cfg->cluster > 1) {
+    at[n].id = cudaLaunchAttributeClusterDimension;
+    at[n].val.clusterDim.x = (unsigned)cfg->cluster;
+    at[n].val.clusterDim.y = 1;
+    at[n].val.clusterDim.z = 1;
+    ++n;
+  }
+  if (coop) {
+    at[n].id = cudaLaunchAttributeCooperative;
+    at[n].val.cooperative = 1;
+    ++n;
+  }
+  lc->attrs = at;
+  lc->numAttrs = n;
+}
+
 cudaError_t devo__gpu_fast_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a, uint32_t gen0,
                                   uint32_t ngens, cudaStream_t st)
 {
-  if (cfg->cluster > 0)
-    return devo__gpu_cecc_launch(cfg, a, gen0, ngens, st);
+  cudaLaunchConfig_t lc;
+  cudaLaunchAttribute at[2];
+  void *args[] = {&a, &gen0, &ngens};
   a.lanes = cfg->lanes;
   a.vpb = cfg->vpb;
-  void *args[] = {&a, &gen0, &ngens};
-  return cudaLaunchCooperativeKernel(cfg->kern, dim3(cfg->blocks), dim3(cfg->threads), args,
-                                     cfg->smem, st);
+  devo__gpu_fast_launch_cfg(cfg, st, &lc, at, 1);
+  return cudaLaunchKernelExC(&lc, cfg->kern, args);
 }

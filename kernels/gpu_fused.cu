@@ -84,9 +84,7 @@ template <int KIND>
 __global__ void __launch_bounds__(1024) devo__k_gen(devo__gpu_args a, uint32_t k)
 {
   const uint32_t gen = (uint32_t)a.ctl->base + k;
-  /* a generation after the one that reached the target does nothing; stop_gen only changes to
-   * gen inside this launch, so the whole grid takes the same branch */
-  if (a.has_target && a.ctl->stop_gen < gen)
+  if (devo__gpu_done_before(a, gen))
     return;
   devo__gpu_stage<KIND>(a, devo__sm);
   const int grp = (int)threadIdx.x / a.lanes, lane = (int)threadIdx.x % a.lanes;
@@ -134,10 +132,7 @@ __global__ void __launch_bounds__(1024)
 __global__ void devo__k_idx(devo__gpu_args a, uint32_t k)
 {
   const uint32_t gen = (uint32_t)a.ctl->base + k;
-  devo__de_idx *out = (gen & 1u) ? a.idx1 : a.idx0;
-  for (int i = (int)(blockIdx.x * blockDim.x + threadIdx.x); i < a.np;
-       i += (int)(gridDim.x * blockDim.x))
-    out[i] = devo__de_indices(a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim);
+  devo__gpu_fill_idx(a, gen, (gen & 1u) ? a.idx1 : a.idx0);
 }
 
 int devo__gpu_fused_fill(int kind, devo__gpu_ktab *t)

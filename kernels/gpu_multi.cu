@@ -14,20 +14,16 @@
 
 extern __shared__ double devo__sm[];
 
-#define DEVO__MK_STOPPED(a, gen) ((a).has_target && (a).ctl->stop_gen < (gen))
-
 __global__ void devo__k_mk_idx(devo__gpu_args a, uint32_t gen)
 {
-  if (DEVO__MK_STOPPED(a, gen))
+  if (devo__gpu_done_before(a, gen))
     return;
-  for (int i = (int)(blockIdx.x * blockDim.x + threadIdx.x); i < a.np;
-       i += (int)(gridDim.x * blockDim.x))
-    a.idx0[i] = devo__de_indices(a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim);
+  devo__gpu_fill_idx(a, gen, a.idx0);
 }
 
 __global__ void devo__k_mk_trial(devo__gpu_args a, uint32_t gen)
 {
-  if (DEVO__MK_STOPPED(a, gen))
+  if (devo__gpu_done_before(a, gen))
     return;
   const double *src = (gen & 1u) ? a.pop0 : a.pop1;
   const int64_t d = a.dim, n = (int64_t)a.np * d;
@@ -44,7 +40,7 @@ __global__ void devo__k_mk_trial(devo__gpu_args a, uint32_t gen)
 template <int KIND>
 __global__ void __launch_bounds__(1024) devo__k_mk_eval(devo__gpu_args a, uint32_t gen)
 {
-  if (DEVO__MK_STOPPED(a, gen))
+  if (devo__gpu_done_before(a, gen))
     return;
   const int grp = (int)threadIdx.x / a.lanes, lane = (int)threadIdx.x % a.lanes;
   const int i = (int)blockIdx.x * a.vpb + grp;
@@ -58,7 +54,7 @@ __global__ void __launch_bounds__(1024) devo__k_mk_eval(devo__gpu_args a, uint32
 
 __global__ void __launch_bounds__(1024) devo__k_mk_replace(devo__gpu_args a, uint32_t gen)
 {
-  if (DEVO__MK_STOPPED(a, gen))
+  if (devo__gpu_done_before(a, gen))
     return;
   const int grp = (int)threadIdx.x / a.lanes, lane = (int)threadIdx.x % a.lanes;
   const int i = (int)blockIdx.x * a.vpb + grp, d = a.dim;

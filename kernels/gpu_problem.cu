@@ -47,7 +47,7 @@ __global__ void devo__k_transpose(const double *in, double *out, int d)
 size_t devo__gpu_blk_work(const devo__pview *v)
 {
   if (v->kind == DEVO__P_CEC)
-    return devo__cec_block_work(v->dim);
+    return devo__cec_scratch(v->dim);
   if (v->kind == DEVO__P_ETC) {
     /* room for either evaluator version */
     const size_t w1 = devo__etc_block_work_doubles(v->ntasks, v->nmach, v->order);

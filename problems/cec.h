@@ -281,6 +281,28 @@ static inline DEVO_HD int devo__cec_bmode(int fn)
   }
 }
 
+/* The scale of x - o_k before component k's rotation: a simple function's own, 1 for a hybrid
+ * (each group is scaled after the shuffle), component k's for a composition. */
+static inline DEVO_HD double devo__cec_pre_scale(int id, int k)
+{
+  const int fam = devo__cec_family(id);
+  if (fam == DEVO__CEC_HYBRID)
+    return 1.0;
+  return devo__cec_basic_scale(devo__cec_part_fn(id, fam == DEVO__CEC_SIMPLE ? 0 : k));
+}
+
+/* One element's terms (a, b) into its part's sums A and B, by the function's mode. */
+static inline DEVO_HD void devo__cec_fold(int mode, double a, double b, double *A, double *B)
+{
+  *A += a;
+  if (mode == DEVO__CEC_B_SUM)
+    *B += b;
+  else if (mode == DEVO__CEC_B_PROD)
+    *B *= b;
+  else if (mode == DEVO__CEC_B_INTO_A)
+    *A += b;
+}
+
 /* Hybrid group proportions Gp (hf02 of CEC2014: {0.3,0.3,0.4}; hf06 of CEC2017:
  * {0.2,0.2,0.3,0.3}; hf06 of CEC2014: {0.1,0.2,0.2,0.2,0.3}). The last one is never used: the
  * last group takes what is left. */
@@ -509,27 +531,16 @@ static inline DEVO_HD double devo__cec_basic_seq(int fn, const double *z, const 
     zi = s * z[idx ? idx[l] : l];
     zn = s * z[idx ? idx[ln] : ln];
     devo__cec_elem(fn, l, n, zi, zn, &a, &b);
-    A += a;
-    if (mode == DEVO__CEC_B_SUM)
-      B += b;
-    else if (mode == DEVO__CEC_B_PROD)
-      B *= b;
-    else if (mode == DEVO__CEC_B_INTO_A)
-      A += b;
+    devo__cec_fold(mode, a, b, &A, &B);
   }
   return devo__cec_finish(fn, n, A, B);
 }
 
 /* ---- whole functions ---------------------------------------------------------------------- */
 
-/* Doubles of scratch devo__cec_eval needs (y and z). */
+/* Doubles of scratch devo__cec_eval needs (y and z); also the shared work of the GPU block
+ * evaluator (kernels/cec_device.cuh). */
 static inline DEVO_HD size_t devo__cec_scratch(int dim)
-{
-  return 2 * (size_t)dim;
-}
-
-/* Doubles of shared work devo__cec_eval_block (kernels/cec_device.cuh) needs (y and z). */
-static inline DEVO_HD size_t devo__cec_block_work(int dim)
 {
   return 2 * (size_t)dim;
 }
@@ -560,7 +571,7 @@ static inline DEVO_HD double devo__cec_eval(const devo__pview *v, const double *
   int fam = devo__cec_family(id), n = devo__cec_nparts(id), k, fn;
   if (fam == DEVO__CEC_SIMPLE) {
     fn = devo__cec_part_fn(id, 0);
-    devo__cec_sr(x, v->shift, v->rot, d, devo__cec_basic_scale(fn), y, z);
+    devo__cec_sr(x, v->shift, v->rot, d, devo__cec_pre_scale(id, 0), y, z);
     return devo__cec_basic_seq(fn, z, NULL, d, 1.0) + devo__cec_bias(id);
   }
   if (fam == DEVO__CEC_HYBRID) {
@@ -568,7 +579,7 @@ static inline DEVO_HD double devo__cec_eval(const devo__pview *v, const double *
     double f = 0.0;
     if (!devo__cec_hybrid_groups(id, d, start, size))
       return (double)NAN;
-    devo__cec_sr(x, v->shift, v->rot, d, 1.0, y, z);
+    devo__cec_sr(x, v->shift, v->rot, d, devo__cec_pre_scale(id, 0), y, z);
     /* y_i = z[S_i - 1] of the code; the views hold 0-based indices, so group k reads
      * z[shuffle[start_k + l]] scaled by its own s */
     for (k = 0; k < n; ++k) {
@@ -584,7 +595,7 @@ static inline DEVO_HD double devo__cec_eval(const devo__pview *v, const double *
       const double *o = v->shift + (size_t)k * (size_t)d;
       double d2 = 0.0;
       fn = devo__cec_part_fn(id, k);
-      devo__cec_sr(x, o, v->rot + (size_t)k * (size_t)d * (size_t)d, d, devo__cec_basic_scale(fn),
+      devo__cec_sr(x, o, v->rot + (size_t)k * (size_t)d * (size_t)d, d, devo__cec_pre_scale(id, k),
                    y, z);
       fit[k] = devo__cec_comp_fit(id, k, devo__cec_basic_seq(fn, z, NULL, d, 1.0));
       for (j = 0; j < d; ++j)
