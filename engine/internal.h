@@ -4,6 +4,7 @@
 #define DEVO_INTERNAL_H
 
 #include <stdint.h>
+#include <string.h>
 #ifdef __cplusplus
 /* The CUDA backend includes this header from C++, where C11's stdatomic.h is not available
  * before C++23; std::atomic<int> has the layout of C's atomic_int (checked in
@@ -52,6 +53,33 @@ struct devo_etc {
   double *values; /* ntasks * nmach, task-major */
   double *ready;  /* nmach */
 };
+
+/* The evaluation view of a matrix (problems/etc.h) under a task order and lambda. */
+static inline devo__pview devo__etc_view(const struct devo_etc *e, int order, double lambda)
+{
+  devo__pview v;
+  memset(&v, 0, sizeof v);
+  v.kind = DEVO__P_ETC;
+  v.dim = e->ntasks;
+  v.upper = e->nmach;
+  v.etc = e->values;
+  v.ready = e->ready;
+  v.ntasks = e->ntasks;
+  v.nmach = e->nmach;
+  v.lambda = lambda;
+  v.order = order;
+  return v;
+}
+
+/* Whether every task of assign names a machine of e. */
+static inline int devo__etc_assign_ok(const struct devo_etc *e, const int *assign)
+{
+  int t;
+  for (t = 0; t < e->ntasks; ++t)
+    if (assign[t] < 0 || assign[t] >= e->nmach)
+      return 0;
+  return 1;
+}
 
 /* What a solve needs to know; filled from the setters. */
 typedef struct devo__opts {

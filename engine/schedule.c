@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../problems/etc.h"
 #include "../problems/philox.h"
 #include "etc_internal.h"
 
@@ -60,12 +61,6 @@ fail(devo_schedule_result *r, int status, const char *fmt, ...)
   return status;
 }
 
-/* The same rounding as problems/etc.h's devo__etc_objective on the host. */
-static double objective(double lambda, double ms, double ft, int m)
-{
-  return lambda * ms + (1.0 - lambda) * (ft / (double)m);
-}
-
 /* A candidate answer and where it came from. */
 typedef struct cand {
   const int *assign;
@@ -78,7 +73,7 @@ static int eval_cand(const devo_etc *e, const devo_schedule_opts *o, const int *
 {
   int st = devo_etc_evaluate(e, a, o->order, &c->ms, &c->ft);
   c->assign = a;
-  c->obj = objective(o->lambda, c->ms, c->ft, e->nmach);
+  c->obj = devo__etc_objective(o->lambda, c->ms, c->ft, e->nmach);
   c->source = source;
   c->heuristic = heuristic;
   return st;
@@ -177,7 +172,7 @@ static int iterated_ls(const devo_etc *e, const devo_schedule_opts *o, int *cur,
     if (st != DEVO_OK)
       return st;
     ++*rounds;
-    obj = objective(o->lambda, ms, ft, m);
+    obj = devo__etc_objective(o->lambda, ms, ft, m);
     if (obj <= *cur_obj) { /* equal is kept too: it moves the search along plateaus */
       memcpy(cur, work, (size_t)n * sizeof(int));
       *cur_obj = obj;
@@ -250,8 +245,11 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
         goto done;
       }
       ls_ran = 1;
-      if (devo__now() - t1 < ls_min)
-        ls_min = devo__now() - t1;
+      {
+        const double dt = devo__now() - t1;
+        if (dt < ls_min)
+          ls_min = dt;
+      }
       r->ls_moves += moves;
       changed[k] = moves > 0;
       if (changed[k]) {

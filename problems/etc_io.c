@@ -128,34 +128,16 @@ int devo_etc_nmach(const devo_etc *e) { return e ? e->nmach : 0; }
 const double *devo_etc_values(const devo_etc *e) { return e ? e->values : NULL; }
 const double *devo_etc_ready(const devo_etc *e) { return e ? e->ready : NULL; }
 
-static devo__pview etc_view(const devo_etc *e, int order)
-{
-  devo__pview v;
-  memset(&v, 0, sizeof v);
-  v.kind = DEVO__P_ETC;
-  v.dim = e->ntasks;
-  v.upper = e->nmach;
-  v.etc = e->values;
-  v.ready = e->ready;
-  v.ntasks = e->ntasks;
-  v.nmach = e->nmach;
-  v.lambda = 1.0;
-  v.order = order;
-  return v;
-}
-
 int devo_etc_evaluate(const devo_etc *e, const int *assign, int order, double *makespan,
                       double *flowtime)
 {
   devo__pview v;
   double *scratch;
-  int t;
   if (!e || !assign || (order != DEVO_ORDER_FCFS && order != DEVO_ORDER_SPT))
     return DEVO_E_INVALID;
-  for (t = 0; t < e->ntasks; ++t)
-    if (assign[t] < 0 || assign[t] >= e->nmach)
-      return DEVO_E_INVALID;
-  v = etc_view(e, order);
+  if (!devo__etc_assign_ok(e, assign))
+    return DEVO_E_INVALID;
+  v = devo__etc_view(e, order, 1.0);
   scratch = (double *)devo__alloc(&e->al, (size_t)devo__etc_scratch(&v), sizeof(double));
   if (!scratch)
     return DEVO_E_NOMEM;
@@ -182,7 +164,6 @@ typedef struct rd {
   int col;           /* fields seen in the current row */
   int ncols;         /* columns of the first (header or data) row; 0 until known */
   int first_row;     /* still in the first row */
-  int header;        /* the first row is a header */
   long row_line;     /* line where the current row's last field was seen */
   long rows;         /* data rows */
 } rd;
@@ -387,7 +368,6 @@ static void csv_row(int c, void *data)
     }
     r->first_row = 0;
     r->ncols = fr->nfields;
-    r->header = text;
     if (r->ncols < 2) {
       rd_fail(r, DEVO_E_PARSE, r->row_line, 1,
               "%d column: at least 2 machines (columns) are needed", r->ncols);

@@ -374,7 +374,7 @@ int devo_etc_local_search(const devo_etc *e, int *assign, int order, double lamb
   const devo_allocator *al;
   ls_state s;
   devo__pview v;
-  int *orig = NULL, t, rc = DEVO_OK;
+  int *orig = NULL, rc = DEVO_OK;
   double *scratch = NULL, before, after;
   int64_t moves = 0;
   if (moves_done)
@@ -383,9 +383,8 @@ int devo_etc_local_search(const devo_etc *e, int *assign, int order, double lamb
       !(lambda >= 0.0 && lambda <= 1.0) || max_moves < 0 ||
       !(deadline_seconds_from_now >= 0.0 && deadline_seconds_from_now <= 1e9))
     return DEVO_E_INVALID;
-  for (t = 0; t < e->ntasks; ++t)
-    if (assign[t] < 0 || assign[t] >= e->nmach)
-      return DEVO_E_INVALID;
+  if (!devo__etc_assign_ok(e, assign))
+    return DEVO_E_INVALID;
   al = &e->al;
   memset(&s, 0, sizeof s);
   s.deadline = deadline_seconds_from_now > 0.0 ? devo__now() + deadline_seconds_from_now : 0.0;
@@ -397,15 +396,7 @@ int devo_etc_local_search(const devo_etc *e, int *assign, int order, double lamb
   s.lambda = lambda;
   s.need_flow = lambda < 1.0;
   s.assign = assign;
-  memset(&v, 0, sizeof v);
-  v.kind = DEVO__P_ETC;
-  v.dim = s.n;
-  v.etc = e->values;
-  v.ready = e->ready;
-  v.ntasks = s.n;
-  v.nmach = s.m;
-  v.lambda = lambda;
-  v.order = order;
+  v = devo__etc_view(e, order, lambda);
   orig = (int *)devo__alloc(al, (size_t)s.n, sizeof(int));
   s.list = (int *)devo__alloc(al, (size_t)s.n, sizeof(int));
   s.pos = (int *)devo__alloc(al, (size_t)s.n, sizeof(int));
