@@ -68,7 +68,7 @@ const char *tc_devo_bin(void)
   return b;
 }
 
-char *tc_slurp(const char *path)
+char *tc_slurp(const char *path, size_t *len)
 {
   FILE *f = fopen(path, "rb");
   char *buf;
@@ -82,6 +82,8 @@ char *tc_slurp(const char *path)
   if (buf) {
     n = (long)fread(buf, 1, (size_t)n, f);
     buf[n] = 0;
+    if (len)
+      *len = (size_t)n;
   }
   fclose(f);
   return buf;
@@ -105,9 +107,9 @@ int tc_run(const char *cmd, char **out, char **err)
   rc = system(full);
   free(full);
   if (out)
-    *out = tc_slurp(tmpo);
+    *out = tc_slurp(tmpo, NULL);
   if (err)
-    *err = tc_slurp(tmpe);
+    *err = tc_slurp(tmpe, NULL);
   unlink(tmpo);
   unlink(tmpe);
   if (rc == -1 || !WIFEXITED(rc))

@@ -1,6 +1,7 @@
 /* tcheck.h: the tiny test harness of devo's ctest programs. A program defines cases with
- * TEST_CASE(name) / SLOW_CASE(name) at the start of a line (CMake reads those lines to register
- * one ctest entry per case), lists them in a TCASES table, and calls tc_main. A case fails by
+ * TEST_CASE(name) / SLOW_CASE(name) / TIMED_CASE(name) at the start of a line (CMake reads those
+ * lines to register one ctest entry per case; slow and timed cases run alone, since timing
+ * promises do not hold beside other tests), lists them in a TCASES table, and calls tc_main. A case fails by
  * CHECK*; TC_SKIP(msg) exits 77, which ctest reports as skipped. */
 #ifndef DEVO_TCHECK_H
 #define DEVO_TCHECK_H
@@ -10,6 +11,7 @@
 
 #define TEST_CASE(name) static void name(void)
 #define SLOW_CASE(name) static void name(void)
+#define TIMED_CASE(name) static void name(void)
 
 typedef struct tc_case {
   const char *name;
@@ -64,8 +66,9 @@ extern int tc_checks;
 const char *tc_shared(const char *sub);
 /* Path of the devo CLI ($DEVO_BIN), or skips the case. */
 const char *tc_devo_bin(void);
-/* The whole file as a malloc'd, NUL-terminated string, or NULL. */
-char *tc_slurp(const char *path);
+/* The whole file as a malloc'd, NUL-terminated string (its length in *len unless len is NULL),
+ * or NULL. */
+char *tc_slurp(const char *path, size_t *len);
 /* Runs a shell command, captures stdout (and stderr when err != NULL) into malloc'd strings,
  * returns the exit code (or -1). */
 int tc_run(const char *cmd, char **out, char **err);

@@ -432,18 +432,8 @@ static void tmp_close(tmpdir *t)
 
 static char *slurp(const char *path, size_t *len)
 {
-  FILE *f = fopen(path, "rb");
-  char *buf;
-  long n;
-  CHECKF(f != NULL, "cannot open %s", path);
-  fseek(f, 0, SEEK_END);
-  n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  buf = (char *)malloc((size_t)n + 1);
-  CHECK(buf != NULL);
-  *len = fread(buf, 1, (size_t)n, f);
-  buf[*len] = 0;
-  fclose(f);
+  char *buf = tc_slurp(path, len);
+  CHECKF(buf != NULL, "cannot read %s", path);
   return buf;
 }
 

@@ -130,7 +130,7 @@ TEST_CASE(solve_outputs)
 }
 
 /* A run ended by its time limit is a success (exit 0) with the time-limit reason. */
-TEST_CASE(time_limit_exit_0)
+TIMED_CASE(time_limit_exit_0)
 {
   char cmd[1024], *out = NULL;
   snprintf(cmd, sizeof cmd,

@@ -479,7 +479,7 @@ TEST_CASE(braun_reference_minmin)
   int k;
   if (!refp)
     TC_SKIP("../shared/etc_data/braun is absent (set DEVO_SHARED)");
-  md = tc_slurp(refp);
+  md = tc_slurp(refp, NULL);
   CHECK(md != NULL);
   for (k = 0; k < 12; ++k) {
     char sub[64], minmin[32], suff[32], got[64];
@@ -1264,7 +1264,7 @@ TEST_CASE(cli_schedule_runs)
   free(out);
   free(err);
   snprintf(cmd, sizeof cmd, "%s.out", path);
-  out = tc_slurp(cmd);
+  out = tc_slurp(cmd, NULL);
   CHECK(out != NULL);
   for (p = out; p && *p; ++p)
     lines += *p == '\n';

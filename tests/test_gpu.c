@@ -373,7 +373,7 @@ TEST_CASE(backend_info)
 
 /* 20 solves with a 0.1 s time limit end by the time limit within max(1 ms, 1%) (+1 ms of
  * scheduling slack); the largest overshoot is printed. */
-TEST_CASE(deadline)
+TIMED_CASE(deadline)
 {
   devo_problem *p;
   devo_solver *s;

@@ -29,6 +29,17 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
   return r;
 }
 
+int cli_pick(const char *cmd, const char *opt, const char *val, const char *const *names, int *out)
+{
+  int k;
+  for (k = 0; names[k]; ++k)
+    if (strcmp(val, names[k]) == 0) {
+      *out = k;
+      return 0;
+    }
+  return cli_usage_error(cmd, "%s: unknown value '%s'", opt, val);
+}
+
 int cli_runtime_error(const char *cmd, const char *fmt, ...)
 {
   va_list ap;

@@ -22,6 +22,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* *out = the index of val in names (NULL-terminated) and 0, or the usage error
+ * "<opt>: unknown value '<val>'" of cmd (CLI_USAGE). */
+int cli_pick(const char *cmd, const char *opt, const char *val, const char *const *names, int *out);
 /* Same with CLI_RUNTIME. */
 int cli_runtime_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -58,18 +58,6 @@ typedef struct solve_args {
   uint64_t seed, data_seed;
 } solve_args;
 
-static int pick(const char *cmd, const char *opt, const char *val, const char *const *names,
-                int *out)
-{
-  int k;
-  for (k = 0; names[k]; ++k)
-    if (strcmp(val, names[k]) == 0) {
-      *out = k;
-      return 0;
-    }
-  return cli_usage_error(cmd, "%s: unknown value '%s'", opt, val);
-}
-
 static int parse(int argc, char **argv, solve_args *a)
 {
   static const char *const names[] = {"--problem=",  "--dim=",       "--np=",
@@ -150,15 +138,15 @@ static int parse(int argc, char **argv, solve_args *a)
       a->threads_set = 1;
       break;
     case 13:
-      r = pick(cmd, "--backend", v, backends, &a->backend);
+      r = cli_pick(cmd, "--backend", v, backends, &a->backend);
       a->backend_set = 1;
       break;
     case 14:
-      r = pick(cmd, "--gpu-design", v, designs, &a->design);
+      r = cli_pick(cmd, "--gpu-design", v, designs, &a->design);
       a->design_set = 1;
       break;
     case 15:
-      r = pick(cmd, "--bounds", v, rules, &a->bounds);
+      r = cli_pick(cmd, "--bounds", v, rules, &a->bounds);
       break;
     case 16:
       a->json = 1;

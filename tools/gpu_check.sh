@@ -62,12 +62,6 @@ if [ "$build_ok" = yes ]; then
   # keep going past a broken target so that everything else still gets built and tested
   cmake --build "$build" -j "$(nproc)" -- -k >>"$out/build.log" 2>&1 || build_ok="partial"
 fi
-# CMakeLists.txt gives the nvcc warning flags to tests/tcheck.c too in a .cu test target; until
-# that is fixed, build the philox test directly
-if [ ! -x "$build/test_gpu_philox" ] && [ -d "$build" ]; then
-  nvcc -O2 -arch=sm_"$arch" -I"$root" tests/test_gpu_philox.cu tests/tcheck.c \
-    -o "$build/test_gpu_philox" >>"$out/build.log" 2>&1 && note "# test_gpu_philox: built by nvcc directly (CMake target failed)"
-fi
 note "# build: $build_ok ($(( $(date +%s) - t0 )) s), log build.log"
 grep -E "error|Error" "$out/build.log" | head -20 | sed 's/^/#   /'
 

@@ -39,15 +39,9 @@ static const char *const usage =
     "  --local-search on|off  on (default); off = plain DE from the plain heuristics\n"
     "  --only NAME        one instance, e.g. u_c_hihi\n";
 
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 static double median(double *v, int n)
 {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
