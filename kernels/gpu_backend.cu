@@ -55,7 +55,6 @@ struct devo__gpu_state {
   devo__gpu_ktab kt;
   devo__gpu_args a;     /* device pointers live here */
   devo__gpu_pdata pd;   /* problem data */
-  double *d_work;       /* block kinds: global block work when it does not fit in shared memory */
   int blk;              /* block kind (CEC, ETC): one vector per block */
   devo__gpu_ctl *h_ctl; /* pinned */
   cudaStream_t st, st2; /* NULL until created */
@@ -73,13 +72,9 @@ struct devo__gpu_state {
 
 static int devo__cuerr(devo_solver *s, cudaError_t e, const char *call, int line)
 {
-  int n = 0, status = DEVO_E_CUDA;
-  while (call[n] && call[n] != '(')
-    n++;
-  if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
-    status = DEVO_E_NODEVICE;
-  return devo__set_err(s, status, "%.*s failed: %s (%s:%d)", n, call, cudaGetErrorString(e),
-                       DEVO__GPU_FILE, line);
+  char msg[DEVO__ERRLEN];
+  const int status = devo__cuda_fail(msg, sizeof msg, e, call, DEVO__GPU_FILE, line);
+  return devo__set_err(s, status, "%s", msg);
 }
 
 #define DEVO__CK(call)                                                                             \
@@ -160,7 +155,7 @@ static void devo__gpu_stop(devo_solver *s)
   cudaFree(g->a.part_idx);
   cudaFree(g->a.ctl);
   devo__gpu_pdata_free(&g->pd);
-  cudaFree(g->d_work);
+  cudaFree(g->a.work);
   if (g->h_ctl)
     cudaFreeHost(g->h_ctl);
   if (g->ev_fork)
@@ -186,6 +181,18 @@ static int devo__round_up(int x, int m)
   return (x + m - 1) / m * m;
 }
 
+/* Persistent chunks (one cooperative launch per chunk) or graphs: the default, unless a variant
+ * bit asks otherwise or the device cannot launch cooperatively. */
+static int devo__gpu_want_persist(int want, const cudaDeviceProp *p)
+{
+  int persist = DEVO__GPU_DEFAULT_PERSIST;
+  if (want & DEVO__GPU_CHUNK_GRAPH)
+    persist = 0;
+  if (want & DEVO__GPU_CHUNK_PERSIST)
+    persist = 1;
+  return p->cooperativeLaunch ? persist : 0;
+}
+
 /* Block kinds: one vector per block. Shared memory holds, by preference, the block work, the
  * trial and the staged matrix (layout in gpu_common.cuh); what does not fit is dropped in the
  * reverse order (the matrix is read from global memory / L2, the trial lives in the destination
@@ -204,13 +211,7 @@ static int devo__gpu_fit_blk(devo_solver *s, devo__gpu_state *g, int lanes, size
   const size_t work = (size_t)g->a.work_n * sizeof(double);
   const size_t stage = devo__gpu_blk_stage(&g->a.v) * sizeof(double);
   const void *kernels[] = {g->kt.init, g->kt.gen, g->kt.persist, g->kt.mk_eval};
-  int persist = DEVO__GPU_DEFAULT_PERSIST;
-  if (want & DEVO__GPU_CHUNK_GRAPH)
-    persist = 0;
-  if (want & DEVO__GPU_CHUNK_PERSIST)
-    persist = 1;
-  if (!p->cooperativeLaunch || g->design == DEVO_GPU_MULTIKERNEL)
-    persist = 0;
+  const int persist = devo__gpu_want_persist(want, p) && g->design != DEVO_GPU_MULTIKERNEL;
   int tr = !(want & DEVO__GPU_TRIAL_GLOBAL), wk = 1;
   int sg = stage > 0 && !(want & DEVO__GPU_STAGE_OFF) && (persist || (want & DEVO__GPU_STAGE_ON));
   size_t need;
@@ -400,13 +401,7 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
 
   /* chunk and index modes */
   int want = s->o.gpu_design;
-  g->persist = DEVO__GPU_DEFAULT_PERSIST;
-  if (want & DEVO__GPU_CHUNK_GRAPH)
-    g->persist = 0;
-  if (want & DEVO__GPU_CHUNK_PERSIST)
-    g->persist = 1;
-  if (!p->cooperativeLaunch)
-    g->persist = 0;
+  g->persist = devo__gpu_want_persist(want, p);
   g->kernelp = DEVO__GPU_DEFAULT_KERNELP;
   if (want & DEVO__GPU_IDX_KERNELP)
     g->kernelp = 1;
@@ -784,8 +779,7 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
     DEVO__ALLOC(g->a.tfit, (size_t)np * sizeof(double), "the trial fitness");
   }
   if (g->blk && g->a.sm_work < 0)
-    DEVO__ALLOC(g->d_work, (size_t)np * (size_t)g->a.work_n * sizeof(double), "the block work");
-  g->a.work = g->d_work;
+    DEVO__ALLOC(g->a.work, (size_t)np * (size_t)g->a.work_n * sizeof(double), "the block work");
   {
     char why[300];
     st = devo__gpu_pdata_upload(pr, &g->pd, &g->a.v, g->st, why, sizeof why);

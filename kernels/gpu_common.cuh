@@ -20,6 +20,7 @@
 
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../engine/internal.h"
 static_assert(sizeof(atomic_int) == sizeof(int), "atomic_int layout differs between C and C++");
@@ -42,6 +43,20 @@ static_assert(sizeof(atomic_int) == sizeof(int), "atomic_int layout differs betw
 #define DEVO__NO_STOP     0xffffffffffffffffULL
 /* Grid barriers of the persistent kernel. */
 enum { DEVO__BARRIER_ACQUIRE = 0, DEVO__BARRIER_RELAXED = 1, DEVO__BARRIER_CG = 2 };
+
+/* A failed CUDA call as "<call up to its '('> failed: <CUDA's text> (<file>:<line>)" into err
+ * (when err and errlen), and its status: DEVO_E_NODEVICE where no usable device or driver is
+ * there, else DEVO_E_CUDA. */
+static inline int devo__cuda_fail(char *err, size_t errlen, cudaError_t e, const char *call,
+                                  const char *file, int line)
+{
+  int n = 0;
+  while (call[n] && call[n] != '(')
+    n++;
+  if (err && errlen)
+    snprintf(err, errlen, "%.*s failed: %s (%s:%d)", n, call, cudaGetErrorString(e), file, line);
+  return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ? DEVO_E_NODEVICE : DEVO_E_CUDA;
+}
 
 /* Device control block: a few words shared by all kernels of a run. Only this crosses to the
  * host between chunks (pinned memory, one asynchronous copy). */

@@ -15,15 +15,8 @@
 
 static int devo__pd_err(char *err, size_t errlen, cudaError_t e, const char *call, int line)
 {
-  int n = 0;
-  while (call[n] && call[n] != '(')
-    n++;
-  if (err && errlen)
-    snprintf(err, errlen, "%.*s failed: %s (%s:%d)", n, call, cudaGetErrorString(e),
-             DEVO__PD_FILE, line);
-  if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
-    return DEVO_E_NODEVICE;
-  return e == cudaErrorMemoryAllocation ? DEVO_E_NOMEM : DEVO_E_CUDA;
+  const int st = devo__cuda_fail(err, errlen, e, call, DEVO__PD_FILE, line);
+  return e == cudaErrorMemoryAllocation ? DEVO_E_NOMEM : st;
 }
 
 #define DEVO__PCK(call)                                                                           \
