@@ -106,6 +106,24 @@ static inline DEVO_HD double devo__cec_sqrt(double x) /* pow(x, 0.5) */
 #endif
 }
 
+/* fmod(x, 500.0) for x > 0, exactly (the remainder is representable, so the fused x - q 500 is
+ * exact once q is the integer quotient; q from a product by 1/500 may be one off, and one
+ * correction step fixes it). The device's fmod is a bit-by-bit loop: it made the Modified
+ * Schwefel terms three times as slow as any other part of F08 and F10 (kernels/gpu_cec.cu,
+ * measured by clock64() per warp). Huge x (quotient beyond 2^50) goes to fmod. */
+static inline DEVO_HD double devo__cec_fmod500(double x)
+{
+  if (!(x < 0x1p50 * 500.0))
+    return fmod(x, 500.0);
+  const double q = trunc(x * (1.0 / 500.0));
+  double r = fma(-q, 500.0, x);
+  if (r < 0.0)
+    r += 500.0;
+  else if (r >= 500.0)
+    r -= 500.0;
+  return r;
+}
+
 static inline DEVO_HD double devo__cec_root4(double x) /* pow(x, 0.25) */
 {
 #ifdef __CUDA_ARCH__
@@ -426,21 +444,22 @@ static inline DEVO_HD void devo__cec_elem(int fn, int l, int n, double z, double
     break;
   case DEVO__CEC_SCHWEFEL:
     /* the code: f -= X; (out of range: f += Y); both out-of-range branches are reached by
-     * ordinary points, and the negative one takes fmod of |z| */
+     * ordinary points, and the negative one takes fmod of |z|. Its three X, written with one
+     * sine: z > 500: -((500 - t) sin(sqrt(500 - t))); z < -500: -((-500 + t) sin(...)), which is
+     * (500 - t) sin(...) bit for bit (rounding is symmetric in sign); else -(z sin(sqrt|z|)),
+     * which is (-z) sin(...). One sine instead of one per branch: a warp whose lanes take
+     * different branches paid for each. */
     z += 4.209687462275036e+002;
-    if (z > 500) {
-      t = fmod(z, 500.0);
-      *a = -((500.0 - t) * sin(devo__cec_sqrt(500.0 - t)));
-      t1 = (z - 500.0) / 100;
-      *b = t1 * t1 / (double)n;
-    } else if (z < -500) {
-      t = fmod(fabs(z), 500.0);
-      *a = -((-500.0 + t) * sin(devo__cec_sqrt(500.0 - t)));
-      t1 = (z + 500.0) / 100;
+    if (z > 500 || z < -500) {
+      t = 500.0 - devo__cec_fmod500(fabs(z));
+      t2 = z > 500 ? -t : t;
+      t1 = (z > 500 ? z - 500.0 : z + 500.0) / 100;
       *b = t1 * t1 / (double)n;
     } else {
-      *a = -(z * sin(devo__cec_sqrt(fabs(z))));
+      t = fabs(z);
+      t2 = -z;
     }
+    *a = t2 * sin(devo__cec_sqrt(t));
     break;
   case DEVO__CEC_BENT_CIGAR:
     *a = l == 0 ? z * z : 1.0e6 * z * z; /* pow(10.0,6.0) is exactly 1e6 */

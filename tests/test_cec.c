@@ -368,6 +368,30 @@ TEST_CASE(composition_weights)
   CHECK(devo__cec_comp_fit(10, 4, 3.0) == 10000.0 * 3.0 / 1e+3 + 400.0);
 }
 
+/* The Modified Schwefel remainder equals fmod bit for bit: around every multiple of 500 up to
+ * 2^20 (where x / 500 rounds to the next integer), and at random magnitudes up to 1e15. */
+TEST_CASE(fmod500_exact)
+{
+  uint64_t s = 12345u;
+  long k;
+  int bad = 0;
+  for (k = 1; k <= (1L << 20) / 500; ++k) {
+    const double m = 500.0 * (double)k;
+    const double xs[5] = {m, nextafter(m, 0.0), nextafter(m, 1e300), m + 0.5, m - 1e-9};
+    int q;
+    for (q = 0; q < 5; ++q)
+      bad += devo__cec_fmod500(xs[q]) != fmod(xs[q], 500.0);
+  }
+  for (k = 0; k < 200000; ++k) {
+    double x;
+    s = s * 6364136223846793005u + 1442695040888963407u;
+    x = ldexp((double)(s >> 11), -53) * pow(10.0, (double)(k % 16)) + 1e-3;
+    bad += devo__cec_fmod500(x) != fmod(x, 500.0);
+  }
+  CHECK(bad == 0);
+  CHECK(devo__cec_fmod500(1e300) == fmod(1e300, 500.0));
+}
+
 /* ---- names and catalogue -------------------------------------------------------------------- */
 
 TEST_CASE(names)
@@ -926,6 +950,7 @@ static const tc_case cases[] = {
     TC(gen_seed),
     TC(gen_dims),
     TC(composition_weights),
+    TC(fmod500_exact),
     TC(names),
     TC(official_flat_layout),
     TC(bad_missing_file),
