@@ -36,9 +36,10 @@
  *      (vector, part) reduces its terms, then one thread per vector combines the parts;
  *      replacement, then the split grid barrier.
  * Rows are summed over j in index order as the CPU does (split into ordered partials for a
- * single matrix; nvcc fuses each multiply-add), the parts' sums are reduced by warps and device
- * powers are products and square roots (cec.h), so results agree with the CPU to about 1e-13
- * relative, not bit for bit. The trials and the composition distances are the CPU's bit for bit.
+ * single matrix; nvcc fuses each multiply-add), the parts' sums and the composition distances
+ * are reduced in ordered partial sums and device powers are products and square roots (cec.h),
+ * so results agree with the CPU to about 1e-13 relative, not bit for bit. The trials are the
+ * CPU's bit for bit.
  * Helpers that take the kernel's arguments by reference are inlined: out of line they put the
  * arguments in local memory, read back from L2 after every barrier (measured, BENCHMARKS.md).
  * Applies (devo__gpu_cecc_plan): CEC kind, compute capability >= 9.0 with cluster launch, D <= 128,
@@ -158,6 +159,35 @@ __device__ __forceinline__ void devo__cecc_dot(const double *m, int ms, const do
   }
 }
 
+/* The composition weights of the block's VL vectors by one warp: cf_cal's distance |u - o_p|^2
+ * of each (vector, part) as S ordered partial sums over consecutive j, on S lanes, added in
+ * order (a single chain of d dependent additions on one lane was the longest path of the phase
+ * it ran in), then a chain of divisions, a square root and an exponential. u: the trials [j][V]
+ * from column u0, os: the shifts [P][d]. */
+template <int ID, int VL, int V>
+__device__ __forceinline__ void devo__cecc_weights(int lane, int d, const double *u, int u0,
+                                                   const double *os, double *ws)
+{
+  const int P = devo__cec_nparts(ID), np = VL * P, S = 32 / np, pair = lane % np, s = lane / np;
+  const int w = pair / P, p = pair % P, j0 = s * d / S, j1 = (s + 1) * d / S;
+  double dd = 0.0;
+  if (s < S) {
+    const double *uw = u + u0 + w, *op = os + (size_t)p * d;
+#pragma unroll 4
+    for (int jj = j0; jj < j1; ++jj) {
+      const double t = __dsub_rn(uw[(size_t)jj * V], op[jj]);
+      dd = __dadd_rn(dd, __dmul_rn(t, t));
+    }
+  }
+  double sum = dd;
+  for (int t = 1; t < S; ++t) {
+    const double o = __shfl_down_sync(0xffffffffu, dd, t * np);
+    sum = __dadd_rn(sum, o);
+  }
+  if (s == 0)
+    ws[w * DEVO__CEC_MAXPARTS + p] = devo__cec_comp_weight(sum, d, devo__cec_comp_sigma(ID, p));
+}
+
 /* The barrier between the blocks that share vectors: the cluster's, or the block's alone. */
 template <int CL> __device__ __forceinline__ void devo__cecc_sync()
 {
@@ -192,6 +222,10 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
   /* this block's rows of the stacked matrix: [r0, r0 + nr) */
   const int r0 = rank * L.rh, nr = rank == 0 ? L.rh : R - L.rh;
   const int gw = (L.rh + 31) & ~31; /* threads per group in phase B */
+  /* the composition weights: by the last warp during phase B where it has no rows there (its
+   * chain of about d dependent additions then overlaps the product), else beside the terms */
+  const int wwarp = (nt >> 5) - 1;
+  const bool wts_b = fam == DEVO__CEC_COMPOSITION && L.kw * gw <= wwarp * 32;
   /* phase A: thread = (vector vl, coordinate j) */
   const int vl = tid / lv, j = tid % lv;
   const int i = (int)blockIdx.x * VL + vl, vc = rank * VL + vl;
@@ -276,6 +310,8 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
      * whole warps, group g summing its contiguous share of j in order for every row (thread =
      * row, so each y read is a broadcast and each matrix read is consecutive); with kw > 1 the
      * partials are added in group order afterwards ---- */
+    if (wts_b && warp == wwarp)
+      devo__cecc_weights<ID, VL, V>(lane, d, us, rank * VL, os, ws);
     for (int t = tid; t < L.kw * gw; t += nt) {
       const int grp = t / gw, rl = t % gw;
       const bool ok = rl < nr;
@@ -335,22 +371,8 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
       tb[q] = eb;
     }
     static_assert(DEVO__CECC_MAX_VL * DEVO__CEC_MAXPARTS <= 32, "one lane per weight");
-    if (fam == DEVO__CEC_COMPOSITION && warp == (nt >> 5) - 1) {
-      /* the composition weights, one lane per (vector, part), beside the terms: cf_cal's
-       * distance |u - o_p|^2 summed in the CPU's order (so it is the CPU's bit for bit; four
-       * interleaved partial sums measured no faster: the terms take longer), then a chain of
-       * divisions, a square root and an exponential */
-      const int w = lane / P, p = lane % P;
-      if (lane < VL * P) {
-        const double *uw = us + rank * VL + w, *op = os + (size_t)p * d;
-        double dd = 0.0;
-        for (int jj = 0; jj < d; ++jj) {
-          const double t = __dsub_rn(uw[(size_t)jj * V], op[jj]);
-          dd = __dadd_rn(dd, __dmul_rn(t, t));
-        }
-        ws[w * DEVO__CEC_MAXPARTS + p] = devo__cec_comp_weight(dd, d, devo__cec_comp_sigma(ID, p));
-      }
-    }
+    if (fam == DEVO__CEC_COMPOSITION && !wts_b && warp == wwarp)
+      devo__cecc_weights<ID, VL, V>(lane, d, us, rank * VL, os, ws);
     __syncthreads();
     /* one warp per (vector, part): its terms, then g of the part; one copy of the loop for every
      * part (unrolled per part it was ten copies, cold in the instruction cache) */
