@@ -475,7 +475,7 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
   if (g->fast && g->design != DEVO_GPU_MULTIKERNEL) {
     size_t used = strlen(s->info);
     snprintf(s->info + used, sizeof s->info - used,
-             "; generations by %s: %d blocks of %d threads, %d vector%s/block, %d "
+             "; generations by %s%s: %d blocks of %d threads, %d vector%s/block, %d "
              "threads/vector x %d coordinate%s",
              g->a.v.kind == DEVO__P_ETC
                  ? "gpu_etc.cu (one warp per schedule)"
@@ -484,7 +484,8 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
                     : g->fc.cluster == 1 ? "gpu_cec.cu (one block, matrices resident in shared "
                                            "memory)"
                                          : "gpu_fast.cu"),
-             g->fc.blocks, g->fc.threads, g->fc.vpb, g->fc.vpb > 1 ? "s" : "", g->fc.lanes, g->fc.c,
+             g->fc.mma ? " with the matrix products on the tensor cores" : "", g->fc.blocks,
+             g->fc.threads, g->fc.vpb, g->fc.vpb > 1 ? "s" : "", g->fc.lanes, g->fc.c,
              g->fc.c > 1 ? "s" : "");
   }
   if (g->blk) {

@@ -68,7 +68,8 @@ struct devo__cecc_lay {
   int rh, kw, ms, y, z, g, w, f, sh, u, o, pb, total;
 };
 
-__host__ __device__ static inline devo__cecc_lay devo__cecc_layout(int id, int d, int vl, int cl)
+__host__ __device__ static inline devo__cecc_lay devo__cecc_layout(int id, int d, int vl, int cl,
+                                                                   bool mm)
 {
   devo__cecc_lay l;
   const int c = devo__cec_nshift(id), r = c * d, v = cl * vl;
@@ -88,7 +89,7 @@ __host__ __device__ static inline devo__cecc_lay devo__cecc_layout(int id, int d
    * single matrix (for a composition's rows it measured slower where the partials fit: F08, F09
    * at D = 100; F10's do not fit) */
   const int grp = ((l.rh + 31) & ~31), nt = DEVO__CECC_TPC * vl * ((d + 31) & ~31);
-  l.kw = c == 1 ? nt / grp : 1;
+  l.kw = c == 1 && !mm ? nt / grp : 1;
   if (l.kw > 8)
     l.kw = 8;
   if (l.kw < 1)
@@ -197,7 +198,100 @@ template <int CL> __device__ __forceinline__ void devo__cecc_sync()
     __syncthreads();
 }
 
-template <int ID, int VL, int CL>
+/* Phase B on the tensor cores (third version): D = A B + D by mma.m16n8k4.f64 (sm_90), A = 16 rows
+ * of the block's matrix (stored row-major, ms[row][j]), B = 4 coordinates of y of the V vectors
+ * (columns V..7 zero), 16 x 4 x 8 multiply-adds per instruction (m8n8k4, the sm_80 shape,
+ * measured slower than the multiply-adds: about 35 cycles per instruction per scheduler). A
+ * tile's 16 rows lie in one component (whose y is B); a tile past the component's end repeats
+ * its last row and drops the result. Warp w takes tiles [w tpw, (w + 1) tpw) of the block's,
+ * DEVO__CECC_MMA_T at once, each as two chains over the two halves of j added at the end (one
+ * chain per warp waited for the previous instruction), and loads y once for consecutive tiles of
+ * one component (loading every fragment of a step before its instructions measured slower). The sum
+ * is in an order of its own, within rounding of the CPU's. The products go to the block that owns
+ * the vector, as in the first two versions. Fragments (PTX ISA, mma.m16n8k4 .f64): lane = 4 g + q;
+ * A(g + 8 i, q), B(q, g), D(g + 8 (i / 2), 2 q + i % 2). */
+#define DEVO__CECC_MMA_T 2
+#define DEVO__CECC_MMA_M 16
+__device__ __forceinline__ void devo__cecc_dmma(double *c, double a0, double a1, double b)
+{
+  asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+      "{%0, %1, %2, %3};"
+      : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+      : "d"(a0), "d"(a1), "d"(b));
+}
+
+/* Tile t of the block's rows [r0, r0 + nr), counted component by component: its component c
+ * (-1 past the last tile), first row ra and the component's end rb (global row numbers). */
+__device__ __forceinline__ void devo__cecc_tile(int t, int d, int C, int r0, int nr, int &c,
+                                                int &ra, int &rb)
+{
+  constexpr int M = DEVO__CECC_MMA_M;
+  c = -1;
+  ra = rb = r0;
+  for (int cc = t < 0 ? C : r0 / d; cc < C && cc * d < r0 + nr; ++cc) {
+    const int a0 = max(r0, cc * d), b0 = min(r0 + nr, (cc + 1) * d), nm = (b0 - a0 + M - 1) / M;
+    if (t < nm) {
+      c = cc;
+      ra = a0 + M * t;
+      rb = b0;
+      return;
+    }
+    t -= nm;
+  }
+}
+
+template <int V, int VL>
+__device__ __forceinline__ void devo__cecc_mma(int warp, int tpw, int lane, int d, int C, int r0,
+                                               int nr, int rank, const double *ms, const double *ys,
+                                               double *zs, double *zs_peer)
+{
+  constexpr int T = DEVO__CECC_MMA_T;
+  const int g = lane >> 2, q = lane & 3, R = C * d, h = ((d + 7) >> 3) << 2; /* j split at h */
+  for (int t0 = 0; t0 < tpw; t0 += T) {
+    int c[T], ra[T], rb[T];
+    const double *m0[T], *m1[T], *yc[T];
+    double acc[T][2][4];
+#pragma unroll
+    for (int i = 0; i < T; ++i) {
+      devo__cecc_tile(t0 + i < tpw ? warp * tpw + t0 + i : -1, d, C, r0, nr, c[i], ra[i], rb[i]);
+      m0[i] = ms + (size_t)(max(min(ra[i] + g, rb[i] - 1), r0) - r0) * d;
+      m1[i] = ms + (size_t)(max(min(ra[i] + g + 8, rb[i] - 1), r0) - r0) * d;
+      yc[i] = ys + (size_t)max(c[i], 0) * d * V + g;
+#pragma unroll
+      for (int k = 0; k < 8; ++k)
+        acc[i][k / 4][k % 4] = 0.0;
+    }
+    if (c[0] < 0)
+      return;
+#pragma unroll 2
+    for (int j0 = 0; j0 < h; j0 += 4) {
+#pragma unroll
+      for (int hf = 0; hf < 2; ++hf) {
+        const int jj = j0 + hf * h + q;
+        const bool in = jj < d;
+        double bv = 0.0;
+#pragma unroll
+        for (int i = 0; i < T; ++i) {
+          if (c[i] < 0)
+            break;
+          if (i == 0 || c[i] != c[i - 1]) /* warp-uniform: y of a new component */
+            bv = g < V && in ? yc[i][(size_t)jj * V] : 0.0;
+          devo__cecc_dmma(acc[i][hf], in ? m0[i][jj] : 0.0, in ? m1[i][jj] : 0.0, bv);
+        }
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < T; ++i)
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const int v = 2 * q + (k & 1), rr = ra[i] + g + 8 * (k >> 1);
+        if (c[i] >= 0 && v < V && rr < rb[i])
+          (v / VL == rank ? zs : zs_peer)[(size_t)(v % VL) * R + rr] = acc[i][0][k] + acc[i][1][k];
+      }
+  }
+}
+
+template <int ID, int VL, int CL, bool MM>
 __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_MAX_D, 1)
     devo__k_cecc(devo__gpu_args a, uint32_t gen0, uint32_t ngens)
 {
@@ -206,7 +300,7 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
   const int C = devo__cec_nshift(ID), P = devo__cec_nparts(ID), fam = devo__cec_family(ID);
   const int d = a.dim, lv = (d + 31) & ~31, R = C * d, nt = (int)blockDim.x;
   const int tid = (int)threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const devo__cecc_lay L = devo__cecc_layout(ID, d, VL, CL);
+  const devo__cecc_lay L = devo__cecc_layout(ID, d, VL, CL, MM);
   double *sm = devo__sm;
   double *ms = sm + L.ms, *ys = sm + L.y, *zs = sm + L.z, *gs = sm + L.g, *ws = sm + L.w,
          *fs = sm + L.f, *us = sm + L.u, *os = sm + L.o, *pb = sm + L.pb;
@@ -225,7 +319,19 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
   /* the composition weights: by the last warp during phase B where it has no rows there (its
    * chain of about d dependent additions then overlaps the product), else beside the terms */
   const int wwarp = (nt >> 5) - 1;
-  const bool wts_b = fam == DEVO__CEC_COMPOSITION && L.kw * gw <= wwarp * 32;
+  const bool wts_b = fam == DEVO__CEC_COMPOSITION && (MM ? wwarp > 0 : L.kw * gw <= wwarp * 32);
+  /* tensor cores: tiles per warp, over the warps other than the weights' */
+  int mma_tpw = 0;
+  if constexpr (MM) {
+    int c0, ra0, rb0, n8 = 0;
+    for (;; ++n8) {
+      devo__cecc_tile(n8, d, C, r0, nr, c0, ra0, rb0);
+      if (c0 < 0)
+        break;
+    }
+    const int nw = wts_b ? wwarp : nt >> 5;
+    mma_tpw = (n8 + nw - 1) / nw;
+  }
   /* phase A: thread = (vector vl, coordinate j) */
   const int vl = tid / lv, j = tid % lv;
   const int i = (int)blockIdx.x * VL + vl, vc = rank * VL + vl;
@@ -237,7 +343,10 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
 
   for (int q = tid; q < L.rh * d; q += nt) {
     const int jj = q / L.rh, rl = q % L.rh, r = r0 + rl;
-    ms[q] = rl < nr ? __ldg(a.rott + (size_t)(r / d) * d * d + (size_t)jj * d + (r % d)) : 0.0;
+    /* [j][row] for the multiply-adds (a warp's rows at consecutive addresses), [row][j] for the
+     * tensor cores (a fragment's 4 rows x 4 j at d = 100: 16 distinct banks) */
+    ms[MM ? (size_t)rl * d + jj : (size_t)q] =
+        rl < nr ? __ldg(a.rott + (size_t)(r / d) * d * d + (size_t)jj * d + (r % d)) : 0.0;
   }
   if (fam == DEVO__CEC_HYBRID)
     for (int q = tid; q < d; q += nt)
@@ -312,7 +421,9 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
      * partials are added in group order afterwards ---- */
     if (wts_b && warp == wwarp)
       devo__cecc_weights<ID, VL, V>(lane, d, us, rank * VL, os, ws);
-    for (int t = tid; t < L.kw * gw; t += nt) {
+    if constexpr (MM)
+      devo__cecc_mma<V, VL>(warp, mma_tpw, lane, d, C, r0, nr, rank, ms, ys, zs, zs_peer);
+    for (int t = tid; !MM && t < L.kw * gw; t += nt) {
       const int grp = t / gw, rl = t % gw;
       const bool ok = rl < nr;
       const int rr = r0 + (ok ? rl : 0), c = rr / d;
@@ -458,12 +569,17 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
 
 /* ---- host side --------------------------------------------------------------------------- */
 
-template <int VL, int CL> static const void *devo__cecc_kernel(int id)
+template <int VL, int CL> static const void *devo__cecc_kernel(int id, bool mm)
 {
+  if (mm) /* the tensor-core version: compositions only */
+    return id == 8    ? (const void *)devo__k_cecc<8, VL, CL, true>
+           : id == 9  ? (const void *)devo__k_cecc<9, VL, CL, true>
+           : id == 10 ? (const void *)devo__k_cecc<10, VL, CL, true>
+                      : NULL;
   switch (id) {
 #define DEVO__CECC_CASE(ID)                                                                        \
   case ID:                                                                                         \
-    return (const void *)devo__k_cecc<ID, VL, CL>;
+    return (const void *)devo__k_cecc<ID, VL, CL, false>;
     DEVO__CECC_CASE(1)
     DEVO__CECC_CASE(2)
     DEVO__CECC_CASE(3)
@@ -480,12 +596,13 @@ template <int VL, int CL> static const void *devo__cecc_kernel(int id)
   }
 }
 
-/* Whether the kernel of (vl, cl) applies and every block (cluster) is co-resident; fills cfg. */
-static cudaError_t devo__cecc_try(int id, int d, int np, int vl, int cl, const cudaDeviceProp *p,
-                                  devo__gpu_fast_cfg *cfg, int *ok)
+/* Whether the kernel of (vl, cl, mm) applies and every block (cluster) is co-resident; fills
+ * cfg. */
+static cudaError_t devo__cecc_try(int id, int d, int np, int vl, int cl, bool mm,
+                                  const cudaDeviceProp *p, devo__gpu_fast_cfg *cfg, int *ok)
 {
   const int groups = (np + cl * vl - 1) / (cl * vl);
-  const devo__cecc_lay L = devo__cecc_layout(id, d, vl, cl);
+  const devo__cecc_lay L = devo__cecc_layout(id, d, vl, cl, mm);
   const size_t smem = (size_t)L.total * sizeof(double);
   cudaLaunchConfig_t lc;
   cudaLaunchAttribute at[2];
@@ -493,8 +610,9 @@ static cudaError_t devo__cecc_try(int id, int d, int np, int vl, int cl, const c
   *ok = 0;
   if (smem > (size_t)p->sharedMemPerBlockOptin)
     return cudaSuccess;
-  cfg->kern = cl > 1 ? (vl == 1 ? devo__cecc_kernel<1, 2>(id) : devo__cecc_kernel<2, 2>(id))
-                     : (vl == 1 ? devo__cecc_kernel<1, 1>(id) : devo__cecc_kernel<2, 1>(id));
+  cfg->kern = cl > 1
+                  ? (vl == 1 ? devo__cecc_kernel<1, 2>(id, mm) : devo__cecc_kernel<2, 2>(id, mm))
+                  : (vl == 1 ? devo__cecc_kernel<1, 1>(id, mm) : devo__cecc_kernel<2, 1>(id, mm));
   cfg->lanes = (d + 31) & ~31;
   cfg->c = 1;
   cfg->vpb = vl;
@@ -502,6 +620,7 @@ static cudaError_t devo__cecc_try(int id, int d, int np, int vl, int cl, const c
   cfg->blocks = groups * cl;
   cfg->smem = smem;
   cfg->cluster = cl;
+  cfg->mma = mm;
   cudaError_t e =
       cudaFuncSetAttribute(cfg->kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e != cudaSuccess)
@@ -538,11 +657,13 @@ cudaError_t devo__gpu_cecc_plan(const devo__pview *v, int np, int want, const cu
    * two vectors per block before one (each matrix read serves both); then the pairs, one vector
    * per block first (the measured order of the first version) */
   static const int order[4][2] = {{2, 1}, {1, 1}, {1, 2}, {2, 2}};
+  /* phase B on the tensor cores for the compositions (third version) unless asked otherwise */
+  const bool mm = devo__cec_nshift(id) > 1 && !(want & DEVO__GPU_CEC_FMA);
   for (int t = 0; t < 4; ++t) {
     const int vl = order[t][0], cl = order[t][1];
     if ((cl == 1 && (want & DEVO__GPU_CEC_PAIR)) || (vl == 2 && (want & DEVO__GPU_CEC_VL1)))
       continue;
-    e = devo__cecc_try(id, d, np, vl, cl, p, cfg, ok);
+    e = devo__cecc_try(id, d, np, vl, cl, mm, p, cfg, ok);
     if (e != cudaSuccess || *ok)
       return e;
   }

@@ -122,6 +122,7 @@ struct devo__gpu_fast_cfg {
   int lanes, c, vpb, threads, blocks; /* threads per vector, coordinates per thread, ... */
   size_t smem;
   int cluster; /* kernels/gpu_cec.cu: blocks per cluster (1 = no cluster, 2); 0 = other kernels */
+  int mma;     /* kernels/gpu_cec.cu: the matrix products on the tensor cores */
 };
 cudaError_t devo__gpu_fast_plan(int kind, int np, int dim, int want, const cudaDeviceProp *p,
                                 devo__gpu_fast_cfg *cfg, int *ok);

@@ -54,5 +54,8 @@
 /* CEC: the matrices split between the two blocks of a cluster even where one block holds them
  * all (the kernel's first version; bit 30 means this for CEC only) */
 #define DEVO__GPU_CEC_PAIR (1 << 30)
+/* CEC: a composition's matrix-vector products by multiply-adds (the first two versions of
+ * kernels/gpu_cec.cu) instead of the tensor cores (bit 28 means this for CEC only) */
+#define DEVO__GPU_CEC_FMA (1 << 28)
 
 #endif /* DEVO_GPU_VARIANTS_CUH */

@@ -560,6 +560,11 @@ static void cec_parity(const char *fn, int dim, int np, int64_t gens, const int 
         CHECKF(strstr(g.info, "gpu_cec.cu (one block") != NULL, "%s D=%d: not one block: %s", fn,
                dim, g.info);
     }
+    /* a composition's products: the tensor cores by default, multiply-adds when asked */
+    if ((designs[k] & ~DEVO__GPU_CEC_FMA) == DEVO_GPU_FUSED && dim <= 128 && p->view.ncomp > 1 &&
+        strstr(g.info, "(sm_9"))
+      CHECKF((strstr(g.info, "tensor cores") != NULL) == (designs[k] == DEVO_GPU_FUSED),
+             "%s D=%d design %#x: %s", fn, dim, (unsigned)designs[k], g.info);
     if (designs[k] == (DEVO_GPU_FUSED | DEVO__GPU_CEC_PAIR) && dim <= 128 &&
         strstr(g.info, "(sm_9"))
       CHECKF(strstr(g.info, "gpu_cec.cu (two-block clusters") != NULL, "%s D=%d: no pair: %s", fn,
@@ -578,7 +583,7 @@ static const int blk_designs[] = {DEVO_GPU_FUSED,
                                   DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_KERNELP |
                                       DEVO__GPU_STAGE_ON,
                                   DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL | DEVO__GPU_MAX_LANES(64),
-                                  DEVO_GPU_FUSED | DEVO__GPU_ETC_V1,
+                                  DEVO_GPU_FUSED | DEVO__GPU_CEC_FMA,
                                   DEVO_GPU_FUSED | DEVO__GPU_CEC_VL1,
                                   DEVO_GPU_FUSED | DEVO__GPU_CEC_PAIR,
                                   DEVO_GPU_MULTIKERNEL,

@@ -2,7 +2,8 @@
  * (DE/rand/1/bin, NP = 250, F = 0.5, CR = 0.3, D = 100, 10,000,000 evaluations, official CEC
  * data) for each of F01..F10. Columns: the fused design with its defaults (at D <= 128 on sm_90
  * kernels/gpu_cec.cu, the matrices resident in shared memory: of one block where they fit, else
- * of a two-block cluster), gpu_cec.cu with one vector per block (DEVO__GPU_CEC_VL1) and with
+ * of a two-block cluster; a composition's products on the tensor cores), the compositions with
+ * their products by multiply-adds (DEVO__GPU_CEC_FMA), gpu_cec.cu with one vector per block (DEVO__GPU_CEC_VL1) and with
  * two-block clusters for a single matrix too (DEVO__GPU_CEC_PAIR, its first version), the fused
  * design with one block per vector (gpu_fused.cu's kernel, DEVO__GPU_CLASSIC: the single matrix of
  * F01..F07 staged per block), the same with the matrix read from global memory (L2), the
@@ -22,8 +23,9 @@
 #include "tools/bench_util.h"
 #include "kernels/gpu_variants.cuh"
 
-enum { COL_FUSED, COL_VL1, COL_PAIR, COL_BLOCK, COL_GLOBAL, COL_MULTI, COL_CPU1, NCOL };
+enum { COL_FUSED, COL_FMA, COL_VL1, COL_PAIR, COL_BLOCK, COL_GLOBAL, COL_MULTI, COL_CPU1, NCOL };
 static const char *const col_name[NCOL] = {"fused",
+                                           "fused, products by multiply-adds",
                                            "fused, 1 vector per block",
                                            "fused, two-block clusters",
                                            "fused, block per vector",
@@ -31,6 +33,7 @@ static const char *const col_name[NCOL] = {"fused",
                                            "multikernel",
                                            "cpu 1 thread"};
 static const int col_design[NCOL] = {DEVO_GPU_FUSED,
+                                     DEVO_GPU_FUSED | DEVO__GPU_CEC_FMA,
                                      DEVO_GPU_FUSED | DEVO__GPU_CEC_VL1,
                                      DEVO_GPU_FUSED | DEVO__GPU_CEC_PAIR,
                                      DEVO_GPU_FUSED | DEVO__GPU_CLASSIC,
@@ -109,12 +112,14 @@ int main(int argc, char **argv)
         if ((k == COL_GLOBAL || k == COL_VL1 || k == COL_PAIR) && p->view.ncomp != 1)
           continue; /* a composition never stages (the block-per-vector column); at D = 100 its
                        matrices need a pair with two vectors per block (the default column) */
+        if (k == COL_FMA && p->view.ncomp == 1)
+          continue; /* a single matrix is multiplied by multiply-adds in the default column */
         cfg.backend = DEVO_BACKEND_GPU;
         cfg.design = col_design[k];
         cfg.evals = evals;
         t = bench_median(p, &cfg, reps, "bench-cec", info, sizeof info);
         ms[id][k] = t < 0 ? -1.0 : t * 1e3;
-        if (k == COL_VL1 || k == COL_PAIR) /* which kernel each variant column ran */
+        if (k == COL_FMA || k == COL_VL1 || k == COL_PAIR) /* which kernel each variant ran */
           fprintf(stderr, "bench-cec: %s %s ran: %s\n", name, col_name[k],
                   strstr(info, "generations by") ? strstr(info, "generations by") : info);
       } else if (!no_cpu) {
@@ -143,9 +148,9 @@ int main(int argc, char **argv)
     printf("| F%02d |", id);
     for (k = 0; k < NCOL; ++k) {
       if (ms[id][k] < 0)
-        printf(" %s |", k == COL_GLOBAL                 ? "(= block per vector)"
-                        : k == COL_VL1 || k == COL_PAIR ? "(n/a)"
-                                                        : "-");
+        printf(" %s |", k == COL_GLOBAL                                 ? "(= block per vector)"
+                        : k == COL_VL1 || k == COL_PAIR || k == COL_FMA ? "(n/a)"
+                                                                        : "-");
       else
         printf(" %.1f |", ms[id][k]);
     }
