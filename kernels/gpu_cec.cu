@@ -10,15 +10,20 @@
  *                          generation; components and hybrid groups one after another, each
  *                          with its own block reductions. Always selectable (DEVO__GPU_CLASSIC and
  *                          the other block options).
- *   devo__k_cecc<ID, VL, 2>  this file, first version (DEVO__GPU_CEC_PAIR where one block would
- *                          do; the default for the compositions): a cluster of two blocks (two
- *                          SMs) owns 2 VL vectors for the whole chunk. The C matrices, stacked
- *                          into R = C D rows, are split by rows between the two blocks and staged
- *                          once per chunk (F10 at D = 100: 200 KB per block).
- *   devo__k_cecc<ID, VL, 1>  this file, second version (the default where every matrix fits one
- *                          block): one block owns VL vectors and all R rows; no cluster, no
- *                          distributed shared memory, block barriers only. DEVO__GPU_CEC_VL1:
- *                          one vector per block (and per block of a pair) even where two fit.
+ *   devo__k_cecc<ID, VL, 2, 0>  this file, first version (DEVO__GPU_CEC_PAIR where one
+ *                          block would do; compositions with DEVO__GPU_CEC_FMA): a cluster of
+ *                          two blocks (two SMs) owns 2 VL vectors for the whole chunk. The C
+ *                          matrices, stacked into R = C D rows, are split by rows between the
+ *                          two blocks and staged once per chunk (F10 at D = 100: 200 KB per
+ *                          block).
+ *   devo__k_cecc<ID, VL, 1, 0>  this file, second version (the default where every matrix
+ *                          fits one block): one block owns VL vectors and all R rows; no
+ *                          cluster, no distributed shared memory, block barriers only.
+ *                          DEVO__GPU_CEC_VL1: one vector per block (and per block of a pair)
+ *                          even where two fit.
+ *   devo__k_cecc<ID, VL, CL, 1>  this file, third version (the default for the compositions
+ *                          F08..F10, either cluster size; DEVO__GPU_CEC_FMA: the first two):
+ *                          phase B on the tensor cores (mma.m16n8k4.f64), the rest the same.
  * Per generation, blocks of 2 VL x 32-rounded D threads (512 at D = 100, VL = 2):
  *   A  each block builds its VL trials (one thread per coordinate; the draws are made while
  *      waiting at the grid barrier, as gpu_fast.cu does). One block: y_c = s_c (u - o_c) of every
@@ -28,15 +33,18 @@
  *   B  each block multiplies its rows of the stacked matrix with its V vectors: one thread per
  *      row, one matrix element read serves V multiply-adds, y read by broadcast, the loads of four
  *      steps issued before their multiply-adds; for a single matrix up to 8 warp groups split j
- *      and their partials are added in group order. A pair stores each product row in the block
- *      that owns the vector.
+ *      and their partials are added in group order. Third version: 16-row tiles on the tensor
+ *      cores (devo__cecc_mma) and a spare warp computing the composition weights meanwhile. A
+ *      pair stores each product row in the block that owns the vector.
  *   C  (pair: cluster barrier) each block evaluates its VL vectors in one pass over every
  *      component or hybrid group (the element terms of all parts at once, one thread per
- *      element; a spare warp computes the composition weights meanwhile), then one warp per
+ *      element; a spare warp computes the composition weights meanwhile unless phase B did),
+ *      then one warp per
  *      (vector, part) reduces its terms, then one thread per vector combines the parts;
  *      replacement, then the split grid barrier.
  * Rows are summed over j in index order as the CPU does (split into ordered partials for a
- * single matrix; nvcc fuses each multiply-add), the parts' sums and the composition distances
+ * single matrix; nvcc fuses each multiply-add; the tensor cores in an order of their own), the
+ * parts' sums and the composition distances
  * are reduced in ordered partial sums and device powers are products and square roots (cec.h),
  * so results agree with the CPU to about 1e-13 relative, not bit for bit. The trials are the
  * CPU's bit for bit.

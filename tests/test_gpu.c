@@ -812,7 +812,8 @@ TEST_CASE(etc_parity_de)
 }
 
 /* The ETC part of blk_small alone (a quicker compute-sanitizer target): SPT through the block
- * evaluators, FCFS through gpu_etc.cu's warp kernel by default, every design. */
+ * evaluators, FCFS through gpu_etc.cu's warp kernel by default, every design (DEVO__GPU_CEC_FMA:
+ * the CEC compositions by multiply-adds; for ETC the same bit is DEVO__GPU_ETC_V1). */
 static const int blk_small_designs[] = {DEVO_GPU_FUSED,
                                         DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
                                         DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
@@ -821,6 +822,7 @@ static const int blk_small_designs[] = {DEVO_GPU_FUSED,
                                             DEVO__GPU_MAX_LANES(32),
                                         DEVO_GPU_FUSED | DEVO__GPU_ETC_V1 | DEVO__GPU_MAX_LANES(64),
                                         DEVO_GPU_FUSED | DEVO__GPU_CEC_PAIR,
+                                        DEVO_GPU_FUSED | DEVO__GPU_CEC_FMA,
                                         DEVO_GPU_MULTIKERNEL,
                                         -1};
 
