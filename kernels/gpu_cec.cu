@@ -27,9 +27,10 @@
  * Per generation, blocks of 2 VL x 32-rounded D threads (512 at D = 100, VL = 2):
  *   A  each block builds its VL trials (one thread per coordinate; the draws are made while
  *      waiting at the grid barrier, as gpu_fast.cu does). One block: y_c = s_c (u - o_c) of every
- *      component straight from the registers. Pair: u goes to both blocks' shared memory (the
- *      only vector data that crosses SMs), cluster barrier, then each block forms y of the
- *      cluster's V = 2 VL vectors itself.
+ *      component straight from the registers. Pair: each block builds the partner's VL trials
+ *      too (the other half of its threads; the same draws and donors give the same trials), so
+ *      no trial crosses SMs and no cluster barrier is needed here, then forms y of the cluster's
+ *      V = 2 VL vectors.
  *   B  each block multiplies its rows of the stacked matrix with its V vectors: one thread per
  *      row, one matrix element read serves V multiply-adds, y read by broadcast, the loads of four
  *      steps issued before their multiply-adds; for a single matrix up to 8 warp groups split j
@@ -314,11 +315,10 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
          *fs = sm + L.f, *us = sm + L.u, *os = sm + L.o, *pb = sm + L.pb;
   int *shs = (int *)(sm + L.sh);
   int rank = 0;
-  double *us_peer = us, *zs_peer = zs;
+  double *zs_peer = zs;
   if constexpr (CL > 1) {
     cg::cluster_group cl = cg::this_cluster();
     rank = (int)cl.block_rank();
-    us_peer = cl.map_shared_rank(us, rank ^ 1);
     zs_peer = cl.map_shared_rank(zs, rank ^ 1);
   }
   /* this block's rows of the stacked matrix: [r0, r0 + nr) */
@@ -340,10 +340,15 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
     const int nw = wts_b ? wwarp : nt >> 5;
     mma_tpw = (n8 + nw - 1) / nw;
   }
-  /* phase A: thread = (vector vl, coordinate j) */
+  /* phase A: thread = (vector vl, coordinate j); in a pair, threads [VL lv, 2 VL lv) build the
+   * partner's trials too (the same draws and donors, so the partner's bit for bit): no trial
+   * crosses SMs and phase A needs no cluster barrier */
   const int vl = tid / lv, j = tid % lv;
-  const int i = (int)blockIdx.x * VL + vl, vc = rank * VL + vl;
-  const bool mine = vl < VL && j < d, act = mine && i < a.np;
+  const bool own = vl<VL, peer = CL> 1 && !own && vl < 2 * VL && j < d;
+  const int i =
+      own ? (int)blockIdx.x * VL + vl : ((int)blockIdx.x - rank + (rank ^ 1)) * VL + vl - VL;
+  const int vc = own ? rank * VL + vl : (rank ^ 1) * VL + (vl - VL);
+  const bool mine = own && j < d, act = mine && i < a.np, build = (mine || peer) && i < a.np;
   const size_t row = (size_t)(act ? i : 0) * (size_t)d;
   int hs[DEVO__CEC_MAXPARTS] = {0}, hn[DEVO__CEC_MAXPARTS] = {0};
   if (fam == DEVO__CEC_HYBRID)
@@ -376,7 +381,7 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
   devo__de_idx r = {0u, 0u, 0u, 0u};
   bool take[1];
   double ub[1];
-  devo__gpu_draw<1>(a, gen0 + 1u, i, j, act, r, take, ub);
+  devo__gpu_draw<1>(a, gen0 + 1u, i, j, build, r, take, ub);
   devo__cecc_sync<CL>(); /* the matrix is staged; the partner has started (its shared memory may
                             be written) */
 
@@ -384,20 +389,19 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
     const uint32_t gen = gen0 + k;
     const double *src = (gen & 1u) ? a.pop0 : a.pop1;
     double *dst = (gen & 1u) ? a.pop1 : a.pop0;
-    /* ---- A: the trial, into u of this block (and of the partner's, the only vector data that
-     * crosses to the other SM), then y_c = s_c (u - o_c) of every component for the V vectors
-     * of the cluster, each block for itself ---- */
+    /* ---- A: the trials, into u of this block (a pair: of the cluster's V vectors), then
+     * y_c = s_c (u - o_c) of every component for them ---- */
+    if constexpr (CL > 1)
+      if (peer && build)
+        x = src[(size_t)i * d + j]; /* the partner's parent */
     double u = x;
     if (take[0])
       u = devo__de_mutant(x, src[(size_t)r.r1 * d + j], src[(size_t)r.r2 * d + j],
                           src[(size_t)r.r3 * d + j], a.f, a.v.lower, a.v.upper, a.bounds, ub[0]);
-    if (mine && (CL > 1 || fam == DEVO__CEC_COMPOSITION)) { /* u: the partner's y, distances */
+    if ((mine || peer) && (CL > 1 || fam == DEVO__CEC_COMPOSITION)) /* u: y, distances */
       us[(size_t)j * V + vc] = u;
-      if constexpr (CL > 1)
-        us_peer[(size_t)j * V + vc] = u;
-    }
     if constexpr (CL > 1) {
-      devo__cecc_sync<CL>(); /* the partner's trials have arrived */
+      __syncthreads();
       /* y of the cluster's V vectors, thread t = (j, v) with v fastest, so that consecutive lanes
        * read u and write y at consecutive addresses (thread = (v, j) wrote with a stride of V
        * doubles: 8-way bank conflicts at V = 4) */
@@ -565,7 +569,7 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
     if (k == ngens)
       break; /* the end of the kernel is the last barrier */
     devo__grid_arrive(&a.ctl->bar);
-    devo__gpu_draw<1>(a, gen + 1u, i, j, act, r, take, ub);
+    devo__gpu_draw<1>(a, gen + 1u, i, j, build, r, take, ub);
     devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
     if (devo__gpu_stopped(a, gen))
       break;
