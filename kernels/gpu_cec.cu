@@ -40,15 +40,13 @@
  *   C  (pair: cluster barrier) each block evaluates its VL vectors in one pass over every
  *      component or hybrid group (the element terms of all parts at once, one thread per
  *      element; a spare warp computes the composition weights meanwhile unless phase B did),
- *      then one warp per
- *      (vector, part) reduces its terms, then one thread per vector combines the parts;
- *      replacement, then the split grid barrier.
+ *      then one warp per (vector, part) reduces its terms, then one thread per vector combines
+ *      the parts; replacement, then the split grid barrier.
  * Rows are summed over j in index order as the CPU does (split into ordered partials for a
  * single matrix; nvcc fuses each multiply-add; the tensor cores in an order of their own), the
- * parts' sums and the composition distances
- * are reduced in ordered partial sums and device powers are products and square roots (cec.h),
- * so results agree with the CPU to about 1e-13 relative, not bit for bit. The trials are the
- * CPU's bit for bit.
+ * parts' sums and the composition distances are reduced in ordered partial sums and some device
+ * functions differ from the CPU's by an ulp (cec.h), so results agree with the CPU to about
+ * 1e-13 relative, not bit for bit. The trials are the CPU's bit for bit.
  * Helpers that take the kernel's arguments by reference are inlined: out of line they put the
  * arguments in local memory, read back from L2 after every barrier (measured, BENCHMARKS.md).
  * Applies (devo__gpu_cecc_plan): CEC kind, compute capability >= 9.0 with cluster launch, D <= 128,
@@ -209,8 +207,8 @@ template <int CL> __device__ __forceinline__ void devo__cecc_sync()
 
 /* Phase B on the tensor cores (third version): D = A B + D by mma.m16n8k4.f64 (sm_90), A = 16 rows
  * of the block's matrix (stored row-major, ms[row][j]), B = 4 coordinates of y of the V vectors
- * (columns V..7 zero), 16 x 4 x 8 multiply-adds per instruction (m8n8k4, the sm_80 shape,
- * measured slower than the multiply-adds: about 35 cycles per instruction per scheduler). A
+ * (columns V..7 zero), 16 x 4 x 8 multiply-adds per instruction (m8n8k4, the sm_80 shape, was
+ * slower than the multiply-adds: F10's phase B 7,275 cycles per generation against 6,338). A
  * tile's 16 rows lie in one component (whose y is B); a tile past the component's end repeats
  * its last row and drops the result. Warp w takes tiles [w tpw, (w + 1) tpw) of the block's,
  * DEVO__CECC_MMA_T at once, each as two chains over the two halves of j added at the end (one
@@ -324,8 +322,8 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
   /* this block's rows of the stacked matrix: [r0, r0 + nr) */
   const int r0 = rank * L.rh, nr = rank == 0 ? L.rh : R - L.rh;
   const int gw = (L.rh + 31) & ~31; /* threads per group in phase B */
-  /* the composition weights: by the last warp during phase B where it has no rows there (its
-   * chain of about d dependent additions then overlaps the product), else beside the terms */
+  /* the composition weights: by the last warp during phase B where it has no rows there (they
+   * then overlap the product), else beside the terms */
   const int wwarp = (nt >> 5) - 1;
   const bool wts_b = fam == DEVO__CEC_COMPOSITION && (MM ? wwarp > 0 : L.kw * gw <= wwarp * 32);
   /* tensor cores: tiles per warp, over the warps other than the weights' */
@@ -344,7 +342,7 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
    * partner's trials too (the same draws and donors, so the partner's bit for bit): no trial
    * crosses SMs and phase A needs no cluster barrier */
   const int vl = tid / lv, j = tid % lv;
-  const bool own = vl<VL, peer = CL> 1 && !own && vl < 2 * VL && j < d;
+  const bool own = (vl < VL), peer = (CL > 1) && !own && vl < 2 * VL && j < d;
   const int i =
       own ? (int)blockIdx.x * VL + vl : ((int)blockIdx.x - rank + (rank ^ 1)) * VL + vl - VL;
   const int vc = own ? rank * VL + vl : (rank ^ 1) * VL + (vl - VL);
