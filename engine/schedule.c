@@ -143,22 +143,27 @@ static int solver_setup(devo_solver *s, const devo_schedule_opts *o, int backend
 
 /* Perturbations of one round: 2 to 6 tasks, so that the local search can leave the basin of
  * its last optimum without forgetting the schedule. */
-#define ILS_MIN_KICK 2
+#define ILS_MIN_KICK  2
 #define ILS_KICK_SPAN 5
 
 /* Step 5: iterated local search from cur (a schedule with objective *cur_obj) until the
  * deadline; cur and *cur_obj receive the best found. work: n ints of scratch. Returns a status;
- * *rounds counts the rounds. */
+ * *rounds counts the rounds. Each round's objective comes from one view and one scratch block
+ * made here (devo_etc_evaluate would allocate and check the assignment again every round). */
 static int iterated_ls(const devo_etc *e, const devo_schedule_opts *o, int *cur, double *cur_obj,
                        int *work, double deadline, int64_t *rounds)
 {
-  int n = e->ntasks, m = e->nmach, q, k, st;
+  const devo__pview v = devo__etc_view(e, o->order, o->lambda);
+  double *scratch = (double *)devo__alloc(&e->al, devo__etc_scratch(&v), sizeof(double));
+  int n = e->ntasks, m = e->nmach, q, k, st = DEVO_OK;
   uint32_t round;
+  if (!scratch)
+    return DEVO_E_NOMEM;
   for (round = 0;; ++round) {
-    double left = deadline - devo__now(), ms, ft, obj;
+    double left = deadline - devo__now(), obj;
     int64_t moves = 0;
     if (left <= 0.0)
-      return DEVO_OK;
+      break;
     memcpy(work, cur, (size_t)n * sizeof(int));
     k = ILS_MIN_KICK + (int)(round % ILS_KICK_SPAN);
     for (q = 0; q < k; ++q) {
@@ -167,17 +172,17 @@ static int iterated_ls(const devo_etc *e, const devo_schedule_opts *o, int *cur,
       work[t] = j >= work[t] ? j + 1 : j; /* any machine but its own */
     }
     st = devo_etc_local_search(e, work, o->order, o->lambda, 0, left, &moves);
-    if (st == DEVO_OK)
-      st = devo_etc_evaluate(e, work, o->order, &ms, &ft);
     if (st != DEVO_OK)
-      return st;
+      break;
     ++*rounds;
-    obj = devo__etc_objective(o->lambda, ms, ft, m);
+    obj = devo__etc_eval_parts(&v, NULL, work, scratch, NULL, NULL);
     if (obj <= *cur_obj) { /* equal is kept too: it moves the search along plateaus */
       memcpy(cur, work, (size_t)n * sizeof(int));
       *cur_obj = obj;
     }
   }
+  devo__free(&e->al, scratch);
+  return st;
 }
 
 int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assign,
