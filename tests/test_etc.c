@@ -535,6 +535,22 @@ static double *gen(devo__etcgen *g)
   return v;
 }
 
+/* The matrix of generator class cls (n tasks x m machines, the generator's default seed). */
+static devo_etc *gen_etc(const char *cls, int n, int m)
+{
+  devo__etcgen g;
+  devo_etc *e;
+  double *v;
+  devo__etcgen_defaults(&g);
+  CHECK(devo__etcgen_class(&g, cls) == 0);
+  g.ntasks = n;
+  g.nmach = m;
+  v = gen(&g);
+  e = make_etc(n, m, v); /* copies the values */
+  free(v);
+  return e;
+}
+
 TEST_CASE(gen_range_statistics)
 {
   int k;
@@ -785,19 +801,13 @@ TEST_CASE(problem_etc_seeds)
 /* A short solve from the seeds can only improve on the best heuristic. */
 TEST_CASE(problem_etc_solve_beats_seeds)
 {
-  devo__etcgen g;
   devo_etc *e;
   devo_problem *p = NULL;
   devo_solver *s = NULL;
   devo_stats st;
-  double *v, best, ms, minmin_ms;
+  double best, ms, minmin_ms;
   int a[128];
-  devo__etcgen_defaults(&g);
-  CHECK(devo__etcgen_class(&g, "u_i_hihi") == 0);
-  g.ntasks = 128;
-  g.nmach = 8;
-  v = gen(&g);
-  e = make_etc(128, 8, v);
+  e = gen_etc("u_i_hihi", 128, 8);
   CHECK(devo_etc_heuristic(e, DEVO_HEUR_MINMIN, a) == DEVO_OK);
   CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &minmin_ms, NULL) == DEVO_OK);
   CHECK(devo_problem_create(&p, NULL) == DEVO_OK);
@@ -818,7 +828,6 @@ TEST_CASE(problem_etc_solve_beats_seeds)
   devo_solver_destroy(s);
   devo_problem_destroy(p);
   devo_etc_destroy(e);
-  free(v);
 }
 
 /* ---- local search ----------------------------------------------------------------------- */
@@ -1038,18 +1047,12 @@ TEST_CASE(braun_minmin_local_search)
 /* DEVO_ETC_SEED_LOCAL: the initial population holds the improved schedules. */
 TEST_CASE(problem_etc_seed_local)
 {
-  devo__etcgen g;
   devo_etc *e;
   devo_problem *p = NULL;
   devo_solver *s = NULL;
-  double *v, best, ms_ls;
+  double best, ms_ls;
   int a[128];
-  devo__etcgen_defaults(&g);
-  CHECK(devo__etcgen_class(&g, "u_c_hihi") == 0);
-  g.ntasks = 128;
-  g.nmach = 8;
-  v = gen(&g);
-  e = make_etc(128, 8, v);
+  e = gen_etc("u_c_hihi", 128, 8);
   CHECK(devo_etc_heuristic(e, DEVO_HEUR_MINMIN, a) == DEVO_OK);
   CHECK(devo_etc_local_search(e, a, DEVO_ORDER_FCFS, 1.0, 0, 0.0, NULL) == DEVO_OK);
   CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms_ls, NULL) == DEVO_OK);
@@ -1066,7 +1069,6 @@ TEST_CASE(problem_etc_seed_local)
   devo_solver_destroy(s);
   devo_problem_destroy(p);
   devo_etc_destroy(e);
-  free(v);
 }
 
 /* devo_schedule_run: the library form of `devo schedule`. */
@@ -1075,18 +1077,11 @@ TEST_CASE(problem_etc_seed_local)
  * (a round budget bounded by the deadline is not: so only "not worse" is compared). */
 TEST_CASE(schedule_run_iterated_ls)
 {
-  devo__etcgen g;
   devo_etc *e;
   devo_schedule_opts o;
   devo_schedule_result r0, r1;
-  double *v;
   int a[256], t;
-  devo__etcgen_defaults(&g);
-  CHECK(devo__etcgen_class(&g, "u_i_hihi") == 0);
-  g.ntasks = 256;
-  g.nmach = 8;
-  v = gen(&g);
-  e = make_etc(256, 8, v);
+  e = gen_etc("u_i_hihi", 256, 8);
   devo_schedule_opts_init(&o);
   CHECK(o.ils_share == 0.8);
   o.lambda = 1.0;
@@ -1110,23 +1105,16 @@ TEST_CASE(schedule_run_iterated_ls)
   o.ils_share = -0.1;
   CHECK(devo_schedule_run(e, &o, a, &r1) == DEVO_E_INVALID);
   devo_etc_destroy(e);
-  free(v);
 }
 
 TEST_CASE(schedule_run_library)
 {
-  devo__etcgen g;
   devo_etc *e;
   devo_schedule_opts o;
   devo_schedule_result r;
-  double *v, ms, ft, minmin_ms;
+  double ms, ft, minmin_ms;
   int a[128], b[128], t, mode;
-  devo__etcgen_defaults(&g);
-  CHECK(devo__etcgen_class(&g, "u_s_hilo") == 0);
-  g.ntasks = 128;
-  g.nmach = 8;
-  v = gen(&g);
-  e = make_etc(128, 8, v);
+  e = gen_etc("u_s_hilo", 128, 8);
   CHECK(devo_etc_heuristic(e, DEVO_HEUR_MINMIN, b) == DEVO_OK);
   CHECK(devo_etc_evaluate(e, b, DEVO_ORDER_FCFS, &minmin_ms, NULL) == DEVO_OK);
   devo_schedule_opts_init(&o);
@@ -1189,7 +1177,6 @@ TEST_CASE(schedule_run_library)
   CHECK(devo_schedule_run(NULL, &o, a, &r) == DEVO_E_INVALID);
   CHECK(devo_schedule_run(e, &o, a, NULL) == DEVO_E_INVALID);
   devo_etc_destroy(e);
-  free(v);
 }
 
 /* ---- the CLI ---------------------------------------------------------------------------- */
