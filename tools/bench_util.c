@@ -117,3 +117,26 @@ int bench_validate(devo_problem *p, const bench_cfg *c, int cpu_threads, double 
           *cbest);
   return 1;
 }
+
+double bench_cpu_scaled_ms(devo_problem *p, bench_cfg *c, int64_t evals, int cpu_div, int reps,
+                           const char *who)
+{
+  int64_t e = evals / cpu_div;
+  double t;
+  if (e < 2 * (int64_t)c->np)
+    e = 2 * (int64_t)c->np;
+  c->evals = e;
+  t = reps > 0 ? bench_median(p, c, reps, who, NULL, 0) : bench_one(p, c, who, NULL, NULL, NULL, 0);
+  return t < 0 ? -1.0 : t * 1e3 * (double)(evals - c->np) / (double)(e - c->np);
+}
+
+void bench_print_ratios(const double *row, int from, int to, int base)
+{
+  int k;
+  for (k = from; k <= to; ++k) {
+    if (row[k] < 0 || row[base] <= 0)
+      printf(" - |");
+    else
+      printf(" %.1fx |", row[k] / row[base]);
+  }
+}

@@ -36,6 +36,15 @@ double bench_median(devo_problem *p, const bench_cfg *c, int reps, const char *w
  * info: filled. */
 int bench_validate(devo_problem *p, const bench_cfg *c, int cpu_threads, double rel_tol,
                    const char *who, double *gbest, double *cbest, char *info, size_t infolen);
+/* A CPU column scaled to a GPU column's work: c (backend CPU) runs evals / cpu_div evaluations,
+ * at least 2 NP, the median of reps runs after a warm-up (reps = 0: one run, no warm-up), and
+ * the time is scaled by the loop evaluations (evals - NP) / (e - NP). Milliseconds, or -1.
+ * Sets c->evals. */
+double bench_cpu_scaled_ms(devo_problem *p, bench_cfg *c, int64_t evals, int cpu_div, int reps,
+                           const char *who);
+/* The ratio cells " %.1fx |" of row[k] / row[base] for k = from .. to (" - |" where a value is
+ * missing: negative, or a base <= 0). */
+void bench_print_ratios(const double *row, int from, int to, int base);
 /* Writes the current time as "YYYY-MM-DD HH:MM UTC" into date and returns the number of online
  * CPU cores (at least 1): what every benchmark table's header says. */
 int bench_stamp(char *date, size_t len);

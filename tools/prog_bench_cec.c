@@ -3,11 +3,11 @@
  * data) for each of F01..F10. Columns: the fused design with its defaults (at D <= 128 on sm_90
  * kernels/gpu_cec.cu, the matrices resident in shared memory: of one block where they fit, else
  * of a two-block cluster; a composition's products on the tensor cores), the compositions with
- * their products by multiply-adds (DEVO__GPU_CEC_FMA), gpu_cec.cu with one vector per block (DEVO__GPU_CEC_VL1) and with
- * two-block clusters for a single matrix too (DEVO__GPU_CEC_PAIR, its first version), the fused
- * design with one block per vector (gpu_fused.cu's kernel, DEVO__GPU_CLASSIC: the single matrix of
- * F01..F07 staged per block), the same with the matrix read from global memory (L2), the
- * multikernel design, and the 1-thread CPU backend. Time = the
+ * their products by multiply-adds (DEVO__GPU_CEC_FMA), gpu_cec.cu with one vector per block
+ * (DEVO__GPU_CEC_VL1) and with two-block clusters for a single matrix too (DEVO__GPU_CEC_PAIR,
+ * its first version), the fused design with one block per vector (gpu_fused.cu's kernel,
+ * DEVO__GPU_CLASSIC: the single matrix of F01..F07 staged per block), the same with the matrix
+ * read from global memory (L2), the multikernel design, and the 1-thread CPU backend. Time = the
  * generation loop (devo_stats.elapsed - init_seconds); GPU columns: median of --reps runs after a
  * warm-up; the CPU column runs evals / --cpu-div evaluations once and is scaled to the full count
  * (a generation costs the same all run long). Each function is validated first: after 20
@@ -123,13 +123,8 @@ int main(int argc, char **argv)
           fprintf(stderr, "bench-cec: %s %s ran: %s\n", name, col_name[k],
                   strstr(info, "generations by") ? strstr(info, "generations by") : info);
       } else if (!no_cpu) {
-        int64_t e = evals / cpu_div;
-        if (e < 2 * np)
-          e = 2 * np;
         cfg.backend = DEVO_BACKEND_CPU;
-        cfg.evals = e;
-        t = bench_one(p, &cfg, "bench-cec", NULL, NULL, NULL, 0);
-        ms[id][k] = t < 0 ? -1.0 : t * 1e3 * (double)(evals - np) / (double)(e - np);
+        ms[id][k] = bench_cpu_scaled_ms(p, &cfg, evals, cpu_div, 0, "bench-cec");
       }
       fprintf(stderr, "bench-cec: %s %s: %.2f ms\n", name, col_name[k], ms[id][k]);
     }
@@ -154,12 +149,7 @@ int main(int argc, char **argv)
       else
         printf(" %.1f |", ms[id][k]);
     }
-    for (k = COL_MULTI; k <= COL_CPU1; ++k) {
-      if (ms[id][k] < 0 || ms[id][COL_FUSED] <= 0)
-        printf(" - |");
-      else
-        printf(" %.1fx |", ms[id][k] / ms[id][COL_FUSED]);
-    }
+    bench_print_ratios(ms[id], COL_MULTI, COL_CPU1, COL_FUSED);
     printf("\n");
   }
   return fail;

@@ -136,15 +136,9 @@ int main(int argc, char **argv)
                  strstr(info, "gpu_fast.cu") ? strstr(info, "gpu_fast.cu")
                                              : "gpu_fast.cu does not apply, gpu_fused.cu ran");
       } else if (!no_cpu) {
-        int64_t e = b->evals / cpu_div;
-        if (e < 2 * b->np)
-          e = 2 * b->np;
         cfg.backend = DEVO_BACKEND_CPU;
         cfg.threads = k == COL_CPU1 ? 1 : ncores;
-        cfg.evals = e;
-        t = bench_median(p, &cfg, reps, "bench-gpu", NULL, 0);
-        /* loop evaluations scale: (evals - np) / (e - np) */
-        ms[c][k] = t < 0 ? -1.0 : t * 1e3 * (double)(b->evals - b->np) / (double)(e - b->np);
+        ms[c][k] = bench_cpu_scaled_ms(p, &cfg, b->evals, cpu_div, reps, "bench-gpu");
       }
       fprintf(stderr, "bench-gpu: D=%d NP=%d %s: %.2f ms\n", b->dim, b->np, col_name[k],
               ms[c][k]);
@@ -166,12 +160,7 @@ int main(int argc, char **argv)
       else
         printf(" %.2f |", ms[c][k]);
     }
-    for (k = COL_MULTI; k <= COL_CPUN; ++k) {
-      if (ms[c][k] < 0 || ms[c][COL_FUSED] <= 0)
-        printf(" - |");
-      else
-        printf(" %.1fx |", ms[c][k] / ms[c][COL_FUSED]);
-    }
+    bench_print_ratios(ms[c], COL_MULTI, COL_CPUN, COL_FUSED);
     printf("\n");
   }
   return 0;
