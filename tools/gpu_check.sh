@@ -181,29 +181,30 @@ fi
 
 # ---- compute-sanitizer ----------------------------------------------------------------------
 san=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
-if [ "${SKIP_SANITIZER:-0}" != 1 ] && [ -n "$san" ] && [ -x "$build/test_gpu" ]; then
-  : >"$out/sanitizer.log"
-  for tool in ${CLASSIC_SAN_TOOLS-memcheck racecheck synccheck}; do
+# san_case CASE TIMEOUT TOOL...: test_gpu CASE under each tool, its summary line in the note
+san_case() {
+  local tc=$1 limit=$2 tool rc errs
+  shift 2
+  for tool in "$@"; do
     t0=$(date +%s)
-    timeout 100 "$san" --tool "$tool" --error-exitcode 9 "$build/test_gpu" parity_small \
+    timeout "$limit" "$san" --tool "$tool" --error-exitcode 9 "$build/test_gpu" "$tc" \
       >>"$out/sanitizer.log" 2>&1
     rc=$?
     errs=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer.log" | tail -1)
-    note "# compute-sanitizer $tool on test_gpu parity_small: exit $rc; ${errs:-no summary} ($(( $(date +%s) - t0 )) s)"
+    note "# compute-sanitizer $tool on test_gpu $tc: exit $rc; ${errs:-no summary} ($(( $(date +%s) - t0 )) s)"
   done
+}
+if [ "${SKIP_SANITIZER:-0}" != 1 ] && [ -n "$san" ] && [ -x "$build/test_gpu" ]; then
+  : >"$out/sanitizer.log"
+  # shellcheck disable=SC2086
+  san_case parity_small 100 ${CLASSIC_SAN_TOOLS-memcheck racecheck synccheck}
   if [ -x "$build/test_gpu_philox" ] && [ "${SKIP_PHILOX:-0}" != 1 ]; then
     timeout 120 "$san" --tool memcheck --error-exitcode 9 "$build/test_gpu_philox" >>"$out/sanitizer.log" 2>&1
     note "# compute-sanitizer memcheck on test_gpu_philox: exit $?"
   fi
   # the block kinds: CEC F10/F06/F02 and an SPT schedule, every design and staging choice
-  for tool in ${BLK_SAN_TOOLS:-memcheck racecheck}; do
-    t0=$(date +%s)
-    timeout 150 "$san" --tool "$tool" --error-exitcode 9 "$build/test_gpu" blk_small \
-      >>"$out/sanitizer.log" 2>&1
-    rc=$?
-    errs=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer.log" | tail -1)
-    note "# compute-sanitizer $tool on test_gpu blk_small: exit $rc; ${errs:-no summary} ($(( $(date +%s) - t0 )) s)"
-  done
+  # shellcheck disable=SC2086
+  san_case blk_small 150 ${BLK_SAN_TOOLS:-memcheck racecheck}
 else
   note "# compute-sanitizer: not run (${san:-not found})"
 fi
