@@ -778,7 +778,8 @@ static void etc_parity_ex(int n, int m, int order, int np, const int *designs, i
 
 /* The block designs plus the block evaluator v2 in the persistent kernel: where gpu_etc.cu's
  * warp kernel applies (FCFS, m <= 32, n <= 512), DEVO_GPU_FUSED runs it, so both evaluators of
- * the default path are compared with the CPU. */
+ * the default path are compared with the CPU. (DEVO__GPU_CEC_VL1 and DEVO__GPU_CEC_PAIR are the
+ * bits of DEVO__GPU_ETC_WARP and DEVO__GPU_ETC_BLOCK: listed here too, they ran those twice.) */
 static const int etc_designs[] = {DEVO_GPU_FUSED,
                                   DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
                                   DEVO_GPU_FUSED | DEVO__GPU_ETC_BLOCK,
@@ -788,8 +789,6 @@ static const int etc_designs[] = {DEVO_GPU_FUSED,
                                       DEVO__GPU_STAGE_ON,
                                   DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL | DEVO__GPU_MAX_LANES(64),
                                   DEVO_GPU_FUSED | DEVO__GPU_ETC_V1,
-                                  DEVO_GPU_FUSED | DEVO__GPU_CEC_VL1,
-                                  DEVO_GPU_FUSED | DEVO__GPU_CEC_PAIR,
                                   DEVO_GPU_MULTIKERNEL,
                                   -1};
 
@@ -830,7 +829,7 @@ TEST_CASE(etc_small)
 {
   need_gpu();
   etc_parity(96, 8, DEVO_ORDER_SPT, 16, blk_small_designs);
-  etc_parity(96, 8, DEVO_ORDER_FCFS, 16, blk_small_designs);
+  etc_parity(96, 8, DEVO_ORDER_FCFS, 16, blk_small_designs); /* gpu_etc.cu's warp kernel */
 }
 
 /* A short case of the block kinds for compute-sanitizer (tools/gpu_check.sh). */
@@ -841,8 +840,7 @@ TEST_CASE(blk_small)
   cec_parity("F10", 10, 16, 5, designs);
   cec_parity("F06", 30, 16, 5, designs);
   cec_parity("F02", 40, 16, 5, designs);
-  etc_parity(96, 8, DEVO_ORDER_SPT, 16, designs);
-  etc_parity(96, 8, DEVO_ORDER_FCFS, 16, designs); /* gpu_etc.cu's warp kernel by default */
+  etc_small();
 }
 
 int main(int argc, char **argv)

@@ -162,7 +162,7 @@ static int parse(int argc, char **argv, sched_args *a)
         return cli_usage_error(cmd, "unexpected argument '%s' (one input file)", v);
       a->file = v;
       break;
-    case 0: r = cli_pick("schedule", "--format", v, formats, &a->format); break;
+    case 0: r = cli_pick(cmd, "--format", v, formats, &a->format); break;
     case 1:
       r = cli_int(cmd, "--machines", v, &a->nmach);
       if (!r && (a->nmach < 2 || a->nmach > DEVO_ETC_MAX_MACHINES))
@@ -175,14 +175,14 @@ static int parse(int argc, char **argv, sched_args *a)
       if (!r && !(a->time_limit > 0))
         r = cli_usage_error(cmd, "--time-limit must be a positive number of seconds, got %s", v);
       break;
-    case 4: r = cli_pick("schedule", "--objective", v, objectives, &a->objective); break;
+    case 4: r = cli_pick(cmd, "--objective", v, objectives, &a->objective); break;
     case 5:
       r = cli_double(cmd, "--lambda", v, &a->lambda);
       if (!r && !(a->lambda >= 0 && a->lambda <= 1))
         r = cli_usage_error(cmd, "--lambda must be in [0, 1], got %s", v);
       a->lambda_set = 1;
       break;
-    case 6: r = cli_pick("schedule", "--order", v, orders, &a->order); break;
+    case 6: r = cli_pick(cmd, "--order", v, orders, &a->order); break;
     case 7:
       a->heuristic = v;
       if (devo_heuristic_from_name(v) < 0)
@@ -196,14 +196,14 @@ static int parse(int argc, char **argv, sched_args *a)
     case 11: r = cli_double(cmd, "--cr", v, &a->cr); break;
     case 12: r = cli_u64(cmd, "--seed", v, &a->seed); break;
     case 13: r = cli_int(cmd, "--threads", v, &a->threads); break;
-    case 14: r = cli_pick("schedule", "--backend", v, backends, &a->backend); break;
+    case 14: r = cli_pick(cmd, "--backend", v, backends, &a->backend); break;
     case 15: a->out = v; break;
     case 16: a->json = 1; break;
     case 17:
       fputs(schedule_help, stdout);
       exit(CLI_OK);
     case 18:
-      r = cli_pick("schedule", "--local-search", v, on_off, &a->local_search);
+      r = cli_pick(cmd, "--local-search", v, on_off, &a->local_search);
       break;
     case 19:
       r = cli_double(cmd, "--ils-share", v, &a->ils_share);
