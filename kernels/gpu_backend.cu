@@ -428,12 +428,12 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
   } else if (g->a.v.kind == DEVO__P_ETC) {
     /* every explicit block option (evaluator version, thread cap, staging) keeps the block
      * evaluators, so that each stays measurable and tested */
-    const int blk_opts = DEVO__GPU_ETC_BLOCK | DEVO__GPU_ETC_V1 | DEVO__GPU_CLASSIC |
+    const int v1 = (want & DEVO__GPU_ETC_WARP) ? 0 : DEVO__GPU_ETC_V1; /* bit 28 + 29: warp v1 */
+    const int blk_opts = DEVO__GPU_ETC_BLOCK | v1 | DEVO__GPU_CLASSIC |
                          DEVO__GPU_MAX_LANES(63 * 32) | DEVO__GPU_STAGE_ON | DEVO__GPU_STAGE_OFF;
     if (g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE &&
         (DEVO__GPU_DEFAULT_ETC_WARP || (want & DEVO__GPU_ETC_WARP)) && !(want & blk_opts))
-      DEVO__CK(
-          devo__gpu_etcw_plan(&g->a.v, np, (want & DEVO__GPU_ETC_WARP) != 0, p, &g->fc, &g->fast));
+      DEVO__CK(devo__gpu_etcw_plan(&g->a.v, np, want, p, &g->fc, &g->fast));
   } else if (g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE &&
              !(want & DEVO__GPU_CLASSIC) && (DEVO__GPU_DEFAULT_FAST || (want & DEVO__GPU_FAST))) {
     DEVO__CK(devo__gpu_fast_plan(g->a.v.kind, np, d, want, p, &g->fc, &g->fast));
@@ -478,7 +478,8 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
              "; generations by %s%s: %d blocks of %d threads, %d vector%s/block, %d "
              "threads/vector x %d coordinate%s",
              g->a.v.kind == DEVO__P_ETC
-                 ? "gpu_etc.cu (one warp per schedule)"
+                 ? (g->fc.version == 1 ? "gpu_etc.cu version 1 (one warp per schedule)"
+                                       : "gpu_etc.cu version 2 (one warp per schedule)")
                  : (g->fc.cluster > 1    ? "gpu_cec.cu (two-block clusters, matrices resident in "
                                            "distributed shared memory)"
                     : g->fc.cluster == 1 ? "gpu_cec.cu (one block, matrices resident in shared "
@@ -725,7 +726,7 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
   g->a.work_n = (int)devo__gpu_blk_work(hv);
   g->a.sm_work = -1;
   g->a.sm_stage = -1;
-  g->a.etc_v1 = (s->o.gpu_design & DEVO__GPU_ETC_V1) != 0;
+  g->a.etc_v1 = (s->o.gpu_design & DEVO__GPU_ETC_WARP1) == DEVO__GPU_ETC_V1;
   st = devo__gpu_config(s, g);
   if (st != DEVO_OK)
     return st;

@@ -123,13 +123,15 @@ struct devo__gpu_fast_cfg {
   size_t smem;
   int cluster; /* kernels/gpu_cec.cu: blocks per cluster (1 = no cluster, 2); 0 = other kernels */
   int mma;     /* kernels/gpu_cec.cu: the matrix products on the tensor cores */
+  int version; /* kernels/gpu_etc.cu: kernel version (1 or 2) */
 };
 cudaError_t devo__gpu_fast_plan(int kind, int np, int dim, int want, const cudaDeviceProp *p,
                                 devo__gpu_fast_cfg *cfg, int *ok);
 /* kernels/gpu_etc.cu: ETC scheduling (FCFS, m <= 32, n <= 512) with one warp per schedule;
- * *ok = 0 where it does not apply, or (force = 0) where the block evaluator measured faster.
- * Launched by devo__gpu_fast_launch. */
-cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int force, const cudaDeviceProp *p,
+ * *ok = 0 where it does not apply, or (without DEVO__GPU_ETC_WARP in want) where the block
+ * evaluator measured faster; DEVO__GPU_ETC_WARP1 in want picks the first version. Launched by
+ * devo__gpu_fast_launch. */
+cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int want, const cudaDeviceProp *p,
                                 devo__gpu_fast_cfg *cfg, int *ok);
 /* Every kernel planned into a devo__gpu_fast_cfg is launched here: cooperative (the grid is
  * co-resident), with a cluster attribute when cfg->cluster > 1. _cfg fills the launch

@@ -6,25 +6,32 @@
  *                          evaluators (about ten block barriers per schedule), the ETC matrix
  *                          staged only when the population fits one resident wave with it;
  *                          always selectable (DEVO__GPU_ETC_BLOCK and the other block options).
- *   devo__k_etcw<C>        this file: a warp owns schedule i for the whole chunk (x_i, f(x_i),
- *                          its crossover draws in registers, as gpu_fast.cu does for the
- *                          classic functions), C = ceil(n / 32) rounded to 4, 8 or 16 tasks per
- *                          lane (task t = lane + 32 c); up to 8 schedules per block share the
- *                          ETC matrix, staged in shared memory once per chunk. FCFS, m <= 32,
- *                          n <= 512 only; the default only with 8 schedules per block (where
- *                          it measured faster: 512x16 NP = 1024), else with DEVO__GPU_ETC_WARP.
+ *   devo__k_etcw1<C>       this file, version 1: a warp owns schedule i for the whole chunk
+ *                          (x_i, f(x_i), its crossover draws in registers, as gpu_fast.cu does
+ *                          for the classic functions), C = ceil(n / 32) rounded to 4, 8 or 16
+ *                          tasks per lane (task t = lane + 32 c); up to 8 schedules per block
+ *                          share the ETC matrix, staged in shared memory once per chunk. FCFS,
+ *                          m <= 32, n <= 512 only. Runs where version 2's shared memory does
+ *                          not fit (8 schedules per block on an H100: m = 32 beyond 346 tasks,
+ *                          m = 24 beyond 446), and with DEVO__GPU_ETC_WARP1.
+ *   devo__k_etcw<C>        version 2 (below): the same schedule per warp and the same bits,
+ *                          straight-line phases, parent and trial in shared memory; 33% faster
+ *                          than version 1 at 512x16 NP = 1024 (H100). The default where a warp
+ *                          kernel applies with 8 schedules per block (where it measured faster
+ *                          than the block evaluator: 512x16 NP = 1024), else with
+ *                          DEVO__GPU_ETC_WARP.
  *
  * The evaluation keeps problems/etc.h's order exactly: completion(j) and F_j are left folds
  * over machine j's tasks in index order, so they are computed by one lane per machine walking a
  * contiguous, index-ordered copy of its ETC values (lane j adds what the CPU adds, in the CPU's
  * order); no regrouping, since a tree over a machine's tasks would change the bits. Building the
- * copy needs no block barrier: per chunk of 32 tasks, ballots on the machine number's bits give
- * each task its rank
- * among the chunk's tasks of its machine, the group leaders write the chunk's count per machine,
+ * copy needs no block barrier: per chunk of 32 tasks, warp votes (version 1: ballots on the
+ * machine number's bits, version 2: __match_any_sync) give each task its rank among the
+ * chunk's tasks of its machine, the group leaders write the chunk's count per machine,
  * and after one __syncwarp lane j turns its column of counts into positions (a prefix over
  * chunks plus the machine's offset, a shuffle scan over the lanes). The makespan is a warp max
- * (exact in any order); the flowtime F_0 + F_1 + ... is added in machine order by every lane
- * from shuffles. Every barrier inside the evaluation is a __syncwarp. */
+ * (exact in any order); the flowtime F_0 + F_1 + ... is added in machine order by every lane.
+ * Every barrier inside the evaluation is a __syncwarp. */
 #include "gpu_common.cuh"
 
 extern __shared__ double devo__sm[];
@@ -36,9 +43,9 @@ extern __shared__ double devo__sm[];
 /* Generation gen's draws for schedule i: indices, and per task whether it takes the mutant
  * (bit c of *take) and the bound-repair uniform. Drawn while the block waits at the barrier. */
 template <int C>
-__device__ __forceinline__ void devo__etcw_draw(const devo__gpu_args &a, uint32_t gen, int i,
-                                                int lane, bool active, devo__de_idx &r,
-                                                unsigned &take, double (&ub)[C])
+__device__ __forceinline__ void devo__etcw1_draw(const devo__gpu_args &a, uint32_t gen, int i,
+                                                 int lane, bool active, devo__de_idx &r,
+                                                 unsigned &take, double (&ub)[C])
 {
   if (active)
     r = devo__de_indices(a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim);
@@ -60,9 +67,9 @@ __device__ __forceinline__ void devo__etcw_draw(const devo__gpu_args &a, uint32_
  * stage: the ETC matrix with row stride ms (odd, so that a chunk's gathers spread over the
  * banks); sev: n doubles, cnt: C * m ints of this warp's shared memory; w: W_lane (lane < m). */
 template <int C>
-__device__ __forceinline__ double devo__etcw_eval(const devo__gpu_args &a, const double (&t)[C],
-                                                  int lane, const double *stage, int ms,
-                                                  double *sev, int *cnt, double w)
+__device__ __forceinline__ double devo__etcw1_eval(const devo__gpu_args &a, const double (&t)[C],
+                                                   int lane, const double *stage, int ms,
+                                                   double *sev, int *cnt, double w)
 {
   const int n = a.dim, m = a.v.nmach;
   const unsigned lt = (1u << lane) - 1u;
@@ -154,7 +161,7 @@ __device__ __forceinline__ double devo__etcw_eval(const devo__gpu_args &a, const
  * Dynamic shared memory: [ETC matrix, n * ms][sev, vpb * n][cnt, vpb * C * m ints]. */
 template <int C>
 __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
-    devo__k_etcw(devo__gpu_args a, uint32_t gen0, uint32_t ngens)
+    devo__k_etcw1(devo__gpu_args a, uint32_t gen0, uint32_t ngens)
 {
   const int n = a.dim, m = a.v.nmach, ms = m | 1;
   const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
@@ -179,7 +186,7 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
   }
   double fi = active ? a.fit[i] : 0.0;
   devo__de_idx r = {0u, 0u, 0u, 0u};
-  devo__etcw_draw<C>(a, gen0 + 1u, i, lane, active, r, take, ub);
+  devo__etcw1_draw<C>(a, gen0 + 1u, i, lane, active, r, take, ub);
   __syncthreads(); /* the staged matrix */
   for (uint32_t k = 1; k <= ngens; ++k) {
     const uint32_t gen = gen0 + k;
@@ -208,7 +215,7 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
                                                       a.v.upper, a.bounds, ub[c])
                                     : x[c];
       }
-      const double ft = devo__etcw_eval<C>(a, t, lane, stage, ms, sev, cnt, w);
+      const double ft = devo__etcw1_eval<C>(a, t, lane, stage, ms, sev, cnt, w);
       if (ft <= fi) { /* the CPU's rule: the trial wins ties */
 #pragma unroll
         for (int c = 0; c < C; ++c)
@@ -229,7 +236,256 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
     if (k == ngens)
       break; /* the end of the kernel is the last barrier */
     devo__grid_arrive(&a.ctl->bar);
-    devo__etcw_draw<C>(a, gen + 1u, i, lane, active, r, take, ub);
+    devo__etcw1_draw<C>(a, gen + 1u, i, lane, active, r, take, ub);
+    devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
+    if (devo__gpu_stopped(a, gen))
+      break;
+  }
+}
+
+/* ---- version 2: the same algorithm and the same bits, written for instruction-level
+ * parallelism. Version 1's profile (clock64 per phase, H100, 512x16 NP = 1024; BENCHMARKS.md)
+ * showed a lone warp as slow as eight per SM, about 5 cycles per instruction: every coordinate's
+ * draw, mutant and decode sat behind its own branch, so the compiler could not interleave the C
+ * independent chains, and with 233 registers it issued the 48 donor loads in 11 rounds of L2
+ * round trips. Here each phase is straight-line over the C coordinates (predicated loads,
+ * selects, the branch-free device decode of etc.h), the crossover test is an integer comparison
+ * (devo__de_cr_bound), the bound-repair words wait in shared memory and are converted only where
+ * a repair happens, the parent and the trial live in shared memory (two buffers per warp that
+ * swap when the trial wins), so all donor loads are in flight at once; shared memory is read in
+ * whole passes before it is written (the compiler cannot tell cnt, sev and stage apart), the
+ * ranks come from one __match_any_sync per chunk, and the makespan and flowtime from shared
+ * memory instead of 2 m shuffles. */
+
+/* Generation gen's draws for schedule i: indices, take bits, and each coordinate's two raw
+ * words for the bound repair (devo__u01 of them is devo__de_coord's u.bound) into ubw[32 c +
+ * lane], this warp's shared memory (in registers they left too few for the donor loads). */
+template <int C>
+__device__ __forceinline__ void devo__etcw_draw(const devo__gpu_args &a, uint64_t crb, uint32_t gen,
+                                                int i, int lane, bool active, devo__de_idx &r,
+                                                unsigned &take, uint2 *ubw)
+{
+  r = devo__de_indices(a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim);
+  take = 0u;
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const uint32_t j = (uint32_t)(lane + 32 * c);
+    const devo__u32x4 u = devo__rng(a.seed, j, gen, (uint32_t)i, DEVO__RNG_COORD);
+    const bool tk = devo__u53(u.v[0], u.v[1]) < crb || j == r.jrand;
+    take |= (tk && active && j < (uint32_t)a.dim) ? 1u << c : 0u;
+    ubw[32 * c + lane] = make_uint2(u.v[2], u.v[3]);
+  }
+}
+
+/* The donors' coordinates that schedule i's trial takes (all loads issued before any use). */
+template <int C>
+__device__ __forceinline__ void devo__etcw_load(const devo__gpu_args &a, const double *src,
+                                                const devo__de_idx &r, unsigned take, int lane,
+                                                double (&v1)[C], double (&v2)[C], double (&v3)[C])
+{
+  const int n = a.dim;
+  const double *x1 = src + (size_t)r.r1 * n + lane, *x2 = src + (size_t)r.r2 * n + lane,
+               *x3 = src + (size_t)r.r3 * n + lane;
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const bool tk = (take >> c) & 1u;
+    v1[c] = tk ? x1[32 * c] : 0.0;
+    v2[c] = tk ? x2[32 * c] : 0.0;
+    v3[c] = tk ? x3[32 * c] : 0.0;
+  }
+}
+
+/* Trial of schedule i (devo__de_mutant on the taken coordinates, x elsewhere) into t and into
+ * ts; xs: the parent, ubw: the bound-repair words (all in this warp's shared memory, coordinate
+ * lane + 32 c at 32 c + lane). */
+template <int C>
+__device__ __forceinline__ void devo__etcw_mix(const devo__gpu_args &a, unsigned take, int lane,
+                                               const double (&v1)[C], const double (&v2)[C],
+                                               const double (&v3)[C], const double *xs,
+                                               const uint2 *ubw, double (&t)[C], double *ts)
+{
+  const double lo = a.v.lower, hi = a.v.upper;
+  unsigned out = 0u;
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const bool tk = (take >> c) & 1u;
+    const double v = v1[c] + DEVO_MUL(a.f, v2[c] - v3[c]);
+    t[c] = tk ? v : xs[32 * c + lane];
+    out |= (tk && !(v >= lo && v <= hi)) ? 1u << c : 0u;
+  }
+  if (out) { /* rare: devo__de_repair's other branch */
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      if ((out >> c) & 1u)
+        t[c] = devo__de_repair(t[c], xs[32 * c + lane], lo, hi, a.bounds,
+                               devo__u01(ubw[32 * c + lane].x, ubw[32 * c + lane].y));
+  }
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+    ts[32 * c + lane] = t[c];
+}
+
+/* Objective of the trial t by the whole warp, as devo__etcw1_eval computes it; res: 32 double2
+ * of this warp's shared memory (completion and F of each machine). Shared memory is read into
+ * registers in whole passes before it is written back: the compiler cannot tell cnt, sev and
+ * stage apart, so a load after a store in the same loop would wait for the one before it. */
+template <int C>
+__device__ __forceinline__ double devo__etcw_eval(const devo__gpu_args &a, const double (&t)[C],
+                                                  int lane, const double *stage, int ms,
+                                                  double *sev, int *cnt, double2 *res, double w)
+{
+  const int n = a.dim, m = a.v.nmach;
+  const unsigned lt = (1u << lane) - 1u;
+  int jb[C]; /* the machine (-1 past n), then its rank << 8 added, then the task's position */
+  double e[C];
+  for (int k = lane; k < C * m; k += 32)
+    cnt[k] = 0;
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const int tk = lane + 32 * c;
+    jb[c] = tk < n ? devo__etc_machine(t[c], m) : -1;
+    e[c] = tk < n ? stage[tk * ms + jb[c]] : 0.0;
+  }
+  __syncwarp();
+  /* rank of each task among the chunk's tasks of its machine; the group's first lane writes
+   * the group's size */
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const unsigned peers = __match_any_sync(0xffffffffu, jb[c]);
+    const int below = __popc(peers & lt);
+    if (jb[c] >= 0 && below == 0)
+      cnt[c * m + jb[c]] = __popc(peers);
+    if (jb[c] >= 0)
+      jb[c] += below << 8;
+  }
+  __syncwarp();
+  /* lane j: where each chunk's tasks of machine j start in the machine-major copy */
+  int pre[C], tot = 0;
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+    pre[c] = lane < m ? cnt[c * m + lane] : 0;
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const int k = pre[c];
+    pre[c] = tot;
+    tot += k;
+  }
+  int incl = tot;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const int u = __shfl_up_sync(0xffffffffu, incl, d);
+    if (lane >= d)
+      incl += u;
+  }
+  const int off = incl - tot;
+  __syncwarp(); /* every lane has read its counts */
+  if (lane < m) {
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      cnt[c * m + lane] = off + pre[c];
+  }
+  __syncwarp();
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+    jb[c] = jb[c] >= 0 ? cnt[c * m + (jb[c] & 255)] + (jb[c] >> 8) : -1;
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+    if (jb[c] >= 0)
+      sev[jb[c]] = e[c];
+  __syncwarp();
+  /* the CPU's additions in the CPU's order: c = W_j; c += e; F += c */
+  if (lane < m) {
+    double cj = w, f = 0.0;
+#pragma unroll 8
+    for (int q = off; q < incl; ++q) {
+      cj += sev[q];
+      f += cj;
+    }
+    res[lane] = make_double2(cj, f);
+  }
+  __syncwarp();
+  /* makespan: a max (exact in any order); flowtime: F_0 + F_1 + ... in machine order */
+  double mk = 0.0, ft = 0.0;
+#pragma unroll 4
+  for (int j = 0; j < m; ++j) {
+    const double2 q = res[j];
+    mk = q.x > mk ? q.x : mk;
+    ft += q.y;
+  }
+  __syncwarp(); /* sev, cnt and res are rewritten by the next generation */
+  return devo__gpu_fitness(devo__etc_objective(a.v.lambda, mk, ft, m));
+}
+
+/* Version 2's kernel: version 1's loop with the functions above, the parent and the trial in
+ * shared memory (two buffers per warp that swap roles when the trial wins): in registers they
+ * left too few for the evaluation's arrays. Dynamic shared memory:
+ * [ETC matrix, n * ms][sev, vpb * n][res, vpb * 32 double2][ubw, vpb * 32 C uint2]
+ * [parent and trial buffers, vpb * 64 C][cnt, vpb * C * m ints]. */
+template <int C>
+__global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
+    devo__k_etcw(devo__gpu_args a, uint32_t gen0, uint32_t ngens)
+{
+  const int n = a.dim, m = a.v.nmach, ms = m | 1;
+  const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
+  const int i = (int)blockIdx.x * a.vpb + warp;
+  const bool active = i < a.np;
+  const size_t row = (size_t)(active ? i : 0) * (size_t)n;
+  double *stage = devo__sm;
+  double *sev = devo__sm + (size_t)n * ms + (size_t)warp * n;
+  double2 *res = (double2 *)(devo__sm + (size_t)n * ms + (size_t)a.vpb * n) + warp * 32;
+  uint2 *ubw = (uint2 *)(devo__sm + (size_t)n * ms + (size_t)a.vpb * (n + 64)) + warp * 32 * C;
+  double *xs = devo__sm + (size_t)n * ms + (size_t)a.vpb * (n + 64 + 32 * C) + warp * 64 * C;
+  double *ts = xs + 32 * C;
+  int *cnt = (int *)(devo__sm + (size_t)n * ms + (size_t)a.vpb * (n + 64 + 96 * C)) + warp * C * m;
+  const uint64_t crb = devo__de_cr_bound(a.cr);
+  for (int k = (int)threadIdx.x; k < n * m; k += (int)blockDim.x)
+    stage[(k / m) * ms + k % m] = __ldg(a.v.etc + k);
+  const double w = lane < m && a.v.ready ? a.v.ready[lane] : 0.0;
+  unsigned take = 0u;
+  {
+    const double *cur = (gen0 & 1u) ? a.pop1 : a.pop0;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int j = lane + 32 * c;
+      xs[32 * c + lane] = active && j < n ? cur[row + j] : 0.0;
+    }
+  }
+  double fi = active ? a.fit[i] : 0.0;
+  devo__de_idx r;
+  devo__etcw_draw<C>(a, crb, gen0 + 1u, i, lane, active, r, take, ubw);
+  __syncthreads(); /* the staged matrix */
+  for (uint32_t k = 1; k <= ngens; ++k) {
+    const uint32_t gen = gen0 + k;
+    const double *src = (gen & 1u) ? a.pop0 : a.pop1;
+    double *dst = (gen & 1u) ? a.pop1 : a.pop0;
+    if (active) {
+      double t[C], v1[C], v2[C], v3[C];
+      devo__etcw_load<C>(a, src, r, take, lane, v1, v2, v3);
+      devo__etcw_mix<C>(a, take, lane, v1, v2, v3, xs, ubw, t, ts);
+      const double ft = devo__etcw_eval<C>(a, t, lane, stage, ms, sev, cnt, res, w);
+      if (ft <= fi) { /* the CPU's rule: the trial wins ties */
+        double *q = xs;
+        xs = ts;
+        ts = q;
+        fi = ft;
+        if (lane == 0)
+          a.fit[i] = ft;
+      }
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        const int j = lane + 32 * c;
+        if (j < n)
+          dst[row + j] = xs[32 * c + lane];
+      }
+      if (lane == 0)
+        devo__gpu_note_target(a, fi, gen);
+    }
+    if (k == ngens)
+      break; /* the end of the kernel is the last barrier */
+    devo__grid_arrive(&a.ctl->bar);
+    /* drawn here, the next generation's numbers cover the barrier's round trip (drawn instead
+     * while the donors load, they measured 20% slower: BENCHMARKS.md) */
+    devo__etcw_draw<C>(a, crb, gen + 1u, i, lane, active, r, take, ubw);
     devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
     if (devo__gpu_stopped(a, gen))
       break;
@@ -238,10 +494,12 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
 
 /* ---- host side --------------------------------------------------------------------------- */
 
-cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int force, const cudaDeviceProp *p,
+cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int want, const cudaDeviceProp *p,
                                 devo__gpu_fast_cfg *cfg, int *ok)
 {
   const int n = v->ntasks, m = v->nmach, ms = m | 1;
+  const int force = (want & DEVO__GPU_ETC_WARP) != 0;
+  int v1 = (want & DEVO__GPU_ETC_WARP1) == DEVO__GPU_ETC_WARP1;
   int c, vpb, occ = 0;
   *ok = 0;
   if (v->kind != DEVO__P_ETC || v->order != DEVO__ORDER_FCFS || m < 1 || m > DEVO__ETCW_MAX_M ||
@@ -258,15 +516,26 @@ cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int force, const c
    * longer than a block's, so it pays only where the SMs are full of warps */
   if (!force && vpb < DEVO__ETCW_MAX_WARPS)
     return cudaSuccess;
-  cfg->kern = c == 4 ? (const void *)devo__k_etcw<4>
-                     : (c == 8 ? (const void *)devo__k_etcw<8> : (const void *)devo__k_etcw<16>);
+  /* shared memory: version 1 [ETC][sev][cnt]; version 2 adds res, ubw and the parent and trial
+   * buffers, which do not fit with m = 32 and 512 tasks (then version 1 runs) */
+  const size_t dbl = (size_t)n * ms + (size_t)vpb * n, dbl2 = (size_t)vpb * (64 + 96 * c),
+               ints = (size_t)vpb * c * m * sizeof(int);
+  if ((dbl + dbl2) * sizeof(double) + ints > (size_t)p->sharedMemPerBlockOptin)
+    v1 = 1;
+  if (v1)
+    cfg->kern = c == 4
+                    ? (const void *)devo__k_etcw1<4>
+                    : (c == 8 ? (const void *)devo__k_etcw1<8> : (const void *)devo__k_etcw1<16>);
+  else
+    cfg->kern = c == 4 ? (const void *)devo__k_etcw<4>
+                       : (c == 8 ? (const void *)devo__k_etcw<8> : (const void *)devo__k_etcw<16>);
+  cfg->version = v1 ? 1 : 2;
   cfg->lanes = 32;
   cfg->c = c;
   cfg->vpb = vpb;
   cfg->threads = vpb * 32;
   cfg->blocks = (np + vpb - 1) / vpb;
-  cfg->smem =
-      ((size_t)n * ms + (size_t)vpb * n) * sizeof(double) + (size_t)vpb * c * m * sizeof(int);
+  cfg->smem = (dbl + (v1 ? 0 : dbl2)) * sizeof(double) + ints;
   if (cfg->smem > (size_t)p->sharedMemPerBlockOptin)
     return cudaSuccess;
   cudaError_t e =

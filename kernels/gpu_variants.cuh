@@ -48,6 +48,9 @@
 /* ETC: gpu_etc.cu's warp kernel wherever it applies, also with fewer than 8 schedules per block
  * (bit 29 means this for ETC only, as bit 28 means DEVO__GPU_ETC_V1) */
 #define DEVO__GPU_ETC_WARP (1 << 29)
+/* ETC: gpu_etc.cu's first warp kernel (devo__k_etcw1) wherever the warp kernel applies (bits 28
+ * and 29 together) */
+#define DEVO__GPU_ETC_WARP1 (DEVO__GPU_ETC_WARP | DEVO__GPU_ETC_V1)
 /* CEC (kernels/gpu_cec.cu): one vector per block (or per block of a pair) even where two fit
  * (bit 29 means this for CEC only) */
 #define DEVO__GPU_CEC_VL1 (1 << 29)

@@ -11,6 +11,8 @@
 #ifndef DEVO_DE_OPS_H
 #define DEVO_DE_OPS_H
 
+#include <math.h>
+
 #include "devo_port.h"
 #include "philox.h"
 
@@ -111,6 +113,20 @@ static inline DEVO_HD double devo__de_repair(double v, double parent, double lo,
   default:
     return lo + DEVO_MUL(u, hi - lo);
   }
+}
+
+/* The crossover test without floating point: for the words (w0, w1) behind u.cr,
+ * u.cr < cr  <=>  devo__u53(w0, w1) < devo__de_cr_bound(cr). u.cr is m 2^-53 exactly (m the
+ * 53-bit integer), and for integer m, m < cr 2^53 <=> m < ceil(cr 2^53); cr 2^53 is exact (a power
+ * of two scaling) and at most 2^53, so the ceiling converts exactly. The GPU scheduling kernel
+ * uses it to skip a conversion and a double compare per coordinate. */
+static inline DEVO_HD uint64_t devo__de_cr_bound(double cr)
+{
+  if (!(cr > 0.0))
+    return 0u;
+  if (cr >= 1.0)
+    return (uint64_t)1 << 53;
+  return (uint64_t)ceil(cr * 9007199254740992.0);
 }
 
 /* Binomial crossover: whether coordinate j takes the mutant. */

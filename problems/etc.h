@@ -33,11 +33,20 @@ enum { DEVO__ORDER_FCFS = 0, DEVO__ORDER_SPT = 1 };
 /* Machine of one coordinate: floor(x) clamped to [0, m - 1]; NaN -> 0. */
 static inline DEVO_HD int devo__etc_machine(double x, int m)
 {
+#ifdef __CUDA_ARCH__
+  /* without branches (the warp kernel decodes 16 coordinates per lane in one stretch): the
+   * device's truncating conversion saturates out-of-range values and turns NaN into 0 (PTX
+   * cvt.rzi), values in (-1, 1) truncate to 0, and the clamp does the rest; for x in [1, m)
+   * it is (int)x, so the same value as the host code */
+  const int j = __double2int_rz(x);
+  return j < 0 ? 0 : (j < m ? j : m - 1);
+#else
   if (!(x >= 1.0)) /* also catches NaN */
     return 0;
   if (x >= (double)m)
     return m - 1;
   return (int)x; /* truncation is floor for x >= 1 */
+#endif
 }
 
 /* lambda * makespan + (1 - lambda) * flowtime / m, rounded the same way on host and device. */

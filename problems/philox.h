@@ -79,11 +79,16 @@ static inline DEVO_HD devo__u32x4 devo__rng(uint64_t seed, uint32_t slot, uint32
                              (uint32_t)(seed >> 32));
 }
 
-/* A double uniform in [0, 1) with 53 random bits from two words (a gives 27 bits, b 26). */
+/* 53 random bits from two words (a gives 27 bits, b 26): the integer behind devo__u01. */
+static inline DEVO_HD uint64_t devo__u53(uint32_t a, uint32_t b)
+{
+  return ((uint64_t)(a >> 5) << 26) | (uint64_t)(b >> 6);
+}
+
+/* A double uniform in [0, 1): devo__u53(a, b) * 2^-53, exact. */
 static inline DEVO_HD double devo__u01(uint32_t a, uint32_t b)
 {
-  uint64_t m = ((uint64_t)(a >> 5) << 26) | (uint64_t)(b >> 6);
-  return (double)m * (1.0 / 9007199254740992.0);
+  return (double)devo__u53(a, b) * (1.0 / 9007199254740992.0);
 }
 
 /* An integer in [0, n) from one word by a multiply-shift: bounded time, no rejection loop, so

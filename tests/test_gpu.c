@@ -631,7 +631,8 @@ static devo_etc *random_etc(int n, int m)
  * a lambda = 1 problem gives the makespan itself, a lambda = 0 problem flowtime / m (m is a
  * power of two here, so the division is exact and equal quotients mean equal flowtimes); the
  * default lambda = 0.75 objective is compared with devo_problem_eval as well. Random vectors
- * include integral values, the bounds and values outside [0, m) (clamped). */
+ * include integral values, the bounds, values outside [0, m) (clamped), NaN, infinities and
+ * values beyond the int range (the device decode clamps them without branches). */
 TEST_CASE(etc_eval_parity)
 {
   static const int sizes[3][2] = {{128, 8}, {512, 16}, {4096, 64}};
@@ -671,7 +672,12 @@ TEST_CASE(etc_eval_parity)
               v = crowd + urand();
             else if (r < 0.01)
               v = (double)(int)(urand() * (m + 1)); /* integral, m included */
-            else if (r > 0.995)
+            else if (r < 0.012) { /* what the decode must clamp: NaN, infinities, beyond int */
+              const double sp[] = {(double)NAN,  (double)INFINITY, -(double)INFINITY,    -0.0,
+                                   1e300,        -1e300,           0x1.fffffffffffffp-1, m - 1e-12,
+                                   2147483648.0, -2147483649.0};
+              v = sp[(int)(urand() * 10) % 10];
+            } else if (r > 0.995)
               v = urand() < 0.5 ? -0.5 - urand() : m + urand() * 3.0;
             x[(size_t)k * n + t] = v;
           }
@@ -782,6 +788,7 @@ static void etc_parity_ex(int n, int m, int order, int np, const int *designs, i
  * bits of DEVO__GPU_ETC_WARP and DEVO__GPU_ETC_BLOCK: listed here too, they ran those twice.) */
 static const int etc_designs[] = {DEVO_GPU_FUSED,
                                   DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
+                                  DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP1,
                                   DEVO_GPU_FUSED | DEVO__GPU_ETC_BLOCK,
                                   DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
                                   DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_IDX_INLINE,
@@ -799,7 +806,8 @@ static void etc_parity(int n, int m, int order, int np, const int *designs)
 
 TEST_CASE(etc_parity_de)
 {
-  static const int np1024[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP, -1};
+  static const int np1024[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
+                               DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP1, -1};
   need_gpu();
   etc_parity(512, 16, DEVO_ORDER_FCFS, 64, etc_designs);
   etc_parity(512, 16, DEVO_ORDER_SPT, 64, etc_designs);
@@ -815,6 +823,7 @@ TEST_CASE(etc_parity_de)
  * the CEC compositions by multiply-adds; for ETC the same bit is DEVO__GPU_ETC_V1). */
 static const int blk_small_designs[] = {DEVO_GPU_FUSED,
                                         DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
+                                        DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP1,
                                         DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
                                         DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_STAGE_ON,
                                         DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL |

@@ -129,10 +129,38 @@ TEST_CASE(crossover_jrand)
   }
 }
 
+/* The integer crossover test (devo__de_cr_bound, used by kernels/gpu_etc.cu) decides as
+ * u.cr < cr does: on the integers either side of each bound, and on many drawn words. */
+TEST_CASE(crossover_integer_bound)
+{
+  static const double crs[] = {0.0,  5e-324, 1e-17, 0.1,           0.3, 0.5,
+                               0.75, 0.9,    0.999, 1.0 - 0x1p-53, 1.0};
+  int k, q;
+  for (k = 0; k < (int)(sizeof crs / sizeof crs[0]); ++k) {
+    const double cr = crs[k];
+    const uint64_t b = devo__de_cr_bound(cr);
+    CHECKF(b <= (uint64_t)1 << 53, "bound of %.17g = %llu", cr, (unsigned long long)b);
+    for (q = -2; q <= 1; ++q) {
+      const int64_t mm = (int64_t)b + q;
+      if (mm < 0 || mm >= (int64_t)1 << 53)
+        continue;
+      /* the words whose 53 bits are mm */
+      const uint32_t a = (uint32_t)(mm >> 26) << 5, w = (uint32_t)(mm & ((1 << 26) - 1)) << 6;
+      CHECK(devo__u53(a, w) == (uint64_t)mm);
+      CHECKF((devo__u01(a, w) < cr) == (devo__u53(a, w) < b), "cr %.17g m %lld", cr, (long long)mm);
+    }
+    for (q = 0; q < 20000; ++q) {
+      devo__u32x4 u = devo__rng(11, (uint32_t)q, 3, (uint32_t)k, DEVO__RNG_USER);
+      CHECK((devo__u01(u.v[0], u.v[1]) < cr) == (devo__u53(u.v[0], u.v[1]) < b));
+    }
+  }
+  CHECK(devo__de_cr_bound(0.5) == (uint64_t)1 << 52);
+}
+
 static const tc_case cases[] = {TC(known_answers),     TC(counter_layout),
                                 TC(uniform_and_below), TC(indices_distinct_and_complete),
                                 TC(indices_uniform),   TC(bound_repair_rules),
-                                TC(crossover_jrand)};
+                                TC(crossover_jrand),   TC(crossover_integer_bound)};
 
 int main(int argc, char **argv)
 {

@@ -1,16 +1,15 @@
 /* prog_bench_sched.c: bench-sched, issue 5's throughput benchmark: schedule evaluations per
  * second of DE on an ETC matrix (default etc_data/512x16/u_c_hihi.csv, lambda 0.75, FCFS and
- * SPT) at NP = 64, 256 and 1024. Columns: the fused GPU design with its defaults, with
- * kernels/gpu_etc.cu's warp-per-schedule kernel wherever it applies (FCFS), with the block evaluator
- * (etc_device.cuh v2, the default before gpu_etc.cu), with at most 128 threads per schedule, with the first ETC block evaluator
- * (kernels/etc_device.cuh v1 instead of v2), with the ETC
- * matrix staged in shared memory whenever it fits, the multikernel design, and the CPU backend
- * with 1 thread and one per core. Rate = (evaluations - NP) / generation-loop seconds
+ * SPT) at NP = 64, 256 and 1024. Columns: the fused GPU design with its defaults; with
+ * kernels/gpu_etc.cu's warp-per-schedule kernel wherever it applies (FCFS; version 2), and its
+ * version 1; with the block evaluator (etc_device.cuh v2, the default before gpu_etc.cu); with
+ * at most 128 threads per schedule; with the first block evaluator (etc_device.cuh v1); with
+ * the ETC matrix staged in shared memory whenever it fits; the multikernel design; the CPU
+ * backend with 1 thread and one per core. Rate = generations x NP / generation-loop seconds
  * (devo_stats.elapsed - init_seconds): every trial of the loop is one schedule evaluation.
  * GPU: median of --reps runs of --gens generations after a warm-up; CPU: one run of
- * gens / --cpu-div generations. Validated
- * first: after 20 generations the GPU best equals the CPU best exactly (the evaluation is exact
- * on both sides). */
+ * gens / --cpu-div generations. Validated first: after 20 generations the GPU best equals the
+ * CPU best exactly (the evaluation is exact on both sides). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,13 +21,26 @@
 #include "tools/bench_util.h"
 #include "kernels/gpu_variants.cuh"
 
-enum { COL_FUSED, COL_WARP, COL_BLOCK, COL_L128, COL_V1, COL_STAGE, COL_MULTI, COL_CPU1, COL_CPUN, NCOL };
+enum {
+  COL_FUSED,
+  COL_WARP,
+  COL_WARP1,
+  COL_BLOCK,
+  COL_L128,
+  COL_V1,
+  COL_STAGE,
+  COL_MULTI,
+  COL_CPU1,
+  COL_CPUN,
+  NCOL
+};
 static const char *const col_name[NCOL] = {
-    "fused",          "fused, warp eval",     "fused, block eval v2", "fused <=128 thr",
-    "fused, v1 eval",
-    "fused staged",   "multikernel",          "cpu 1 thread",    "cpu all cores"};
+    "fused",           "fused, warp eval", "fused, warp eval v1", "fused, block eval v2",
+    "fused <=128 thr", "fused, v1 eval",   "fused staged",        "multikernel",
+    "cpu 1 thread",    "cpu all cores"};
 static const int col_design[NCOL] = {DEVO_GPU_FUSED,
                                      DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
+                                     DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP1,
                                      DEVO_GPU_FUSED | DEVO__GPU_ETC_BLOCK,
                                      DEVO_GPU_FUSED | DEVO__GPU_MAX_LANES(128),
                                      DEVO_GPU_FUSED | DEVO__GPU_ETC_V1,
