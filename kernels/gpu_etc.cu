@@ -15,11 +15,11 @@
  *                          not fit (8 schedules per block on an H100: m = 32 beyond 346 tasks,
  *                          m = 24 beyond 446), and with DEVO__GPU_ETC_WARP1.
  *   devo__k_etcw<C>        version 2 (below): the same schedule per warp and the same bits,
- *                          straight-line phases, parent and trial in shared memory; 33% faster
+ *                          straight-line phases, parent and trial in shared memory; 32% faster
  *                          than version 1 at 512x16 NP = 1024 (H100). The default where a warp
- *                          kernel applies with 8 schedules per block (where it measured faster
- *                          than the block evaluator: 512x16 NP = 1024), else with
- *                          DEVO__GPU_ETC_WARP.
+ *                          kernel applies with at least 2 schedules per block (where it
+ *                          measured faster than the block evaluator: 512x16 NP = 256, 1024),
+ *                          else with DEVO__GPU_ETC_WARP.
  *
  * The evaluation keeps problems/etc.h's order exactly: completion(j) and F_j are left folds
  * over machine j's tasks in index order, so they are computed by one lane per machine walking a
@@ -511,17 +511,21 @@ cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int want, const cu
   vpb = (np + p->multiProcessorCount - 1) / p->multiProcessorCount;
   if (vpb > DEVO__ETCW_MAX_WARPS)
     vpb = DEVO__ETCW_MAX_WARPS;
-  /* measured (BENCHMARKS.md): it wins with 8 schedules per block (512x16 NP = 1024) and loses
-   * to the block evaluator with 1 or 2 (NP = 64, 256): a warp's own chain per generation is
-   * longer than a block's, so it pays only where the SMs are full of warps */
-  if (!force && vpb < DEVO__ETCW_MAX_WARPS)
+  /* measured at 512x16 (BENCHMARKS.md): version 2 beats the block evaluator with 8 schedules
+   * per block (NP = 1024) and with 2 (NP = 256), and loses with 1 (NP = 64): a warp's own chain
+   * per generation is longer than a block's, so it pays only with several warps per SM */
+  if (!force && vpb < 2)
     return cudaSuccess;
   /* shared memory: version 1 [ETC][sev][cnt]; version 2 adds res, ubw and the parent and trial
-   * buffers, which do not fit with m = 32 and 512 tasks (then version 1 runs) */
+   * buffers, which do not always fit with m > 16 (then version 1 runs, by default only with 8
+   * schedules per block: with fewer it measured slower than the block evaluator) */
   const size_t dbl = (size_t)n * ms + (size_t)vpb * n, dbl2 = (size_t)vpb * (64 + 96 * c),
                ints = (size_t)vpb * c * m * sizeof(int);
-  if ((dbl + dbl2) * sizeof(double) + ints > (size_t)p->sharedMemPerBlockOptin)
+  if ((dbl + dbl2) * sizeof(double) + ints > (size_t)p->sharedMemPerBlockOptin) {
+    if (!force && vpb < DEVO__ETCW_MAX_WARPS)
+      return cudaSuccess;
     v1 = 1;
+  }
   if (v1)
     cfg->kern = c == 4
                     ? (const void *)devo__k_etcw1<4>

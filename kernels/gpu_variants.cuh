@@ -43,9 +43,10 @@
 #define DEVO__GPU_ETC_V1 (1 << 28)
 /* ETC: the block evaluators of etc_device.cuh (gpu_fused.cu's kernel) instead of gpu_etc.cu's
  * warp-per-schedule kernel (the default where it applies: persistent chunks, FCFS, m <= 32,
- * n <= 512, 8 schedules per block co-resident, no block option above asked for) */
+ * n <= 512, at least 2 schedules per block co-resident, 8 where only version 1 fits, no block
+ * option above asked for) */
 #define DEVO__GPU_ETC_BLOCK (1 << 30)
-/* ETC: gpu_etc.cu's warp kernel wherever it applies, also with fewer than 8 schedules per block
+/* ETC: gpu_etc.cu's warp kernel wherever it applies, also with fewer schedules per block
  * (bit 29 means this for ETC only, as bit 28 means DEVO__GPU_ETC_V1) */
 #define DEVO__GPU_ETC_WARP (1 << 29)
 /* ETC: gpu_etc.cu's first warp kernel (devo__k_etcw1) wherever the warp kernel applies (bits 28

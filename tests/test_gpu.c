@@ -813,9 +813,11 @@ TEST_CASE(etc_parity_de)
   etc_parity(512, 16, DEVO_ORDER_SPT, 64, etc_designs);
   etc_parity(100, 8, DEVO_ORDER_FCFS, 30, etc_designs);
   etc_parity(4096, 64, DEVO_ORDER_FCFS, 32, etc_designs);
-  /* the warp kernel with 8 schedules per block and ready times; C = 8 with m = 32 lanes */
+  /* the warp kernels with ready times: 8 schedules per block; 3 per block with C = 8 and
+   * m = 32 lanes; 8 per block where version 2's shared memory does not fit (version 1 runs) */
   etc_parity_ex(512, 16, DEVO_ORDER_FCFS, 1024, np1024, 1);
   etc_parity_ex(200, 32, DEVO_ORDER_FCFS, 300, np1024, 1);
+  etc_parity_ex(400, 32, DEVO_ORDER_FCFS, 1024, np1024, 1);
 }
 
 /* The ETC part of blk_small alone (a quicker compute-sanitizer target): SPT through the block
