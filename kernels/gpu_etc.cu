@@ -157,6 +157,33 @@ __device__ __forceinline__ double devo__etcw1_eval(const devo__gpu_args &a, cons
   return devo__gpu_fitness(obj);
 }
 
+/* Both versions' chunk: stages the ETC matrix (row stride ms), then generations gen0 + 1 ..
+ * gen0 + ngens: step(gen) builds, evaluates and stores generation gen's trials; draw(gen) draws
+ * generation gen's numbers, first for gen0 + 1, then each time while the block waits at the
+ * grid barrier (where they hide its round trip). Every thread of the block calls it. */
+template <class Step, class Draw>
+__device__ __forceinline__ void devo__etcw_chunk(const devo__gpu_args &a, double *stage, int ms,
+                                                 uint32_t gen0, uint32_t ngens, Step &step,
+                                                 Draw &draw)
+{
+  const int n = a.dim, m = a.v.nmach;
+  for (int k = (int)threadIdx.x; k < n * m; k += (int)blockDim.x)
+    stage[(k / m) * ms + k % m] = __ldg(a.v.etc + k);
+  draw(gen0 + 1u);
+  __syncthreads(); /* the staged matrix */
+  for (uint32_t k = 1; k <= ngens; ++k) {
+    const uint32_t gen = gen0 + k;
+    step(gen);
+    if (k == ngens)
+      break; /* the end of the kernel is the last barrier */
+    devo__grid_arrive(&a.ctl->bar);
+    draw(gen + 1u);
+    devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
+    if (devo__gpu_stopped(a, gen))
+      break;
+  }
+}
+
 /* Generations gen0 + 1 .. gen0 + ngens; block b's warp w owns schedule b * vpb + w throughout.
  * Dynamic shared memory: [ETC matrix, n * ms][sev, vpb * n][cnt, vpb * C * m ints]. */
 template <int C>
@@ -171,8 +198,6 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
   double *stage = devo__sm;
   double *sev = devo__sm + (size_t)n * ms + (size_t)warp * n;
   int *cnt = (int *)(devo__sm + (size_t)n * ms + (size_t)a.vpb * n) + warp * C * m;
-  for (int k = (int)threadIdx.x; k < n * m; k += (int)blockDim.x)
-    stage[(k / m) * ms + k % m] = __ldg(a.v.etc + k);
   const double w = lane < m && a.v.ready ? a.v.ready[lane] : 0.0;
   double x[C], ub[C];
   unsigned take = 0u;
@@ -186,61 +211,53 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
   }
   double fi = active ? a.fit[i] : 0.0;
   devo__de_idx r = {0u, 0u, 0u, 0u};
-  devo__etcw1_draw<C>(a, gen0 + 1u, i, lane, active, r, take, ub);
-  __syncthreads(); /* the staged matrix */
-  for (uint32_t k = 1; k <= ngens; ++k) {
-    const uint32_t gen = gen0 + k;
+  auto draw = [&](uint32_t gen) { devo__etcw1_draw<C>(a, gen, i, lane, active, r, take, ub); };
+  auto step = [&](uint32_t gen) {
+    if (!active)
+      return;
     const double *src = (gen & 1u) ? a.pop0 : a.pop1;
     double *dst = (gen & 1u) ? a.pop1 : a.pop0;
-    if (active) {
-      double t[C];
-      {
-        /* every donor load is issued before the first use: one L2 round trip after the barrier */
-        const double *x1 = src + (size_t)r.r1 * n, *x2 = src + (size_t)r.r2 * n,
-                     *x3 = src + (size_t)r.r3 * n;
-        double v1[C], v2[C], v3[C];
-#pragma unroll
-        for (int c = 0; c < C; ++c) {
-          const int j = lane + 32 * c;
-          v1[c] = v2[c] = v3[c] = 0.0;
-          if ((take >> c) & 1u) {
-            v1[c] = x1[j];
-            v2[c] = x2[j];
-            v3[c] = x3[j];
-          }
-        }
-#pragma unroll
-        for (int c = 0; c < C; ++c)
-          t[c] = ((take >> c) & 1u) ? devo__de_mutant(x[c], v1[c], v2[c], v3[c], a.f, a.v.lower,
-                                                      a.v.upper, a.bounds, ub[c])
-                                    : x[c];
-      }
-      const double ft = devo__etcw1_eval<C>(a, t, lane, stage, ms, sev, cnt, w);
-      if (ft <= fi) { /* the CPU's rule: the trial wins ties */
-#pragma unroll
-        for (int c = 0; c < C; ++c)
-          x[c] = t[c];
-        fi = ft;
-        if (lane == 0)
-          a.fit[i] = ft;
-      }
+    double t[C];
+    {
+      /* every donor load is issued before the first use: one L2 round trip after the barrier */
+      const double *x1 = src + (size_t)r.r1 * n, *x2 = src + (size_t)r.r2 * n,
+                   *x3 = src + (size_t)r.r3 * n;
+      double v1[C], v2[C], v3[C];
 #pragma unroll
       for (int c = 0; c < C; ++c) {
         const int j = lane + 32 * c;
-        if (j < n)
-          dst[row + j] = x[c];
+        v1[c] = v2[c] = v3[c] = 0.0;
+        if ((take >> c) & 1u) {
+          v1[c] = x1[j];
+          v2[c] = x2[j];
+          v3[c] = x3[j];
+        }
       }
-      if (lane == 0)
-        devo__gpu_note_target(a, fi, gen);
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        t[c] = ((take >> c) & 1u) ? devo__de_mutant(x[c], v1[c], v2[c], v3[c], a.f, a.v.lower,
+                                                    a.v.upper, a.bounds, ub[c])
+                                  : x[c];
     }
-    if (k == ngens)
-      break; /* the end of the kernel is the last barrier */
-    devo__grid_arrive(&a.ctl->bar);
-    devo__etcw1_draw<C>(a, gen + 1u, i, lane, active, r, take, ub);
-    devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
-    if (devo__gpu_stopped(a, gen))
-      break;
-  }
+    const double ft = devo__etcw1_eval<C>(a, t, lane, stage, ms, sev, cnt, w);
+    if (ft <= fi) { /* the CPU's rule: the trial wins ties */
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        x[c] = t[c];
+      fi = ft;
+      if (lane == 0)
+        a.fit[i] = ft;
+    }
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int j = lane + 32 * c;
+      if (j < n)
+        dst[row + j] = x[c];
+    }
+    if (lane == 0)
+      devo__gpu_note_target(a, fi, gen);
+  };
+  devo__etcw_chunk(a, stage, ms, gen0, ngens, step, draw);
 }
 
 /* ---- version 2: the same algorithm and the same bits, written for instruction-level
@@ -438,8 +455,6 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
   double *ts = xs + 32 * C;
   int *cnt = (int *)(devo__sm + (size_t)n * ms + (size_t)a.vpb * (n + 64 + 96 * C)) + warp * C * m;
   const uint64_t crb = devo__de_cr_bound(a.cr);
-  for (int k = (int)threadIdx.x; k < n * m; k += (int)blockDim.x)
-    stage[(k / m) * ms + k % m] = __ldg(a.v.etc + k);
   const double w = lane < m && a.v.ready ? a.v.ready[lane] : 0.0;
   unsigned take = 0u;
   {
@@ -452,44 +467,34 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
   }
   double fi = active ? a.fit[i] : 0.0;
   devo__de_idx r;
-  devo__etcw_draw<C>(a, crb, gen0 + 1u, i, lane, active, r, take, ubw);
-  __syncthreads(); /* the staged matrix */
-  for (uint32_t k = 1; k <= ngens; ++k) {
-    const uint32_t gen = gen0 + k;
+  auto draw = [&](uint32_t gen) { devo__etcw_draw<C>(a, crb, gen, i, lane, active, r, take, ubw); };
+  auto step = [&](uint32_t gen) {
+    if (!active)
+      return;
     const double *src = (gen & 1u) ? a.pop0 : a.pop1;
     double *dst = (gen & 1u) ? a.pop1 : a.pop0;
-    if (active) {
-      double t[C], v1[C], v2[C], v3[C];
-      devo__etcw_load<C>(a, src, r, take, lane, v1, v2, v3);
-      devo__etcw_mix<C>(a, take, lane, v1, v2, v3, xs, ubw, t, ts);
-      const double ft = devo__etcw_eval<C>(a, t, lane, stage, ms, sev, cnt, res, w);
-      if (ft <= fi) { /* the CPU's rule: the trial wins ties */
-        double *q = xs;
-        xs = ts;
-        ts = q;
-        fi = ft;
-        if (lane == 0)
-          a.fit[i] = ft;
-      }
-#pragma unroll
-      for (int c = 0; c < C; ++c) {
-        const int j = lane + 32 * c;
-        if (j < n)
-          dst[row + j] = xs[32 * c + lane];
-      }
+    double t[C], v1[C], v2[C], v3[C];
+    devo__etcw_load<C>(a, src, r, take, lane, v1, v2, v3);
+    devo__etcw_mix<C>(a, take, lane, v1, v2, v3, xs, ubw, t, ts);
+    const double ft = devo__etcw_eval<C>(a, t, lane, stage, ms, sev, cnt, res, w);
+    if (ft <= fi) { /* the CPU's rule: the trial wins ties */
+      double *q = xs;
+      xs = ts;
+      ts = q;
+      fi = ft;
       if (lane == 0)
-        devo__gpu_note_target(a, fi, gen);
+        a.fit[i] = ft;
     }
-    if (k == ngens)
-      break; /* the end of the kernel is the last barrier */
-    devo__grid_arrive(&a.ctl->bar);
-    /* drawn here, the next generation's numbers cover the barrier's round trip (drawn instead
-     * while the donors load, they measured 20% slower: BENCHMARKS.md) */
-    devo__etcw_draw<C>(a, crb, gen + 1u, i, lane, active, r, take, ubw);
-    devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
-    if (devo__gpu_stopped(a, gen))
-      break;
-  }
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int j = lane + 32 * c;
+      if (j < n)
+        dst[row + j] = xs[32 * c + lane];
+    }
+    if (lane == 0)
+      devo__gpu_note_target(a, fi, gen);
+  };
+  devo__etcw_chunk(a, stage, ms, gen0, ngens, step, draw);
 }
 
 /* ---- host side --------------------------------------------------------------------------- */
