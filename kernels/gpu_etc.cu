@@ -15,7 +15,7 @@
  *                          not fit (8 schedules per block on an H100: m = 32 beyond 346 tasks,
  *                          m = 24 beyond 446), and with DEVO__GPU_ETC_WARP1.
  *   devo__k_etcw<C>        version 2 (below): the same schedule per warp and the same bits,
- *                          straight-line phases, parent and trial in shared memory; 32% faster
+ *                          straight-line phases, parent and trial in shared memory; 31% faster
  *                          than version 1 at 512x16 NP = 1024 (H100). The default where a warp
  *                          kernel applies with at least 2 schedules per block (where it
  *                          measured faster than the block evaluator: 512x16 NP = 256, 1024),
