@@ -428,7 +428,8 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
   } else if (g->a.v.kind == DEVO__P_ETC) {
     /* every explicit block option (evaluator version, thread cap, staging) keeps the block
      * evaluators, so that each stays measurable and tested */
-    const int v1 = (want & DEVO__GPU_ETC_WARP) ? 0 : DEVO__GPU_ETC_V1; /* bit 28 + 29: warp v1 */
+    /* bit 28 means the block evaluator v1, or with bit 29 the warp kernel's version 1 */
+    const int v1 = (want & DEVO__GPU_ETC_WARP) ? 0 : DEVO__GPU_ETC_V1;
     const int blk_opts = DEVO__GPU_ETC_BLOCK | v1 | DEVO__GPU_CLASSIC |
                          DEVO__GPU_MAX_LANES(63 * 32) | DEVO__GPU_STAGE_ON | DEVO__GPU_STAGE_OFF;
     if (g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE &&

@@ -160,7 +160,8 @@ __device__ __forceinline__ double devo__etcw1_eval(const devo__gpu_args &a, cons
 /* Both versions' chunk: stages the ETC matrix (row stride ms), then generations gen0 + 1 ..
  * gen0 + ngens: step(gen) builds, evaluates and stores generation gen's trials; draw(gen) draws
  * generation gen's numbers, first for gen0 + 1, then each time while the block waits at the
- * grid barrier (where they hide its round trip). Every thread of the block calls it. */
+ * grid barrier (where they hide its round trip: drawn instead while the donors load, version
+ * 2's measured 20% slower, BENCHMARKS.md). Every thread of the block calls it. */
 template <class Step, class Draw>
 __device__ __forceinline__ void devo__etcw_chunk(const devo__gpu_args &a, double *stage, int ms,
                                                  uint32_t gen0, uint32_t ngens, Step &step,
@@ -433,7 +434,7 @@ __device__ __forceinline__ double devo__etcw_eval(const devo__gpu_args &a, const
   return devo__gpu_fitness(devo__etc_objective(a.v.lambda, mk, ft, m));
 }
 
-/* Version 2's kernel: version 1's loop with the functions above, the parent and the trial in
+/* Version 2's kernel: the chunk driver with the functions above, the parent and the trial in
  * shared memory (two buffers per warp that swap roles when the trial wins): in registers they
  * left too few for the evaluation's arrays. Dynamic shared memory:
  * [ETC matrix, n * ms][sev, vpb * n][res, vpb * 32 double2][ubw, vpb * 32 C uint2]
