@@ -287,6 +287,84 @@ __device__ __forceinline__ void devo__gpu_draw(const devo__gpu_args &a, uint32_t
   }
 }
 
+/* Persistent kernels that keep each vector in registers (kernels/gpu_fast.cu, gpu_etc.cu's
+ * version 1), coordinate lane + c stride in x[c]: the trial t from the donors' rows in src
+ * (devo__de_mutant where take[c], x[c] elsewhere), every donor load issued before the first use
+ * (one L2 round trip after the barrier). */
+template <int C>
+__device__ __forceinline__ void devo__gpu_trial(const devo__gpu_args &a, const double *src,
+                                                const devo__de_idx &r, const bool (&take)[C],
+                                                const double (&ub)[C], int lane, int stride,
+                                                const double (&x)[C], double (&t)[C])
+{
+  const size_t d = (size_t)a.dim;
+  const double *x1 = src + r.r1 * d, *x2 = src + r.r2 * d, *x3 = src + r.r3 * d;
+  double v1[C], v2[C], v3[C];
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const int j = lane + c * stride;
+    v1[c] = v2[c] = v3[c] = 0.0;
+    if (take[c]) {
+      v1[c] = x1[j];
+      v2[c] = x2[j];
+      v3[c] = x3[j];
+    }
+  }
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+    t[c] = take[c] ? devo__de_mutant(x[c], v1[c], v2[c], v3[c], a.f, a.v.lower, a.v.upper, a.bounds,
+                                     ub[c])
+                   : x[c];
+}
+
+/* The same kernels' replacement of vector i: the trial t with fitness ft replaces x when
+ * ft <= fi (the CPU's rule: the trial wins ties), then the vector goes to its row dst
+ * (coordinates below D) and lane 0 records its fitness and whether it reached the target. */
+template <int C>
+__device__ __forceinline__ void devo__gpu_replace(const devo__gpu_args &a, int i, int lane,
+                                                  int stride, double ft, double &fi, double (&x)[C],
+                                                  const double (&t)[C], double *dst, uint32_t gen)
+{
+  if (ft <= fi) {
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      x[c] = t[c];
+    fi = ft;
+    if (lane == 0)
+      a.fit[i] = ft;
+  }
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const int j = lane + c * stride;
+    if (j < a.dim)
+      dst[j] = x[c];
+  }
+  if (lane == 0)
+    devo__gpu_note_target(a, fi, gen);
+}
+
+/* The generation loop of these persistent kernels (and gpu_etc.cu's version 2): generations
+ * gen0 + 1 .. gen0 + ngens; step(gen) builds, evaluates and stores generation gen's trials;
+ * draw(gen) draws generation gen's numbers while the block waits at the grid barrier (where
+ * they hide its round trip; the caller draws gen0 + 1's before the loop). Every thread of the
+ * block calls it. */
+template <class Step, class Draw>
+__device__ __forceinline__ void devo__gpu_persist_loop(const devo__gpu_args &a, uint32_t gen0,
+                                                       uint32_t ngens, Step &step, Draw &draw)
+{
+  for (uint32_t k = 1; k <= ngens; ++k) {
+    const uint32_t gen = gen0 + k;
+    step(gen);
+    if (k == ngens)
+      break; /* the end of the kernel is the last barrier */
+    devo__grid_arrive(&a.ctl->bar);
+    draw(gen + 1u);
+    devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
+    if (devo__gpu_stopped(a, gen))
+      break;
+  }
+}
+
 /* Kernels launched per generation (graphs, multikernel): whether a generation before gen reached
  * the target; then generation gen does nothing. stop_gen changes only to gen inside the launch,
  * so the whole grid takes the same branch. */

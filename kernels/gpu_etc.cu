@@ -40,29 +40,6 @@ extern __shared__ double devo__sm[];
 #define DEVO__ETCW_MAX_M     32 /* one lane per machine */
 #define DEVO__ETCW_MAX_N     512
 
-/* Generation gen's draws for schedule i: indices, and per task whether it takes the mutant
- * (bit c of *take) and the bound-repair uniform. Drawn while the block waits at the barrier. */
-template <int C>
-__device__ __forceinline__ void devo__etcw1_draw(const devo__gpu_args &a, uint32_t gen, int i,
-                                                 int lane, bool active, devo__de_idx &r,
-                                                 unsigned &take, double (&ub)[C])
-{
-  if (active)
-    r = devo__de_indices(a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim);
-  take = 0u;
-#pragma unroll
-  for (int c = 0; c < C; ++c) {
-    const int j = lane + 32 * c;
-    ub[c] = 0.0;
-    if (active && j < a.dim) {
-      const devo__de_u u = devo__de_coord(a.seed, gen, (uint32_t)i, (uint32_t)j);
-      if (devo__de_take(u, (uint32_t)j, r, a.cr))
-        take |= 1u << c;
-      ub[c] = u.bound;
-    }
-  }
-}
-
 /* Objective of the trial t (task lane + 32 c in t[c]) by the whole warp; every lane gets it.
  * stage: the ETC matrix with row stride ms (odd, so that a chunk's gathers spread over the
  * banks); sev: n doubles, cnt: C * m ints of this warp's shared memory; w: W_lane (lane < m). */
@@ -157,11 +134,10 @@ __device__ __forceinline__ double devo__etcw1_eval(const devo__gpu_args &a, cons
   return devo__gpu_fitness(obj);
 }
 
-/* Both versions' chunk: stages the ETC matrix (row stride ms), then generations gen0 + 1 ..
- * gen0 + ngens: step(gen) builds, evaluates and stores generation gen's trials; draw(gen) draws
- * generation gen's numbers, first for gen0 + 1, then each time while the block waits at the
- * grid barrier (where they hide its round trip: drawn instead while the donors load, version
- * 2's measured 20% slower, BENCHMARKS.md). Every thread of the block calls it. */
+/* Both versions' chunk: stages the ETC matrix (row stride ms), draws generation gen0 + 1's
+ * numbers, then runs devo__gpu_persist_loop (which draws each next generation's while the block
+ * waits at the grid barrier; drawn instead while the donors load, version 2's measured 20%
+ * slower, BENCHMARKS.md). Every thread of the block calls it. */
 template <class Step, class Draw>
 __device__ __forceinline__ void devo__etcw_chunk(const devo__gpu_args &a, double *stage, int ms,
                                                  uint32_t gen0, uint32_t ngens, Step &step,
@@ -172,17 +148,7 @@ __device__ __forceinline__ void devo__etcw_chunk(const devo__gpu_args &a, double
     stage[(k / m) * ms + k % m] = __ldg(a.v.etc + k);
   draw(gen0 + 1u);
   __syncthreads(); /* the staged matrix */
-  for (uint32_t k = 1; k <= ngens; ++k) {
-    const uint32_t gen = gen0 + k;
-    step(gen);
-    if (k == ngens)
-      break; /* the end of the kernel is the last barrier */
-    devo__grid_arrive(&a.ctl->bar);
-    draw(gen + 1u);
-    devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
-    if (devo__gpu_stopped(a, gen))
-      break;
-  }
+  devo__gpu_persist_loop(a, gen0, ngens, step, draw);
 }
 
 /* Generations gen0 + 1 .. gen0 + ngens; block b's warp w owns schedule b * vpb + w throughout.
@@ -201,7 +167,7 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
   int *cnt = (int *)(devo__sm + (size_t)n * ms + (size_t)a.vpb * n) + warp * C * m;
   const double w = lane < m && a.v.ready ? a.v.ready[lane] : 0.0;
   double x[C], ub[C];
-  unsigned take = 0u;
+  bool take[C];
   {
     const double *cur = (gen0 & 1u) ? a.pop1 : a.pop0;
 #pragma unroll
@@ -212,51 +178,15 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
   }
   double fi = active ? a.fit[i] : 0.0;
   devo__de_idx r = {0u, 0u, 0u, 0u};
-  auto draw = [&](uint32_t gen) { devo__etcw1_draw<C>(a, gen, i, lane, active, r, take, ub); };
+  /* a.lanes = 32: coordinate lane + 32 c in x[c] */
+  auto draw = [&](uint32_t gen) { devo__gpu_draw<C>(a, gen, i, lane, active, r, take, ub); };
   auto step = [&](uint32_t gen) {
     if (!active)
       return;
-    const double *src = (gen & 1u) ? a.pop0 : a.pop1;
-    double *dst = (gen & 1u) ? a.pop1 : a.pop0;
     double t[C];
-    {
-      /* every donor load is issued before the first use: one L2 round trip after the barrier */
-      const double *x1 = src + (size_t)r.r1 * n, *x2 = src + (size_t)r.r2 * n,
-                   *x3 = src + (size_t)r.r3 * n;
-      double v1[C], v2[C], v3[C];
-#pragma unroll
-      for (int c = 0; c < C; ++c) {
-        const int j = lane + 32 * c;
-        v1[c] = v2[c] = v3[c] = 0.0;
-        if ((take >> c) & 1u) {
-          v1[c] = x1[j];
-          v2[c] = x2[j];
-          v3[c] = x3[j];
-        }
-      }
-#pragma unroll
-      for (int c = 0; c < C; ++c)
-        t[c] = ((take >> c) & 1u) ? devo__de_mutant(x[c], v1[c], v2[c], v3[c], a.f, a.v.lower,
-                                                    a.v.upper, a.bounds, ub[c])
-                                  : x[c];
-    }
+    devo__gpu_trial<C>(a, (gen & 1u) ? a.pop0 : a.pop1, r, take, ub, lane, 32, x, t);
     const double ft = devo__etcw1_eval<C>(a, t, lane, stage, ms, sev, cnt, w);
-    if (ft <= fi) { /* the CPU's rule: the trial wins ties */
-#pragma unroll
-      for (int c = 0; c < C; ++c)
-        x[c] = t[c];
-      fi = ft;
-      if (lane == 0)
-        a.fit[i] = ft;
-    }
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-      const int j = lane + 32 * c;
-      if (j < n)
-        dst[row + j] = x[c];
-    }
-    if (lane == 0)
-      devo__gpu_note_target(a, fi, gen);
+    devo__gpu_replace<C>(a, i, lane, 32, ft, fi, x, t, ((gen & 1u) ? a.pop1 : a.pop0) + row, gen);
   };
   devo__etcw_chunk(a, stage, ms, gen0, ngens, step, draw);
 }

@@ -176,60 +176,17 @@ __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
   }
   double fi = active ? a.fit[i] : 0.0;
   devo__de_idx r = {0u, 0u, 0u, 0u};
-  devo__gpu_draw<C>(a, gen0 + 1u, i, lane, active, r, take, ub);
-  for (uint32_t k = 1; k <= ngens; ++k) {
-    const uint32_t gen = gen0 + k;
-    const double *src = (gen & 1u) ? a.pop0 : a.pop1;
-    double *dst = (gen & 1u) ? a.pop1 : a.pop0;
+  auto draw = [&](uint32_t gen) { devo__gpu_draw<C>(a, gen, i, lane, active, r, take, ub); };
+  auto step = [&](uint32_t gen) {
     double t[C];
-    {
-      /* every donor load is issued before the first use */
-      const double *x1 = src + (size_t)r.r1 * d, *x2 = src + (size_t)r.r2 * d,
-                   *x3 = src + (size_t)r.r3 * d;
-      double v1[C], v2[C], v3[C];
-#pragma unroll
-      for (int c = 0; c < C; ++c) {
-        const int j = lane + c * lanes;
-        v1[c] = v2[c] = v3[c] = 0.0;
-        if (take[c]) {
-          v1[c] = x1[j];
-          v2[c] = x2[j];
-          v3[c] = x3[j];
-        }
-      }
-#pragma unroll
-      for (int c = 0; c < C; ++c)
-        t[c] = take[c] ? devo__de_mutant(x[c], v1[c], v2[c], v3[c], a.f, a.v.lower, a.v.upper,
-                                         a.bounds, ub[c])
-                       : x[c];
-    }
+    devo__gpu_trial<C>(a, (gen & 1u) ? a.pop0 : a.pop1, r, take, ub, lane, lanes, x, t);
     const double ft = devo__fast_eval<KIND, C>(a, t, o, lane, grp, active, red, s_row);
-    if (active) {
-      if (ft <= fi) { /* the CPU's rule: the trial wins ties */
-#pragma unroll
-        for (int c = 0; c < C; ++c)
-          x[c] = t[c];
-        fi = ft;
-        if (lane == 0)
-          a.fit[i] = ft;
-      }
-#pragma unroll
-      for (int c = 0; c < C; ++c) {
-        const int j = lane + c * lanes;
-        if (j < d)
-          dst[row + j] = x[c];
-      }
-      if (lane == 0)
-        devo__gpu_note_target(a, fi, gen);
-    }
-    if (k == ngens)
-      break; /* the end of the kernel is the last barrier */
-    devo__grid_arrive(&a.ctl->bar);
-    devo__gpu_draw<C>(a, gen + 1u, i, lane, active, r, take, ub);
-    devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
-    if (devo__gpu_stopped(a, gen))
-      break;
-  }
+    if (active)
+      devo__gpu_replace<C>(a, i, lane, lanes, ft, fi, x, t, ((gen & 1u) ? a.pop1 : a.pop0) + row,
+                           gen);
+  };
+  draw(gen0 + 1u);
+  devo__gpu_persist_loop(a, gen0, ngens, step, draw);
 }
 
 /* ---- host side --------------------------------------------------------------------------- */
