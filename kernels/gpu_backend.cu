@@ -418,25 +418,24 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
     g->barrier = DEVO__BARRIER_CG;
   g->fast = 0;
   memset(&g->fc, 0, sizeof g->fc);
+  /* the register-held and cluster kernels run as persistent chunks with devo's split barrier;
+   * every explicit block option (thread cap, staging, the classic kernel) keeps the block
+   * evaluators, so that each stays measurable and tested */
+  const int fast_ok =
+      g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE;
+  const int blk_opts =
+      DEVO__GPU_CLASSIC | DEVO__GPU_MAX_LANES(63 * 32) | DEVO__GPU_STAGE_ON | DEVO__GPU_STAGE_OFF;
   if (g->a.v.kind == DEVO__P_CEC) {
-    /* as for ETC: every explicit block option keeps the block evaluator */
-    const int blk_opts = DEVO__GPU_CLASSIC | DEVO__GPU_MAX_LANES(63 * 32) | DEVO__GPU_STAGE_ON |
-                         DEVO__GPU_STAGE_OFF | DEVO__GPU_TRIAL_GLOBAL;
-    if (g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE &&
-        DEVO__GPU_DEFAULT_CEC_CLUSTER && !(want & blk_opts))
+    if (fast_ok && DEVO__GPU_DEFAULT_CEC_CLUSTER && !(want & (blk_opts | DEVO__GPU_TRIAL_GLOBAL)))
       DEVO__CK(devo__gpu_cecc_plan(&g->a.v, np, want, p, &g->fc, &g->fast));
   } else if (g->a.v.kind == DEVO__P_ETC) {
-    /* every explicit block option (evaluator version, thread cap, staging) keeps the block
-     * evaluators, so that each stays measurable and tested */
     /* bit 28 means the block evaluator v1, or with bit 29 the warp kernel's version 1 */
     const int v1 = (want & DEVO__GPU_ETC_WARP) ? 0 : DEVO__GPU_ETC_V1;
-    const int blk_opts = DEVO__GPU_ETC_BLOCK | v1 | DEVO__GPU_CLASSIC |
-                         DEVO__GPU_MAX_LANES(63 * 32) | DEVO__GPU_STAGE_ON | DEVO__GPU_STAGE_OFF;
-    if (g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE &&
-        (DEVO__GPU_DEFAULT_ETC_WARP || (want & DEVO__GPU_ETC_WARP)) && !(want & blk_opts))
+    if (fast_ok && (DEVO__GPU_DEFAULT_ETC_WARP || (want & DEVO__GPU_ETC_WARP)) &&
+        !(want & (blk_opts | DEVO__GPU_ETC_BLOCK | v1)))
       DEVO__CK(devo__gpu_etcw_plan(&g->a.v, np, want, p, &g->fc, &g->fast));
-  } else if (g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE &&
-             !(want & DEVO__GPU_CLASSIC) && (DEVO__GPU_DEFAULT_FAST || (want & DEVO__GPU_FAST))) {
+  } else if (fast_ok && !(want & DEVO__GPU_CLASSIC) &&
+             (DEVO__GPU_DEFAULT_FAST || (want & DEVO__GPU_FAST))) {
     DEVO__CK(devo__gpu_fast_plan(g->a.v.kind, np, d, want, p, &g->fc, &g->fast));
     if (!(want & DEVO__GPU_FAST) && g->fc.c > 1)
       g->fast = 0;
