@@ -198,12 +198,15 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
  * independent chains, and with 233 registers it issued the 48 donor loads in 11 rounds of L2
  * round trips. Here each phase is straight-line over the C coordinates (predicated loads,
  * selects, the branch-free device decode of etc.h), the crossover test is an integer comparison
- * (devo__de_cr_bound), the bound-repair words wait in shared memory and are converted only where
- * a repair happens, the parent and the trial live in shared memory (two buffers per warp that
- * swap when the trial wins), so all donor loads are in flight at once; shared memory is read in
- * whole passes before it is written (the compiler cannot tell cnt, sev and stage apart), the
- * ranks come from one __match_any_sync per chunk, and the makespan and flowtime from shared
- * memory instead of 2 m shuffles. */
+ * (devo__de_cr_bound), the bound-repair words wait in shared memory, the parent and the trial
+ * live in shared memory (two buffers per warp that swap when the trial wins), so all donor loads
+ * are in flight at once; shared memory is read in whole passes before it is written (the
+ * compiler cannot tell cnt, sev and stage apart), the ranks come from one __match_any_sync per
+ * chunk, and the makespan and flowtime from shared memory instead of 2 m shuffles. Later, from
+ * an ncu profile (stall samples per instruction): the bound repair is straight-line too (the
+ * branch per coordinate, meant for a rare case, ran in nearly every warp and generation: 14% of
+ * the samples), a winning trial is stored from the registers, and a row that two generations
+ * left unchanged is not stored again. */
 
 /* Generation gen's draws for schedule i: indices, take bits, and each coordinate's two raw
  * words for the bound repair (devo__u01 of them is devo__de_coord's u.bound) into ubw[32 c +
@@ -243,6 +246,27 @@ __device__ __forceinline__ void devo__etcw_load(const devo__gpu_args &a, const d
   }
 }
 
+/* The bound rule R (a constant: devo__de_repair without its branches) on the coordinates whose
+ * bit is set in out, all C read and selected in one pass. */
+template <int C, int R>
+__device__ __forceinline__ void devo__etcw_fix(unsigned out, int lane, double lo, double hi,
+                                               const double *xs, const uint2 *ubw, double (&t)[C])
+{
+  double p[C];
+  uint2 w[C];
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    p[c] = xs[32 * c + lane];
+    w[c] = ubw[32 * c + lane];
+  }
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const double v = devo__de_repair(t[c], p[c], lo, hi, R,
+                                     R == DEVO__BOUNDS_REINIT ? devo__u01(w[c].x, w[c].y) : 0.0);
+    t[c] = (out >> c) & 1u ? v : t[c];
+  }
+}
+
 /* Trial of schedule i (devo__de_mutant on the taken coordinates, x elsewhere) into t and into
  * ts; xs: the parent, ubw: the bound-repair words (all in this warp's shared memory, coordinate
  * lane + 32 c at 32 c + lane). */
@@ -261,12 +285,22 @@ __device__ __forceinline__ void devo__etcw_mix(const devo__gpu_args &a, unsigned
     t[c] = tk ? v : xs[32 * c + lane];
     out |= (tk && !(v >= lo && v <= hi)) ? 1u << c : 0u;
   }
-  if (out) { /* rare: devo__de_repair's other branch */
-#pragma unroll
-    for (int c = 0; c < C; ++c)
-      if ((out >> c) & 1u)
-        t[c] = devo__de_repair(t[c], xs[32 * c + lane], lo, hi, a.bounds,
-                               devo__u01(ubw[32 * c + lane].x, ubw[32 * c + lane].y));
+  /* some coordinate of the warp needs a repair in nearly every generation (512 mutants), so the
+   * repair is straight-line over the C coordinates, one branch on the rule for the warp */
+  if (__any_sync(0xffffffffu, out != 0u)) {
+    switch (a.bounds) {
+    case DEVO__BOUNDS_CLIP:
+      devo__etcw_fix<C, DEVO__BOUNDS_CLIP>(out, lane, lo, hi, xs, ubw, t);
+      break;
+    case DEVO__BOUNDS_REFLECT:
+      devo__etcw_fix<C, DEVO__BOUNDS_REFLECT>(out, lane, lo, hi, xs, ubw, t);
+      break;
+    case DEVO__BOUNDS_MIDPOINT:
+      devo__etcw_fix<C, DEVO__BOUNDS_MIDPOINT>(out, lane, lo, hi, xs, ubw, t);
+      break;
+    default:
+      devo__etcw_fix<C, DEVO__BOUNDS_REINIT>(out, lane, lo, hi, xs, ubw, t);
+    }
   }
 #pragma unroll
   for (int c = 0; c < C; ++c)
@@ -397,6 +431,7 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
     }
   }
   double fi = active ? a.fit[i] : 0.0;
+  uint32_t won = gen0; /* the last generation whose trial won (gen0: as if it had) */
   devo__de_idx r;
   auto draw = [&](uint32_t gen) { devo__etcw_draw<C>(a, crb, gen, i, lane, active, r, take, ubw); };
   auto step = [&](uint32_t gen) {
@@ -408,19 +443,29 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
     devo__etcw_load<C>(a, src, r, take, lane, v1, v2, v3);
     devo__etcw_mix<C>(a, take, lane, v1, v2, v3, xs, ubw, t, ts);
     const double ft = devo__etcw_eval<C>(a, t, lane, stage, ms, sev, cnt, res, w);
-    if (ft <= fi) { /* the CPU's rule: the trial wins ties */
+    if (ft <= fi) { /* the CPU's rule: the trial wins ties; the row from the registers */
       double *q = xs;
       xs = ts;
       ts = q;
       fi = ft;
+      won = gen;
       if (lane == 0)
         a.fit[i] = ft;
-    }
 #pragma unroll
-    for (int c = 0; c < C; ++c) {
-      const int j = lane + 32 * c;
-      if (j < n)
-        dst[row + j] = xs[32 * c + lane];
+      for (int c = 0; c < C; ++c)
+        if (lane + 32 * c < n)
+          dst[row + lane + 32 * c] = t[c];
+    } else if (gen - won < 2u) {
+      /* dst holds generation gen - 2's row, which is x unless x changed in gen - 1 (or dst
+       * predates this launch); else the store is skipped */
+      double p[C];
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        p[c] = xs[32 * c + lane];
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        if (lane + 32 * c < n)
+          dst[row + lane + 32 * c] = p[c];
     }
     if (lane == 0)
       devo__gpu_note_target(a, fi, gen);
