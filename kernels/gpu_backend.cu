@@ -717,6 +717,7 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
   g->a.np = np;
   g->a.dim = d;
   g->a.seed = s->o.seed;
+  devo__philox_keys_init(&g->a.ks, s->o.seed);
   g->a.f = s->o.f;
   g->a.cr = s->o.cr;
   g->a.bounds = s->o.bounds;

@@ -81,6 +81,7 @@ struct devo__gpu_args {
   int *part_idx;
   devo__gpu_ctl *ctl;
   uint64_t seed;
+  devo__philox_keys ks; /* the round keys of seed (in the parameters: constant memory) */
   double f, cr, target;
   int np, dim, bounds, has_target;
   int lanes, vpb;   /* threads per vector, vectors per block */
@@ -280,7 +281,7 @@ __device__ __forceinline__ void devo__gpu_draw(const devo__gpu_args &a, uint32_t
     take[c] = false;
     ub[c] = 0.0;
     if (active && j < a.dim) {
-      const devo__de_u u = devo__de_coord(a.seed, gen, (uint32_t)i, (uint32_t)j);
+      const devo__de_u u = devo__de_coord_ks(&a.ks, gen, (uint32_t)i, (uint32_t)j);
       take[c] = devo__de_take(u, (uint32_t)j, r, a.cr) != 0;
       ub[c] = u.bound;
     }

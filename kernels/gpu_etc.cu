@@ -221,7 +221,7 @@ __device__ __forceinline__ void devo__etcw_draw(const devo__gpu_args &a, uint64_
 #pragma unroll
   for (int c = 0; c < C; ++c) {
     const uint32_t j = (uint32_t)(lane + 32 * c);
-    const devo__u32x4 u = devo__rng(a.seed, j, gen, (uint32_t)i, DEVO__RNG_COORD);
+    const devo__u32x4 u = devo__rng_ks(&a.ks, j, gen, (uint32_t)i, DEVO__RNG_COORD);
     const bool tk = devo__u53(u.v[0], u.v[1]) < crb || j == r.jrand;
     take |= (tk && active && j < (uint32_t)a.dim) ? 1u << c : 0u;
     ubw[32 * c + lane] = make_uint2(u.v[2], u.v[3]);

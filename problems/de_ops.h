@@ -76,13 +76,24 @@ typedef struct devo__de_u {
   double bound; /* uniform in [0,1) for the reinit bound rule */
 } devo__de_u;
 
-static inline DEVO_HD devo__de_u devo__de_coord(uint64_t seed, uint32_t gen, uint32_t i, uint32_t j)
+static inline DEVO_HD devo__de_u devo__de_u_of(devo__u32x4 w)
 {
-  devo__u32x4 w = devo__rng(seed, j, gen, i, DEVO__RNG_COORD);
   devo__de_u u;
   u.cr = devo__u01(w.v[0], w.v[1]);
   u.bound = devo__u01(w.v[2], w.v[3]);
   return u;
+}
+
+static inline DEVO_HD devo__de_u devo__de_coord(uint64_t seed, uint32_t gen, uint32_t i, uint32_t j)
+{
+  return devo__de_u_of(devo__rng(seed, j, gen, i, DEVO__RNG_COORD));
+}
+
+/* The same with the seed's round keys (philox.h; the GPU kernels' draws). */
+static inline DEVO_HD devo__de_u devo__de_coord_ks(const devo__philox_keys *ks, uint32_t gen,
+                                                   uint32_t i, uint32_t j)
+{
+  return devo__de_u_of(devo__rng_ks(ks, j, gen, i, DEVO__RNG_COORD));
 }
 
 /* Initial coordinate j of individual i: uniform in [lo, hi). */

@@ -124,6 +124,7 @@ TEST_CASE(curand_equals_cpu)
 struct de_out {
   devo__de_idx r;
   double cr, bound, init, trial;
+  double ks_cr, ks_bound; /* devo__de_coord_ks: the kernels' draws from the round keys */
 };
 
 /* The DE draws and the trial coordinate on the device: random inputs from the counters. */
@@ -139,6 +140,11 @@ __host__ __device__ static de_out de_case(uint32_t n)
   devo__de_u u = devo__de_coord(seed, c[1], i, j);
   o.cr = u.cr;
   o.bound = u.bound;
+  devo__philox_keys ks;
+  devo__philox_keys_init(&ks, seed);
+  u = devo__de_coord_ks(&ks, c[1], i, j);
+  o.ks_cr = u.cr;
+  o.ks_bound = u.bound;
   o.init = devo__de_init(seed, i, j, -100.0, 100.0);
   devo__u32x4 w = devo__rng(seed, n, 0, 0, DEVO__RNG_USER);
   double xi = -100.0 + DEVO_MUL(200.0, devo__u01(w.v[0], w.v[1]));
@@ -172,7 +178,10 @@ TEST_CASE(de_ops_device_equals_host)
   CK(cudaMemcpy(h_out, d_out, count * sizeof(de_out), cudaMemcpyDeviceToHost));
   for (n = 0; n < count; ++n) {
     de_out h = de_case(n);
-    if (memcmp(&h, &h_out[n], sizeof h) != 0 && bad++ < 5)
+    /* the device's draws from the round keys also equal the host's from the seed */
+    if ((memcmp(&h, &h_out[n], sizeof h) != 0 || h_out[n].ks_cr != h.cr ||
+         h_out[n].ks_bound != h.bound) &&
+        bad++ < 5)
       fprintf(stderr, "case %u: host trial %.17g init %.17g, device trial %.17g init %.17g\n", n,
               h.trial, h.init, h_out[n].trial, h_out[n].init);
   }

@@ -34,6 +34,36 @@ TEST_CASE(counter_layout)
         a.v[3] == 0x24126ea1u);
 }
 
+/* devo__rng_ks (the kernels' draws from a seed's round keys) gives devo__rng's blocks: the
+ * known answer above and 100,000 seeds and counters spread over the word range. */
+TEST_CASE(round_keys)
+{
+  devo__philox_keys ks;
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  uint32_t n, bad = 0;
+  devo__philox_keys_init(&ks, 0x299f31d0a4093822ull);
+  devo__u32x4 a = devo__rng_ks(&ks, 0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u);
+  CHECK(a.v[0] == 0xd16cfe09u && a.v[1] == 0x94fdccebu && a.v[2] == 0x5001e420u &&
+        a.v[3] == 0x24126ea1u);
+  for (n = 0; n < 100000u; ++n) {
+    uint32_t c[4];
+    int k;
+    for (k = 0; k < 4; ++k) {
+      x ^= x << 13; /* xorshift64 */
+      x ^= x >> 7;
+      x ^= x << 17;
+      c[k] = (uint32_t)(x >> 32);
+    }
+    devo__philox_keys_init(&ks, x);
+    devo__u32x4 p = devo__rng(x, c[0], c[1], c[2], c[3]),
+                q = devo__rng_ks(&ks, c[0], c[1], c[2], c[3]);
+    devo__de_u u = devo__de_coord(x, c[1], c[2], c[0]),
+               v = devo__de_coord_ks(&ks, c[1], c[2], c[0]);
+    bad += memcmp(&p, &q, sizeof p) != 0 || u.cr != v.cr || u.bound != v.bound;
+  }
+  CHECK_EQ_INT(bad, 0);
+}
+
 TEST_CASE(uniform_and_below)
 {
   int k;
@@ -157,10 +187,15 @@ TEST_CASE(crossover_integer_bound)
   CHECK(devo__de_cr_bound(0.5) == (uint64_t)1 << 52);
 }
 
-static const tc_case cases[] = {TC(known_answers),     TC(counter_layout),
-                                TC(uniform_and_below), TC(indices_distinct_and_complete),
-                                TC(indices_uniform),   TC(bound_repair_rules),
-                                TC(crossover_jrand),   TC(crossover_integer_bound)};
+static const tc_case cases[] = {TC(known_answers),
+                                TC(counter_layout),
+                                TC(round_keys),
+                                TC(uniform_and_below),
+                                TC(indices_distinct_and_complete),
+                                TC(indices_uniform),
+                                TC(bound_repair_rules),
+                                TC(crossover_jrand),
+                                TC(crossover_integer_bound)};
 
 int main(int argc, char **argv)
 {
