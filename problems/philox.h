@@ -43,47 +43,11 @@ static inline DEVO_HD void devo__philox_round(uint32_t c[4], const uint32_t k[2]
   c[3] = lo0;
 }
 
-/* The raw block function: 10 rounds, the key bumped between rounds. */
-static inline DEVO_HD devo__u32x4 devo__philox4x32_10(uint32_t c0, uint32_t c1, uint32_t c2,
-                                                      uint32_t c3, uint32_t k0, uint32_t k1)
-{
-  uint32_t c[4];
-  uint32_t k[2];
-  devo__u32x4 out;
-  int r;
-  c[0] = c0;
-  c[1] = c1;
-  c[2] = c2;
-  c[3] = c3;
-  k[0] = k0;
-  k[1] = k1;
-  for (r = 0; r < 10; ++r) {
-    if (r > 0) {
-      k[0] += 0x9E3779B9u;
-      k[1] += 0xBB67AE85u;
-    }
-    devo__philox_round(c, k);
-  }
-  out.v[0] = c[0];
-  out.v[1] = c[1];
-  out.v[2] = c[2];
-  out.v[3] = c[3];
-  return out;
-}
-
-/* The block for devo's counter layout (see the top of this file). */
-static inline DEVO_HD devo__u32x4 devo__rng(uint64_t seed, uint32_t slot, uint32_t generation,
-                                            uint32_t individual, uint32_t purpose)
-{
-  return devo__philox4x32_10(slot, generation, individual, purpose, (uint32_t)seed,
-                             (uint32_t)(seed >> 32));
-}
-
-/* The round keys of one seed: the key before round r at k[2 r], k[2 r + 1], bumped as
- * devo__philox4x32_10 bumps it. devo__rng_ks gives the blocks of devo__rng; GPU kernels keep the
- * keys among their parameters (constant memory), where a round is two multiplies and two
- * three-way XORs: a third fewer instructions per block than adding the increments in registers
- * (H100: 992 against 696 instructions, 1.47 times the rate; BENCHMARKS.md). */
+/* The round keys of a seed: the key before round r at k[2 r], k[2 r + 1], bumped as
+ * devo__philox4x32_10 bumps it. GPU kernels keep a seed's round keys among their parameters
+ * (constant memory), where a round is two multiplies and two three-way XORs: a third fewer
+ * instructions per block than adding the increments in registers (H100: 992 against 696
+ * instructions, 1.47 times the rate; BENCHMARKS.md). */
 typedef struct devo__philox_keys {
   uint32_t k[20];
 } devo__philox_keys;
@@ -102,24 +66,58 @@ static inline DEVO_HD void devo__philox_keys_init(devo__philox_keys *ks, uint64_
   }
 }
 
-static inline DEVO_HD devo__u32x4 devo__rng_ks(const devo__philox_keys *ks, uint32_t slot,
-                                               uint32_t generation, uint32_t individual,
-                                               uint32_t purpose)
+static inline DEVO_HD devo__u32x4 devo__philox_out(const uint32_t c[4])
 {
-  uint32_t c[4];
   devo__u32x4 out;
-  int r;
-  c[0] = slot;
-  c[1] = generation;
-  c[2] = individual;
-  c[3] = purpose;
-  for (r = 0; r < 10; ++r)
-    devo__philox_round(c, ks->k + 2 * r);
   out.v[0] = c[0];
   out.v[1] = c[1];
   out.v[2] = c[2];
   out.v[3] = c[3];
   return out;
+}
+
+/* The raw block function: 10 rounds, the key bumped between rounds (in registers: with an array
+ * of round keys here, gcc -O2 took 26 instead of 9 ns per block on a CI-like machine). */
+static inline DEVO_HD devo__u32x4 devo__philox4x32_10(uint32_t c0, uint32_t c1, uint32_t c2,
+                                                      uint32_t c3, uint32_t k0, uint32_t k1)
+{
+  uint32_t c[4];
+  uint32_t k[2];
+  int r;
+  c[0] = c0;
+  c[1] = c1;
+  c[2] = c2;
+  c[3] = c3;
+  k[0] = k0;
+  k[1] = k1;
+  for (r = 0; r < 10; ++r) {
+    if (r > 0) {
+      k[0] += 0x9E3779B9u;
+      k[1] += 0xBB67AE85u;
+    }
+    devo__philox_round(c, k);
+  }
+  return devo__philox_out(c);
+}
+
+/* The block for devo's counter layout (see the top of this file). */
+static inline DEVO_HD devo__u32x4 devo__rng(uint64_t seed, uint32_t slot, uint32_t generation,
+                                            uint32_t individual, uint32_t purpose)
+{
+  return devo__philox4x32_10(slot, generation, individual, purpose, (uint32_t)seed,
+                             (uint32_t)(seed >> 32));
+}
+
+/* The same block from the seed's round keys (devo__philox_keys_init(ks, seed)). */
+static inline DEVO_HD devo__u32x4 devo__rng_ks(const devo__philox_keys *ks, uint32_t slot,
+                                               uint32_t generation, uint32_t individual,
+                                               uint32_t purpose)
+{
+  uint32_t c[4] = {slot, generation, individual, purpose};
+  int r;
+  for (r = 0; r < 10; ++r)
+    devo__philox_round(c, ks->k + 2 * r);
+  return devo__philox_out(c);
 }
 
 /* 53 random bits from two words (a gives 27 bits, b 26): the integer behind devo__u01. */
