@@ -45,9 +45,9 @@ static inline DEVO_HD void devo__philox_round(uint32_t c[4], const uint32_t k[2]
 
 /* The round keys of a seed: the key before round r at k[2 r], k[2 r + 1], bumped as
  * devo__philox4x32_10 bumps it. GPU kernels keep a seed's round keys among their parameters
- * (constant memory), where a round is two multiplies and two three-way XORs: a third fewer
- * instructions per block than adding the increments in registers (H100: 992 against 696
- * instructions, 1.47 times the rate; BENCHMARKS.md). */
+ * (constant memory), where a round is two multiplies and two three-way XORs: with many blocks
+ * in flight (registers scarce) a third fewer instructions than adding the increments in
+ * registers (H100, `test_gpu_philox --bench`: 3.69 against 4.88 ps per draw; BENCHMARKS.md). */
 typedef struct devo__philox_keys {
   uint32_t k[20];
 } devo__philox_keys;

@@ -2,7 +2,8 @@
  * bit for bit, and the DE draws (problems/de_ops.h) on the device against the host. Skips
  * (exit 77) where no CUDA device is usable.
  * `test_gpu_philox --bench` instead times devo__rng against curand_init + curand4 for the
- * coordinate draws of a generation (why the kernels use devo__rng; see BENCHMARKS.md). */
+ * coordinate draws of a generation (why the kernels use devo__rng; see BENCHMARKS.md), and
+ * devo__rng_ks with the round keys in the kernel parameters. */
 #include <curand_kernel.h>
 #include <stdio.h>
 #include <string.h>
@@ -193,55 +194,67 @@ TEST_CASE(de_ops_device_equals_host)
 
 /* ---- --bench: the coordinate draws of one generation through either generator ------------- */
 
-__global__ void k_draw_devo(uint64_t seed, uint32_t gen, uint32_t np, uint32_t dim,
-                            unsigned long long *sink)
+/* Each thread draws coordinates threadIdx.x + 64 c, c < 16, all unrolled, as the persistent
+ * kernels draw (gpu_etc.cu: 16 per lane): with many blocks in flight the key is bumped in
+ * registers for each (why the kernels take the round keys from their parameters). */
+#define BENCH_T 64
+#define BENCH_C 16
+template <int V>
+__global__ void k_draw(uint64_t seed, devo__philox_keys ks, uint32_t gen, uint32_t np,
+                       uint32_t dim, unsigned long long *sink)
 {
   uint32_t acc = 0;
   for (uint32_t i = blockIdx.x; i < np; i += gridDim.x)
-    for (uint32_t j = threadIdx.x; j < dim; j += blockDim.x) {
-      devo__de_u u = devo__de_coord(seed, gen, i, j);
-      acc += (uint32_t)(u.cr * 4294967296.0) ^ (uint32_t)(u.bound * 4294967296.0);
+#pragma unroll
+    for (int c = 0; c < BENCH_C; ++c) {
+      const uint32_t j = threadIdx.x + BENCH_T * c;
+      devo__de_u u;
+      if (V == 0)
+        u = devo__de_coord(seed, gen, i, j);
+      else if (V == 2)
+        u = devo__de_coord_ks(&ks, gen, i, j);
+      else {
+        curandStatePhilox4_32_10_t st;
+        curand_init(seed, (unsigned long long)i | ((unsigned long long)DEVO__RNG_COORD << 32),
+                    4ULL * ((unsigned long long)j | ((unsigned long long)gen << 32)), &st);
+        uint4 w = curand4(&st);
+        u.cr = devo__u01(w.x, w.y);
+        u.bound = devo__u01(w.z, w.w);
+      }
+      if (j < dim)
+        acc += (uint32_t)(u.cr * 4294967296.0) ^ (uint32_t)(u.bound * 4294967296.0);
     }
-  atomicAdd(sink, (unsigned long long)acc);
-}
-
-__global__ void k_draw_curand(uint64_t seed, uint32_t gen, uint32_t np, uint32_t dim,
-                              unsigned long long *sink)
-{
-  uint32_t acc = 0;
-  for (uint32_t i = blockIdx.x; i < np; i += gridDim.x)
-    for (uint32_t j = threadIdx.x; j < dim; j += blockDim.x) {
-      curandStatePhilox4_32_10_t st;
-      curand_init(seed, (unsigned long long)i | ((unsigned long long)DEVO__RNG_COORD << 32),
-                  4ULL * ((unsigned long long)j | ((unsigned long long)gen << 32)), &st);
-      uint4 w = curand4(&st);
-      double cr = devo__u01(w.x, w.y), bound = devo__u01(w.z, w.w);
-      acc += (uint32_t)(cr * 4294967296.0) ^ (uint32_t)(bound * 4294967296.0);
-    }
-  atomicAdd(sink, (unsigned long long)acc);
+  /* one atomic per warp: one per thread made every variant cost the same (the atomics' time) */
+  acc = __reduce_add_sync(0xffffffffu, acc);
+  if ((threadIdx.x & 31) == 0)
+    atomicAdd(sink, (unsigned long long)acc);
 }
 
 static int bench(void)
 {
-  const uint32_t np = 1000, dim = 1000, reps = 50;
-  unsigned long long *d_sink, h[2];
+  const uint32_t np = 32000, dim = 1000, reps = 20; /* 32 M draws per launch */
+  unsigned long long *d_sink, h[3];
   cudaEvent_t a, b;
-  float ms[2] = {0, 0};
-  if (cudaMalloc((void **)&d_sink, 2 * sizeof *d_sink) != cudaSuccess) {
+  float ms[3] = {0, 0, 0};
+  devo__philox_keys ks;
+  devo__philox_keys_init(&ks, 7);
+  if (cudaMalloc((void **)&d_sink, 3 * sizeof *d_sink) != cudaSuccess) {
     printf("bench: no device\n");
     return 1;
   }
-  cudaMemset(d_sink, 0, 2 * sizeof *d_sink);
+  cudaMemset(d_sink, 0, 3 * sizeof *d_sink);
   cudaEventCreate(&a);
   cudaEventCreate(&b);
-  for (int v = 0; v < 2; ++v) {
+  for (int v = 0; v < 3; ++v) {
     for (uint32_t r = 0; r <= reps; ++r) {
       if (r == 1)
         cudaEventRecord(a);
       if (v == 0)
-        k_draw_devo<<<np, 256>>>(7, r + 1, np, dim, d_sink);
+        k_draw<0><<<np, BENCH_T>>>(7, ks, r + 1, np, dim, d_sink);
+      else if (v == 1)
+        k_draw<1><<<np, BENCH_T>>>(7, ks, r + 1, np, dim, d_sink + 1);
       else
-        k_draw_curand<<<np, 256>>>(7, r + 1, np, dim, d_sink + 1);
+        k_draw<2><<<np, BENCH_T>>>(7, ks, r + 1, np, dim, d_sink + 2);
     }
     cudaEventRecord(b);
     cudaEventSynchronize(b);
@@ -249,11 +262,13 @@ static int bench(void)
   }
   cudaMemcpy(h, d_sink, sizeof h, cudaMemcpyDeviceToHost);
   double draws = (double)np * dim * reps;
-  printf("coordinate draws (NP=%u x D=%u x %u generations): devo__rng %.3f ns/draw, "
-         "curand_init+curand4 %.3f ns/draw, same sums: %s (error: %s)\n",
-         np, dim, reps, (double)ms[0] * 1e6 / draws, (double)ms[1] * 1e6 / draws,
-         h[0] == h[1] ? "yes" : "NO", cudaGetErrorString(cudaGetLastError()));
-  return h[0] == h[1] ? 0 : 1;
+  int same = h[0] == h[1] && h[0] == h[2];
+  printf("coordinate draws (NP=%u x D=%u x %u generations): devo__rng %.2f ps/draw, "
+         "curand_init+curand4 %.2f ps/draw, devo__rng_ks (round keys in the parameters) %.2f "
+         "ps/draw, same sums: %s (error: %s)\n",
+         np, dim, reps, (double)ms[0] * 1e9 / draws, (double)ms[1] * 1e9 / draws,
+         (double)ms[2] * 1e9 / draws, same ? "yes" : "NO", cudaGetErrorString(cudaGetLastError()));
+  return same ? 0 : 1;
 }
 
 int main(int argc, char **argv)
