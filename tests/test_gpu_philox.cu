@@ -1,9 +1,9 @@
 /* test_gpu_philox.cu: devo's Philox (problems/philox.h) against cuRAND's header-only device API,
  * bit for bit, and the DE draws (problems/de_ops.h) on the device against the host. Skips
  * (exit 77) where no CUDA device is usable.
- * `test_gpu_philox --bench` instead times devo__rng against curand_init + curand4 for the
- * coordinate draws of a generation (why the kernels use devo__rng; see BENCHMARKS.md), and
- * devo__rng_ks with the round keys in the kernel parameters. */
+ * `test_gpu_philox --bench` instead times the coordinate draws of a generation through
+ * devo__rng, curand_init + curand4, and devo__rng_ks with the seed's round keys in the kernel
+ * parameters (what the persistent kernels use; BENCHMARKS.md). */
 #include <curand_kernel.h>
 #include <stdio.h>
 #include <string.h>
