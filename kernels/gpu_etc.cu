@@ -40,6 +40,18 @@ extern __shared__ double devo__sm[];
 #define DEVO__ETCW_MAX_M     32 /* one lane per machine */
 #define DEVO__ETCW_MAX_N     512
 
+/* Inclusive prefix sum of v over the warp's lanes (every lane calls it). */
+__device__ __forceinline__ int devo__etcw_scan(int v, int lane)
+{
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const int u = __shfl_up_sync(0xffffffffu, v, d);
+    if (lane >= d)
+      v += u;
+  }
+  return v;
+}
+
 /* Objective of the trial t (task lane + 32 c in t[c]) by the whole warp; every lane gets it.
  * stage: the ETC matrix with row stride ms (odd, so that a chunk's gathers spread over the
  * banks); sev: n doubles, cnt: C * m ints of this warp's shared memory; w: W_lane (lane < m). */
@@ -86,13 +98,7 @@ __device__ __forceinline__ double devo__etcw1_eval(const devo__gpu_args &a, cons
       tot += k;
     }
   }
-  int incl = tot;
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    const int u = __shfl_up_sync(0xffffffffu, incl, d);
-    if (lane >= d)
-      incl += u;
-  }
+  const int incl = devo__etcw_scan(tot, lane);
   const int off = incl - tot;
   if (lane < m) {
 #pragma unroll
@@ -151,44 +157,71 @@ __device__ __forceinline__ void devo__etcw_chunk(const devo__gpu_args &a, double
   devo__gpu_persist_loop(a, gen0, ngens, step, draw);
 }
 
-/* Generations gen0 + 1 .. gen0 + ngens; block b's warp w owns schedule b * vpb + w throughout.
- * Dynamic shared memory: [ETC matrix, n * ms][sev, vpb * n][cnt, vpb * C * m ints]. */
+/* Where both versions' kernels start: block b's warp w owns schedule i = b vpb + w (active:
+ * i < NP) for the whole chunk, row is its offset in a population buffer; dynamic shared memory
+ * begins with the staged ETC matrix (row stride ms) and every warp's n doubles of sev, then each
+ * version's own areas (after); w: W_lane (lane < m). */
+struct devo__etcw_own {
+  int n, m, ms, warp, lane, i;
+  bool active;
+  size_t row;
+  double *stage, *sev, *after;
+  double w;
+};
+
+__device__ __forceinline__ devo__etcw_own devo__etcw_owner(const devo__gpu_args &a)
+{
+  devo__etcw_own o;
+  o.n = a.dim;
+  o.m = a.v.nmach;
+  o.ms = o.m | 1;
+  o.warp = (int)threadIdx.x >> 5;
+  o.lane = (int)threadIdx.x & 31;
+  o.i = (int)blockIdx.x * a.vpb + o.warp;
+  o.active = o.i < a.np;
+  o.row = (size_t)(o.active ? o.i : 0) * (size_t)o.n;
+  o.stage = devo__sm;
+  o.sev = devo__sm + (size_t)o.n * o.ms + (size_t)o.warp * o.n;
+  o.after = devo__sm + (size_t)o.n * o.ms + (size_t)a.vpb * o.n;
+  o.w = o.lane < o.m && a.v.ready ? a.v.ready[o.lane] : 0.0;
+  return o;
+}
+
+/* Coordinate lane + 32 c of schedule i at generation gen0 (0 past n and for an inactive warp). */
+__device__ __forceinline__ double devo__etcw_x0(const devo__gpu_args &a, const devo__etcw_own &o,
+                                                uint32_t gen0, int c)
+{
+  const int j = o.lane + 32 * c;
+  return o.active && j < o.n ? ((gen0 & 1u) ? a.pop1 : a.pop0)[o.row + j] : 0.0;
+}
+
+/* Generations gen0 + 1 .. gen0 + ngens. Dynamic shared memory: [ETC matrix, n * ms]
+ * [sev, vpb * n][cnt, vpb * C * m ints]. */
 template <int C>
 __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
     devo__k_etcw1(devo__gpu_args a, uint32_t gen0, uint32_t ngens)
 {
-  const int n = a.dim, m = a.v.nmach, ms = m | 1;
-  const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
-  const int i = (int)blockIdx.x * a.vpb + warp;
-  const bool active = i < a.np;
-  const size_t row = (size_t)(active ? i : 0) * (size_t)n;
-  double *stage = devo__sm;
-  double *sev = devo__sm + (size_t)n * ms + (size_t)warp * n;
-  int *cnt = (int *)(devo__sm + (size_t)n * ms + (size_t)a.vpb * n) + warp * C * m;
-  const double w = lane < m && a.v.ready ? a.v.ready[lane] : 0.0;
+  const devo__etcw_own o = devo__etcw_owner(a);
+  int *cnt = (int *)o.after + o.warp * C * o.m;
   double x[C], ub[C];
   bool take[C];
-  {
-    const double *cur = (gen0 & 1u) ? a.pop1 : a.pop0;
 #pragma unroll
-    for (int c = 0; c < C; ++c) {
-      const int j = lane + 32 * c;
-      x[c] = active && j < n ? cur[row + j] : 0.0;
-    }
-  }
-  double fi = active ? a.fit[i] : 0.0;
+  for (int c = 0; c < C; ++c)
+    x[c] = devo__etcw_x0(a, o, gen0, c);
+  double fi = o.active ? a.fit[o.i] : 0.0;
   devo__de_idx r = {0u, 0u, 0u, 0u};
   /* a.lanes = 32: coordinate lane + 32 c in x[c] */
-  auto draw = [&](uint32_t gen) { devo__gpu_draw<C>(a, gen, i, lane, active, r, take, ub); };
+  auto draw = [&](uint32_t gen) { devo__gpu_draw<C>(a, gen, o.i, o.lane, o.active, r, take, ub); };
   auto step = [&](uint32_t gen) {
-    if (!active)
+    if (!o.active)
       return;
     double t[C];
-    devo__gpu_trial<C>(a, (gen & 1u) ? a.pop0 : a.pop1, r, take, ub, lane, 32, x, t);
-    const double ft = devo__etcw1_eval<C>(a, t, lane, stage, ms, sev, cnt, w);
-    devo__gpu_replace<C>(a, i, lane, 32, ft, fi, x, t, ((gen & 1u) ? a.pop1 : a.pop0) + row, gen);
+    devo__gpu_trial<C>(a, (gen & 1u) ? a.pop0 : a.pop1, r, take, ub, o.lane, 32, x, t);
+    const double ft = devo__etcw1_eval<C>(a, t, o.lane, o.stage, o.ms, o.sev, cnt, o.w);
+    devo__gpu_replace<C>(a, o.i, o.lane, 32, ft, fi, x, t, ((gen & 1u) ? a.pop1 : a.pop0) + o.row,
+                         gen);
   };
-  devo__etcw_chunk(a, stage, ms, gen0, ngens, step, draw);
+  devo__etcw_chunk(a, o.stage, o.ms, gen0, ngens, step, draw);
 }
 
 /* ---- version 2: the same algorithm and the same bits, written for instruction-level
@@ -352,13 +385,7 @@ __device__ __forceinline__ double devo__etcw_eval(const devo__gpu_args &a, const
     pre[c] = tot;
     tot += k;
   }
-  int incl = tot;
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    const int u = __shfl_up_sync(0xffffffffu, incl, d);
-    if (lane >= d)
-      incl += u;
-  }
+  const int incl = devo__etcw_scan(tot, lane);
   const int off = incl - tot;
   __syncwarp(); /* every lane has read its counts */
   if (lane < m) {
@@ -407,42 +434,33 @@ template <int C>
 __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
     devo__k_etcw(devo__gpu_args a, uint32_t gen0, uint32_t ngens)
 {
-  const int n = a.dim, m = a.v.nmach, ms = m | 1;
-  const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
-  const int i = (int)blockIdx.x * a.vpb + warp;
-  const bool active = i < a.np;
-  const size_t row = (size_t)(active ? i : 0) * (size_t)n;
-  double *stage = devo__sm;
-  double *sev = devo__sm + (size_t)n * ms + (size_t)warp * n;
-  double2 *res = (double2 *)(devo__sm + (size_t)n * ms + (size_t)a.vpb * n) + warp * 32;
-  uint2 *ubw = (uint2 *)(devo__sm + (size_t)n * ms + (size_t)a.vpb * (n + 64)) + warp * 32 * C;
-  double *xs = devo__sm + (size_t)n * ms + (size_t)a.vpb * (n + 64 + 32 * C) + warp * 64 * C;
+  const devo__etcw_own o = devo__etcw_owner(a);
+  const int lane = o.lane, vpb = a.vpb;
+  double2 *res = (double2 *)o.after + o.warp * 32;
+  uint2 *ubw = (uint2 *)(o.after + (size_t)vpb * 64) + o.warp * 32 * C;
+  double *xs = o.after + (size_t)vpb * (64 + 32 * C) + o.warp * 64 * C;
   double *ts = xs + 32 * C;
-  int *cnt = (int *)(devo__sm + (size_t)n * ms + (size_t)a.vpb * (n + 64 + 96 * C)) + warp * C * m;
+  int *cnt = (int *)(o.after + (size_t)vpb * (64 + 96 * C)) + o.warp * C * o.m;
   const uint64_t crb = devo__de_cr_bound(a.cr);
-  const double w = lane < m && a.v.ready ? a.v.ready[lane] : 0.0;
   unsigned take = 0u;
-  {
-    const double *cur = (gen0 & 1u) ? a.pop1 : a.pop0;
 #pragma unroll
-    for (int c = 0; c < C; ++c) {
-      const int j = lane + 32 * c;
-      xs[32 * c + lane] = active && j < n ? cur[row + j] : 0.0;
-    }
-  }
-  double fi = active ? a.fit[i] : 0.0;
+  for (int c = 0; c < C; ++c)
+    xs[32 * c + lane] = devo__etcw_x0(a, o, gen0, c);
+  double fi = o.active ? a.fit[o.i] : 0.0;
   uint32_t won = gen0; /* the last generation whose trial won (gen0: as if it had) */
   devo__de_idx r;
-  auto draw = [&](uint32_t gen) { devo__etcw_draw<C>(a, crb, gen, i, lane, active, r, take, ubw); };
+  auto draw = [&](uint32_t gen) {
+    devo__etcw_draw<C>(a, crb, gen, o.i, lane, o.active, r, take, ubw);
+  };
   auto step = [&](uint32_t gen) {
-    if (!active)
+    if (!o.active)
       return;
     const double *src = (gen & 1u) ? a.pop0 : a.pop1;
-    double *dst = (gen & 1u) ? a.pop1 : a.pop0;
+    double *dst = ((gen & 1u) ? a.pop1 : a.pop0) + o.row;
     double t[C], v1[C], v2[C], v3[C];
     devo__etcw_load<C>(a, src, r, take, lane, v1, v2, v3);
     devo__etcw_mix<C>(a, take, lane, v1, v2, v3, xs, ubw, t, ts);
-    const double ft = devo__etcw_eval<C>(a, t, lane, stage, ms, sev, cnt, res, w);
+    const double ft = devo__etcw_eval<C>(a, t, lane, o.stage, o.ms, o.sev, cnt, res, o.w);
     if (ft <= fi) { /* the CPU's rule: the trial wins ties; the row from the registers */
       double *q = xs;
       xs = ts;
@@ -450,11 +468,11 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
       fi = ft;
       won = gen;
       if (lane == 0)
-        a.fit[i] = ft;
+        a.fit[o.i] = ft;
 #pragma unroll
       for (int c = 0; c < C; ++c)
-        if (lane + 32 * c < n)
-          dst[row + lane + 32 * c] = t[c];
+        if (lane + 32 * c < o.n)
+          dst[lane + 32 * c] = t[c];
     } else if (gen - won < 2u) {
       /* dst holds generation gen - 2's row, which is x unless x changed in gen - 1 (or dst
        * predates this launch); else the store is skipped */
@@ -464,13 +482,13 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
         p[c] = xs[32 * c + lane];
 #pragma unroll
       for (int c = 0; c < C; ++c)
-        if (lane + 32 * c < n)
-          dst[row + lane + 32 * c] = p[c];
+        if (lane + 32 * c < o.n)
+          dst[lane + 32 * c] = p[c];
     }
     if (lane == 0)
       devo__gpu_note_target(a, fi, gen);
   };
-  devo__etcw_chunk(a, stage, ms, gen0, ngens, step, draw);
+  devo__etcw_chunk(a, o.stage, o.ms, gen0, ngens, step, draw);
 }
 
 /* ---- host side --------------------------------------------------------------------------- */
