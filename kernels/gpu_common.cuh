@@ -344,11 +344,11 @@ __device__ __forceinline__ void devo__gpu_replace(const devo__gpu_args &a, int i
     devo__gpu_note_target(a, fi, gen);
 }
 
-/* The generation loop of these persistent kernels (and gpu_etc.cu's version 2): generations
- * gen0 + 1 .. gen0 + ngens; step(gen) builds, evaluates and stores generation gen's trials;
- * draw(gen) draws generation gen's numbers while the block waits at the grid barrier (where
- * they hide its round trip; the caller draws gen0 + 1's before the loop). Every thread of the
- * block calls it. */
+/* The generation loop of these persistent kernels (and gpu_etc.cu's version 2; gpu_cec.cu
+ * writes it out): generations gen0 + 1 .. gen0 + ngens; step(gen) builds, evaluates and stores
+ * generation gen's trials; draw(gen) draws generation gen's numbers while the block waits at the
+ * grid barrier (where they hide its round trip; the caller draws gen0 + 1's before the loop).
+ * Every thread of the block calls it. */
 template <class Step, class Draw>
 __device__ __forceinline__ void devo__gpu_persist_loop(const devo__gpu_args &a, uint32_t gen0,
                                                        uint32_t ngens, Step &step, Draw &draw)
