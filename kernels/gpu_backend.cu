@@ -478,8 +478,9 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
              "; generations by %s%s: %d blocks of %d threads, %d vector%s/block, %d "
              "threads/vector x %d coordinate%s",
              g->a.v.kind == DEVO__P_ETC
-                 ? (g->fc.version == 1 ? "gpu_etc.cu version 1 (one warp per schedule)"
-                                       : "gpu_etc.cu version 2 (one warp per schedule)")
+                 ? (g->fc.version == 1   ? "gpu_etc.cu version 1 (one warp per schedule)"
+                    : g->fc.version == 2 ? "gpu_etc.cu version 2 (one warp per schedule)"
+                                         : "gpu_etc.cu version 3 (two warps per schedule)")
                  : (g->fc.cluster > 1    ? "gpu_cec.cu (two-block clusters, matrices resident in "
                                            "distributed shared memory)"
                     : g->fc.cluster == 1 ? "gpu_cec.cu (one block, matrices resident in shared "

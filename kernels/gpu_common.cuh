@@ -124,7 +124,7 @@ struct devo__gpu_fast_cfg {
   size_t smem;
   int cluster; /* kernels/gpu_cec.cu: blocks per cluster (1 = no cluster, 2); 0 = other kernels */
   int mma;     /* kernels/gpu_cec.cu: the matrix products on the tensor cores */
-  int version; /* kernels/gpu_etc.cu: kernel version (1 or 2) */
+  int version; /* kernels/gpu_etc.cu: kernel version (1, 2 or 3) */
 };
 cudaError_t devo__gpu_fast_plan(int kind, int np, int dim, int want, const cudaDeviceProp *p,
                                 devo__gpu_fast_cfg *cfg, int *ok);

@@ -14,24 +14,31 @@
  *                          m <= 32, n <= 512 only. Runs where version 2's shared memory does
  *                          not fit (8 schedules per block on an H100: m = 32 beyond 346 tasks,
  *                          m = 24 beyond 446), and with DEVO__GPU_ETC_WARP1.
- *   devo__k_etcw<C>        version 2 (below): the same schedule per warp and the same bits,
+ *   devo__k_etcw<C, 1>     version 2 (below): the same schedule per warp and the same bits,
  *                          straight-line phases, parent and trial in shared memory; 31% faster
  *                          than version 1 at 512x16 NP = 1024 (H100). The default where a warp
  *                          kernel applies with at least 2 schedules per block (where it
- *                          measured faster than the block evaluator: 512x16 NP = 256, 1024),
- *                          else with DEVO__GPU_ETC_WARP.
+ *                          measured faster than the block evaluator: 512x16 NP = 256, 1024)
+ *                          and version 3 does not, else with DEVO__GPU_ETC_WARP; where version 3
+ *                          would run, with DEVO__GPU_ETC_SOLO.
+ *   devo__k_etcw<C, 2>     version 3: version 2's code on two warps per schedule, each with half
+ *                          the coordinates (C = 4 or 8), three named barriers of the pair per
+ *                          evaluation; twice the warps to cover the same chains: 9% faster than
+ *                          version 2 at 512x16 NP = 1024, 35% at NP = 256 (H100). The default
+ *                          where version 2 would take 8 or 16 coordinates per lane (n > 128)
+ *                          and its shared memory fits.
  *
  * The evaluation keeps problems/etc.h's order exactly: completion(j) and F_j are left folds
  * over machine j's tasks in index order, so they are computed by one lane per machine walking a
  * contiguous, index-ordered copy of its ETC values (lane j adds what the CPU adds, in the CPU's
  * order); no regrouping, since a tree over a machine's tasks would change the bits. Building the
  * copy needs no block barrier: per chunk of 32 tasks, warp votes (version 1: ballots on the
- * machine number's bits, version 2: __match_any_sync) give each task its rank among the
+ * machine number's bits, versions 2 and 3: __match_any_sync) give each task its rank among the
  * chunk's tasks of its machine, the group leaders write the chunk's count per machine,
  * and after one __syncwarp lane j turns its column of counts into positions (a prefix over
- * chunks plus the machine's offset, a shuffle scan over the lanes). The makespan is a warp max
+ * chunks plus the machine's offset, a shuffle scan over the lanes). The makespan is a max
  * (exact in any order); the flowtime F_0 + F_1 + ... is added in machine order by every lane.
- * Every barrier inside the evaluation is a __syncwarp. */
+ * Every barrier inside the evaluation is a __syncwarp (version 3: the pair's named barrier). */
 #include "gpu_common.cuh"
 
 extern __shared__ double devo__sm[];
@@ -157,19 +164,21 @@ __device__ __forceinline__ void devo__etcw_chunk(const devo__gpu_args &a, double
   devo__gpu_persist_loop(a, gen0, ngens, step, draw);
 }
 
-/* Where both versions' kernels start: block b's warp w owns schedule i = b vpb + w (active:
- * i < NP) for the whole chunk, row is its offset in a population buffer; dynamic shared memory
- * begins with the staged ETC matrix (row stride ms) and every warp's n doubles of sev, then each
- * version's own areas (after); w: W_lane (lane < m). */
+/* Where every version's kernel starts, with k warps per schedule and c coordinates per lane:
+ * block b's warp w (sched = w / k, h = w % k) owns coordinates j0 + lane + 32 c' (j0 = 32 c h) of
+ * schedule i = b vpb + sched (active: i < NP) for the whole chunk, row is its offset in a
+ * population buffer; dynamic shared memory begins with the staged ETC matrix (row stride ms) and
+ * every schedule's n doubles of sev, then each version's own areas (after); w: W_lane (lane <
+ * m). */
 struct devo__etcw_own {
-  int n, m, ms, warp, lane, i;
+  int n, m, ms, warp, lane, sched, h, j0, i;
   bool active;
   size_t row;
   double *stage, *sev, *after;
   double w;
 };
 
-__device__ __forceinline__ devo__etcw_own devo__etcw_owner(const devo__gpu_args &a)
+__device__ __forceinline__ devo__etcw_own devo__etcw_owner(const devo__gpu_args &a, int k, int c)
 {
   devo__etcw_own o;
   o.n = a.dim;
@@ -177,11 +186,14 @@ __device__ __forceinline__ devo__etcw_own devo__etcw_owner(const devo__gpu_args 
   o.ms = o.m | 1;
   o.warp = (int)threadIdx.x >> 5;
   o.lane = (int)threadIdx.x & 31;
-  o.i = (int)blockIdx.x * a.vpb + o.warp;
+  o.sched = o.warp / k;
+  o.h = o.warp % k;
+  o.j0 = 32 * c * o.h;
+  o.i = (int)blockIdx.x * a.vpb + o.sched;
   o.active = o.i < a.np;
   o.row = (size_t)(o.active ? o.i : 0) * (size_t)o.n;
   o.stage = devo__sm;
-  o.sev = devo__sm + (size_t)o.n * o.ms + (size_t)o.warp * o.n;
+  o.sev = devo__sm + (size_t)o.n * o.ms + (size_t)o.sched * o.n;
   o.after = devo__sm + (size_t)o.n * o.ms + (size_t)a.vpb * o.n;
   o.w = o.lane < o.m && a.v.ready ? a.v.ready[o.lane] : 0.0;
   return o;
@@ -191,7 +203,7 @@ __device__ __forceinline__ devo__etcw_own devo__etcw_owner(const devo__gpu_args 
 __device__ __forceinline__ double devo__etcw_x0(const devo__gpu_args &a, const devo__etcw_own &o,
                                                 uint32_t gen0, int c)
 {
-  const int j = o.lane + 32 * c;
+  const int j = o.j0 + o.lane + 32 * c;
   return o.active && j < o.n ? ((gen0 & 1u) ? a.pop1 : a.pop0)[o.row + j] : 0.0;
 }
 
@@ -201,7 +213,7 @@ template <int C>
 __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
     devo__k_etcw1(devo__gpu_args a, uint32_t gen0, uint32_t ngens)
 {
-  const devo__etcw_own o = devo__etcw_owner(a);
+  const devo__etcw_own o = devo__etcw_owner(a, 1, C);
   int *cnt = (int *)o.after + o.warp * C * o.m;
   double x[C], ub[C];
   bool take[C];
@@ -243,17 +255,18 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
 
 /* Generation gen's draws for schedule i: indices, take bits, and each coordinate's two raw
  * words for the bound repair (devo__u01 of them is devo__de_coord's u.bound) into ubw[32 c +
- * lane], this warp's shared memory (in registers they left too few for the donor loads). */
+ * lane], this warp's shared memory (in registers they left too few for the donor loads). The
+ * warp's coordinates are j0 + lane + 32 c. */
 template <int C>
 __device__ __forceinline__ void devo__etcw_draw(const devo__gpu_args &a, uint64_t crb, uint32_t gen,
-                                                int i, int lane, bool active, devo__de_idx &r,
-                                                unsigned &take, uint2 *ubw)
+                                                int i, int j0, int lane, bool active,
+                                                devo__de_idx &r, unsigned &take, uint2 *ubw)
 {
   r = devo__de_indices(a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim);
   take = 0u;
 #pragma unroll
   for (int c = 0; c < C; ++c) {
-    const uint32_t j = (uint32_t)(lane + 32 * c);
+    const uint32_t j = (uint32_t)(j0 + lane + 32 * c);
     const devo__u32x4 u = devo__rng_ks(&a.ks, j, gen, (uint32_t)i, DEVO__RNG_COORD);
     const bool tk = devo__u53(u.v[0], u.v[1]) < crb || j == r.jrand;
     take |= (tk && active && j < (uint32_t)a.dim) ? 1u << c : 0u;
@@ -261,15 +274,16 @@ __device__ __forceinline__ void devo__etcw_draw(const devo__gpu_args &a, uint64_
   }
 }
 
-/* The donors' coordinates that schedule i's trial takes (all loads issued before any use). */
+/* The donors' coordinates j0 + lane + 32 c that schedule i's trial takes (all loads issued
+ * before any use). */
 template <int C>
 __device__ __forceinline__ void devo__etcw_load(const devo__gpu_args &a, const double *src,
-                                                const devo__de_idx &r, unsigned take, int lane,
+                                                const devo__de_idx &r, unsigned take, int j0,
                                                 double (&v1)[C], double (&v2)[C], double (&v3)[C])
 {
   const int n = a.dim;
-  const double *x1 = src + (size_t)r.r1 * n + lane, *x2 = src + (size_t)r.r2 * n + lane,
-               *x3 = src + (size_t)r.r3 * n + lane;
+  const double *x1 = src + (size_t)r.r1 * n + j0, *x2 = src + (size_t)r.r2 * n + j0,
+               *x3 = src + (size_t)r.r3 * n + j0;
 #pragma unroll
   for (int c = 0; c < C; ++c) {
     const bool tk = (take >> c) & 1u;
@@ -340,26 +354,41 @@ __device__ __forceinline__ void devo__etcw_mix(const devo__gpu_args &a, unsigned
     ts[32 * c + lane] = t[c];
 }
 
-/* Objective of the trial t by the whole warp, as devo__etcw1_eval computes it; res: 32 double2
- * of this warp's shared memory (completion and F of each machine). Shared memory is read into
- * registers in whole passes before it is written back: the compiler cannot tell cnt, sev and
- * stage apart, so a load after a store in the same loop would wait for the one before it. */
-template <int C>
-__device__ __forceinline__ double devo__etcw_eval(const devo__gpu_args &a, const double (&t)[C],
-                                                  int lane, const double *stage, int ms,
-                                                  double *sev, int *cnt, double2 *res, double w)
+/* The barrier of the K warps that share schedule sched of the block (named barrier 1 + sched;
+ * __syncthreads is barrier 0). */
+template <int K> __device__ __forceinline__ void devo__etcw_sync(int sched)
 {
-  const int n = a.dim, m = a.v.nmach;
+  if constexpr (K == 1)
+    __syncwarp();
+  else
+    asm volatile("bar.sync %0, %1;" ::"r"(1 + sched), "r"(32 * K) : "memory");
+}
+
+/* Objective of the trial by the schedule's K warps, as devo__etcw1_eval computes it; this warp
+ * holds tasks o.j0 + lane + 32 c in t[c] (chunks C h .. C h + C - 1 of 32 tasks). Shared memory
+ * of the schedule: sev (n doubles), cnt and pos (K C m 16-bit counts each: per chunk and
+ * machine, its
+ * task count, then where its tasks start in the machine-major copy), res (32 double2:
+ * completion and F of each machine). Shared memory is read into registers in whole passes
+ * before it is written back: the compiler cannot tell cnt, sev and stage apart, so a load after
+ * a store in the same loop would wait for the one before it. */
+template <int C, int K>
+__device__ __forceinline__ double
+devo__etcw_eval(const devo__gpu_args &a, const double (&t)[C], const devo__etcw_own &o, double *sev,
+                unsigned short *cnt, unsigned short *pos, double2 *res)
+{
+  const int n = a.dim, m = a.v.nmach, lane = o.lane, h = o.h;
   const unsigned lt = (1u << lane) - 1u;
+  unsigned short *mc = cnt + C * h * m, *mp = pos + C * h * m; /* this warp's chunks */
   int jb[C]; /* the machine (-1 past n), then its rank << 8 added, then the task's position */
   double e[C];
   for (int k = lane; k < C * m; k += 32)
-    cnt[k] = 0;
+    mc[k] = 0;
 #pragma unroll
   for (int c = 0; c < C; ++c) {
-    const int tk = lane + 32 * c;
+    const int tk = o.j0 + lane + 32 * c;
     jb[c] = tk < n ? devo__etc_machine(t[c], m) : -1;
-    e[c] = tk < n ? stage[tk * ms + jb[c]] : 0.0;
+    e[c] = tk < n ? o.stage[tk * o.ms + jb[c]] : 0.0;
   }
   __syncwarp();
   /* rank of each task among the chunk's tasks of its machine; the group's first lane writes
@@ -369,42 +398,43 @@ __device__ __forceinline__ double devo__etcw_eval(const devo__gpu_args &a, const
     const unsigned peers = __match_any_sync(0xffffffffu, jb[c]);
     const int below = __popc(peers & lt);
     if (jb[c] >= 0 && below == 0)
-      cnt[c * m + jb[c]] = __popc(peers);
+      mc[c * m + jb[c]] = (unsigned short)__popc(peers);
     if (jb[c] >= 0)
       jb[c] += below << 8;
   }
-  __syncwarp();
-  /* lane j: where each chunk's tasks of machine j start in the machine-major copy */
-  int pre[C], tot = 0;
+  devo__etcw_sync<K>(o.sched); /* every chunk's counts */
+  /* lane j: machine j's tasks in the chunks before each of this warp's, over all K C chunks,
+   * then the machine's offset by a scan over the lanes */
+  int cv[K * C], pre[C], tot = 0;
 #pragma unroll
-  for (int c = 0; c < C; ++c)
-    pre[c] = lane < m ? cnt[c * m + lane] : 0;
+  for (int k = 0; k < K * C; ++k)
+    cv[k] = lane < m ? cnt[k * m + lane] : 0;
 #pragma unroll
-  for (int c = 0; c < C; ++c) {
-    const int k = pre[c];
-    pre[c] = tot;
-    tot += k;
+  for (int k = 0; k < K * C; ++k) {
+    if (k / C == h)
+      pre[k % C] = tot;
+    tot += cv[k];
   }
   const int incl = devo__etcw_scan(tot, lane);
   const int off = incl - tot;
-  __syncwarp(); /* every lane has read its counts */
   if (lane < m) {
 #pragma unroll
     for (int c = 0; c < C; ++c)
-      cnt[c * m + lane] = off + pre[c];
+      mp[c * m + lane] = (unsigned short)(off + pre[c]);
   }
   __syncwarp();
 #pragma unroll
   for (int c = 0; c < C; ++c)
-    jb[c] = jb[c] >= 0 ? cnt[c * m + (jb[c] & 255)] + (jb[c] >> 8) : -1;
+    jb[c] = jb[c] >= 0 ? mp[c * m + (jb[c] & 255)] + (jb[c] >> 8) : -1;
 #pragma unroll
   for (int c = 0; c < C; ++c)
     if (jb[c] >= 0)
       sev[jb[c]] = e[c];
-  __syncwarp();
-  /* the CPU's additions in the CPU's order: c = W_j; c += e; F += c */
-  if (lane < m) {
-    double cj = w, f = 0.0;
+  devo__etcw_sync<K>(o.sched); /* the whole machine-major copy */
+  /* the CPU's additions in the CPU's order: c = W_j; c += e; F += c (machine j on lane j of
+   * warp j % K) */
+  if (lane < m && lane % K == h) {
+    double cj = o.w, f = 0.0;
 #pragma unroll 8
     for (int q = off; q < incl; ++q) {
       cj += sev[q];
@@ -412,7 +442,7 @@ __device__ __forceinline__ double devo__etcw_eval(const devo__gpu_args &a, const
     }
     res[lane] = make_double2(cj, f);
   }
-  __syncwarp();
+  devo__etcw_sync<K>(o.sched);
   /* makespan: a max (exact in any order); flowtime: F_0 + F_1 + ... in machine order */
   double mk = 0.0, ft = 0.0;
 #pragma unroll 4
@@ -421,26 +451,30 @@ __device__ __forceinline__ double devo__etcw_eval(const devo__gpu_args &a, const
     mk = q.x > mk ? q.x : mk;
     ft += q.y;
   }
-  __syncwarp(); /* sev, cnt and res are rewritten by the next generation */
+  __syncwarp(); /* this warp's cnt, pos, and (K = 1) sev and res are rewritten by the next
+                   generation; with K > 1 the next generation's barriers order the rest */
   return devo__gpu_fitness(devo__etc_objective(a.v.lambda, mk, ft, m));
 }
 
-/* Version 2's kernel: the chunk driver with the functions above, the parent and the trial in
+/* Version 2's kernel (K = 1) and version 3's (K = 2): the chunk driver with the functions
+ * above, the schedule's K warps each with C coordinates per lane, the parent and the trial in
  * shared memory (two buffers per warp that swap roles when the trial wins): in registers they
- * left too few for the evaluation's arrays. Dynamic shared memory:
- * [ETC matrix, n * ms][sev, vpb * n][res, vpb * 32 double2][ubw, vpb * 32 C uint2]
- * [parent and trial buffers, vpb * 64 C][cnt, vpb * C * m ints]. */
-template <int C>
-__global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
+ * left too few for the evaluation's arrays. Dynamic shared memory (W = K vpb warps):
+ * [ETC matrix, n * ms][sev, vpb * n][res, vpb * 32 double2][ubw, W * 32 C uint2]
+ * [parent and trial buffers, W * 64 C][cnt and pos, vpb * 2 K C m unsigned shorts]. */
+template <int C, int K>
+__global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32 * K, 1)
     devo__k_etcw(devo__gpu_args a, uint32_t gen0, uint32_t ngens)
 {
-  const devo__etcw_own o = devo__etcw_owner(a);
-  const int lane = o.lane, vpb = a.vpb;
-  double2 *res = (double2 *)o.after + o.warp * 32;
+  const devo__etcw_own o = devo__etcw_owner(a, K, C);
+  const int lane = o.lane, vpb = a.vpb, nw = K * vpb;
+  double2 *res = (double2 *)o.after + o.sched * 32;
   uint2 *ubw = (uint2 *)(o.after + (size_t)vpb * 64) + o.warp * 32 * C;
-  double *xs = o.after + (size_t)vpb * (64 + 32 * C) + o.warp * 64 * C;
+  double *xs = o.after + (size_t)vpb * 64 + (size_t)nw * 32 * C + o.warp * 64 * C;
   double *ts = xs + 32 * C;
-  int *cnt = (int *)(o.after + (size_t)vpb * (64 + 96 * C)) + o.warp * C * o.m;
+  unsigned short *cnt = (unsigned short *)(o.after + (size_t)vpb * 64 + (size_t)nw * 96 * C) +
+                        o.sched * 2 * K * C * o.m;
+  unsigned short *pos = cnt + K * C * o.m;
   const uint64_t crb = devo__de_cr_bound(a.cr);
   unsigned take = 0u;
 #pragma unroll
@@ -450,28 +484,29 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
   uint32_t won = gen0; /* the last generation whose trial won (gen0: as if it had) */
   devo__de_idx r;
   auto draw = [&](uint32_t gen) {
-    devo__etcw_draw<C>(a, crb, gen, o.i, lane, o.active, r, take, ubw);
+    devo__etcw_draw<C>(a, crb, gen, o.i, o.j0, lane, o.active, r, take, ubw);
   };
   auto step = [&](uint32_t gen) {
     if (!o.active)
       return;
     const double *src = (gen & 1u) ? a.pop0 : a.pop1;
-    double *dst = ((gen & 1u) ? a.pop1 : a.pop0) + o.row;
+    double *dst = ((gen & 1u) ? a.pop1 : a.pop0) + o.row + o.j0;
     double t[C], v1[C], v2[C], v3[C];
-    devo__etcw_load<C>(a, src, r, take, lane, v1, v2, v3);
+    devo__etcw_load<C>(a, src, r, take, o.j0 + lane, v1, v2, v3);
     devo__etcw_mix<C>(a, take, lane, v1, v2, v3, xs, ubw, t, ts);
-    const double ft = devo__etcw_eval<C>(a, t, lane, o.stage, o.ms, o.sev, cnt, res, o.w);
+    const double ft = devo__etcw_eval<C, K>(a, t, o, o.sev, cnt, pos, res);
+    const bool lead = lane == 0 && o.h == 0;
     if (ft <= fi) { /* the CPU's rule: the trial wins ties; the row from the registers */
       double *q = xs;
       xs = ts;
       ts = q;
       fi = ft;
       won = gen;
-      if (lane == 0)
+      if (lead)
         a.fit[o.i] = ft;
 #pragma unroll
       for (int c = 0; c < C; ++c)
-        if (lane + 32 * c < o.n)
+        if (o.j0 + lane + 32 * c < o.n)
           dst[lane + 32 * c] = t[c];
     } else if (gen - won < 2u) {
       /* dst holds generation gen - 2's row, which is x unless x changed in gen - 1 (or dst
@@ -482,10 +517,10 @@ __global__ void __launch_bounds__(DEVO__ETCW_MAX_WARPS * 32, 1)
         p[c] = xs[32 * c + lane];
 #pragma unroll
       for (int c = 0; c < C; ++c)
-        if (lane + 32 * c < o.n)
+        if (o.j0 + lane + 32 * c < o.n)
           dst[lane + 32 * c] = p[c];
     }
-    if (lane == 0)
+    if (lead)
       devo__gpu_note_target(a, fi, gen);
   };
   devo__etcw_chunk(a, o.stage, o.ms, gen0, ngens, step, draw);
@@ -515,30 +550,41 @@ cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int want, const cu
    * per generation is longer than a block's, so it pays only with several warps per SM */
   if (!force && vpb < 2)
     return cudaSuccess;
-  /* shared memory: version 1 [ETC][sev][cnt]; version 2 adds res, ubw and the parent and trial
-   * buffers, which do not always fit with m > 16 (then version 1 runs, by default only with 8
-   * schedules per block: with fewer it measured slower than the block evaluator) */
+  /* version 3 (two warps per schedule, C halved) where version 2 would take 8 or 16
+   * coordinates per lane, unless DEVO__GPU_ETC_SOLO asks for version 2 */
+  const int k = !v1 && !(want & DEVO__GPU_ETC_SOLO) && c >= 8 ? 2 : 1;
+  /* shared memory: version 1 [ETC][sev][cnt, ints]; versions 2 and 3 (the same sizes) [ETC][sev]
+   * [res][ubw][parent and trial buffers][cnt and pos, unsigned shorts], which do not always fit
+   * with m > 16 (8 schedules per block on an H100: m = 32 beyond 346 tasks, m = 24 beyond 446);
+   * then version 1 runs, by default only with 8 schedules per block (with fewer it measured
+   * slower than the block evaluator) */
   const size_t dbl = (size_t)n * ms + (size_t)vpb * n, dbl2 = (size_t)vpb * (64 + 96 * c),
-               ints = (size_t)vpb * c * m * sizeof(int);
-  if ((dbl + dbl2) * sizeof(double) + ints > (size_t)p->sharedMemPerBlockOptin) {
+               shorts = (size_t)vpb * 2 * c * m * sizeof(unsigned short);
+  size_t ints = 0;
+  if (!v1 && (dbl + dbl2) * sizeof(double) + shorts > (size_t)p->sharedMemPerBlockOptin) {
     if (!force && vpb < DEVO__ETCW_MAX_WARPS)
       return cudaSuccess;
     v1 = 1;
   }
   if (v1)
+    ints = (size_t)vpb * c * m * sizeof(int);
+  if (v1)
     cfg->kern = c == 4
                     ? (const void *)devo__k_etcw1<4>
                     : (c == 8 ? (const void *)devo__k_etcw1<8> : (const void *)devo__k_etcw1<16>);
+  else if (k == 2)
+    cfg->kern = c == 8 ? (const void *)devo__k_etcw<4, 2> : (const void *)devo__k_etcw<8, 2>;
   else
-    cfg->kern = c == 4 ? (const void *)devo__k_etcw<4>
-                       : (c == 8 ? (const void *)devo__k_etcw<8> : (const void *)devo__k_etcw<16>);
-  cfg->version = v1 ? 1 : 2;
-  cfg->lanes = 32;
-  cfg->c = c;
+    cfg->kern = c == 4   ? (const void *)devo__k_etcw<4, 1>
+                : c == 8 ? (const void *)devo__k_etcw<8, 1>
+                         : (const void *)devo__k_etcw<16, 1>;
+  cfg->version = v1 ? 1 : (k == 2 ? 3 : 2);
+  cfg->lanes = 32 * k; /* threads per schedule (version 1 draws with a.lanes = 32) */
+  cfg->c = c / k;
   cfg->vpb = vpb;
-  cfg->threads = vpb * 32;
+  cfg->threads = vpb * 32 * k;
   cfg->blocks = (np + vpb - 1) / vpb;
-  cfg->smem = (dbl + (v1 ? 0 : dbl2)) * sizeof(double) + ints;
+  cfg->smem = v1 ? dbl * sizeof(double) + ints : (dbl + dbl2) * sizeof(double) + shorts;
   if (cfg->smem > (size_t)p->sharedMemPerBlockOptin)
     return cudaSuccess;
   cudaError_t e =

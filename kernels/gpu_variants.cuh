@@ -52,6 +52,9 @@
 /* ETC: gpu_etc.cu's first warp kernel (devo__k_etcw1) wherever the warp kernel applies (bits 28
  * and 29 together) */
 #define DEVO__GPU_ETC_WARP1 (DEVO__GPU_ETC_WARP | DEVO__GPU_ETC_V1)
+/* ETC: gpu_etc.cu's version 2 (one warp per schedule) where version 3 (two warps per schedule)
+ * would run (bit 16 means this for ETC only: the warp kernels have no half-lane layout) */
+#define DEVO__GPU_ETC_SOLO (1 << 16)
 /* CEC (kernels/gpu_cec.cu): one vector per block (or per block of a pair) even where two fit
  * (bit 29 means this for CEC only) */
 #define DEVO__GPU_CEC_VL1 (1 << 29)

@@ -788,6 +788,7 @@ static void etc_parity_ex(int n, int m, int order, int np, const int *designs, i
  * bits of DEVO__GPU_ETC_WARP and DEVO__GPU_ETC_BLOCK: listed here too, they ran those twice.) */
 static const int etc_designs[] = {DEVO_GPU_FUSED,
                                   DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
+                                  DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP | DEVO__GPU_ETC_SOLO,
                                   DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP1,
                                   DEVO_GPU_FUSED | DEVO__GPU_ETC_BLOCK,
                                   DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
@@ -807,14 +808,16 @@ static void etc_parity(int n, int m, int order, int np, const int *designs)
 TEST_CASE(etc_parity_de)
 {
   static const int np1024[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
+                               DEVO_GPU_FUSED | DEVO__GPU_ETC_SOLO,
                                DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP1, -1};
   need_gpu();
   etc_parity(512, 16, DEVO_ORDER_FCFS, 64, etc_designs);
   etc_parity(512, 16, DEVO_ORDER_SPT, 64, etc_designs);
   etc_parity(100, 8, DEVO_ORDER_FCFS, 30, etc_designs);
   etc_parity(4096, 64, DEVO_ORDER_FCFS, 32, etc_designs);
-  /* the warp kernels with ready times: 8 schedules per block; 3 per block with C = 8 and
-   * m = 32 lanes; 8 per block where version 2's shared memory does not fit (version 1 runs) */
+  /* the warp kernels with ready times: 8 schedules per block; 3 per block with m = 32 lanes
+   * (version 3 with C = 4 by default, version 2 with C = 8 by DEVO__GPU_ETC_SOLO); 8 per block
+   * where version 2's shared memory does not fit (version 1 runs) */
   etc_parity_ex(512, 16, DEVO_ORDER_FCFS, 1024, np1024, 1);
   etc_parity_ex(200, 32, DEVO_ORDER_FCFS, 300, np1024, 1);
   etc_parity_ex(400, 32, DEVO_ORDER_FCFS, 1024, np1024, 1);
@@ -825,6 +828,7 @@ TEST_CASE(etc_parity_de)
  * the CEC compositions by multiply-adds; for ETC the same bit is DEVO__GPU_ETC_V1). */
 static const int blk_small_designs[] = {DEVO_GPU_FUSED,
                                         DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
+                                        DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP | DEVO__GPU_ETC_SOLO,
                                         DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP1,
                                         DEVO_GPU_FUSED | DEVO__GPU_STAGE_OFF,
                                         DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH | DEVO__GPU_STAGE_ON,
@@ -841,6 +845,9 @@ TEST_CASE(etc_small)
   need_gpu();
   etc_parity(96, 8, DEVO_ORDER_SPT, 16, blk_small_designs);
   etc_parity(96, 8, DEVO_ORDER_FCFS, 16, blk_small_designs); /* gpu_etc.cu's warp kernel */
+  /* n = 200: version 3 (two warps per schedule, 4 coordinates per lane; the last chunks
+   * partly past n) by DEVO__GPU_ETC_WARP, version 2 (8 per lane) with DEVO__GPU_ETC_SOLO */
+  etc_parity(200, 8, DEVO_ORDER_FCFS, 16, blk_small_designs);
 }
 
 /* A short case of the block kinds for compute-sanitizer (tools/gpu_check.sh). */

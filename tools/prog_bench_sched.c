@@ -1,8 +1,8 @@
 /* prog_bench_sched.c: bench-sched, issue 5's throughput benchmark: schedule evaluations per
  * second of DE on an ETC matrix (default etc_data/512x16/u_c_hihi.csv, lambda 0.75, FCFS and
  * SPT) at NP = 64, 256 and 1024. Columns: the fused GPU design with its defaults; with
- * kernels/gpu_etc.cu's warp-per-schedule kernel wherever it applies (FCFS; version 2), and its
- * version 1; with the block evaluator (etc_device.cuh v2, the default before gpu_etc.cu); with
+ * kernels/gpu_etc.cu's warp kernel wherever it applies (FCFS; version 3 where it applies, else
+ * version 2), its version 2 and its version 1; with the block evaluator (etc_device.cuh v2, the default before gpu_etc.cu); with
  * at most 128 threads per schedule; with the first block evaluator (etc_device.cuh v1); with
  * the ETC matrix staged in shared memory whenever it fits; the multikernel design; the CPU
  * backend with 1 thread and one per core. Rate = generations x NP / generation-loop seconds
@@ -24,6 +24,7 @@
 enum {
   COL_FUSED,
   COL_WARP,
+  COL_WARP2,
   COL_WARP1,
   COL_BLOCK,
   COL_L128,
@@ -35,11 +36,12 @@ enum {
   NCOL
 };
 static const char *const col_name[NCOL] = {
-    "fused",           "fused, warp eval", "fused, warp eval v1", "fused, block eval v2",
-    "fused <=128 thr", "fused, v1 eval",   "fused staged",        "multikernel",
-    "cpu 1 thread",    "cpu all cores"};
+    "fused",          "fused, warp eval", "fused, warp eval v2", "fused, warp eval v1",
+    "fused, block eval v2", "fused <=128 thr", "fused, v1 eval", "fused staged",
+    "multikernel",    "cpu 1 thread",     "cpu all cores"};
 static const int col_design[NCOL] = {DEVO_GPU_FUSED,
                                      DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
+                                     DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP | DEVO__GPU_ETC_SOLO,
                                      DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP1,
                                      DEVO_GPU_FUSED | DEVO__GPU_ETC_BLOCK,
                                      DEVO_GPU_FUSED | DEVO__GPU_MAX_LANES(128),
