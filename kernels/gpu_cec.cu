@@ -36,12 +36,13 @@
  *      steps issued before their multiply-adds; for a single matrix up to 8 warp groups split j
  *      and their partials are added in group order. Third version: 16-row tiles on the tensor
  *      cores (devo__cecc_mma) and a spare warp computing the composition weights meanwhile. A
- *      pair stores each product row in the block that owns the vector.
- *   C  (pair: cluster barrier) each block evaluates its VL vectors in one pass over every
- *      component or hybrid group (the element terms of all parts at once, one thread per
- *      element; a spare warp computes the composition weights meanwhile unless phase B did),
- *      then one warp per (vector, part) reduces its terms, then one thread per vector combines
- *      the parts; replacement, then the split grid barrier.
+ *      pair stores each product row in the block that owns the vector (st.async, counted on the
+ *      owner's mbarrier).
+ *   C  (pair: each block waits on its mbarrier for the partner's products) each block evaluates
+ *      its VL vectors in one pass over every component or hybrid group (the element terms of
+ *      all parts at once, one thread per element; a spare warp computes the composition weights
+ *      meanwhile unless phase B did), then one warp per (vector, part) reduces its terms, then
+ *      one thread per vector combines the parts; replacement, then the split grid barrier.
  * Rows are summed over j in index order as the CPU does (split into ordered partials for a
  * single matrix; nvcc fuses each multiply-add; the tensor cores in an order of their own), the
  * parts' sums and the composition distances are reduced in ordered partial sums and some device
@@ -72,7 +73,7 @@ extern __shared__ double devo__sm[];
  * vectors of a composition [C D] (its distances) and phase B's partial sums [kw rh V]. */
 #define DEVO__CECC_EVEN(n) (((n) + 1) & ~1)
 struct devo__cecc_lay {
-  int rh, kw, ms, y, z, g, w, f, sh, u, o, pb, total;
+  int rh, kw, ms, y, z, g, w, f, sh, u, o, pb, mb, total;
 };
 
 __host__ __device__ static inline devo__cecc_lay devo__cecc_layout(int id, int d, int vl, int cl,
@@ -102,7 +103,8 @@ __host__ __device__ static inline devo__cecc_lay devo__cecc_layout(int id, int d
   if (l.kw < 1)
     l.kw = 1;
   l.pb = DEVO__CECC_EVEN(l.o + (cl > 1 || devo__cec_family(id) == DEVO__CEC_COMPOSITION ? r : 0));
-  l.total = l.pb + (l.kw > 1 ? l.kw * l.rh * v : 0);
+  l.mb = l.pb + (l.kw > 1 ? l.kw * l.rh * v : 0); /* the products' mbarrier (a pair) */
+  l.total = l.mb + 1;
   return l;
 }
 
@@ -205,6 +207,62 @@ template <int CL> __device__ __forceinline__ void devo__cecc_sync()
     __syncthreads();
 }
 
+/* Where phase B puts a product: the block's own vectors' into zs, the partner's into the
+ * partner's zs by st.async, which counts its bytes on the partner's mbarrier, so the partner
+ * waits for exactly its products instead of at a cluster barrier (which took about 1,300 cycles
+ * per generation in F10's phase profile; without it F08 and F09 measured 2 and 5% faster, F10
+ * the same: BENCHMARKS.md). Addresses: 32-bit shared::cluster of the partner (zp: its zs, mbp:
+ * its mbarrier). */
+struct devo__cecc_out {
+  double *zs;
+  unsigned zp, mbp;
+  int rank, vl;
+  __device__ __forceinline__ void put(int v, size_t idx, double val) const
+  {
+    const unsigned at = zp + 8u * (unsigned)idx;
+    if (v / vl == rank)
+      zs[idx] = val;
+    else
+      asm volatile(
+          "st.async.shared::cluster.mbarrier::complete_tx::bytes.b64 [%0], %1, [%2];" ::"r"(at),
+          "l"(__double_as_longlong(val)), "r"(mbp)
+          : "memory");
+  }
+};
+
+__device__ __forceinline__ unsigned devo__cecc_saddr(const void *p)
+{
+  return (unsigned)__cvta_generic_to_shared(p);
+}
+
+/* The partner's address of this block's shared-memory address a (mapa). */
+__device__ __forceinline__ unsigned devo__cecc_mapa(unsigned a, int rank)
+{
+  unsigned r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(rank));
+  return r;
+}
+
+/* This generation's products from the partner: one thread announces the bytes (once per
+ * generation, the mbarrier's single arrival), every thread waits for the phase (parity ph). */
+__device__ __forceinline__ void devo__cecc_expect(unsigned mb, unsigned bytes)
+{
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(mb), "r"(bytes)
+               : "memory");
+}
+
+__device__ __forceinline__ void devo__cecc_await(unsigned mb, unsigned ph)
+{
+  unsigned done;
+  do {
+    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, "
+                 "[%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
+                 : "=r"(done)
+                 : "r"(mb), "r"(ph)
+                 : "memory");
+  } while (!done);
+}
+
 /* Phase B on the tensor cores (third version): D = A B + D by mma.m16n8k4.f64 (sm_90), A = 16 rows
  * of the block's matrix (stored row-major, ms[row][j]), B = 4 coordinates of y of the V vectors
  * (columns V..7 zero), 16 x 4 x 8 multiply-adds per instruction (m8n8k4, the sm_80 shape, was
@@ -249,8 +307,8 @@ __device__ __forceinline__ void devo__cecc_tile(int t, int d, int C, int r0, int
 
 template <int V, int VL>
 __device__ __forceinline__ void devo__cecc_mma(int warp, int tpw, int lane, int d, int C, int r0,
-                                               int nr, int rank, const double *ms, const double *ys,
-                                               double *zs, double *zs_peer)
+                                               int nr, const double *ms, const double *ys,
+                                               const devo__cecc_out &out)
 {
   constexpr int T = DEVO__CECC_MMA_T;
   const int g = lane >> 2, q = lane & 3, R = C * d, h = ((d + 7) >> 3) << 2; /* j split at h */
@@ -293,7 +351,7 @@ __device__ __forceinline__ void devo__cecc_mma(int warp, int tpw, int lane, int 
       for (int k = 0; k < 4; ++k) {
         const int v = 2 * q + (k & 1), rr = ra[i] + g + 8 * (k >> 1);
         if (c[i] >= 0 && v < V && rr < rb[i])
-          (v / VL == rank ? zs : zs_peer)[(size_t)(v % VL) * R + rr] = acc[i][0][k] + acc[i][1][k];
+          out.put(v, (size_t)(v % VL) * R + rr, acc[i][0][k] + acc[i][1][k]);
       }
   }
 }
@@ -313,11 +371,18 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
          *fs = sm + L.f, *us = sm + L.u, *os = sm + L.o, *pb = sm + L.pb;
   int *shs = (int *)(sm + L.sh);
   int rank = 0;
-  double *zs_peer = zs;
+  devo__cecc_out out = {zs, 0u, 0u, 0, VL};
+  const unsigned mb = devo__cecc_saddr(sm + L.mb);
   if constexpr (CL > 1) {
     cg::cluster_group cl = cg::this_cluster();
     rank = (int)cl.block_rank();
-    zs_peer = cl.map_shared_rank(zs, rank ^ 1);
+    out.rank = rank;
+    out.zp = devo__cecc_mapa(devo__cecc_saddr(zs), rank ^ 1);
+    out.mbp = devo__cecc_mapa(mb, rank ^ 1);
+    if (tid == 0) {
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(mb) : "memory");
+      asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
   }
   /* this block's rows of the stacked matrix: [r0, r0 + nr) */
   const int r0 = rank * L.rh, nr = rank == 0 ? L.rh : R - L.rh;
@@ -432,10 +497,12 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
      * whole warps, group g summing its contiguous share of j in order for every row (thread =
      * row, so each y read is a broadcast and each matrix read is consecutive); with kw > 1 the
      * partials are added in group order afterwards ---- */
+    if (CL > 1 && tid == 0) /* the partner's products for this block's VL vectors */
+      devo__cecc_expect(mb, (unsigned)((rank == 0 ? R - L.rh : L.rh) * VL * sizeof(double)));
     if (wts_b && warp == wwarp)
       devo__cecc_weights<ID, VL, V>(lane, d, us, rank * VL, os, ws);
     if constexpr (MM)
-      devo__cecc_mma<V, VL>(warp, mma_tpw, lane, d, C, r0, nr, rank, ms, ys, zs, zs_peer);
+      devo__cecc_mma<V, VL>(warp, mma_tpw, lane, d, C, r0, nr, ms, ys, out);
     for (int t = tid; !MM && t < L.kw * gw; t += nt) {
       const int grp = t / gw, rl = t % gw;
       const bool ok = rl < nr;
@@ -451,7 +518,7 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
 #pragma unroll
         for (int v = 0; v < V; ++v) {
           if (L.kw == 1)
-            (v / VL == rank ? zs : zs_peer)[(size_t)(v % VL) * R + rr] = acc[v];
+            out.put(v, (size_t)(v % VL) * R + rr, acc[v]);
           else
             pb[((size_t)grp * L.rh + rl) * V + v] = acc[v];
         }
@@ -464,10 +531,12 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
         double acc = pb[(size_t)rl2 * V + v];
         for (int g2 = 1; g2 < L.kw; ++g2)
           acc += pb[((size_t)g2 * L.rh + rl2) * V + v];
-        (v / VL == rank ? zs : zs_peer)[(size_t)(v % VL) * R + r0 + rl2] = acc;
+        out.put(v, (size_t)(v % VL) * R + r0 + rl2, acc);
       }
     }
-    devo__cecc_sync<CL>();
+    __syncthreads(); /* this block's products */
+    if constexpr (CL > 1)
+      devo__cecc_await(mb, (k - 1u) & 1u); /* the partner's: one mbarrier phase per generation */
     /* ---- C: element terms of every part of this block's vectors, into the y area ---- */
     double *ta = ys, *tb = ys + (size_t)VL * R;
     /* every part of every vector in one pass, one thread per element (the parts one after
