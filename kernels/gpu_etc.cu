@@ -26,7 +26,7 @@
  *                          evaluation; twice the warps to cover the same chains: 9% faster than
  *                          version 2 at 512x16 NP = 1024, 35% at NP = 256 (H100). The default
  *                          where version 2 would take 8 or 16 coordinates per lane (n > 128)
- *                          and its shared memory fits.
+ *                          and its shared memory fits, also with one schedule per block.
  *
  * The evaluation keeps problems/etc.h's order exactly: completion(j) and F_j are left folds
  * over machine j's tasks in index order, so they are computed by one lane per machine walking a
@@ -545,14 +545,15 @@ cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int want, const cu
   vpb = (np + p->multiProcessorCount - 1) / p->multiProcessorCount;
   if (vpb > DEVO__ETCW_MAX_WARPS)
     vpb = DEVO__ETCW_MAX_WARPS;
-  /* measured at 512x16 (BENCHMARKS.md): version 2 beats the block evaluator with 8 schedules
-   * per block (NP = 1024) and with 2 (NP = 256), and loses with 1 (NP = 64): a warp's own chain
-   * per generation is longer than a block's, so it pays only with several warps per SM */
-  if (!force && vpb < 2)
-    return cudaSuccess;
   /* version 3 (two warps per schedule, C halved) where version 2 would take 8 or 16
    * coordinates per lane, unless DEVO__GPU_ETC_SOLO asks for version 2 */
   const int k = !v1 && !(want & DEVO__GPU_ETC_SOLO) && c >= 8 ? 2 : 1;
+  /* measured at 512x16 (BENCHMARKS.md): version 2 beats the block evaluator with 8 schedules
+   * per block (NP = 1024) and with 2 (NP = 256), and loses with 1 (NP = 64: a warp's own chain
+   * per generation is longer than a block's, so it pays only with several warps per SM);
+   * version 3 beats it with 1 too (NP = 64: 14.6 against 9.5 M/s) */
+  if (!force && vpb < 2 && k == 1)
+    return cudaSuccess;
   /* shared memory: version 1 [ETC][sev][cnt, ints]; versions 2 and 3 (the same sizes) [ETC][sev]
    * [res][ubw][parent and trial buffers][cnt and pos, unsigned shorts], which do not always fit
    * with m > 16 (8 schedules per block on an H100: m = 32 beyond 346 tasks, m = 24 beyond 446);

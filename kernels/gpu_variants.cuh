@@ -42,9 +42,9 @@
  * instead of v2 (stable partition by warp match) */
 #define DEVO__GPU_ETC_V1 (1 << 28)
 /* ETC: the block evaluators of etc_device.cuh (gpu_fused.cu's kernel) instead of gpu_etc.cu's
- * warp-per-schedule kernel (the default where it applies: persistent chunks, FCFS, m <= 32,
- * n <= 512, at least 2 schedules per block co-resident, 8 where only version 1 fits, no block
- * option above asked for) */
+ * warp kernels (the default where they apply: persistent chunks, FCFS, m <= 32, n <= 512, the
+ * grid co-resident with at least 2 schedules per block (version 3, n > 128: at least 1), 8
+ * where only version 1 fits, no block option above asked for) */
 #define DEVO__GPU_ETC_BLOCK (1 << 30)
 /* ETC: gpu_etc.cu's warp kernel wherever it applies, also with fewer schedules per block
  * (bit 29 means this for ETC only, as bit 28 means DEVO__GPU_ETC_V1) */
