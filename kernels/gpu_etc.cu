@@ -366,10 +366,9 @@ template <int K> __device__ __forceinline__ void devo__etcw_sync(int sched)
 
 /* Objective of the trial by the schedule's K warps, as devo__etcw1_eval computes it; this warp
  * holds tasks o.j0 + lane + 32 c in t[c] (chunks C h .. C h + C - 1 of 32 tasks). Shared memory
- * of the schedule: sev (n doubles), cnt and pos (K C m 16-bit counts each: per chunk and
- * machine, its
- * task count, then where its tasks start in the machine-major copy), res (32 double2:
- * completion and F of each machine). Shared memory is read into registers in whole passes
+ * of the schedule: sev (n doubles), cnt and pos (K C m 16-bit numbers each: per chunk and
+ * machine, its task count, then where its tasks start in the machine-major copy), res (32
+ * double2: completion and F of each machine). Shared memory is read into registers in whole passes
  * before it is written back: the compiler cannot tell cnt, sev and stage apart, so a load after
  * a store in the same loop would wait for the one before it. */
 template <int C, int K>
@@ -547,7 +546,7 @@ cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int want, const cu
     vpb = DEVO__ETCW_MAX_WARPS;
   /* version 3 (two warps per schedule, C halved) where version 2 would take 8 or 16
    * coordinates per lane, unless DEVO__GPU_ETC_SOLO asks for version 2 */
-  const int k = !v1 && !(want & DEVO__GPU_ETC_SOLO) && c >= 8 ? 2 : 1;
+  int k = !v1 && !(want & DEVO__GPU_ETC_SOLO) && c >= 8 ? 2 : 1;
   /* measured at 512x16 (BENCHMARKS.md): version 2 beats the block evaluator with 8 schedules
    * per block (NP = 1024) and with 2 (NP = 256), and loses with 1 (NP = 64: a warp's own chain
    * per generation is longer than a block's, so it pays only with several warps per SM);
@@ -566,6 +565,7 @@ cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int want, const cu
     if (!force && vpb < DEVO__ETCW_MAX_WARPS)
       return cudaSuccess;
     v1 = 1;
+    k = 1; /* version 1 has one warp per schedule */
   }
   if (v1)
     ints = (size_t)vpb * c * m * sizeof(int);

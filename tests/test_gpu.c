@@ -763,6 +763,15 @@ static void etc_parity_ex(int n, int m, int order, int np, const int *designs, i
   for (k = 0; designs[k] >= 0; ++k) {
     run_solver_p(p, fn, n, np, DEVO_BACKEND_GPU, designs[k], 50, (double)NAN, &g);
     printf("  info (%s): %s\n", fn, g.info);
+    /* a forced warp kernel runs where it applies (FCFS, m <= 32, n <= 512), version 1 when
+     * asked for or where the others' shared memory does not fit */
+    if ((designs[k] & DEVO__GPU_ETC_WARP) && order == DEVO_ORDER_FCFS && m <= 32 && n <= 512 &&
+        strstr(g.info, "(sm_")) {
+      CHECKF(strstr(g.info, "generations by gpu_etc.cu version") != NULL,
+             "%s design %#x: no warp kernel: %s", fn, (unsigned)designs[k], g.info);
+      if ((designs[k] & DEVO__GPU_ETC_WARP1) == DEVO__GPU_ETC_WARP1)
+        CHECKF(strstr(g.info, "gpu_etc.cu version 1") != NULL, "%s: not version 1: %s", fn, g.info);
+    }
     compare(fn, n, np, designs[k], &c, &g);
     {
       /* the schedule evaluation is exact on both sides: every bit, not within 1e-12 */
