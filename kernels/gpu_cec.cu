@@ -498,7 +498,7 @@ __global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_
      * row, so each y read is a broadcast and each matrix read is consecutive); with kw > 1 the
      * partials are added in group order afterwards ---- */
     if (CL > 1 && tid == 0) /* the partner's products for this block's VL vectors */
-      devo__cecc_expect(mb, (unsigned)((rank == 0 ? R - L.rh : L.rh) * VL * sizeof(double)));
+      devo__cecc_expect(mb, (unsigned)((R - nr) * VL * sizeof(double)));
     if (wts_b && warp == wwarp)
       devo__cecc_weights<ID, VL, V>(lane, d, us, rank * VL, os, ws);
     if constexpr (MM)

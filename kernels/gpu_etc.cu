@@ -147,7 +147,7 @@ __device__ __forceinline__ double devo__etcw1_eval(const devo__gpu_args &a, cons
   return devo__gpu_fitness(obj);
 }
 
-/* Both versions' chunk: stages the ETC matrix (row stride ms), draws generation gen0 + 1's
+/* Every version's chunk: stages the ETC matrix (row stride ms), draws generation gen0 + 1's
  * numbers, then runs devo__gpu_persist_loop (which draws each next generation's while the block
  * waits at the grid barrier; drawn instead while the donors load, version 2's measured 20%
  * slower, BENCHMARKS.md). Every thread of the block calls it. */
@@ -376,7 +376,7 @@ __device__ __forceinline__ double
 devo__etcw_eval(const devo__gpu_args &a, const double (&t)[C], const devo__etcw_own &o, double *sev,
                 unsigned short *cnt, unsigned short *pos, double2 *res)
 {
-  const int n = a.dim, m = a.v.nmach, lane = o.lane, h = o.h;
+  const int n = o.n, m = o.m, lane = o.lane, h = o.h;
   const unsigned lt = (1u << lane) - 1u;
   unsigned short *mc = cnt + C * h * m, *mp = pos + C * h * m; /* this warp's chunks */
   int jb[C]; /* the machine (-1 past n), then its rank << 8 added, then the task's position */

@@ -15,6 +15,10 @@
 
 #include "devo_port.h"
 
+/* The Weyl increments of the key between rounds (one definition for both ways of keying). */
+#define DEVO__PHILOX_W0 0x9E3779B9u
+#define DEVO__PHILOX_W1 0xBB67AE85u
+
 typedef struct devo__u32x4 {
   uint32_t v[4];
 } devo__u32x4;
@@ -58,8 +62,8 @@ static inline DEVO_HD void devo__philox_keys_init(devo__philox_keys *ks, uint64_
   int r;
   for (r = 0; r < 10; ++r) {
     if (r > 0) {
-      k0 += 0x9E3779B9u;
-      k1 += 0xBB67AE85u;
+      k0 += DEVO__PHILOX_W0;
+      k1 += DEVO__PHILOX_W1;
     }
     ks->k[2 * r] = k0;
     ks->k[2 * r + 1] = k1;
@@ -92,8 +96,8 @@ static inline DEVO_HD devo__u32x4 devo__philox4x32_10(uint32_t c0, uint32_t c1, 
   k[1] = k1;
   for (r = 0; r < 10; ++r) {
     if (r > 0) {
-      k[0] += 0x9E3779B9u;
-      k[1] += 0xBB67AE85u;
+      k[0] += DEVO__PHILOX_W0;
+      k[1] += DEVO__PHILOX_W1;
     }
     devo__philox_round(c, k);
   }
