@@ -24,11 +24,12 @@
  *   devo__k_cecc<ID, VL, CL, 1>  this file, third version (the default for the compositions
  *                          F08..F10, either cluster size; DEVO__GPU_CEC_FMA: the first two):
  *                          phase B on the tensor cores (mma.m16n8k4.f64), the rest the same.
- * Per generation, blocks of 2 VL x 32-rounded D threads (512 at D = 100, VL = 2):
+ * Per generation, blocks of 2 or 3 (devo__cecc_tpc) VL x 32-rounded D threads (512 at D = 100,
+ * VL = 2; F09 and F10 in pairs 768):
  *   A  each block builds its VL trials (one thread per coordinate; the draws are made while
  *      waiting at the grid barrier, as gpu_fast.cu does). One block: y_c = s_c (u - o_c) of every
  *      component straight from the registers. Pair: each block builds the partner's VL trials
- *      too (the other half of its threads; the same draws and donors give the same trials), so
+ *      too (its next VL lv threads; the same draws and donors give the same trials), so
  *      no trial crosses SMs and no cluster barrier is needed here, then forms y of the cluster's
  *      V = 2 VL vectors.
  *   B  each block multiplies its rows of the stacked matrix with its V vectors: one thread per
@@ -63,8 +64,15 @@ extern __shared__ double devo__sm[];
 
 #define DEVO__CECC_MAX_D  128
 #define DEVO__CECC_MAX_VL 2
-/* threads per coordinate slot: phase A uses one per coordinate, phases B and C all of them */
-#define DEVO__CECC_TPC 2
+/* Threads per coordinate slot: phase A uses one per coordinate, phases B and C all of them.
+ * F09 and F10 in pairs take 3 (768 threads at D = 100, VL = 2: each of F10's 18 tensor-core
+ * tiles per block gets a warp of its own, and phase C's 800 or 1,000 elements fewer rounds),
+ * although the register cap falls from 128 to 80; F08 measured faster with 2 (H100,
+ * BENCHMARKS.md); single blocks (smaller D) keep 2. */
+__host__ __device__ constexpr int devo__cecc_tpc(int id, int cl)
+{
+  return cl > 1 && (id == 9 || id == 10) ? 3 : 2;
+}
 
 /* Shared memory of a block (doubles): the block's matrix rows [ms], y of the cluster's V = CL VL
  * vectors [V C D] (reused by phase C for the terms a and b of the block's VL vectors: 2 VL R),
@@ -96,7 +104,7 @@ __host__ __device__ static inline devo__cecc_lay devo__cecc_layout(int id, int d
    * that each y read is one broadcast; kw > 1 (partials in pb, added in group order) only for a
    * single matrix (for a composition's rows it measured slower where the partials fit: F08, F09
    * at D = 100; F10's do not fit) */
-  const int grp = ((l.rh + 31) & ~31), nt = DEVO__CECC_TPC * vl * ((d + 31) & ~31);
+  const int grp = ((l.rh + 31) & ~31), nt = devo__cecc_tpc(id, cl) * vl * ((d + 31) & ~31);
   l.kw = c == 1 && !mm ? nt / grp : 1;
   if (l.kw > 8)
     l.kw = 8;
@@ -269,13 +277,12 @@ __device__ __forceinline__ void devo__cecc_await(unsigned mb, unsigned ph)
  * slower than the multiply-adds: F10's phase B 7,275 cycles per generation against 6,338). A
  * tile's 16 rows lie in one component (whose y is B); a tile past the component's end repeats
  * its last row and drops the result. Warp w takes tiles [w tpw, (w + 1) tpw) of the block's,
- * DEVO__CECC_MMA_T at once, each as two chains over the two halves of j added at the end (one
- * chain per warp waited for the previous instruction), and loads y once for consecutive tiles of
- * one component (loading every fragment of a step before its instructions measured slower). The sum
+ * one after another, each as two chains over the two halves of j added at the end (one chain
+ * per warp waited for the previous instruction; four chains, two tiles at once sharing y's loads,
+ * and loading every fragment of a step before its instructions all measured slower). The sum
  * is in an order of its own, within rounding of the CPU's. The products go to the block that owns
  * the vector, as in the first two versions. Fragments (PTX ISA, mma.m16n8k4 .f64): lane = 4 g + q;
  * A(g + 8 i, q), B(q, g), D(g + 8 (i / 2), 2 q + i % 2). */
-#define DEVO__CECC_MMA_T 2
 #define DEVO__CECC_MMA_M 16
 __device__ __forceinline__ void devo__cecc_dmma(double *c, double a0, double a1, double b)
 {
@@ -310,54 +317,37 @@ __device__ __forceinline__ void devo__cecc_mma(int warp, int tpw, int lane, int 
                                                int nr, const double *ms, const double *ys,
                                                const devo__cecc_out &out)
 {
-  constexpr int T = DEVO__CECC_MMA_T;
   const int g = lane >> 2, q = lane & 3, R = C * d, h = ((d + 7) >> 3) << 2; /* j split at h */
-  for (int t0 = 0; t0 < tpw; t0 += T) {
-    int c[T], ra[T], rb[T];
-    const double *m0[T], *m1[T], *yc[T];
-    double acc[T][2][4];
-#pragma unroll
-    for (int i = 0; i < T; ++i) {
-      devo__cecc_tile(t0 + i < tpw ? warp * tpw + t0 + i : -1, d, C, r0, nr, c[i], ra[i], rb[i]);
-      m0[i] = ms + (size_t)(max(min(ra[i] + g, rb[i] - 1), r0) - r0) * d;
-      m1[i] = ms + (size_t)(max(min(ra[i] + g + 8, rb[i] - 1), r0) - r0) * d;
-      yc[i] = ys + (size_t)max(c[i], 0) * d * V + g;
-#pragma unroll
-      for (int k = 0; k < 8; ++k)
-        acc[i][k / 4][k % 4] = 0.0;
-    }
-    if (c[0] < 0)
+  for (int t = warp * tpw; t < (warp + 1) * tpw; ++t) {
+    int c, ra, rb;
+    devo__cecc_tile(t, d, C, r0, nr, c, ra, rb);
+    if (c < 0)
       return;
+    const double *m0 = ms + (size_t)(max(min(ra + g, rb - 1), r0) - r0) * d;
+    const double *m1 = ms + (size_t)(max(min(ra + g + 8, rb - 1), r0) - r0) * d;
+    const double *yc = ys + (size_t)c * d * V + g;
+    double acc[2][4] = {{0.0, 0.0, 0.0, 0.0}, {0.0, 0.0, 0.0, 0.0}};
 #pragma unroll 2
     for (int j0 = 0; j0 < h; j0 += 4) {
 #pragma unroll
       for (int hf = 0; hf < 2; ++hf) {
         const int jj = j0 + hf * h + q;
         const bool in = jj < d;
-        double bv = 0.0;
-#pragma unroll
-        for (int i = 0; i < T; ++i) {
-          if (c[i] < 0)
-            break;
-          if (i == 0 || c[i] != c[i - 1]) /* warp-uniform: y of a new component */
-            bv = g < V && in ? yc[i][(size_t)jj * V] : 0.0;
-          devo__cecc_dmma(acc[i][hf], in ? m0[i][jj] : 0.0, in ? m1[i][jj] : 0.0, bv);
-        }
+        devo__cecc_dmma(acc[hf], in ? m0[jj] : 0.0, in ? m1[jj] : 0.0,
+                        g < V && in ? yc[(size_t)jj * V] : 0.0);
       }
     }
 #pragma unroll
-    for (int i = 0; i < T; ++i)
-#pragma unroll
-      for (int k = 0; k < 4; ++k) {
-        const int v = 2 * q + (k & 1), rr = ra[i] + g + 8 * (k >> 1);
-        if (c[i] >= 0 && v < V && rr < rb[i])
-          out.put(v, (size_t)(v % VL) * R + rr, acc[i][0][k] + acc[i][1][k]);
-      }
+    for (int k = 0; k < 4; ++k) {
+      const int v = 2 * q + (k & 1), rr = ra + g + 8 * (k >> 1);
+      if (v < V && rr < rb)
+        out.put(v, (size_t)(v % VL) * R + rr, acc[0][k] + acc[1][k]);
+    }
   }
 }
 
 template <int ID, int VL, int CL, bool MM>
-__global__ void __launch_bounds__(DEVO__CECC_TPC *DEVO__CECC_MAX_VL *DEVO__CECC_MAX_D, 1)
+__global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * DEVO__CECC_MAX_D, 1)
     devo__k_cecc(devo__gpu_args a, uint32_t gen0, uint32_t ngens)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -698,7 +688,7 @@ static cudaError_t devo__cecc_try(int id, int d, int np, int vl, int cl, bool mm
   cfg->lanes = (d + 31) & ~31;
   cfg->c = 1;
   cfg->vpb = vl;
-  cfg->threads = DEVO__CECC_TPC * vl * cfg->lanes;
+  cfg->threads = devo__cecc_tpc(id, cl) * vl * cfg->lanes;
   cfg->blocks = groups * cl;
   cfg->smem = smem;
   cfg->cluster = cl;
