@@ -327,7 +327,9 @@ __device__ __forceinline__ void devo__cecc_mma(int warp, int tpw, int lane, int 
     const double *m1 = ms + (size_t)(max(min(ra + g + 8, rb - 1), r0) - r0) * d;
     const double *yc = ys + (size_t)c * d * V + g;
     double acc[2][4] = {{0.0, 0.0, 0.0, 0.0}, {0.0, 0.0, 0.0, 0.0}};
-#pragma unroll 2
+    /* unrolled by 7 (13 steps at D = 100): more fragment loads in flight; measured against 1, 2
+     * and 4 (BENCHMARKS.md) */
+#pragma unroll 7
     for (int j0 = 0; j0 < h; j0 += 4) {
 #pragma unroll
       for (int hf = 0; hf < 2; ++hf) {
