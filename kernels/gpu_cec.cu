@@ -42,8 +42,9 @@
  *   C  (pair: each block waits on its mbarrier for the partner's products) each block evaluates
  *      its VL vectors in one pass over every component or hybrid group (the element terms of
  *      all parts at once, one thread per element; a spare warp computes the composition weights
- *      meanwhile unless phase B did), then one warp per (vector, part) reduces its terms, then
- *      one thread per vector combines the parts; replacement, then the split grid barrier.
+ *      meanwhile unless phase B did), then one warp per vector (F01..F04, F08, F09) or per
+ *      (vector, part) reduces the terms and the parts are combined; replacement, then the split
+ *      grid barrier.
  * Rows are summed over j in index order as the CPU does (split into ordered partials for a
  * single matrix; nvcc fuses each multiply-add; the tensor cores in an order of their own), the
  * parts' sums and the composition distances are reduced in ordered partial sums and some device
@@ -559,62 +560,124 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
     if (fam == DEVO__CEC_COMPOSITION && !wts_b && warp == wwarp)
       devo__cecc_weights<ID, VL, V>(lane, d, us, rank * VL, os, ws);
     __syncthreads();
-    /* one warp per (vector, part): its terms, then g of the part; one copy of the loop for every
-     * part (unrolled per part it was ten copies, cold in the instruction cache) */
-    for (int sg = warp; sg < VL * P; sg += nt >> 5) {
-      const int w = sg / P, p = sg % P;
-      int st = 0, n = d, mode = DEVO__CEC_B_NONE;
-      double s;
-      /* the part's constants by selects on p, not a switch on it (nvcc made jump tables) */
+    /* the parts' sums and g, then the vector's value. Functions of at most 4 parts that are not
+     * hybrids (F01..F04, F08, F09): one warp per vector folds, reduces and finishes every part
+     * side by side (independent chains), then combines, with no block barrier between; the
+     * others (F05..F07, F10): one warp per (vector, part), then one thread per vector after a
+     * block barrier (the per-vector warp measured 2 to 5% slower there, 2 to 7% faster for the
+     * rest: BENCHMARKS.md). Both fold, reduce and add in the same order. */
+    if (fam != DEVO__CEC_HYBRID && P <= 4) {
+      for (int w = warp; w < VL; w += nt >> 5) {
+        double A[DEVO__CEC_MAXPARTS], B[DEVO__CEC_MAXPARTS];
+        int n[DEVO__CEC_MAXPARTS];
 #pragma unroll
-      for (int k2 = 0; k2 < DEVO__CEC_MAXPARTS; ++k2)
-        if (k2 < P && k2 == p) {
-          devo__cecc_part<ID>(k2, d, hs, hn, st, n, s);
-          mode = devo__cec_bmode(devo__cec_part_fn(ID, k2));
+        for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p) {
+          if (p >= P)
+            break;
+          int st;
+          double s;
+          devo__cecc_part<ID>(p, d, hs, hn, st, n[p], s);
+          const int mode = devo__cec_bmode(devo__cec_part_fn(ID, p));
+          A[p] = 0.0;
+          B[p] = mode == DEVO__CEC_B_PROD ? 1.0 : 0.0;
+          const double *va = ta + (size_t)w * R + st, *vb = tb + (size_t)w * R + st;
+#pragma unroll
+          for (int k2 = 0; k2 < DEVO__CECC_MAX_D / 32; ++k2) {
+            const int l = lane + 32 * k2;
+            if (l < n[p])
+              devo__cec_fold(mode, va[l], vb[l], &A[p], &B[p]);
+          }
         }
-      double A = 0.0, B = mode == DEVO__CEC_B_PROD ? 1.0 : 0.0;
-      for (int l = lane; l < n; l += 32) {
-        const size_t e = (size_t)w * R + st + l;
-        devo__cec_fold(mode, ta[e], tb[e], &A, &B);
+#pragma unroll
+        for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p) {
+          if (p >= P)
+            break;
+          A[p] = devo__warp_reduce<DEVO__RED_SUM>(A[p]);
+          B[p] = devo__cec_bmode(devo__cec_part_fn(ID, p)) == DEVO__CEC_B_PROD
+                     ? devo__warp_reduce<DEVO__RED_PROD>(B[p])
+                     : devo__warp_reduce<DEVO__RED_SUM>(B[p]);
+        }
+        if (lane == 0) {
+          double g[DEVO__CEC_MAXPARTS], wt[DEVO__CEC_MAXPARTS], f = 0.0;
+#pragma unroll
+          for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p) {
+            g[p] = 0.0;
+            wt[p] = 0.0;
+            if (p < P) {
+              g[p] = devo__cec_finish(devo__cec_part_fn(ID, p), n[p], A[p], B[p]);
+              if (fam == DEVO__CEC_COMPOSITION) {
+                g[p] = devo__cec_comp_fit(ID, p, g[p]);
+                wt[p] = ws[w * DEVO__CEC_MAXPARTS + p];
+              } else {
+                f += g[p];
+              }
+            }
+          }
+          if (fam == DEVO__CEC_COMPOSITION)
+            f = devo__cec_comp_combine(P, wt, g);
+          f += devo__cec_bias(ID);
+          fs[w] = devo__gpu_fitness(f);
+        }
       }
-      A = devo__warp_reduce<DEVO__RED_SUM>(A);
-      B = mode == DEVO__CEC_B_PROD ? devo__warp_reduce<DEVO__RED_PROD>(B)
-                                   : devo__warp_reduce<DEVO__RED_SUM>(B);
-      if (lane == 0) {
-        double g = 0.0;
+      __syncthreads();
+    } else {
+      /* one warp per (vector, part): its terms, then g of the part; one copy of the loop for every
+       * part (unrolled per part it was ten copies, cold in the instruction cache) */
+      for (int sg = warp; sg < VL * P; sg += nt >> 5) {
+        const int w = sg / P, p = sg % P;
+        int st = 0, n = d, mode = DEVO__CEC_B_NONE;
+        double s;
+        /* the part's constants by selects on p, not a switch on it (nvcc made jump tables) */
 #pragma unroll
         for (int k2 = 0; k2 < DEVO__CEC_MAXPARTS; ++k2)
           if (k2 < P && k2 == p) {
-            g = devo__cec_finish(devo__cec_part_fn(ID, k2), n, A, B);
-            if (fam == DEVO__CEC_COMPOSITION)
-              g = devo__cec_comp_fit(ID, k2, g);
+            devo__cecc_part<ID>(k2, d, hs, hn, st, n, s);
+            mode = devo__cec_bmode(devo__cec_part_fn(ID, k2));
           }
-        gs[w * DEVO__CEC_MAXPARTS + p] = g;
-      }
-    }
-    __syncthreads();
-    if (tid < VL) {
-      const double *g = gs + tid * DEVO__CEC_MAXPARTS;
-      double f;
-      if (fam == DEVO__CEC_COMPOSITION) {
-        double fit[DEVO__CEC_MAXPARTS], wt[DEVO__CEC_MAXPARTS];
-#pragma unroll
-        for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p) {
-          fit[p] = p < P ? g[p] : 0.0;
-          wt[p] = p < P ? ws[tid * DEVO__CEC_MAXPARTS + p] : 0.0;
+        double A = 0.0, B = mode == DEVO__CEC_B_PROD ? 1.0 : 0.0;
+        for (int l = lane; l < n; l += 32) {
+          const size_t e = (size_t)w * R + st + l;
+          devo__cec_fold(mode, ta[e], tb[e], &A, &B);
         }
-        f = devo__cec_comp_combine(P, wt, fit);
-      } else {
-        f = 0.0;
+        A = devo__warp_reduce<DEVO__RED_SUM>(A);
+        B = mode == DEVO__CEC_B_PROD ? devo__warp_reduce<DEVO__RED_PROD>(B)
+                                     : devo__warp_reduce<DEVO__RED_SUM>(B);
+        if (lane == 0) {
+          double g = 0.0;
 #pragma unroll
-        for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p)
-          if (p < P)
-            f += g[p];
+          for (int k2 = 0; k2 < DEVO__CEC_MAXPARTS; ++k2)
+            if (k2 < P && k2 == p) {
+              g = devo__cec_finish(devo__cec_part_fn(ID, k2), n, A, B);
+              if (fam == DEVO__CEC_COMPOSITION)
+                g = devo__cec_comp_fit(ID, k2, g);
+            }
+          gs[w * DEVO__CEC_MAXPARTS + p] = g;
+        }
       }
-      f += devo__cec_bias(ID);
-      fs[tid] = devo__gpu_fitness(f);
+      __syncthreads();
+      if (tid < VL) {
+        const double *g = gs + tid * DEVO__CEC_MAXPARTS;
+        double f;
+        if (fam == DEVO__CEC_COMPOSITION) {
+          double fit[DEVO__CEC_MAXPARTS], wt[DEVO__CEC_MAXPARTS];
+#pragma unroll
+          for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p) {
+            fit[p] = p < P ? g[p] : 0.0;
+            wt[p] = p < P ? ws[tid * DEVO__CEC_MAXPARTS + p] : 0.0;
+          }
+          f = devo__cec_comp_combine(P, wt, fit);
+        } else {
+          f = 0.0;
+#pragma unroll
+          for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p)
+            if (p < P)
+              f += g[p];
+        }
+        f += devo__cec_bias(ID);
+        fs[tid] = devo__gpu_fitness(f);
+      }
+      __syncthreads();
     }
-    __syncthreads();
     /* ---- replacement ---- */
     if (act) {
       const double ft = fs[vl];
