@@ -301,7 +301,7 @@ __device__ __forceinline__ void devo__cecc_tile(int t, int d, int C, int r0, int
   constexpr int M = DEVO__CECC_MMA_M;
   c = -1;
   ra = rb = r0;
-  for (int cc = t < 0 ? C : r0 / d; cc < C && cc * d < r0 + nr; ++cc) {
+  for (int cc = r0 / d; cc < C && cc * d < r0 + nr; ++cc) {
     const int a0 = max(r0, cc * d), b0 = min(r0 + nr, (cc + 1) * d), nm = (b0 - a0 + M - 1) / M;
     if (t < nm) {
       c = cc;
