@@ -222,9 +222,9 @@ TEST_CASE(interrupt_from_another_thread)
     CHECK(devo_solve(s) == DEVO_INTERRUPTED);
     pthread_join(th, NULL);
     CHECK(devo_solver_stats(s, &st) == DEVO_OK);
-    /* the interrupter's 100 ms start before devo_solve's clock does (the thread may begin its
-     * sleep while the solve is still setting up), so elapsed can fall a little short of 0.1 s:
-     * a fresh clone's test run measured it below 0.1 once */
+    /* the interrupter's 100 ms can start before devo_solve's clock does (the thread may begin
+     * its sleep while the solve is still setting up), so elapsed can fall a little short of
+     * 0.1 s: a fresh clone's test run measured it below 0.1 once */
     CHECK(st.elapsed >= 0.09 && st.elapsed < 0.5);
     CHECK(devo_solver_best(s, &best, NULL) == DEVO_OK && isfinite(best));
   }

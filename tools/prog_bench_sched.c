@@ -2,11 +2,12 @@
  * second of DE on an ETC matrix (default etc_data/512x16/u_c_hihi.csv, lambda 0.75, FCFS and
  * SPT) at NP = 64, 256 and 1024. Columns: the fused GPU design with its defaults; with
  * kernels/gpu_etc.cu's warp kernel wherever it applies (FCFS; version 3 where it applies, else
- * version 2), its version 2 and its version 1; with the block evaluator (etc_device.cuh v2, the default before gpu_etc.cu); with
- * at most 128 threads per schedule; with the first block evaluator (etc_device.cuh v1); with
- * the ETC matrix staged in shared memory whenever it fits; the multikernel design; the CPU
- * backend with 1 thread and one per core. Rate = generations x NP / generation-loop seconds
- * (devo_stats.elapsed - init_seconds): every trial of the loop is one schedule evaluation.
+ * version 2), its version 2 and its version 1; with the block evaluator (etc_device.cuh v2, the
+ * default before gpu_etc.cu); with at most 128 threads per schedule; with the first block
+ * evaluator (etc_device.cuh v1); with the ETC matrix staged in shared memory whenever it fits;
+ * the multikernel design; the CPU backend with 1 thread and one per core. Rate = generations x
+ * NP / generation-loop seconds (devo_stats.elapsed - init_seconds): every trial of the loop is
+ * one schedule evaluation.
  * GPU: median of --reps runs of --gens generations after a warm-up; CPU: one run of
  * gens / --cpu-div generations. Validated first: after 20 generations the GPU best equals the
  * CPU best exactly (the evaluation is exact on both sides). */
