@@ -423,6 +423,19 @@ static inline DEVO_HD double devo__cec_comp_combine(int n, double *w, const doub
 
 /* ---- basic functions: element terms and finish -------------------------------------------- */
 
+/* ellips_func's coefficient 10^(6 l / (n - 1)) of element l (0-based) of n; it depends on the
+ * position only (kernels/gpu_cec.cu computes each once per launch). */
+static inline DEVO_HD double devo__cec_ellips_coef(int l, int n)
+{
+#ifdef __CUDA_ARCH__
+  /* the device's pow made these the slowest terms of F09 (kernels/gpu_cec.cu, clock64() per
+   * warp); exp10 is within an ulp of it at a fraction of the cost */
+  return exp10(6.0 * (double)l / (double)(n - 1));
+#else
+  return pow(10.0, 6.0 * (double)l / (double)(n - 1));
+#endif
+}
+
 /* Terms of element l (0-based, local to the vector of length n) of basic function fn, from its
  * scaled and rotated value z and the next value zn (z_{l+1}, cyclic: z_0 for the last element;
  * only Rosenbrock, Schaffer F6 and Griewank-Rosenbrock read it). */
@@ -514,13 +527,7 @@ static inline DEVO_HD void devo__cec_elem(int fn, int l, int n, double z, double
     *b = cos(z / sqrt(1.0 + (double)l));
     break;
   default: /* DEVO__CEC_ELLIPTIC */
-#ifdef __CUDA_ARCH__
-    /* the device's pow made these the slowest terms of F09 (kernels/gpu_cec.cu, clock64() per
-     * warp); exp10 is within an ulp of it at a fraction of the cost */
-    *a = exp10(6.0 * (double)l / (double)(n - 1)) * z * z;
-#else
-    *a = pow(10.0, 6.0 * (double)l / (double)(n - 1)) * z * z;
-#endif
+    *a = devo__cec_ellips_coef(l, n) * z * z;
     break;
   }
 }
