@@ -41,8 +41,9 @@
  *      owner's mbarrier).
  *   C  (pair: each block waits on its mbarrier for the partner's products) each block evaluates
  *      its VL vectors in one pass over every component or hybrid group (the element terms of
- *      all parts at once, one thread per element; a spare warp computes the composition weights
- *      meanwhile unless phase B did), then one warp per vector (F01..F04, F08, F09) or per
+ *      all parts at once, one thread per element, an elliptic part's last with its coefficients
+ *      computed once per launch; a spare warp computes the composition weights meanwhile
+ *      unless phase B did), then one warp per vector (F01..F04, F08, F09) or per
  *      (vector, part) reduces the terms and the parts are combined; replacement, then the split
  *      grid barrier.
  * Rows are summed over j in index order as the CPU does (split into ordered partials for a
@@ -79,11 +80,21 @@ __host__ __device__ constexpr int devo__cecc_tpc(int id, int cl)
  * vectors [V C D] (reused by phase C for the terms a and b of the block's VL vectors: 2 VL R),
  * the products of its VL vectors [VL R], part results and weights [2 VL 5], the vectors'
  * values [VL], the shuffle [D ints], the trials u of the cluster's vectors [D V], the shift
- * vectors of a composition [C D] (its distances) and phase B's partial sums [kw rh V]. */
+ * vectors of a composition [C D] (its distances), phase B's partial sums [kw rh V] and the
+ * elliptic part's coefficients [D]. */
 #define DEVO__CECC_EVEN(n) (((n) + 1) & ~1)
 struct devo__cecc_lay {
-  int rh, kw, ms, y, z, g, w, f, sh, u, o, pb, mb, total;
+  int rh, kw, ms, y, z, g, w, f, sh, u, o, pb, ec, mb, total;
 };
+
+/* The part of function ID whose basic function is the elliptic one, or -1. */
+__host__ __device__ inline int devo__cecc_ellips_part(int id)
+{
+  int k = 0;
+  while (k < devo__cec_nparts(id) && devo__cec_part_fn(id, k) != DEVO__CEC_ELLIPTIC)
+    ++k;
+  return k < devo__cec_nparts(id) ? k : -1;
+}
 
 __host__ __device__ static inline devo__cecc_lay devo__cecc_layout(int id, int d, int vl, int cl,
                                                                    bool mm)
@@ -112,7 +123,8 @@ __host__ __device__ static inline devo__cecc_lay devo__cecc_layout(int id, int d
   if (l.kw < 1)
     l.kw = 1;
   l.pb = DEVO__CECC_EVEN(l.o + (cl > 1 || devo__cec_family(id) == DEVO__CEC_COMPOSITION ? r : 0));
-  l.mb = l.pb + (l.kw > 1 ? l.kw * l.rh * v : 0); /* the products' mbarrier (a pair) */
+  l.ec = l.pb + (l.kw > 1 ? l.kw * l.rh * v : 0);
+  l.mb = l.ec + (devo__cecc_ellips_part(id) >= 0 ? d : 0); /* the products' mbarrier (a pair) */
   l.total = l.mb + 1;
   return l;
 }
@@ -361,7 +373,7 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
   const devo__cecc_lay L = devo__cecc_layout(ID, d, VL, CL, MM);
   double *sm = devo__sm;
   double *ms = sm + L.ms, *ys = sm + L.y, *zs = sm + L.z, *gs = sm + L.g, *ws = sm + L.w,
-         *fs = sm + L.f, *us = sm + L.u, *os = sm + L.o, *pb = sm + L.pb;
+         *fs = sm + L.f, *us = sm + L.u, *os = sm + L.o, *pb = sm + L.pb, *ecs = sm + L.ec;
   int *shs = (int *)(sm + L.sh);
   int rank = 0;
   devo__cecc_out out = {zs, 0u, 0u, 0, VL};
@@ -420,6 +432,20 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
   if (fam == DEVO__CEC_HYBRID)
     for (int q = tid; q < d; q += nt)
       shs[q] = a.v.shuffle[q];
+  /* the elliptic part's coefficients depend on the position only: computed once here, not in
+   * every generation's terms; its terms come last in phase C (ecq), where the element count is
+   * not a multiple of the threads' (F09 in pairs: 800 elements, 768 threads), so that the
+   * threads with a second element take a cheap one */
+  const int pe = devo__cecc_ellips_part(ID);
+  int ecq = 0;
+  if (pe >= 0) {
+    int st, n;
+    double s;
+    devo__cecc_part<ID>(pe, d, hs, hn, st, n, s);
+    for (int q = tid; q < n; q += nt)
+      ecs[q] = devo__cec_ellips_coef(q, n);
+    ecq = (st + n) % R;
+  }
   if (CL > 1 || fam == DEVO__CEC_COMPOSITION)
     for (int q = tid; q < R; q += nt)
       os[q] = a.v.shift[q];
@@ -536,7 +562,7 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
      * another kept most threads idle, and each thread's elements in series are a chain of
      * dependent double operations); a warp diverges only where a part boundary cuts it */
     for (int q = tid; q < VL * R; q += nt) {
-      const int w = q / R, e = q % R;
+      const int w = q / R, e = q % R + ecq - (q % R + ecq < R ? 0 : R);
       const double *z = zs + (size_t)w * R;
       double ea = 0.0, eb = 0.0;
 #pragma unroll
@@ -551,10 +577,13 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
         const int l = e - st, en = st + (l + 1 == n ? 0 : l + 1);
         const double zi = fam == DEVO__CEC_HYBRID ? s * z[shs[e]] : z[e];
         const double zn = fam == DEVO__CEC_HYBRID ? s * z[shs[en]] : z[en];
-        devo__cec_elem(devo__cec_part_fn(ID, p), l, n, zi, zn, &ea, &eb);
+        if (p == pe)
+          ea = ecs[l] * zi * zi; /* devo__cec_elem's, bit for bit */
+        else
+          devo__cec_elem(devo__cec_part_fn(ID, p), l, n, zi, zn, &ea, &eb);
       }
-      ta[q] = ea;
-      tb[q] = eb;
+      ta[(size_t)w * R + e] = ea;
+      tb[(size_t)w * R + e] = eb;
     }
     static_assert(DEVO__CECC_MAX_VL * DEVO__CEC_MAXPARTS <= 32, "one lane per weight");
     if (fam == DEVO__CEC_COMPOSITION && !wts_b && warp == wwarp)
