@@ -219,6 +219,38 @@ __device__ __forceinline__ void devo__cecc_weights(int lane, int d, const double
     ws[w * DEVO__CEC_MAXPARTS + p] = devo__cec_comp_weight(sum, d, devo__cec_comp_sigma(ID, p));
 }
 
+/* g of part p of function ID (a composition's with its lambda and bias, comp_fit) from the
+ * part's reduced sums A and B over its n elements. */
+template <int ID> __device__ __forceinline__ double devo__cecc_g(int p, int n, double A, double B)
+{
+  const double g = devo__cec_finish(devo__cec_part_fn(ID, p), n, A, B);
+  return devo__cec_family(ID) == DEVO__CEC_COMPOSITION ? devo__cec_comp_fit(ID, p, g) : g;
+}
+
+/* A vector's fitness from its parts' g (a composition: combined with its weights wv; else their
+ * sum in part order) plus the bias. */
+template <int ID>
+__device__ __forceinline__ double devo__cecc_value(const double *g, const double *wv)
+{
+  const int P = devo__cec_nparts(ID);
+  double f = 0.0;
+  if (devo__cec_family(ID) == DEVO__CEC_COMPOSITION) {
+    double fit[DEVO__CEC_MAXPARTS], wt[DEVO__CEC_MAXPARTS];
+#pragma unroll
+    for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p) {
+      fit[p] = p < P ? g[p] : 0.0;
+      wt[p] = p < P ? wv[p] : 0.0;
+    }
+    f = devo__cec_comp_combine(P, wt, fit);
+  } else {
+#pragma unroll
+    for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p)
+      if (p < P)
+        f += g[p];
+  }
+  return devo__gpu_fitness(f + devo__cec_bias(ID));
+}
+
 /* The barrier between the blocks that share vectors: the cluster's, or the block's alone. */
 template <int CL> __device__ __forceinline__ void devo__cecc_sync()
 {
@@ -627,25 +659,11 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
                      : devo__warp_reduce<DEVO__RED_SUM>(B[p]);
         }
         if (lane == 0) {
-          double g[DEVO__CEC_MAXPARTS], wt[DEVO__CEC_MAXPARTS], f = 0.0;
+          double g[DEVO__CEC_MAXPARTS];
 #pragma unroll
-          for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p) {
-            g[p] = 0.0;
-            wt[p] = 0.0;
-            if (p < P) {
-              g[p] = devo__cec_finish(devo__cec_part_fn(ID, p), n[p], A[p], B[p]);
-              if (fam == DEVO__CEC_COMPOSITION) {
-                g[p] = devo__cec_comp_fit(ID, p, g[p]);
-                wt[p] = ws[w * DEVO__CEC_MAXPARTS + p];
-              } else {
-                f += g[p];
-              }
-            }
-          }
-          if (fam == DEVO__CEC_COMPOSITION)
-            f = devo__cec_comp_combine(P, wt, g);
-          f += devo__cec_bias(ID);
-          fs[w] = devo__gpu_fitness(f);
+          for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p)
+            g[p] = p < P ? devo__cecc_g<ID>(p, n[p], A[p], B[p]) : 0.0;
+          fs[w] = devo__cecc_value<ID>(g, ws + w * DEVO__CEC_MAXPARTS);
         }
       }
       __syncthreads();
@@ -675,36 +693,15 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
           double g = 0.0;
 #pragma unroll
           for (int k2 = 0; k2 < DEVO__CEC_MAXPARTS; ++k2)
-            if (k2 < P && k2 == p) {
-              g = devo__cec_finish(devo__cec_part_fn(ID, k2), n, A, B);
-              if (fam == DEVO__CEC_COMPOSITION)
-                g = devo__cec_comp_fit(ID, k2, g);
-            }
+            if (k2 < P && k2 == p)
+              g = devo__cecc_g<ID>(k2, n, A, B);
           gs[w * DEVO__CEC_MAXPARTS + p] = g;
         }
       }
       __syncthreads();
-      if (tid < VL) {
-        const double *g = gs + tid * DEVO__CEC_MAXPARTS;
-        double f;
-        if (fam == DEVO__CEC_COMPOSITION) {
-          double fit[DEVO__CEC_MAXPARTS], wt[DEVO__CEC_MAXPARTS];
-#pragma unroll
-          for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p) {
-            fit[p] = p < P ? g[p] : 0.0;
-            wt[p] = p < P ? ws[tid * DEVO__CEC_MAXPARTS + p] : 0.0;
-          }
-          f = devo__cec_comp_combine(P, wt, fit);
-        } else {
-          f = 0.0;
-#pragma unroll
-          for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p)
-            if (p < P)
-              f += g[p];
-        }
-        f += devo__cec_bias(ID);
-        fs[tid] = devo__gpu_fitness(f);
-      }
+      if (tid < VL)
+        fs[tid] =
+            devo__cecc_value<ID>(gs + tid * DEVO__CEC_MAXPARTS, ws + tid * DEVO__CEC_MAXPARTS);
       __syncthreads();
     }
     /* ---- replacement ---- */
