@@ -560,15 +560,12 @@ cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int want, const cu
    * slower than the block evaluator) */
   const size_t dbl = (size_t)n * ms + (size_t)vpb * n, dbl2 = (size_t)vpb * (64 + 96 * c),
                shorts = (size_t)vpb * 2 * c * m * sizeof(unsigned short);
-  size_t ints = 0;
   if (!v1 && (dbl + dbl2) * sizeof(double) + shorts > (size_t)p->sharedMemPerBlockOptin) {
     if (!force && vpb < DEVO__ETCW_MAX_WARPS)
       return cudaSuccess;
     v1 = 1;
     k = 1; /* version 1 has one warp per schedule */
   }
-  if (v1)
-    ints = (size_t)vpb * c * m * sizeof(int);
   if (v1)
     cfg->kern = c == 4
                     ? (const void *)devo__k_etcw1<4>
@@ -585,7 +582,8 @@ cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int want, const cu
   cfg->vpb = vpb;
   cfg->threads = vpb * 32 * k;
   cfg->blocks = (np + vpb - 1) / vpb;
-  cfg->smem = v1 ? dbl * sizeof(double) + ints : (dbl + dbl2) * sizeof(double) + shorts;
+  cfg->smem = v1 ? dbl * sizeof(double) + (size_t)vpb * c * m * sizeof(int)
+                 : (dbl + dbl2) * sizeof(double) + shorts;
   if (cfg->smem > (size_t)p->sharedMemPerBlockOptin)
     return cudaSuccess;
   cudaError_t e =
