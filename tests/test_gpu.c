@@ -865,6 +865,7 @@ TEST_CASE(blk_small)
   const int *designs = blk_small_designs;
   need_gpu();
   cec_parity("F10", 10, 16, 5, designs);
+  cec_parity("F09", 30, 16, 5, designs); /* gpu_cec.cu's elliptic coefficients */
   cec_parity("F06", 30, 16, 5, designs);
   cec_parity("F02", 40, 16, 5, designs);
   etc_small();
