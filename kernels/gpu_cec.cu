@@ -88,7 +88,7 @@ struct devo__cecc_lay {
 };
 
 /* The part of function ID whose basic function is the elliptic one, or -1. */
-__host__ __device__ inline int devo__cecc_ellips_part(int id)
+__host__ __device__ static inline int devo__cecc_ellips_part(int id)
 {
   int k = 0;
   while (k < devo__cec_nparts(id) && devo__cec_part_fn(id, k) != DEVO__CEC_ELLIPTIC)
