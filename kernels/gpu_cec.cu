@@ -594,7 +594,7 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
      * another kept most threads idle, and each thread's elements in series are a chain of
      * dependent double operations); a warp diverges only where a part boundary cuts it */
     for (int q = tid; q < VL * R; q += nt) {
-      const int w = q / R, e = q % R + ecq - (q % R + ecq < R ? 0 : R);
+      const int w = q / R, er = q % R + ecq, e = er < R ? er : er - R;
       const double *z = zs + (size_t)w * R;
       double ea = 0.0, eb = 0.0;
 #pragma unroll
@@ -610,7 +610,7 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
         const double zi = fam == DEVO__CEC_HYBRID ? s * z[shs[e]] : z[e];
         const double zn = fam == DEVO__CEC_HYBRID ? s * z[shs[en]] : z[en];
         if (p == pe)
-          ea = ecs[l] * zi * zi; /* devo__cec_elem's, bit for bit */
+          ea = devo__cec_ellips_term(ecs[l], zi); /* devo__cec_elem's, bit for bit */
         else
           devo__cec_elem(devo__cec_part_fn(ID, p), l, n, zi, zn, &ea, &eb);
       }
@@ -630,7 +630,7 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
     if (fam != DEVO__CEC_HYBRID && P <= 4) {
       for (int w = warp; w < VL; w += nt >> 5) {
         double A[DEVO__CEC_MAXPARTS], B[DEVO__CEC_MAXPARTS];
-        int n[DEVO__CEC_MAXPARTS];
+        int n[DEVO__CEC_MAXPARTS], mode[DEVO__CEC_MAXPARTS];
 #pragma unroll
         for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p) {
           if (p >= P)
@@ -638,28 +638,27 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
           int st;
           double s;
           devo__cecc_part<ID>(p, d, hs, hn, st, n[p], s);
-          const int mode = devo__cec_bmode(devo__cec_part_fn(ID, p));
+          mode[p] = devo__cec_bmode(devo__cec_part_fn(ID, p));
           A[p] = 0.0;
-          B[p] = mode == DEVO__CEC_B_PROD ? 1.0 : 0.0;
+          B[p] = mode[p] == DEVO__CEC_B_PROD ? 1.0 : 0.0;
           const double *va = ta + (size_t)w * R + st, *vb = tb + (size_t)w * R + st;
 #pragma unroll
           for (int k2 = 0; k2 < DEVO__CECC_MAX_D / 32; ++k2) {
             const int l = lane + 32 * k2;
             if (l < n[p])
-              devo__cec_fold(mode, va[l], vb[l], &A[p], &B[p]);
+              devo__cec_fold(mode[p], va[l], vb[l], &A[p], &B[p]);
           }
         }
 #pragma unroll
         for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p) {
           if (p >= P)
             break;
-          const int bm = devo__cec_bmode(devo__cec_part_fn(ID, p));
           A[p] = devo__warp_reduce<DEVO__RED_SUM>(A[p]);
           /* the other modes leave B 0 in every lane: not reduced (the same branches where the
            * mode varies at run time, the warp per part below, measured 5% slower on F05) */
-          if (bm == DEVO__CEC_B_PROD)
+          if (mode[p] == DEVO__CEC_B_PROD)
             B[p] = devo__warp_reduce<DEVO__RED_PROD>(B[p]);
-          else if (bm == DEVO__CEC_B_SUM)
+          else if (mode[p] == DEVO__CEC_B_SUM)
             B[p] = devo__warp_reduce<DEVO__RED_SUM>(B[p]);
         }
         if (lane == 0) {

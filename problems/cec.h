@@ -436,6 +436,12 @@ static inline DEVO_HD double devo__cec_ellips_coef(int l, int n)
 #endif
 }
 
+/* ellips_func's term of an element with coefficient coef (devo__cec_ellips_coef) and value z. */
+static inline DEVO_HD double devo__cec_ellips_term(double coef, double z)
+{
+  return coef * z * z;
+}
+
 /* Terms of element l (0-based, local to the vector of length n) of basic function fn, from its
  * scaled and rotated value z and the next value zn (z_{l+1}, cyclic: z_0 for the last element;
  * only Rosenbrock, Schaffer F6 and Griewank-Rosenbrock read it). */
@@ -527,7 +533,7 @@ static inline DEVO_HD void devo__cec_elem(int fn, int l, int n, double z, double
     *b = cos(z / sqrt(1.0 + (double)l));
     break;
   default: /* DEVO__CEC_ELLIPTIC */
-    *a = devo__cec_ellips_coef(l, n) * z * z;
+    *a = devo__cec_ellips_term(devo__cec_ellips_coef(l, n), z);
     break;
   }
 }
