@@ -36,10 +36,17 @@ enum {
   COL_CPUN,
   NCOL
 };
-static const char *const col_name[NCOL] = {
-    "fused",          "fused, warp eval", "fused, warp eval v2", "fused, warp eval v1",
-    "fused, block eval v2", "fused <=128 thr", "fused, v1 eval", "fused staged",
-    "multikernel",    "cpu 1 thread",     "cpu all cores"};
+static const char *const col_name[NCOL] = {"fused",
+                                           "fused, warp eval",
+                                           "fused, warp eval v2",
+                                           "fused, warp eval v1",
+                                           "fused, block eval v2",
+                                           "fused <=128 thr",
+                                           "fused, v1 eval",
+                                           "fused staged",
+                                           "multikernel",
+                                           "cpu 1 thread",
+                                           "cpu all cores"};
 static const int col_design[NCOL] = {DEVO_GPU_FUSED,
                                      DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP,
                                      DEVO_GPU_FUSED | DEVO__GPU_ETC_WARP | DEVO__GPU_ETC_SOLO,
