@@ -27,11 +27,12 @@
  * Per generation, blocks of 2 or 3 (devo__cecc_tpc) VL x 32-rounded D threads (512 at D = 100,
  * VL = 2; F09 and F10 in pairs 768):
  *   A  each block builds its VL trials (one thread per coordinate; the draws are made while
- *      waiting at the grid barrier, as gpu_fast.cu does). One block: y_c = s_c (u - o_c) of every
+ *      waiting at the grid barrier, as gpu_fast.cu does) and y_c = s_c (u - o_c) of every
  *      component straight from the registers. Pair: each block builds the partner's VL trials
  *      too (its next VL lv threads; the same draws and donors give the same trials), so
- *      no trial crosses SMs and no cluster barrier is needed here, then forms y of the cluster's
- *      V = 2 VL vectors.
+ *      no trial crosses SMs and no cluster barrier is needed here; y of the cluster's V = 2 VL
+ *      vectors from the registers too (tensor cores), or from u after a block barrier
+ *      (multiply-adds, whose layout would make the stores conflict).
  *   B  each block multiplies its rows of the stacked matrix with its V vectors: one thread per
  *      row, one matrix element read serves V multiply-adds, y read by broadcast, the loads of four
  *      steps issued before their multiply-adds; for a single matrix up to 8 warp groups split j
@@ -77,14 +78,15 @@ __host__ __device__ constexpr int devo__cecc_tpc(int id, int cl)
 }
 
 /* Shared memory of a block (doubles): the block's matrix rows [ms], y of the cluster's V = CL VL
- * vectors [V C D] (reused by phase C for the terms a and b of the block's VL vectors: 2 VL R),
+ * vectors [C D V], or [C V yl] for the tensor cores (reused by phase C for the terms a and b of
+ * the block's VL vectors: 2 VL R),
  * the products of its VL vectors [VL R], part results and weights [2 VL 5], the vectors'
  * values [VL], the shuffle [D ints], the trials u of the cluster's vectors [D V], the shift
  * vectors of a composition [C D] (its distances), phase B's partial sums [kw rh V] and the
  * elliptic part's coefficients [D]. */
 #define DEVO__CECC_EVEN(n) (((n) + 1) & ~1)
 struct devo__cecc_lay {
-  int rh, kw, ms, y, z, g, w, f, sh, u, o, pb, ec, mb, total;
+  int rh, kw, yl, ms, y, z, g, w, f, sh, u, o, pb, ec, mb, total;
 };
 
 /* The part of function ID whose basic function is the elliptic one, or -1. */
@@ -101,11 +103,15 @@ __host__ __device__ static inline devo__cecc_lay devo__cecc_layout(int id, int d
 {
   devo__cecc_lay l;
   const int c = devo__cec_nshift(id), r = c * d, v = cl * vl;
-  /* offsets even: phase B reads y as double2 */
   l.rh = cl > 1 ? (r + 1) / 2 : r;
+  /* y: [c][j][v] for the multiply-adds (read as double2, so offsets are even), [c][v][j] with rows
+   * of yl doubles for the tensor cores, yl = 4 mod 16 so that a B fragment's 4 vectors x 4
+   * coordinates fall in distinct banks (yl = d at d = 100); the area also holds phase C's
+   * terms, 2 VL R >= V C D */
+  l.yl = mm ? d + (20 - d % 16) % 16 : d;
   l.ms = 0;
   l.y = DEVO__CECC_EVEN(l.rh * d);
-  l.z = DEVO__CECC_EVEN(l.y + 2 * vl * r); /* 2 VL R >= V C D */
+  l.z = DEVO__CECC_EVEN(l.y + 2 * vl * r + (mm ? c * v * (l.yl - d) : 0));
   l.g = DEVO__CECC_EVEN(l.z + vl * r);
   l.w = l.g + vl * DEVO__CEC_MAXPARTS;
   l.f = l.w + vl * DEVO__CEC_MAXPARTS;
@@ -359,7 +365,7 @@ __device__ __forceinline__ void devo__cecc_tile(int t, int d, int C, int r0, int
 
 template <int V, int VL>
 __device__ __forceinline__ void devo__cecc_mma(int warp, int tpw, int lane, int d, int C, int r0,
-                                               int nr, const double *ms, const double *ys,
+                                               int nr, const double *ms, const double *ys, int yl,
                                                const devo__cecc_out &out)
 {
   const int g = lane >> 2, q = lane & 3, R = C * d, h = ((d + 7) >> 3) << 2; /* j split at h */
@@ -370,7 +376,7 @@ __device__ __forceinline__ void devo__cecc_mma(int warp, int tpw, int lane, int 
       return;
     const double *m0 = ms + (size_t)(max(min(ra + g, rb - 1), r0) - r0) * d;
     const double *m1 = ms + (size_t)(max(min(ra + g + 8, rb - 1), r0) - r0) * d;
-    const double *yc = ys + (size_t)c * d * V + g;
+    const double *yc = ys + ((size_t)c * V + (g < V ? g : 0)) * yl;
     double acc[2][4] = {{0.0, 0.0, 0.0, 0.0}, {0.0, 0.0, 0.0, 0.0}};
     /* unrolled by 7 (13 steps at D = 100): more fragment loads in flight; measured against 1, 2
      * and 4 (BENCHMARKS.md) */
@@ -380,8 +386,7 @@ __device__ __forceinline__ void devo__cecc_mma(int warp, int tpw, int lane, int 
       for (int hf = 0; hf < 2; ++hf) {
         const int jj = j0 + hf * h + q;
         const bool in = jj < d;
-        devo__cecc_dmma(acc[hf], in ? m0[jj] : 0.0, in ? m1[jj] : 0.0,
-                        g < V && in ? yc[(size_t)jj * V] : 0.0);
+        devo__cecc_dmma(acc[hf], in ? m0[jj] : 0.0, in ? m1[jj] : 0.0, g < V && in ? yc[jj] : 0.0);
       }
     }
 #pragma unroll
@@ -490,7 +495,7 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
     }
 #pragma unroll
     for (int k = 0; k < DEVO__CEC_MAXPARTS; ++k)
-      o[k] = k < C && j < d ? a.v.shift[(size_t)k * d + j] : 0.0;
+      o[k] = !MM && k < C && j < d ? a.v.shift[(size_t)k * d + j] : 0.0; /* MM: from os */
   }
   devo__de_idx r = {0u, 0u, 0u, 0u};
   bool take[1];
@@ -517,7 +522,7 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
                           src[(size_t)r.r3 * d + j], a.f, a.v.lower, a.v.upper, a.bounds, ub[0]);
     if ((mine || peer) && (CL > 1 || fam == DEVO__CEC_COMPOSITION)) /* u: y, distances */
       us[(size_t)j * V + vc] = u;
-    if constexpr (CL > 1) {
+    if constexpr (CL > 1 && !MM) {
       __syncthreads();
       /* y of the cluster's V vectors, thread t = (j, v) with v fastest, so that consecutive lanes
        * read u and write y at consecutive addresses (thread = (v, j) wrote with a stride of V
@@ -533,14 +538,16 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
               __dmul_rn(__dsub_rn(uu, os[(size_t)c * d + jj]), devo__cec_pre_scale(ID, c));
         }
       }
-    } else if (mine) {
-      /* one block: y of its own trial, from the registers */
+    } else if (mine || peer) {
+      /* y of the thread's trial from the registers: one block, or the tensor cores' layout (rows
+       * of j, so consecutive lanes write consecutive addresses; in a pair this replaced a pass
+       * over u after a block barrier) */
 #pragma unroll
       for (int c = 0; c < DEVO__CEC_MAXPARTS; ++c) {
         if (c >= C)
           break;
-        ys[((size_t)c * d + j) * V + vl] =
-            __dmul_rn(__dsub_rn(u, o[c]), devo__cec_pre_scale(ID, c));
+        ys[MM ? ((size_t)c * V + vc) * L.yl + j : ((size_t)c * d + j) * V + vc] =
+            __dmul_rn(__dsub_rn(u, MM ? os[(size_t)c * d + j] : o[c]), devo__cec_pre_scale(ID, c));
       }
     }
     __syncthreads();
@@ -553,7 +560,7 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
     if (wts_b && warp == wwarp)
       devo__cecc_weights<ID, VL, V>(lane, d, us, rank * VL, os, ws);
     if constexpr (MM)
-      devo__cecc_mma<V, VL>(warp, mma_tpw, lane, d, C, r0, nr, ms, ys, out);
+      devo__cecc_mma<V, VL>(warp, mma_tpw, lane, d, C, r0, nr, ms, ys, L.yl, out);
     for (int t = tid; !MM && t < L.kw * gw; t += nt) {
       const int grp = t / gw, rl = t % gw;
       const bool ok = rl < nr;
