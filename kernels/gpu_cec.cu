@@ -225,6 +225,19 @@ __device__ __forceinline__ void devo__cecc_weights(int lane, int d, const double
     ws[w * DEVO__CEC_MAXPARTS + p] = devo__cec_comp_weight(sum, d, devo__cec_comp_sigma(ID, p));
 }
 
+/* A lane's share of a part's sums: its terms (va, vb) l = lane, lane + 32, ... < n folded in
+ * order, the loads of the whole part in flight (unrolled over D <= 128). */
+__device__ __forceinline__ void devo__cecc_fold_lane(int lane, int n, int mode, const double *va,
+                                                     const double *vb, double &A, double &B)
+{
+#pragma unroll
+  for (int k2 = 0; k2 < DEVO__CECC_MAX_D / 32; ++k2) {
+    const int l = lane + 32 * k2;
+    if (l < n)
+      devo__cec_fold(mode, va[l], vb[l], &A, &B);
+  }
+}
+
 /* g of part p of function ID (a composition's with its lambda and bias, comp_fit) from the
  * part's reduced sums A and B over its n elements. */
 template <int ID> __device__ __forceinline__ double devo__cecc_g(int p, int n, double A, double B)
@@ -648,13 +661,8 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
           mode[p] = devo__cec_bmode(devo__cec_part_fn(ID, p));
           A[p] = 0.0;
           B[p] = mode[p] == DEVO__CEC_B_PROD ? 1.0 : 0.0;
-          const double *va = ta + (size_t)w * R + st, *vb = tb + (size_t)w * R + st;
-#pragma unroll
-          for (int k2 = 0; k2 < DEVO__CECC_MAX_D / 32; ++k2) {
-            const int l = lane + 32 * k2;
-            if (l < n[p])
-              devo__cec_fold(mode[p], va[l], vb[l], &A[p], &B[p]);
-          }
+          devo__cecc_fold_lane(lane, n[p], mode[p], ta + (size_t)w * R + st,
+                               tb + (size_t)w * R + st, A[p], B[p]);
         }
 #pragma unroll
         for (int p = 0; p < DEVO__CEC_MAXPARTS; ++p) {
@@ -696,14 +704,8 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
           /* F10: the loads of the whole part in flight, then devo__warp_reduce's butterflies of A
            * and B side by side (two independent chains; the same bits); 3% faster there, 1 to 4%
            * slower for the hybrids (BENCHMARKS.md) */
-#pragma unroll
-          for (int k2 = 0; k2 < DEVO__CECC_MAX_D / 32; ++k2) {
-            const int l = lane + 32 * k2;
-            if (l < n) {
-              const size_t e = (size_t)w * R + st + l;
-              devo__cec_fold(mode, ta[e], tb[e], &A, &B);
-            }
-          }
+          devo__cecc_fold_lane(lane, n, mode, ta + (size_t)w * R + st, tb + (size_t)w * R + st, A,
+                               B);
           for (int off = 16; off > 0; off >>= 1) {
             const double a2 = __shfl_xor_sync(0xffffffffu, A, off);
             const double b2 = __shfl_xor_sync(0xffffffffu, B, off);
