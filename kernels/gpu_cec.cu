@@ -701,17 +701,12 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
           }
         double A = 0.0, B = mode == DEVO__CEC_B_PROD ? 1.0 : 0.0;
         if (fam == DEVO__CEC_COMPOSITION) {
-          /* F10: the loads of the whole part in flight, then devo__warp_reduce's butterflies of A
-           * and B side by side (two independent chains; the same bits); 3% faster there, 1 to 4%
-           * slower for the hybrids (BENCHMARKS.md) */
+          /* F10: the loads of the whole part in flight, then the butterflies of A and B side by
+           * side (the same bits); 3% faster there, 1 to 4% slower for the hybrids
+           * (BENCHMARKS.md) */
           devo__cecc_fold_lane(lane, n, mode, ta + (size_t)w * R + st, tb + (size_t)w * R + st, A,
                                B);
-          for (int off = 16; off > 0; off >>= 1) {
-            const double a2 = __shfl_xor_sync(0xffffffffu, A, off);
-            const double b2 = __shfl_xor_sync(0xffffffffu, B, off);
-            A = A + a2;
-            B = mode == DEVO__CEC_B_PROD ? B * b2 : B + b2;
-          }
+          devo__warp_reduce2(A, B, mode == DEVO__CEC_B_PROD);
         } else {
           for (int l = lane; l < n; l += 32) {
             const size_t e = (size_t)w * R + st + l;
