@@ -13,7 +13,7 @@
  * than the critical load: that lowers the vector of completion times sorted in decreasing order
  * (leximax order; replacing two entries lowers the sorted vector iff it lowers the sorted pair),
  * a strict order, so the search cannot cycle and each plateau step brings the makespan closer to
- * falling.
+ * falling (in floating point only with the rounding margins of acceptable() below).
  *
  * Bookkeeping: tasks grouped by machine in one array (each machine's segment in its run order,
  * FCFS = task index, SPT = (etc, task index)), with running sums of ETC per segment, so the
@@ -22,6 +22,7 @@
  * and recomputes the two machines' sums in their run order. The candidate values are therefore
  * approximations of etc.h's exact order; the result is checked at the end with the exact
  * evaluation and the input is returned when the result is not at least as good. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -230,11 +231,39 @@ static void consider(cand *best, double score, double pair, int t, int v)
   }
 }
 
-/* A real improvement of the objective, or a leximax step on a makespan plateau that does not
- * make the objective worse. */
-static int acceptable(const cand *c, double crit, double tol)
+/* Margins against rounding. A candidate's loads and objective change are estimates (a load plus
+ * or minus one ETC value, the running sums), while an applied move recomputes the two machines'
+ * sums in run order; the two differ by at most about n eps times the sums involved. Every accepted
+ * step must improve what it claims to improve on the recomputed values, or the search can cycle:
+ * with loads of 1e6 and ETC values of 1e-3 a task was moved back and forth forever, each move an
+ * ulp "better" than the last. err: that bound for the objective f, tol: an improvement must beat
+ * it (and 1e-12 relative), gap: a plateau step must lower the pair that far below crit. */
+typedef struct margins {
+  double err, tol, gap;
+} margins;
+
+static margins margins_of(int n, double f, double crit)
 {
-  return c->t >= 0 && (c->score < -tol || (c->score <= 0.0 && c->pair < crit));
+  margins g;
+  const double u = 4.0 * (double)(n + 2) * DBL_EPSILON;
+  g.err = u * fabs(f);
+  g.tol = fmax(1e-12 * fabs(f), 2.0 * g.err);
+  g.gap = u * crit;
+  return g;
+}
+
+/* A real improvement of the objective, or a leximax step on a makespan plateau that does not
+ * make the objective worse. With the flowtime the plateau step must lower the objective beyond
+ * the rounding bound too, so the objective falls at every step; with the makespan alone the
+ * sorted loads fall at every step (the score is then exactly 0 or an improvement). Both orders
+ * are strict on the recomputed values, so the search ends. */
+static int acceptable(const cand *c, double crit, const margins *g, int need_flow)
+{
+  if (c->t < 0)
+    return 0;
+  if (c->score < -g->tol)
+    return 1;
+  return (need_flow ? c->score < -g->err : c->score <= 0.0) && c->pair < crit - g->gap;
 }
 
 /* One pass: the best move, else the best swap, off the critical machine; applies it. Returns 1
@@ -244,7 +273,7 @@ static int pass(ls_state *s)
   const int m = s->m, n = s->n;
   const double *etc = s->etc;
   int c = 0, top[3] = {-1, -1, -1}, j, k, q, u;
-  double crit, ms, f, tol, wf = s->need_flow ? (1.0 - s->lambda) / (double)m : 0.0;
+  double crit, ms, f, wf = s->need_flow ? (1.0 - s->lambda) / (double)m : 0.0;
   cand best;
   /* the three largest loads (lowest index on ties): the makespan without two given machines */
   for (j = 0; j < m; ++j) {
@@ -263,7 +292,7 @@ static int pass(ls_state *s)
   for (j = 0; j < m; ++j)
     f += s->flow[j];
   f = s->lambda * ms + wf * f;
-  tol = 1e-12 * fabs(f);
+  const margins g = margins_of(n, f, crit);
   /* top[0] is c, so the largest load outside {c, j} is top[1] unless that is j */
 #define OTHER_MAX(j_) (top[1] != (j_) ? s->load[top[1]] : top[2] >= 0 ? s->load[top[2]] : 0.0)
   /* moves: task t of c to machine j */
@@ -293,7 +322,7 @@ static int pass(ls_state *s)
       consider(&best, score, pair, t, j);
     }
   }
-  if (acceptable(&best, crit, tol)) {
+  if (acceptable(&best, crit, &g, s->need_flow)) {
     relocate(s, best.t, best.v);
     return 1;
   }
@@ -357,7 +386,7 @@ static int pass(ls_state *s)
     }
   }
 #undef OTHER_MAX
-  if (acceptable(&best, crit, tol)) {
+  if (acceptable(&best, crit, &g, s->need_flow)) {
     int t = best.t;
     u = best.v;
     j = s->assign[u];
