@@ -27,6 +27,25 @@ extern "C" {
 #define DEVO__MAX_DIM 10000000
 #define DEVO__MAX_NP  10000000
 
+/* The DE options' ranges (devo.h), for the solver's setters and for devo_schedule_run, which
+ * checks them up front whether its DE step runs or not. Each is false for NaN. */
+static inline int devo__np_ok(int np)
+{
+  return np >= 4 && np <= DEVO__MAX_NP;
+}
+static inline int devo__f_ok(double f)
+{
+  return f > 0.0 && f <= 2.0;
+}
+static inline int devo__cr_ok(double cr)
+{
+  return cr >= 0.0 && cr <= 1.0;
+}
+static inline int devo__threads_ok(int threads)
+{
+  return threads >= 1 && threads <= 1024;
+}
+
 struct devo_problem {
   devo_allocator al;
   char err[DEVO__ERRLEN];

@@ -107,6 +107,16 @@ static int check_opts(const devo_schedule_opts *o, devo_schedule_result *r)
   if (o->backend != DEVO_BACKEND_CPU && o->backend != DEVO_BACKEND_GPU &&
       o->backend != DEVO_BACKEND_AUTO)
     return fail(r, DEVO_E_INVALID, "backend %d: not a DEVO_BACKEND_* value", o->backend);
+  /* DE's options too, although DE may not run: whether a bad one is refused must not depend
+   * on the time left */
+  if (!devo__np_ok(o->np))
+    return fail(r, DEVO_E_INVALID, "np %d: must be in [4, %d]", o->np, DEVO__MAX_NP);
+  if (!devo__f_ok(o->f))
+    return fail(r, DEVO_E_INVALID, "f %g: must be in (0, 2]", o->f);
+  if (!devo__cr_ok(o->cr))
+    return fail(r, DEVO_E_INVALID, "cr %g: must be in [0, 1]", o->cr);
+  if (!devo__threads_ok(o->threads))
+    return fail(r, DEVO_E_INVALID, "threads %d: must be in [1, 1024]", o->threads);
   return DEVO_OK;
 }
 

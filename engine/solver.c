@@ -80,7 +80,7 @@ const char *devo_solver_backend_info(const devo_solver *s)
 int devo_solver_set_np(devo_solver *s, int np)
 {
   SETTER_GUARD(s);
-  if (np < 4 || np > DEVO__MAX_NP)
+  if (!devo__np_ok(np))
     return devo__set_err(s, DEVO_E_INVALID,
                          "population size %d is out of range (DE/rand/1 needs 4 to %d)", np,
                          DEVO__MAX_NP);
@@ -91,7 +91,7 @@ int devo_solver_set_np(devo_solver *s, int np)
 int devo_solver_set_f(devo_solver *s, double f)
 {
   SETTER_GUARD(s);
-  if (!isfinite(f) || f <= 0.0 || f > 2.0)
+  if (!devo__f_ok(f))
     return devo__set_err(s, DEVO_E_INVALID, "F = %g is out of range (0, 2]", f);
   s->o.f = f;
   return DEVO_OK;
@@ -100,7 +100,7 @@ int devo_solver_set_f(devo_solver *s, double f)
 int devo_solver_set_cr(devo_solver *s, double cr)
 {
   SETTER_GUARD(s);
-  if (!(cr >= 0.0 && cr <= 1.0))
+  if (!devo__cr_ok(cr))
     return devo__set_err(s, DEVO_E_INVALID, "CR = %g is out of range [0, 1]", cr);
   s->o.cr = cr;
   return DEVO_OK;
@@ -125,7 +125,7 @@ int devo_solver_set_bounds(devo_solver *s, int rule)
 int devo_solver_set_threads(devo_solver *s, int threads)
 {
   SETTER_GUARD(s);
-  if (threads < 1 || threads > 1024)
+  if (!devo__threads_ok(threads))
     return devo__set_err(s, DEVO_E_INVALID, "thread count %d is out of range (1 to 1024)", threads);
   s->o.threads = threads;
   return DEVO_OK;

@@ -1213,6 +1213,28 @@ TEST_CASE(schedule_run_library)
   o.time_limit = 0.1;
   CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_E_INVALID);
   CHECK(r.message[0] != 0);
+  /* DE's options are refused also where DE would not run (a heuristic alone, or no time for it):
+   * the call, not the clock, decides (found in review) */
+  {
+    int bad;
+    for (bad = 0; bad < 5; ++bad) {
+      devo_schedule_opts_init(&o);
+      o.heuristic = bad % 2 ? DEVO_HEUR_MINMIN : -1;
+      o.time_limit = bad % 2 ? 1.0 : 1e-4;
+      if (bad == 0)
+        o.np = 3;
+      else if (bad == 1)
+        o.f = (double)NAN;
+      else if (bad == 2)
+        o.cr = 5.0;
+      else if (bad == 3)
+        o.threads = 0;
+      else
+        o.f = 0.0;
+      CHECKF(devo_schedule_run(e, &o, a, &r) == DEVO_E_INVALID, "bad option %d", bad);
+      CHECK(r.message[0] != 0);
+    }
+  }
   CHECK(devo_schedule_run(NULL, &o, a, &r) == DEVO_E_INVALID);
   CHECK(devo_schedule_run(e, &o, a, NULL) == DEVO_E_INVALID);
   devo_etc_destroy(e);

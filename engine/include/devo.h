@@ -379,8 +379,9 @@ typedef struct devo_schedule_opts {
   double ils_share;  /* share of the search time (after the seeds) kept for iterated local
                         search on the best answer, [0, 1); default 0.8; 0 = none (DE gets the
                         time); needs polish = 1 */
-  int np;            /* DE population, >= 4; default 64 */
-  double f, cr;      /* DE weights; defaults 0.5 and 0.9 */
+  int np;            /* DE population, 4 .. 10,000,000; default 64 */
+  double f, cr;      /* DE weights, (0, 2] and [0, 1]; defaults 0.5 and 0.9. np, f, cr and
+                        threads are checked by every call, also where DE does not run */
   uint64_t seed;     /* random seed; default 1 */
   int threads;       /* CPU worker threads, 1 .. 1024; default 1 */
   int backend;       /* DEVO_BACKEND_*; default CPU. AUTO takes the GPU only when one is usable
