@@ -360,12 +360,14 @@ int devo_solve(devo_solver *s)
   s->deadline = s->o.time_limit > 0.0 ? s->t0 + s->o.time_limit : 0.0;
   st = validate(s);
   if (st != DEVO_OK) {
+    atomic_store(&s->interrupt, 0); /* cleared on every return (devo.h) */
     s->stats.status = st;
     return st;
   }
   dim = s->prob->view.dim;
   s->best_x = (double *)devo__alloc(&s->al, (size_t)dim, sizeof(double));
   if (!s->best_x) {
+    atomic_store(&s->interrupt, 0);
     s->stats.status = devo__set_err(s, DEVO_E_NOMEM, "out of memory for the best vector");
     return s->stats.status;
   }

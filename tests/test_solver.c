@@ -235,6 +235,12 @@ TEST_CASE(interrupt_from_another_thread)
   /* and it is consumed */
   CHECK(devo_solver_set_max_generations(s, 3) == DEVO_OK);
   CHECK(devo_solve(s) == DEVO_GEN_LIMIT);
+  /* also by a solve that returns an error (here: no stopping rule; found in review) */
+  CHECK(devo_solver_set_max_generations(s, 0) == DEVO_OK);
+  devo_interrupt(s);
+  CHECK(devo_solve(s) == DEVO_E_INVALID);
+  CHECK(devo_solver_set_max_generations(s, 3) == DEVO_OK);
+  CHECK(devo_solve(s) == DEVO_GEN_LIMIT);
   devo_solver_destroy(s);
   devo_problem_destroy(p);
 }

@@ -322,10 +322,11 @@ int devo_solver_set_progress(devo_solver *s, devo_progress_fn fn, void *ud);
 int devo_solve(devo_solver *s);
 
 /* Asks a running solve to stop at its next check (DEVO_INTERRUPTED; the CPU backend checks every
- * few individuals, the GPU backend between chunks of at most 50 ms). Safe from any thread,
- * including a signal handler (it only stores to a lock-free atomic flag). The flag is cleared when
- * a solve returns, so an interrupt that arrives before a solve starts stops that solve at once
- * and is never lost. */
+ * few individuals, the GPU backend between chunks of at most 50 ms; the initial population is
+ * always evaluated first, since the best must be valid). Safe from any thread, including a
+ * signal handler (it only stores to a lock-free atomic flag). The flag is cleared when a solve
+ * returns (also with an error), so an interrupt that arrives before a solve starts stops that
+ * solve right after its initial population and is never lost. */
 void devo_interrupt(devo_solver *s);
 
 /* The best value and vector (dim doubles; x may be NULL) of the last solve.
