@@ -13,10 +13,15 @@
 #include "internal.h"
 
 enum { JOB_INIT = 0, JOB_GEN = 1 };
-/* How many individuals a worker handles between two looks at the clock and interrupt flag. */
+/* How many individuals a worker handles between two looks at the clock and interrupt flag, at
+ * most; fewer where one evaluation is slow (CHECK_SECONDS). */
 #define ABORT_STRIDE 8
-/* User objectives are called on batches of at most this many vectors. */
+/* User objectives are called on batches of at most this many vectors (fewer where slow). */
 #define USER_BATCH 256
+/* The evaluation time between two looks at the clock, at most, estimated from the initial
+ * population: the time limit's promise is an overrun of at most max(1 ms, 1%), and with 8
+ * individuals (or 256 user vectors) per look a slow objective overran it by tens of ms. */
+#define CHECK_SECONDS 2e-4
 /* Polls of an atomic before a thread sleeps on a condition variable: a generation of a small
  * problem lasts microseconds, less than a futex wake-up, so waiting threads spin briefly first. */
 #define SPIN_POLLS 20000
@@ -39,6 +44,7 @@ struct cpu_state {
   double *scratch;    /* nthreads * scratch_n */
   size_t scratch_n;
   int best;
+  int stride, batch;   /* individuals per clock look; user vectors per call (after the start) */
   cpu_worker *workers; /* nthreads - 1 */
   pthread_mutex_t mu;
   pthread_cond_t cv_start, cv_done;
@@ -71,8 +77,8 @@ static int eval_rows(cpu_state *st, const double *xs, double *fs, int a, int b, 
   int i, k;
   if (st->v->kind == DEVO__P_USER) {
     const devo_problem *p = st->s->prob;
-    for (i = a; i < b; i += USER_BATCH) {
-      int n = b - i < USER_BATCH ? b - i : USER_BATCH;
+    for (i = a; i < b; i += st->batch) {
+      int n = b - i < st->batch ? b - i : st->batch;
       if (p->user_fn(p->user_ud, xs + (size_t)i * st->dim, (size_t)n, (size_t)st->dim, fs + i) != 0)
         return -1;
       for (k = i; k < i + n; ++k)
@@ -108,7 +114,7 @@ static void do_gen(cpu_state *st, int a, int b, double *scratch)
 {
   int d = st->dim, i, lo, hi;
   for (lo = a; lo < b; lo = hi) {
-    hi = lo + (st->v->kind == DEVO__P_USER ? USER_BATCH : ABORT_STRIDE);
+    hi = lo + (st->v->kind == DEVO__P_USER ? st->batch : st->stride);
     if (hi > b)
       hi = b;
     if (atomic_load_explicit(&st->aborted, memory_order_relaxed))
@@ -289,7 +295,19 @@ static int cpu_start(devo_solver *s)
     }
   }
   st->gen = 0;
-  run_job(st, JOB_INIT);
+  st->stride = ABORT_STRIDE;
+  st->batch = USER_BATCH;
+  {
+    const double t_init = devo__now();
+    double per; /* seconds of one individual on one thread */
+    run_job(st, JOB_INIT);
+    s->gen_estimate = devo__now() - t_init;
+    per = s->gen_estimate * (double)threads / (double)st->np;
+    if (per * ABORT_STRIDE > CHECK_SECONDS)
+      st->stride = per >= CHECK_SECONDS ? 1 : (int)(CHECK_SECONDS / per);
+    if (per * USER_BATCH > CHECK_SECONDS)
+      st->batch = per >= CHECK_SECONDS ? 1 : (int)(CHECK_SECONDS / per);
+  }
   if (atomic_load(&st->user_failed)) {
     cpu_stop(s);
     return devo__set_err(s, DEVO_E_INTERNAL, "the user objective function returned an error");

@@ -135,6 +135,9 @@ struct devo_solver {
   int64_t gens, evals;
   double t0;       /* monotonic seconds at the start of devo_solve */
   double deadline; /* absolute monotonic seconds; 0 = none */
+  /* seconds a generation should take, for the deadline before one was measured (0 = unknown);
+   * a backend's start() may set it */
+  double gen_estimate;
   devo_stats stats;
 };
 
@@ -142,7 +145,8 @@ struct devo_solver {
  * on error writes the solver's message (devo__set_err).
  * start:  allocate everything for a run of s->o on s->prob, make the initial population
  *         (devo__de_init, then the problem's seeds over the first individuals), evaluate it, set
- *         s->best_f (and the best vector on request), s->evals = NP, s->gens = 0.
+ *         s->best_f (and the best vector on request), s->evals = NP, s->gens = 0; may set
+ *         s->gen_estimate.
  * run:    advance up to ngens generations. Stops early, at a generation boundary, when the best
  *         reaches s->o.target (when set). A backend may also stop early when
  *         devo__should_abort(s) says so (deadline or interrupt); a partial generation is then

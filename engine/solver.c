@@ -318,11 +318,14 @@ static int solve_loop(devo_solver *s)
 {
   int st;
   int64_t chunk = 1, before;
-  double sec_per_gen = 0.0, t;
+  double sec_per_gen, t;
+  s->gen_estimate = 0.0;
   st = s->bk->start(s);
   s->stats.init_seconds = devo__now() - s->t0;
   if (st != DEVO_OK)
     return st;
+  /* the first generation too is skipped when it would not end before the deadline */
+  sec_per_gen = s->gen_estimate;
   s->have_best = 1;
   for (;;) {
     st = stop_reason(s);
