@@ -188,6 +188,16 @@ int devo__problem_err(devo_problem *p, int status, const char *fmt, ...)
 /* Frees a problem's data and returns it to the unconfigured state (the allocator stays). */
 void devo__problem_reset(devo_problem *p);
 
+/* devo_etc_heuristic with a deadline (absolute monotonic seconds, 0 = none) that only Min-min,
+ * Max-min and Sufferage look at: past it they stop unfinished and return DEVO_TIME_LIMIT (assign
+ * is then not a schedule). OLB, MET and MCT (one pass over the matrix) always finish. */
+int devo__etc_heuristic_until(const struct devo_etc *e, int heuristic, int *assign,
+                              double deadline);
+static inline int devo__etc_heuristic_immediate(int heuristic)
+{
+  return heuristic == DEVO_HEUR_OLB || heuristic == DEVO_HEUR_MET || heuristic == DEVO_HEUR_MCT;
+}
+
 /* Monotonic clock in seconds. */
 double devo__now(void);
 /* 1 when the run must stop now: interrupt flag, or past the deadline. Cheap; thread-safe. */

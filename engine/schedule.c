@@ -195,6 +195,42 @@ static int iterated_ls(const devo_etc *e, const devo_schedule_opts *o, int *cur,
   return st;
 }
 
+/* Step 1: the heuristics' schedules into plain (n ints each): o->heuristic alone (always run to
+ * its end: it is the answer), or all six, OLB, MET and MCT first (one pass over the matrix each,
+ * always finished, so an answer exists), then Min-min, Sufferage and Max-min, each dropped when
+ * the deadline passes before it ends (they take 2 to 3 ms each at 512x16: with less time left
+ * the call overran short limits). The finished ones are stored in seed order
+ * (devo__etc_seed_order), heur[] naming them, *count of them. Returns a status. */
+static int run_heuristics(const devo_etc *e, const devo_schedule_opts *o, double deadline,
+                          int *plain, int *heur, int *count)
+{
+  const int n = e->ntasks;
+  int done[DEVO_HEUR_COUNT] = {0}, pass, k, st;
+  *count = 0;
+  if (o->heuristic >= 0) {
+    heur[0] = o->heuristic;
+    *count = 1;
+    return devo_etc_heuristic(e, o->heuristic, plain);
+  }
+  for (pass = 0; pass < 2; ++pass)
+    for (k = 0; k < DEVO_HEUR_COUNT; ++k) {
+      const int h = devo__etc_seed_order[k];
+      if (devo__etc_heuristic_immediate(h) != (pass == 0))
+        continue;
+      st = devo__etc_heuristic_until(e, h, plain + (size_t)k * n, pass == 0 ? 0.0 : deadline);
+      if (st != DEVO_OK && st != DEVO_TIME_LIMIT)
+        return st;
+      done[k] = st == DEVO_OK;
+    }
+  for (k = 0; k < DEVO_HEUR_COUNT; ++k)
+    if (done[k]) {
+      if (*count != k)
+        memcpy(plain + (size_t)*count * n, plain + (size_t)k * n, (size_t)n * sizeof(int));
+      heur[(*count)++] = devo__etc_seed_order[k];
+    }
+  return DEVO_OK;
+}
+
 int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assign,
                       devo_schedule_result *r)
 {
@@ -202,7 +238,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
   const devo_allocator *al;
   double deadline, ls_min = (double)INFINITY, reserve, avail, budget;
   int *plain = NULL, *improved = NULL, *seeds = NULL, *ils = NULL, changed[DEVO_HEUR_COUNT];
-  int n, h, k, st = DEVO_OK, nheur, nseeds = 0, ls_ran = 0;
+  int heur[DEVO_HEUR_COUNT], n, h, k, st = DEVO_OK, nheur = 0, nseeds = 0, ls_ran = 0;
   cand best, c;
   de_run d;
   if (!r)
@@ -228,28 +264,26 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
     goto done;
   }
 
-  /* 1. heuristics, in seed order (the order in which they are kept as seeds) */
-  nheur = o->heuristic >= 0 ? 1 : DEVO_HEUR_COUNT;
-  for (k = 0; k < nheur; ++k) {
-    h = o->heuristic >= 0 ? o->heuristic : devo__etc_seed_order[k];
-    st = devo_etc_heuristic(e, h, plain + (size_t)k * n);
+  /* 1. heuristics (in seed order, the order in which they are kept as seeds) */
+  st = run_heuristics(e, o, deadline, plain, heur, &nheur);
+  for (k = 0; st == DEVO_OK && k < nheur; ++k) {
+    st = eval_cand(e, o, plain + (size_t)k * n, DEVO_SCHED_FROM_HEURISTIC, heur[k], &c);
     if (st == DEVO_OK)
-      st = eval_cand(e, o, plain + (size_t)k * n, DEVO_SCHED_FROM_HEURISTIC, h, &c);
-    if (st != DEVO_OK) {
-      st = fail(r, st, "heuristic %s: %s", devo_heuristic_name(h), devo_status_message(st));
-      goto done;
-    }
-    take_if_better(&best, &c);
+      take_if_better(&best, &c);
+  }
+  if (st != DEVO_OK) {
+    st = fail(r, st, "heuristics: %s", devo_status_message(st));
+    goto done;
   }
   r->evaluations = nheur;
   if (o->heuristic >= 0)
     goto answer;
 
   /* 2. local search on each heuristic schedule, within a share of the limit */
-  memcpy(improved, plain, (size_t)DEVO_HEUR_COUNT * (size_t)n * sizeof(int));
+  memcpy(improved, plain, (size_t)nheur * (size_t)n * sizeof(int));
   if (o->seeds == DEVO_ETC_SEED_LOCAL) {
     double ls_end = t0 + SEED_LS_SHARE * o->time_limit;
-    for (k = 0; k < DEVO_HEUR_COUNT; ++k) {
+    for (k = 0; k < nheur; ++k) {
       int64_t moves = 0;
       double t1 = devo__now(), left = ls_end - t1;
       if (left <= 0.0)
@@ -268,8 +302,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
       r->ls_moves += moves;
       changed[k] = moves > 0;
       if (changed[k]) {
-        st = eval_cand(e, o, improved + (size_t)k * n, DEVO_SCHED_FROM_HEURISTIC_LS,
-                       devo__etc_seed_order[k], &c);
+        st = eval_cand(e, o, improved + (size_t)k * n, DEVO_SCHED_FROM_HEURISTIC_LS, heur[k], &c);
         if (st != DEVO_OK) {
           st = fail(r, st, "evaluation: %s", devo_status_message(st));
           goto done;
@@ -280,7 +313,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
   }
   if (o->seeds != DEVO_ETC_SEED_NONE) {
     seeds = improved;
-    nseeds = DEVO_HEUR_COUNT;
+    nseeds = nheur;
   }
 
   /* 3. DE, leaving time for the final local search and the solve's own allowed overrun of
@@ -347,7 +380,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
       for (k = 0; k < nseeds; ++k)
         if (memcmp(seeds + (size_t)k * n, d.a, (size_t)n * sizeof(int)) == 0) {
           c.source = changed[k] ? DEVO_SCHED_FROM_HEURISTIC_LS : DEVO_SCHED_FROM_HEURISTIC;
-          c.heuristic = devo__etc_seed_order[k];
+          c.heuristic = heur[k];
           break;
         }
 

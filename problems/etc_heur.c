@@ -92,10 +92,14 @@ static void best_two(const double *row, const double *load, int m, int *b1, doub
   }
 }
 
+/* Steps of a batch heuristic between two looks at the clock (a step costs O(n)). */
+#define HEUR_CLOCK_EVERY 8
+
 /* Min-min, Max-min and Sufferage: n steps; each maps one unmapped task to its best machine.
  * The per-task best (and second best) are cached: a step only makes one machine j later, so
- * only the tasks whose best (or second best) was j need a new scan. */
-static int batch_heuristic(const devo_etc *e, int h, int *assign)
+ * only the tasks whose best (or second best) was j need a new scan. deadline: absolute monotonic
+ * seconds (0 = none); past it the mapping stops unfinished (DEVO_TIME_LIMIT). */
+static int batch_heuristic(const devo_etc *e, int h, int *assign, double deadline)
 {
   const int n = e->ntasks, m = e->nmach;
   const double *etc = e->values;
@@ -117,6 +121,10 @@ static int batch_heuristic(const devo_etc *e, int h, int *assign)
   }
   for (step = 0; step < n; ++step) {
     int pick = 0, t;
+    if (deadline > 0.0 && step % HEUR_CLOCK_EVERY == 0 && devo__now() >= deadline) {
+      rc = DEVO_TIME_LIMIT;
+      break;
+    }
     double key = h == DEVO_HEUR_SUFFERAGE ? v2[todo[0]] - v1[todo[0]] : v1[todo[0]];
     for (k = 1; k < nt; ++k) {
       t = todo[k];
@@ -170,7 +178,7 @@ static int immediate_heuristic(const devo_etc *e, int h, int *assign)
     const double *row = e->values + (size_t)t * m;
     int best = 0;
     for (j = 1; j < m; ++j) {
-      if (h == DEVO_HEUR_OLB ? load[j] < load[best]
+      if (h == DEVO_HEUR_OLB   ? load[j] < load[best]
           : h == DEVO_HEUR_MET ? row[j] < row[best]
                                : load[j] + row[j] < load[best] + row[best])
         best = j;
@@ -182,11 +190,16 @@ static int immediate_heuristic(const devo_etc *e, int h, int *assign)
   return DEVO_OK;
 }
 
-int devo_etc_heuristic(const devo_etc *e, int heuristic, int *assign)
+int devo__etc_heuristic_until(const devo_etc *e, int heuristic, int *assign, double deadline)
 {
   if (!e || !assign || heuristic < 0 || heuristic >= DEVO_HEUR_COUNT)
     return DEVO_E_INVALID;
-  if (heuristic == DEVO_HEUR_OLB || heuristic == DEVO_HEUR_MET || heuristic == DEVO_HEUR_MCT)
+  if (devo__etc_heuristic_immediate(heuristic))
     return immediate_heuristic(e, heuristic, assign);
-  return batch_heuristic(e, heuristic, assign);
+  return batch_heuristic(e, heuristic, assign, deadline);
+}
+
+int devo_etc_heuristic(const devo_etc *e, int heuristic, int *assign)
+{
+  return devo__etc_heuristic_until(e, heuristic, assign, 0.0);
 }
