@@ -214,19 +214,22 @@ int devo_etc_heuristic(const devo_etc *e, int heuristic, int *assign);
  * devo_problem_set_etc (order changes the flowtime only). On a makespan plateau (several
  * machines at the makespan) a step is also taken when it lowers the vector of completion
  * times sorted in decreasing order without making the objective worse, so the search does not
- * stall there. It stops at a local optimum (no move or swap off c is accepted), after
- * max_moves steps, or at the deadline.
+ * stall there. Moves that gain less than the rounding of the sums involved are not taken, so
+ * the search always ends. It stops at a local optimum (no move or swap off c is accepted),
+ * after max_moves steps, or at the deadline.
  * assign: ntasks machine indices, read and overwritten (the caller owns it).
  * order: DEVO_ORDER_*. lambda: [0, 1]. max_moves: steps (a swap counts as one), >= 0;
  * 0 = no limit. deadline_seconds_from_now: seconds of wall-clock time (monotonic clock)
- * counted from the call, finite and >= 0; 0 = no deadline. The clock is read every few
- * hundred candidates, so the call returns within about a millisecond of the deadline on
- * instances up to ~10^5 tasks (one applied step moves O(n) memory).
+ * counted from the call, finite and >= 0; 0 = no deadline; below 0.1 ms the input is returned
+ * as it is. The clock is read every few hundred candidates (and sort steps while setting up), so
+ * the call returns within about a millisecond of the deadline on instances up to ~10^5 tasks
+ * (setting up and one applied step are O(n)).
  * moves_done (may be NULL): the steps kept in assign.
  * Cost: a step examines |c| * (m - 1) moves and |c| * (n - |c|) swaps, O(1) each for
  * lambda = 1 and O(log n) otherwise. The result is checked with the exact evaluation of
- * devo_etc_evaluate: the objective is never worse than the input's (the input is kept, with
- * *moves_done = 0, if rounding in the incremental bookkeeping ever made it so).
+ * devo_etc_evaluate (the machines' sums recomputed in its order): the objective is never worse
+ * than the input's (the input is kept, with *moves_done = 0, if rounding in the incremental
+ * bookkeeping ever made it so).
  * Scratch memory O(n + m) through e's allocator. Thread-safe for distinct assign arrays
  * (e is only read). Returns DEVO_OK (also when stopped by max_moves or the deadline),
  * DEVO_E_INVALID (NULL e or assign, machine index out of range, bad order, lambda, max_moves
