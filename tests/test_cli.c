@@ -143,8 +143,67 @@ TIMED_CASE(time_limit_exit_0)
   free(out);
 }
 
+/* An answer that cannot be written is a failure (exit 1), and an --out file appears whole or
+ * not at all (found in review: output to a full disk exited 0, and a write cut short by a file
+ * size limit left half a file behind). An unwritable --out fails before the search. */
+TEST_CASE(output_failures_exit_1)
+{
+  const char *src = getenv("DEVO_SOURCE"), *bin = tc_devo_bin();
+  char cmd[2048], in[1024], *out = NULL, *err = NULL, *text;
+  FILE *f;
+  if (!src)
+    TC_SKIP("DEVO_SOURCE is not set (run through ctest)");
+  snprintf(in, sizeof in, "%s/etc_data/512x16/u_c_hihi.csv", src);
+  f = fopen("/dev/full", "w");
+  if (f) {
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s schedule %s --time-limit 0.05 > /dev/full", bin, in);
+    CHECK(tc_run(cmd, NULL, &err) == 1);
+    CHECK(err && strstr(err, "cannot write the output"));
+    free(err);
+    snprintf(cmd, sizeof cmd, "%s solve --problem sphere --dim 2 --max-evals 100 > /dev/full", bin);
+    CHECK(tc_run(cmd, NULL, NULL) == 1);
+    snprintf(cmd, sizeof cmd, "%s list-problems > /dev/full", bin);
+    CHECK(tc_run(cmd, NULL, NULL) == 1);
+  }
+  /* a file size limit of 1 KB (SIGXFSZ ignored, so the write fails with EFBIG): exit 1, no
+   * file, and an older file of that name untouched */
+  remove("cli_out_half.csv");
+  snprintf(cmd, sizeof cmd,
+           "trap '' XFSZ; ulimit -f 1; %s schedule %s --time-limit 0.05 --out cli_out_half.csv",
+           bin, in);
+  CHECK(tc_run(cmd, NULL, NULL) == 1);
+  CHECK((f = fopen("cli_out_half.csv", "r")) == NULL);
+  if (f)
+    fclose(f);
+  f = fopen("cli_out_half.csv", "w");
+  CHECK(f != NULL);
+  fputs("old\n", f);
+  fclose(f);
+  CHECK(tc_run(cmd, NULL, NULL) == 1);
+  text = tc_slurp("cli_out_half.csv", NULL);
+  CHECK(text && strcmp(text, "old\n") == 0);
+  free(text);
+  /* a complete run replaces it */
+  snprintf(cmd, sizeof cmd, "%s schedule %s --time-limit 0.05 --out cli_out_half.csv", bin, in);
+  CHECK(tc_run(cmd, &out, NULL) == 0);
+  free(out);
+  text = tc_slurp("cli_out_half.csv", NULL);
+  CHECK(text && strncmp(text, "0,", 2) == 0 && strstr(text, "\n511,"));
+  free(text);
+  remove("cli_out_half.csv");
+  /* an --out in a missing directory: exit 1 at once, not after a 30 s search */
+  snprintf(cmd, sizeof cmd, "%s schedule %s --time-limit 30 --out /nonexistent-devo-dir/x.csv", bin,
+           in);
+  CHECK(tc_run(cmd, &out, &err) == 1);
+  CHECK(out && out[0] == 0);
+  CHECK(err && strstr(err, "/nonexistent-devo-dir/x.csv"));
+  free(out);
+  free(err);
+}
+
 static const tc_case cases[] = {TC(bad_usage_exits_2), TC(help_and_version), TC(solve_outputs),
-                                TC(time_limit_exit_0)};
+                                TC(time_limit_exit_0), TC(output_failures_exit_1)};
 
 int main(int argc, char **argv)
 {

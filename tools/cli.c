@@ -4,12 +4,14 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static int vreport(int code, const char *cmd, const char *fmt, va_list ap)
 {
@@ -48,6 +50,48 @@ int cli_runtime_error(const char *cmd, const char *fmt, ...)
   r = vreport(CLI_RUNTIME, cmd, fmt, ap);
   va_end(ap);
   return r;
+}
+
+int cli_stdout_done(const char *cmd)
+{
+  /* ferror too: a failed flush drops the buffer, so a later fflush can return 0 */
+  if (fflush(stdout) != 0 || ferror(stdout))
+    return cli_runtime_error(cmd, "cannot write the output: %s", strerror(errno));
+  return CLI_OK;
+}
+
+FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t tmplen)
+{
+  FILE *f;
+  int fd;
+  snprintf(tmp, tmplen, "%s.%ld.tmp", path, (long)getpid());
+  /* O_EXCL: never write through a file or link that is already there; 0666 less the umask, as
+   * fopen would give the final file */
+  fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+  if (fd < 0) {
+    cli_runtime_error(cmd, "%s: %s", path, strerror(errno));
+    return NULL;
+  }
+  f = fdopen(fd, "w");
+  if (!f) {
+    cli_runtime_error(cmd, "%s: %s", path, strerror(errno));
+    close(fd);
+    remove(tmp);
+  }
+  return f;
+}
+
+int cli_out_close(const char *cmd, FILE *f, const char *tmp, const char *path)
+{
+  int bad = ferror(f);
+  errno = 0;
+  bad |= fclose(f) != 0;
+  if (!bad && rename(tmp, path) == 0)
+    return CLI_OK;
+  bad = errno;
+  remove(tmp);
+  return cli_runtime_error(cmd, "%s: write error%s%s", path, bad ? ": " : "",
+                           bad ? strerror(bad) : "");
 }
 
 int cli_exit_for_status(int status)

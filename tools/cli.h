@@ -4,7 +4,9 @@
 #ifndef DEVO_CLI_H
 #define DEVO_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "engine/include/devo.h"
 
@@ -48,6 +50,18 @@ int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t *out);
  * returns CLI_USAGE), or -3 for a positional argument (in *val). *pos is advanced. */
 int cli_next(const char *cmd, int argc, char **argv, int *pos, const char *const *names,
              const char **val);
+
+/* After everything was printed: CLI_OK, or the runtime error "cannot write the output" of cmd
+ * (a full disk or a closed pipe loses the answer, which must not end with exit 0). */
+int cli_stdout_done(const char *cmd);
+
+/* An output file that appears whole or not at all: cli_out_open creates "<path>.<pid>.tmp"
+ * beside it (tmp receives that name; tmplen >= strlen(path) + 32), cli_out_close flushes and
+ * closes it and renames it over path, or removes it and prints the runtime error of cmd when
+ * anything failed (an existing file at path is then left as it was). cli_out_open prints its
+ * own error and returns NULL on failure. */
+FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t tmplen);
+int cli_out_close(const char *cmd, FILE *f, const char *tmp, const char *path);
 
 /* Records the process start on the monotonic clock; main() calls it first thing, so deadlines
  * that "count from process start" include everything the program does. */

@@ -241,8 +241,8 @@ int cmd_eval(int argc, char **argv)
     else
       printf("%.17g\n", f);
   }
-  if (rc == CLI_OK && (fflush(stdout) != 0 || ferror(stdout)))
-    rc = cli_runtime_error(cmd, "cannot write the output: %s", strerror(errno));
+  if (rc == CLI_OK)
+    rc = cli_stdout_done(cmd);
   free(pts.x);
   devo_problem_destroy(p);
   return rc;

@@ -48,7 +48,5 @@ int cmd_list_problems(int argc, char **argv)
       printf("%-12s %-5s %6g %7d  %-13s %s\n", b.name, b.alias[0] ? b.alias : "-", b.fstar,
              b.min_dim, b.official[0] ? b.official : "-", b.source);
   }
-  if (fflush(stdout) != 0)
-    return cli_runtime_error(cmd, "cannot write the output");
-  return CLI_OK;
+  return cli_stdout_done(cmd);
 }

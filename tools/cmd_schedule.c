@@ -313,19 +313,19 @@ typedef struct answer {
   const char *backend;
 } answer;
 
-static int write_answer(const sched_args *a, const devo_etc *e, const answer *ans)
+/* Writes the answer: the assignment into af (the --out file opened by cli_out_open before the
+ * search, tmp its temporary name; closed here) or stdout, and the summary. */
+static int write_answer(const sched_args *a, const devo_etc *e, const answer *ans, FILE *af,
+                        const char *tmp)
 {
   const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
-  FILE *af = NULL, *sf;
-  int t, rc = CLI_OK;
-  if (a->out) {
-    af = fopen(a->out, "w");
-    if (!af)
-      return cli_runtime_error("schedule", "%s: %s", a->out, strerror(errno));
+  FILE *sf;
+  int t;
+  if (af) {
     for (t = 0; t < n; ++t)
       fprintf(af, "%d,%d\n", t, ans->assign[t]);
-    if (ferror(af) | fclose(af))
-      return cli_runtime_error("schedule", "%s: write error", a->out);
+    if (cli_out_close("schedule", af, tmp, a->out) != CLI_OK)
+      return CLI_RUNTIME;
   }
   if (a->json) {
     printf("{\"tasks\":%d,\"machines\":%d,\"makespan\":%.17g,\"flowtime\":%.17g,"
@@ -362,9 +362,7 @@ static int write_answer(const sched_args *a, const devo_etc *e, const answer *an
     fprintf(sf, "backend      %s\n", ans->backend);
     fprintf(sf, "elapsed      %.6f s since process start\n", cli_process_elapsed());
   }
-  if (fflush(stdout) != 0)
-    rc = cli_runtime_error("schedule", "stdout: write error");
-  return rc;
+  return cli_stdout_done("schedule");
 }
 
 static const char *source_name(int source)
@@ -392,7 +390,8 @@ static int schedule(const sched_args *ap)
   devo_schedule_result res;
   answer ans;
   int *assign = NULL, rc, st, n, m;
-  char err[512];
+  char err[512], tmp[4096 + 32];
+  FILE *af = NULL;
   FILE *in;
   in = strcmp(a.file, "-") == 0 ? stdin : fopen(a.file, "rb");
   if (!in)
@@ -422,6 +421,19 @@ static int schedule(const sched_args *ap)
   if (!assign) {
     rc = cli_runtime_error("schedule", "out of memory");
     goto done;
+  }
+  /* the output file before the search: a path that cannot be written fails now, not after the
+   * whole limit was spent */
+  if (a.out) {
+    if (strlen(a.out) > 4096) {
+      rc = cli_usage_error("schedule", "--out: a path of more than 4096 bytes");
+      goto done;
+    }
+    af = cli_out_open("schedule", a.out, tmp, sizeof tmp);
+    if (!af) {
+      rc = CLI_RUNTIME;
+      goto done;
+    }
   }
   if (a.backend == DEVO_BACKEND_GPU)
     while (atomic_load(&gpu_state) == GPU_PENDING &&
@@ -480,8 +492,13 @@ static int schedule(const sched_args *ap)
   ans.from = source_name(res.source);
   ans.heuristic = res.heuristic >= 0 ? devo_heuristic_name(res.heuristic) : NULL;
   ans.backend = res.backend == DEVO_BACKEND_GPU ? "gpu" : "cpu";
-  rc = write_answer(&a, e, &ans);
+  rc = write_answer(&a, e, &ans, af, tmp);
+  af = NULL; /* closed */
 done:
+  if (af) {
+    fclose(af);
+    remove(tmp);
+  }
   free(assign);
   devo_etc_destroy(e);
   return rc;

@@ -224,7 +224,7 @@ static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
     }
   }
   free(x);
-  return CLI_OK;
+  return cli_stdout_done("solve");
 }
 
 /* Applies a setter's status: on error print the solver's message and give the exit code. */
