@@ -7,6 +7,8 @@
  * D numbers per matrix, compositions stack 10 and use the first ncomp), shuffle_data_N_DD.txt
  * (a permutation of 1..D, stored here 0-based). CRLF line ends, tabs and three-digit exponents
  * are accepted; everything else that is not exactly that shape is an error naming file and line.
+ * Every official file ends with a line end, so the last line must too: a file cut short can
+ * still end in a token that parses ("...e-0" from "...e-01"), and this is what refuses it.
  *
  * Generated data (dir == NULL), a pure function of (data_seed, function, dimension), every draw
  * a Philox4x32-10 block devo__rng(key = data_seed, slot, generation, stream, DEVO__RNG_DATA)
@@ -254,6 +256,24 @@ static int text_next(cec_text *t, const char **s, size_t *n)
   return 0;
 }
 
+/* Called after the reading: a last line with no line end means a file cut short (every official
+ * file ends with CRLF or LF, a cut almost never falls just after one, and a cut that does is
+ * caught by the line counts), even where the cut token still parses as a number or lies in a
+ * part that is skipped. After the other checks, so that their more precise messages win. */
+static int text_check_end(const cec_text *t, char *err, size_t errlen)
+{
+  size_t k;
+  int line = 1;
+  /* an empty file has no last line; the line and number counts already report it */
+  if (t->len == 0 || t->buf[t->len - 1] == '\n')
+    return DEVO_OK;
+  for (k = 0; k < t->len; ++k)
+    line += t->buf[k] == '\n';
+  return fail(err, errlen, DEVO_E_PARSE,
+              "%s:%d: the file ends inside this line, with no line end (truncated?)", t->path,
+              line);
+}
+
 /* The i-th token of a line, copied (at most cap-1 chars; longer tokens are cut and flagged by
  * *full = 0) into tok. Advances *p. 0 when the line has no more tokens. */
 static int next_token(const char *s, size_t n, size_t *p, char *tok, size_t cap, int *full)
@@ -343,6 +363,8 @@ static int read_rows(const char *path, const devo_allocator *al, double *out, in
               "%s:%d: unexpected data after %d lines of %d numbers (a file for another "
               "dimension?)",
               path, t.line, nrows, dim);
+  if (st == DEVO_OK)
+    st = text_check_end(&t, err, errlen);
   text_free(&t);
   return st;
 }
@@ -402,6 +424,8 @@ static int read_shuffle(const char *path, const devo_allocator *al, int *out, in
               "%s:%d: expected %d numbers, found %d (truncated, or a file for another "
               "dimension?)",
               path, t.line > 0 ? t.line : 1, dim, count);
+  if (st == DEVO_OK)
+    st = text_check_end(&t, err, errlen);
   devo__free(al, seen);
   text_free(&t);
   return st;

@@ -476,6 +476,26 @@ static void tmp_write(tmpdir *t, const char *name, const char *bytes, size_t len
   t->nfiles++;
 }
 
+/* Writes bytes as dir/name, over an earlier file of that name (recorded once for tmp_close). */
+static void tmp_rewrite(tmpdir *t, const char *name, const char *bytes, size_t len)
+{
+  char full[256];
+  int i;
+  FILE *f;
+  snprintf(full, sizeof full, "%s/%s", t->path, name);
+  for (i = 0; i < t->nfiles; ++i)
+    if (strcmp(t->files[i], full) == 0)
+      break;
+  if (i == t->nfiles) {
+    tmp_write(t, name, bytes, len);
+    return;
+  }
+  f = fopen(full, "wb");
+  CHECK(f != NULL);
+  CHECK(fwrite(bytes, 1, len, f) == len);
+  fclose(f);
+}
+
 /* Copies ../shared/cec/<suite>/<src> to dir/<dst> (dst NULL: same name). */
 static void tmp_copy(tmpdir *t, const char *suite, const char *src, const char *dst)
 {
@@ -607,12 +627,115 @@ TEST_CASE(bad_truncated_file)
   CHECK_EQ_INT(data_make(&d, 1, 50, 0, t.path, err, sizeof err), DEVO_E_PARSE);
   check_msg(err, &t, "shift_data_3.txt", 1);
   CHECKF(strstr(err, "found 30") != NULL, "%s", err);
-  /* D = 10 only needs the first 10 numbers, as the official code */
+  /* D = 10 only needs the first 10 numbers, but this file has no line end: a cut file */
   tmp_copy(&t, "cec2017", "M_3_D10.txt", NULL);
+  CHECK_EQ_INT(data_make(&d, 1, 10, 0, t.path, err, sizeof err), DEVO_E_PARSE);
+  check_msg(err, &t, "shift_data_3.txt", 1);
+  CHECKF(strstr(err, "line end") != NULL, "%s", err);
+  /* the same 30 numbers ended by CRLF: D = 10 reads the first 10, as the official code */
+  {
+    char *ended = (char *)malloc(cut + 2);
+    CHECK(ended != NULL);
+    memcpy(ended, buf, cut);
+    memcpy(ended + cut, "\r\n", 2);
+    tmp_rewrite(&t, "shift_data_3.txt", ended, cut + 2);
+    free(ended);
+  }
   CHECKF(data_make(&d, 1, 10, 0, t.path, err, sizeof err) == DEVO_OK, "%s", err);
   data_free(&d);
   free(buf);
   free(path);
+  tmp_close(&t);
+}
+
+/* Writes ../shared/cec/<suite>/<src> less its last `cut` bytes as dir/<src> (cut 0: intact). */
+static void tmp_copy_cut(tmpdir *t, const char *suite, const char *src, size_t cut)
+{
+  char sub[128], *path, *buf;
+  size_t len;
+  snprintf(sub, sizeof sub, "cec/%s/%s", suite, src);
+  path = shared_path(sub);
+  CHECKF(path != NULL, "missing %s", sub);
+  buf = slurp(path, &len);
+  CHECK(len > cut);
+  tmp_rewrite(t, src, buf, len - cut);
+  free(buf);
+  free(path);
+}
+
+/* A file that lost its last few bytes: the last number can still parse ("...e-0" from
+ * "...e-01", or the mantissa alone), and in a shift file it can lie in the part that is
+ * skipped; the load must fail naming the file and the cut line, and the CLI must exit 2. */
+TEST_CASE(bad_truncated_tail)
+{
+  tmpdir t;
+  cec_data d;
+  char err[512];
+  size_t cut;
+  int dim;
+  need_shared();
+  tmp_open(&t);
+  /* F03 (simple): M_5_D10.txt (10 CRLF lines) cut by 1..8 bytes */
+  tmp_copy_cut(&t, "cec2017", "shift_data_5.txt", 0);
+  for (cut = 1; cut <= 8; ++cut) {
+    tmp_copy_cut(&t, "cec2017", "M_5_D10.txt", cut);
+    CHECKF(data_make(&d, 3, 10, 0, t.path, err, sizeof err) == DEVO_E_PARSE, "cut %zu: loaded",
+           cut);
+    check_msg(err, &t, "M_5_D10.txt", 10);
+    /* 1 byte leaves "...e-01\r", 3 bytes "...e-0": both still read as numbers */
+    if (cut == 1 || cut == 3)
+      CHECKF(strstr(err, "line end") != NULL, "cut %zu: %s", cut, err);
+    CHECK(d.shift == NULL && d.rot == NULL);
+  }
+  /* the one-line shift file: D = 100 uses its last number, D = 10 skips it */
+  tmp_copy_cut(&t, "cec2017", "M_5_D10.txt", 0);
+  tmp_copy_cut(&t, "cec2017", "M_5_D100.txt", 0);
+  for (cut = 1; cut <= 8; ++cut) {
+    tmp_copy_cut(&t, "cec2017", "shift_data_5.txt", cut);
+    for (dim = 10; dim <= 100; dim += 90) {
+      CHECKF(data_make(&d, 3, dim, 0, t.path, err, sizeof err) == DEVO_E_PARSE,
+             "cut %zu, D = %d: loaded", cut, dim);
+      check_msg(err, &t, "shift_data_5.txt", 1);
+    }
+  }
+  /* a composition: the cut is on line 10 of the shift file, a line the code never reads */
+  tmp_copy_cut(&t, "cec2017", "M_22_D10.txt", 0);
+  tmp_copy_cut(&t, "cec2017", "shift_data_22.txt", 3);
+  CHECK_EQ_INT(data_make(&d, 8, 10, 0, t.path, err, sizeof err), DEVO_E_PARSE);
+  check_msg(err, &t, "shift_data_22.txt", 10);
+  /* CEC2014 layout (three-digit exponents: 4 bytes leave "...e-0"), and the LF-ended shuffle */
+  tmp_copy_cut(&t, "cec2014", "shift_data_18.txt", 0);
+  tmp_copy_cut(&t, "cec2014", "shuffle_data_18_D10.txt", 0);
+  tmp_copy_cut(&t, "cec2014", "M_18_D10.txt", 4);
+  CHECK_EQ_INT(data_make(&d, 5, 10, 0, t.path, err, sizeof err), DEVO_E_PARSE);
+  check_msg(err, &t, "M_18_D10.txt", 10);
+  tmp_copy_cut(&t, "cec2014", "M_18_D10.txt", 0);
+  tmp_copy_cut(&t, "cec2014", "shuffle_data_18_D10.txt", 1);
+  CHECK_EQ_INT(data_make(&d, 5, 10, 0, t.path, err, sizeof err), DEVO_E_PARSE);
+  check_msg(err, &t, "shuffle_data_18_D10.txt", 1);
+  CHECKF(strstr(err, "line end") != NULL, "%s", err);
+  /* the intact copies load again: the rule refuses only the cut files */
+  tmp_copy_cut(&t, "cec2014", "shuffle_data_18_D10.txt", 0);
+  CHECKF(data_make(&d, 5, 10, 0, t.path, err, sizeof err) == DEVO_OK, "%s", err);
+  data_free(&d);
+  /* the CLI: exit 2, stderr names file and line, nothing on stdout */
+  {
+    const char *bin = tc_devo_bin();
+    char cmd[1024], want[320], *out = NULL, *errs = NULL;
+    int rc;
+    tmp_copy_cut(&t, "cec2017", "shift_data_5.txt", 0);
+    tmp_copy_cut(&t, "cec2017", "M_5_D10.txt", 3);
+    snprintf(cmd, sizeof cmd,
+             "printf '1,2,3,4,5,6,7,8,9,10\\n' | '%s' eval --problem F03 --dim 10 --cec-data '%s'",
+             bin, t.path);
+    rc = tc_run(cmd, &out, &errs);
+    CHECK_EQ_INT(rc, 2);
+    snprintf(want, sizeof want, "%s/M_5_D10.txt:10:", t.path);
+    CHECKF(errs && strstr(errs, want) != NULL, "stderr: %s", errs ? errs : "");
+    CHECKF(!out || !out[0], "stdout: %s", out);
+    free(out);
+    free(errs);
+  }
   tmp_close(&t);
 }
 
@@ -955,6 +1078,7 @@ static const tc_case cases[] = {
     TC(official_flat_layout),
     TC(bad_missing_file),
     TC(bad_truncated_file),
+    TC(bad_truncated_tail),
     TC(bad_wrong_dimension),
     TC(bad_non_numeric),
     TC(bad_shuffle),
