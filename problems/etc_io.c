@@ -3,6 +3,7 @@
  * (issue 5): every rejected input gets "name:row:column: reason", and no matrix is returned
  * from a half-read input. Rows and columns are 1-based; the row is the physical line number. */
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,6 +30,28 @@ static void seterr(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /* ---- the handle ------------------------------------------------------------------------- */
+
+/* Whether every makespan and flowtime of the n x m matrix v with ready times w (NULL: 0) is a
+ * finite double: a completion time is at most max W plus the sum over the tasks of their largest
+ * value, a flowtime at most n times that, and the objective adds the two scaled by at most 1.
+ * Values near DBL_MAX pass the per-value checks, and their sums were infinite (found in review:
+ * three rows of 1e308 reported a makespan of inf). */
+static int etc_sums_finite(const double *v, const double *w, int n, int m)
+{
+  double big = 0.0, wmax = 0.0;
+  int t, j;
+  for (t = 0; t < n; ++t) {
+    double top = v[(size_t)t * m];
+    for (j = 1; j < m; ++j)
+      top = v[(size_t)t * m + j] > top ? v[(size_t)t * m + j] : top;
+    big += top;
+  }
+  for (j = 0; w && j < m; ++j)
+    wmax = w[j] > wmax ? w[j] : wmax;
+  return (wmax + big) * (double)n < 0.25 * DBL_MAX;
+}
+
+#define DEVO__ETC_TOO_LARGE "the values are too large: a schedule's flowtime would overflow a double"
 
 static int etc_alloc(devo_etc **out, int ntasks, int nmach, const devo_allocator *alloc)
 {
@@ -86,6 +109,10 @@ int devo_etc_create(devo_etc **out, int ntasks, int nmach, const double *values,
       return DEVO_E_INVALID;
     }
   }
+  if (!etc_sums_finite(values, NULL, ntasks, nmach)) {
+    seterr(err, errlen, "etc: %s", DEVO__ETC_TOO_LARGE);
+    return DEVO_E_INVALID;
+  }
   if ((rc = etc_alloc(out, ntasks, nmach, alloc)) != DEVO_OK) {
     seterr(err, errlen, "etc: out of memory");
     return rc;
@@ -107,6 +134,11 @@ int devo_etc_set_ready(devo_etc *e, const double *ready, char *err, size_t errle
              ready[j]);
       return DEVO_E_INVALID;
     }
+  }
+  if (!etc_sums_finite(e->values, ready, e->ntasks, e->nmach)) {
+    seterr(err, errlen, "etc: the ready times are too large: a schedule's flowtime would overflow "
+                        "a double");
+    return DEVO_E_INVALID;
   }
   memcpy(e->ready, ready, (size_t)e->nmach * sizeof(double));
   return DEVO_OK;
@@ -211,11 +243,13 @@ static int rd_push(rd *r, double x)
 }
 
 /* Classifies a field: 0 = a number (*out set), 1 = empty, 2 = NaN or infinite (or out of
- * double's range), 3 = not a number. Only decimal notation is accepted (no hex floats). */
-enum { F_NUM = 0, F_EMPTY = 1, F_NONFINITE = 2, F_TEXT = 3 };
+ * double's range), 3 = not a number, 4 = too long to be read (1,024 characters or more; valid
+ * numbers of over a hundred digits are read). Only decimal notation is accepted (no hex
+ * floats). */
+enum { F_NUM = 0, F_EMPTY = 1, F_NONFINITE = 2, F_TEXT = 3, F_LONG = 4 };
 static int classify(const char *s, size_t len, double *out)
 {
-  char buf[128];
+  char buf[1024];
   char *end;
   size_t i, b = 0, e = len;
   double x;
@@ -226,7 +260,7 @@ static int classify(const char *s, size_t len, double *out)
   if (b == e)
     return F_EMPTY;
   if (e - b >= sizeof buf)
-    return F_TEXT;
+    return F_LONG;
   memcpy(buf, s + b, e - b);
   buf[e - b] = 0;
   for (i = 0; buf[i]; ++i) {
@@ -258,16 +292,23 @@ static void rd_value(rd *r, const char *s, size_t len, long row, long col)
   double x = 0.0;
   int c = classify(s, len, &x);
   char shown[48];
-  size_t n = len < sizeof shown - 4 ? len : sizeof shown - 4;
+  size_t n = len < sizeof shown - 4 ? len : sizeof shown - 4, k;
   if (r->status != DEVO_OK)
     return;
   memcpy(shown, s, n);
   shown[n] = 0;
+  /* the message is one line: a quoted field may hold line ends */
+  for (k = 0; k < n; ++k)
+    if ((unsigned char)shown[k] < 0x20)
+      shown[k] = '?';
   if (n < len)
     strcat(shown, "...");
   switch (c) {
   case F_EMPTY:
     rd_fail(r, DEVO_E_PARSE, row, col, "empty field");
+    return;
+  case F_LONG:
+    rd_fail(r, DEVO_E_PARSE, row, col, "a field of %zu characters: not read as a number", len);
     return;
   case F_NONFINITE:
     rd_fail(r, DEVO_E_PARSE, row, col, "not a finite number: '%s'", shown);
@@ -287,7 +328,9 @@ static void rd_value(rd *r, const char *s, size_t len, long row, long col)
 
 /* ---- CSV -------------------------------------------------------------------------------- */
 
-/* The first row is kept until its end: it is a header if any field is text. */
+/* The first row is kept until its end: it is a header if none of its fields is a number (or
+ * NaN or infinite). A row with numbers and some text is data, its text reported where it is
+ * (any text field made a header, which dropped a task without a word: found in review). */
 typedef struct csvrow {
   char *buf; /* fields, each NUL-terminated, packed */
   size_t len, cap;
@@ -358,12 +401,13 @@ static void csv_row(int c, void *data)
   if (r->first_row) {
     csvrow *fr = &cx->first;
     size_t off = 0;
-    int k, text = 0;
+    int k, text = 1;
     double x;
     for (k = 0; k < fr->nfields; ++k) {
       size_t fl = strlen(fr->buf + off);
-      if (classify(fr->buf + off, fl, &x) == F_TEXT)
-        text = 1;
+      const int kind = classify(fr->buf + off, fl, &x);
+      if (kind == F_NUM || kind == F_NONFINITE)
+        text = 0;
       off += fl + 1;
     }
     r->first_row = 0;
@@ -443,13 +487,14 @@ static void read_csv(rd *r, const char *b, size_t n)
   }
   csv_set_delim(&p, detect_delim(b, n));
   csv_set_space_func(&p, csv_space_only);
-  /* feed one physical line at a time, so the callbacks know the line number */
+  /* feed one physical line at a time, so the callbacks know the line number; a line ends at
+   * LF, CRLF, or a CR alone (old Mac files, which libcsv reads as rows too) */
   while (i < n && r->status == DEVO_OK) {
     size_t e = i;
-    while (e < n && b[e] != '\n')
+    while (e < n && b[e] != '\n' && !(b[e] == '\r' && (e + 1 == n || b[e + 1] != '\n')))
       e++;
     if (e < n)
-      e++; /* include the '\n' */
+      e++; /* include the line end */
     if (csv_parse(&p, b + i, e - i, csv_field, csv_row, &cx) != e - i && r->status == DEVO_OK)
       rd_fail(r, DEVO_E_PARSE, r->line, r->col + 1, "malformed CSV: %s",
               csv_strerror(csv_error(&p)));
@@ -536,9 +581,16 @@ static void read_braun(rd *r, const char *b, size_t n, int nmach, int *ntasks_ou
         long a = small_int(b + i + tb[0], te[0] - tb[0]);
         long c = small_int(b + i + tb[1], te[1] - tb[1]);
         long z = k == 3 ? small_int(b + i + tb[2], te[2] - tb[2]) : 0;
-        if (k > 3 || a < 0 || c < 0 || z < 0) {
-          rd_fail(r, DEVO_E_PARSE, 1, (long)tb[k > 3 ? 3 : 0] + 1,
+        if (k > 3) {
+          rd_fail(r, DEVO_E_PARSE, 1, (long)tb[3] + 1,
                   "expected one value per line, or an 'n m 0' first line");
+          break;
+        }
+        if (a < 0 || c < 0 || z < 0) {
+          const int q = a < 0 ? 0 : c < 0 ? 1 : 2;
+          rd_fail(r, DEVO_E_PARSE, 1, (long)tb[q] + 1,
+                  "an 'n m 0' first line holds whole numbers >= 0: '%.*s'",
+                  (int)(te[q] - tb[q] < 32 ? te[q] - tb[q] : 32), b + i + tb[q]);
           break;
         }
         hdr_n = a;
@@ -616,7 +668,8 @@ static void read_braun(rd *r, const char *b, size_t n, int nmach, int *ntasks_ou
   *nmach_out = nmach;
 }
 
-/* Braun when the first non-blank line is one number or "n m [k]" integers, CSV otherwise. */
+/* Braun when the first non-blank line is one number or numbers separated by blanks (an
+ * "n m 0" size line), CSV otherwise. */
 static int detect_format(const char *b, size_t n)
 {
   size_t i = 0, e, tb[4], te[4];
@@ -630,10 +683,16 @@ static int detect_format(const char *b, size_t n)
   k = tokens(b + i, e - i, tb, te, 4);
   if (k == 1 && classify(b + i + tb[0], te[0] - tb[0], &x) != F_TEXT)
     return DEVO_ETC_BRAUN;
-  if ((k == 2 || k == 3) && small_int(b + i + tb[0], te[0] - tb[0]) >= 0 &&
-      small_int(b + i + tb[1], te[1] - tb[1]) >= 0 &&
-      (k == 2 || small_int(b + i + tb[2], te[2] - tb[2]) >= 0))
-    return DEVO_ETC_BRAUN;
+  /* numbers separated by blanks: a Braun size line, also a malformed one ("3.0 2 0", "3 -2 0",
+   * "3 2 0 9"), whose error then names it (as CSV it read as one column) */
+  if (k >= 2) {
+    int q, nums = 1;
+    for (q = 0; q < k && q < 4; ++q)
+      if (classify(b + i + tb[q], te[q] - tb[q], &x) != F_NUM)
+        nums = 0;
+    if (nums)
+      return DEVO_ETC_BRAUN;
+  }
   return DEVO_ETC_CSV;
 }
 
@@ -642,7 +701,7 @@ int devo_etc_read(devo_etc **out, FILE *in, const char *name, int format, int nm
 {
   devo_allocator al = devo__allocator_or_default(alloc);
   char *buf = NULL;
-  size_t n = 0, cap = 0;
+  size_t n = 0, cap = 0, skip;
   rd r;
   int ntasks = 0, m = 0, rc;
   if (err && errlen)
@@ -698,10 +757,12 @@ int devo_etc_read(devo_etc **out, FILE *in, const char *name, int format, int nm
   r.err = err;
   r.errlen = errlen;
   r.status = DEVO_OK;
+  /* a UTF-8 byte order mark (spreadsheet exports) is not part of the first field */
+  skip = n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
   if (format == DEVO_ETC_AUTO)
-    format = detect_format(buf, n);
+    format = detect_format(buf + skip, n - skip);
   if (format == DEVO_ETC_CSV) {
-    read_csv(&r, buf, n);
+    read_csv(&r, buf + skip, n - skip);
     if (r.status == DEVO_OK) {
       ntasks = (int)r.rows;
       m = r.ncols;
@@ -709,9 +770,13 @@ int devo_etc_read(devo_etc **out, FILE *in, const char *name, int format, int nm
         rd_fail(&r, DEVO_E_PARSE, 1, 1, "%d columns, %d machines were given", m, nmach);
     }
   } else {
-    read_braun(&r, buf, n, nmach, &ntasks, &m);
+    read_braun(&r, buf + skip, n - skip, nmach, &ntasks, &m);
   }
   devo__free(&al, buf);
+  if (r.status == DEVO_OK && !etc_sums_finite(r.v, NULL, ntasks, m)) {
+    r.status = DEVO_E_PARSE;
+    seterr(err, errlen, "%s: %s", name, DEVO__ETC_TOO_LARGE);
+  }
   rc = r.status;
   if (rc == DEVO_OK) {
     rc = etc_alloc(out, ntasks, m, &al);

@@ -97,6 +97,10 @@ TEST_CASE(read_csv_variants)
       "1\t2\t3\n4\t5\t6",
       " 1 , \"2\" ,3\n\n4,5,6e0\n",
       "a;b;c\r\n1;2;3\r\n4;5;6\r\n",
+      /* found in review: a byte order mark, old Mac line ends, a header with an empty cell */
+      "\xEF\xBB\xBF" "1,2,3\n4,5,6\n",
+      "1,2,3\r4,5,6\r",
+      ",m1,m2\n1,2,3\n4,5,6\n",
   };
   size_t k;
   for (k = 0; k < sizeof texts / sizeof texts[0]; ++k) {
@@ -167,6 +171,15 @@ static const bad_case bad_cases[] = {
     {"braun: too many machines", "2 5000 0\n1\n", DEVO_ETC_AUTO, 0, ":1:3:"},
     {"braun: too many tasks", "2000000 2 0\n1\n", DEVO_ETC_AUTO, 0, ":1:1:"},
     {"NUL byte", "1,2\n3,\0" "4\n", DEVO_ETC_AUTO, 0, ":2:3:"},
+    /* found in review: each of these lost a task as a "header", read wrongly or named no place */
+    {"text in a first row of numbers", "1,2,abc\n1,2,3\n", DEVO_ETC_AUTO, 0, ":1:3:"},
+    {"hex float in the first row", "0x1p3,2\n3,4\n", DEVO_ETC_AUTO, 0, ":1:1:"},
+    {"CR line ends: the third row", "1,2\r3,4\r5,x\r", DEVO_ETC_AUTO, 0, ":3:2:"},
+    {"braun: size line not integers", "3.0 2 0\n1\n2\n", DEVO_ETC_AUTO, 0, ":1:1:"},
+    {"braun: negative machines", "3 -2 0\n1\n", DEVO_ETC_AUTO, 0, ":1:3:"},
+    {"braun: four numbers on the size line", "3 2 0 9\n1\n", DEVO_ETC_AUTO, 0, ":1:7:"},
+    {"sums overflow", "1e308,1e308\n1e308,1e308\n1e308,1e308\n", DEVO_ETC_AUTO, 0,
+     ": the values are too large"},
 };
 #define NBAD ((int)(sizeof bad_cases / sizeof bad_cases[0]))
 
@@ -232,6 +245,18 @@ TEST_CASE(create_and_ready_validation)
     int a[2] = {0, 2};
     CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, NULL, NULL) == DEVO_E_INVALID);
   }
+  /* values or ready times whose sums overflow a double (each value alone is finite) */
+  w[1] = 1.7e308;
+  CHECK(devo_etc_set_ready(e, w, err, sizeof err) == DEVO_E_INVALID);
+  CHECK(strstr(err, "too large") != NULL);
+  CHECK(devo_etc_ready(e)[1] == 2.5);
+  devo_etc_destroy(e);
+  e = NULL;
+  v[0] = v[1] = v[2] = v[3] = 1e308;
+  CHECK(devo_etc_create(&e, 2, 2, v, NULL, err, sizeof err) == DEVO_E_INVALID && !e);
+  CHECK(strstr(err, "too large") != NULL);
+  v[0] = v[1] = v[2] = v[3] = 1e300;
+  CHECK(devo_etc_create(&e, 2, 2, v, NULL, err, sizeof err) == DEVO_OK);
   devo_etc_destroy(e);
 }
 

@@ -154,13 +154,17 @@ typedef struct devo_etc devo_etc;
 enum {
   DEVO_ETC_AUTO = 0, /* Braun when the data has one value per line, CSV otherwise */
   DEVO_ETC_CSV = 1,  /* rows = tasks, columns = machines; comma, semicolon or tab; optional
-                        header row */
+                        header row (a first row with no number in it); LF, CRLF or CR line
+                        ends; a UTF-8 byte order mark is skipped */
   DEVO_ETC_BRAUN = 2 /* n*m values one per line, task-major; optional "n m 0" first line */
 };
 
 /* A matrix of ntasks x nmach times (task-major, values[t*nmach + j]); values copied, all > 0
- * and finite. Ready times start at 0. Returns DEVO_OK, DEVO_E_INVALID (message in err),
- * DEVO_E_NOMEM. err: caller's buffer for a one-line message (may be NULL). */
+ * and finite, and small enough that no schedule's flowtime overflows a double (ntasks times the
+ * sum over tasks of their largest value, plus the largest ready time, below DBL_MAX / 4; also
+ * checked by devo_etc_set_ready and devo_etc_read). Ready times start at 0. Returns DEVO_OK,
+ * DEVO_E_INVALID (message in err), DEVO_E_NOMEM. err: caller's buffer for a one-line message (may
+ * be NULL). */
 int devo_etc_create(devo_etc **out, int ntasks, int nmach, const double *values,
                     const devo_allocator *alloc, char *err, size_t errlen);
 /* Reads a matrix from a stream (CSV through libcsv, or the Braun format). name is used in
