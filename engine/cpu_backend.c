@@ -21,7 +21,7 @@ enum { JOB_INIT = 0, JOB_GEN = 1 };
 /* The evaluation time between two looks at the clock, at most, estimated from the initial
  * population: the time limit's promise is an overrun of at most max(1 ms, 1%), and with 8
  * individuals (or 256 user vectors) per look a slow objective overran it by tens of ms. */
-#define CHECK_SECONDS 2e-4
+#define CHECK_SECONDS 1e-4
 /* Polls of an atomic before a thread sleeps on a condition variable: a generation of a small
  * problem lasts microseconds, less than a futex wake-up, so waiting threads spin briefly first. */
 #define SPIN_POLLS 20000
