@@ -89,7 +89,7 @@ static void take_if_better(cand *best, const cand *c)
 static int check_opts(const devo_schedule_opts *o, devo_schedule_result *r)
 {
   if (!(o->time_limit > 0.0 && o->time_limit <= 1e9))
-    return fail(r, DEVO_E_INVALID, "time limit %g: must be a finite number of seconds > 0",
+    return fail(r, DEVO_E_INVALID, "time limit %g: must be a number of seconds > 0 and <= 1e9",
                 o->time_limit);
   if (!(o->lambda >= 0.0 && o->lambda <= 1.0))
     return fail(r, DEVO_E_INVALID, "lambda %g: must be in [0, 1]", o->lambda);

@@ -92,7 +92,7 @@ int devo_solver_set_f(devo_solver *s, double f)
 {
   SETTER_GUARD(s);
   if (!devo__f_ok(f))
-    return devo__set_err(s, DEVO_E_INVALID, "F = %g is out of range (0, 2]", f);
+    return devo__set_err(s, DEVO_E_INVALID, "F = %.17g is out of range (0, 2]", f);
   s->o.f = f;
   return DEVO_OK;
 }
@@ -101,7 +101,7 @@ int devo_solver_set_cr(devo_solver *s, double cr)
 {
   SETTER_GUARD(s);
   if (!devo__cr_ok(cr))
-    return devo__set_err(s, DEVO_E_INVALID, "CR = %g is out of range [0, 1]", cr);
+    return devo__set_err(s, DEVO_E_INVALID, "CR = %.17g is out of range [0, 1]", cr);
   s->o.cr = cr;
   return DEVO_OK;
 }

@@ -50,6 +50,19 @@ TEST_CASE(bad_usage_exits_2)
   snprintf(a, sizeof a, "%s --cr -0.1", base);
   expect_error(a, 2, "CR");
   expect_error("solve --problem sphere --dim 0 --max-evals 100", 2, "dimension 0");
+  /* found in review: a negative --dim was "required", seeds were octal or hex, an F just above
+   * 2 was printed as 2, and a too large integer was "not an integer" */
+  expect_error("solve --problem sphere --dim -1 --max-evals 100", 2, "dimension -1");
+  expect_error("eval --problem sphere --dim -1", 2, "-1");
+  snprintf(a, sizeof a, "%s --seed 0x8", base);
+  expect_error(a, 2, "decimal");
+  snprintf(a, sizeof a, "%s --seed ' 1'", base);
+  expect_error(a, 2, "decimal");
+  snprintf(a, sizeof a, "%s --seed -1", base);
+  expect_error(a, 2, "--seed");
+  snprintf(a, sizeof a, "%s --f 2.0000001", base);
+  expect_error(a, 2, "F = 2.0000000999");
+  expect_error("solve --problem sphere --dim 10 --max-evals 1e19", 2, "out of range");
   expect_error("solve --problem sphere --dim 10000001 --max-evals 100", 2, "10000001");
   expect_error("solve --problem sphere --dim 99999999999 --max-evals 100", 2, "--dim");
   snprintf(a, sizeof a, "%s --time-limit -1", base);

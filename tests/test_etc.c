@@ -1472,6 +1472,22 @@ TEST_CASE(cli_schedule_runs)
   CHECK(tc_run(cmd, NULL, NULL) == 2);
   snprintf(cmd, sizeof cmd, "%s schedule /nonexistent/x.csv", bin);
   CHECK(tc_run(cmd, NULL, NULL) == 2);
+  /* found in review: an empty field of --ready shifted the later values to other machines, a
+   * limit above the cap was named wrongly, and "--" was taken for a file name */
+  snprintf(cmd, sizeof cmd, "%s schedule %s --ready 1,,2", bin, path);
+  CHECK(tc_run(cmd, NULL, &err) == 2);
+  CHECK(err && strstr(err, "--ready:1:3: empty field"));
+  free(err);
+  snprintf(cmd, sizeof cmd, "%s schedule %s --ready 1,2,", bin, path);
+  CHECK(tc_run(cmd, NULL, NULL) == 2);
+  snprintf(cmd, sizeof cmd, "%s schedule %s --time-limit 1e10", bin, path);
+  CHECK(tc_run(cmd, NULL, &err) == 2);
+  CHECK(err && strstr(err, "1e9"));
+  free(err);
+  snprintf(cmd, sizeof cmd, "%s schedule --heuristic mct -- %s", bin, path);
+  CHECK(tc_run(cmd, &out, NULL) == 0);
+  CHECK(out && strcmp(out, "0,1\n1,0\n2,2\n3,0\n") == 0);
+  free(out);
   remove(path);
 }
 

@@ -138,6 +138,8 @@ int cli_int64(const char *cmd, const char *opt, const char *val, int64_t *out)
     *out = (int64_t)d;
     return 0;
   }
+  if (end != val && *end == 0 && (d == floor(d) || !isfinite(d)))
+    return cli_usage_error(cmd, "%s value %s is out of range", opt, val);
   return cli_usage_error(cmd, "%s expects an integer, got '%s'", opt, val);
 }
 
@@ -157,11 +159,13 @@ int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t *out)
   char *end;
   unsigned long long v;
   errno = 0;
-  if (val[0] == '-')
-    return cli_usage_error(cmd, "%s expects a non-negative integer, got '%s'", opt, val);
-  v = strtoull(val, &end, 0);
-  if (end == val || *end != 0 || errno == ERANGE)
-    return cli_usage_error(cmd, "%s expects a non-negative integer, got '%s'", opt, val);
+  /* decimal digits only: strtoull would take a sign, leading blanks, and with base 0 octal
+   * ("010" = 8) and hex (found in review) */
+  if (val[0] == 0 || strspn(val, "0123456789") != strlen(val))
+    return cli_usage_error(cmd, "%s expects a non-negative decimal integer, got '%s'", opt, val);
+  v = strtoull(val, &end, 10);
+  if (*end != 0 || errno == ERANGE)
+    return cli_usage_error(cmd, "%s value %s is out of range (at most 2^64 - 1)", opt, val);
   *out = (uint64_t)v;
   return 0;
 }
@@ -176,7 +180,16 @@ int cli_next(const char *cmd, int argc, char **argv, int *pos, const char *const
     return -1;
   arg = argv[(*pos)++];
   *val = NULL;
-  if (arg[0] != '-' || arg[1] == 0 || strcmp(arg, "--") == 0) {
+  /* "--" ends the options: what follows is positional (a file named "-x"); it was taken for a
+   * file name itself (found in review) */
+  for (k = 1; k < *pos - 1; ++k)
+    if (strcmp(argv[k], "--") == 0) {
+      *val = arg;
+      return -3;
+    }
+  if (strcmp(arg, "--") == 0)
+    return cli_next(cmd, argc, argv, pos, names, val);
+  if (arg[0] != '-' || arg[1] == 0) {
     *val = arg; /* "-" is a positional argument: standard input */
     return -3;
   }

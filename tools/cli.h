@@ -4,6 +4,7 @@
 #ifndef DEVO_CLI_H
 #define DEVO_CLI_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +12,9 @@
 #include "engine/include/devo.h"
 
 enum { CLI_OK = 0, CLI_RUNTIME = 1, CLI_USAGE = 2 };
+
+/* "--dim not given": cli_int never returns it (-1 was taken for a missing --dim) */
+#define CLI_DIM_UNSET INT_MIN
 
 /* Subcommands: argv[0] is the command name. Return an exit code. */
 int cmd_solve(int argc, char **argv);

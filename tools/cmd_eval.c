@@ -141,7 +141,7 @@ int cmd_eval(int argc, char **argv)
   static const char *const names[] = {"--problem=", "--dim=",     "--cec-data=", "--data-seed=",
                                       "--seed=",    "--backend=", "--help",      NULL};
   const char *cmd = "eval", *v, *problem = NULL, *dir = NULL, *file = NULL;
-  int pos = 1, k, r = 0, dim = -1, gpu = 0, st, rc;
+  int pos = 1, k, r = 0, dim = CLI_DIM_UNSET, gpu = 0, st, rc;
   uint64_t data_seed = 1;
   devo_problem *p = NULL;
   points pts;
@@ -188,7 +188,7 @@ int cmd_eval(int argc, char **argv)
   }
   if (!problem)
     return cli_usage_error(cmd, "--problem is required (see devo list-problems)");
-  if (dim == -1)
+  if (dim == CLI_DIM_UNSET)
     return cli_usage_error(cmd, "--dim is required");
   if (dim < 1)
     return cli_usage_error(cmd, "--dim must be positive, got %d", dim);

@@ -172,8 +172,9 @@ static int parse(int argc, char **argv, sched_args *a)
     case 2: a->ready = v; break;
     case 3:
       r = cli_double(cmd, "--time-limit", v, &a->time_limit);
-      if (!r && !(a->time_limit > 0))
-        r = cli_usage_error(cmd, "--time-limit must be a positive number of seconds, got %s", v);
+      if (!r && !(a->time_limit > 0 && a->time_limit <= 1e9))
+        r = cli_usage_error(cmd, "--time-limit must be a number of seconds > 0 and <= 1e9, got %s",
+                            v);
       break;
     case 4: r = cli_pick(cmd, "--objective", v, objectives, &a->objective); break;
     case 5:
@@ -234,7 +235,7 @@ static int read_ready(const char *spec, int m, double *w)
   char *text = NULL;
   size_t len = 0, i = 0;
   long row = 1, col = 1;
-  int k = 0, rc = 0;
+  int k = 0, rc = 0, have = 0, hard = 0;
   if (f) {
     size_t cap = 4096, got;
     text = (char *)malloc(cap);
@@ -250,6 +251,11 @@ static int read_ready(const char *spec, int m, double *w)
         cap *= 2;
       }
     }
+    if (ferror(f)) { /* a directory opens, and its reading fails */
+      fclose(f);
+      free(text);
+      return cli_usage_error("schedule", "--ready %s: %s", spec, strerror(EISDIR));
+    }
     fclose(f);
     if (!text)
       return cli_runtime_error("schedule", "out of memory");
@@ -264,16 +270,30 @@ static int read_ready(const char *spec, int m, double *w)
     return cli_usage_error("schedule", "--ready %s: %s (not a file, nor a list a,b,c)", spec,
                            strerror(errno));
   }
-  while (i < len && rc == 0) {
-    char c = text[i];
-    if (c == '\n') {
-      row++;
-      col = 1;
+  /* values separated by blanks, or by one ',' or ';' each: an empty field between two of those
+   * (or before or after one on its line) is an error, not skipped (it shifted the later values
+   * to other machines: found in review) */
+  while (i <= len && rc == 0) {
+    char c = i < len ? text[i] : '\n';
+    if (c == '\n' || c == ',' || c == ';') {
+      if ((c != '\n' && !have) || (c == '\n' && hard && !have)) {
+        rc = cli_usage_error("schedule", "%s:%ld:%ld: empty field", name, row, col);
+        break;
+      }
+      hard = c != '\n';
+      have = 0;
+      if (c != '\n')
+        col++;
+      else if (i < len) { /* not the end of the text */
+        row++;
+        col = 1;
+      }
       i++;
-    } else if (c == ',' || c == ';' || c == ' ' || c == '\t' || c == '\r') {
+    } else if (c == ' ' || c == '\t' || c == '\r') {
       i++;
       col++;
     } else {
+      have = 1;
       size_t b = i;
       char *end;
       double x;
@@ -284,7 +304,8 @@ static int read_ready(const char *spec, int m, double *w)
       text[i] = 0;
       errno = 0;
       x = strtod(text + b, &end);
-      if (end == text + b || *end || errno || !isfinite(x) || x < 0)
+      if (end == text + b || *end || errno || !isfinite(x) || x < 0 ||
+          strspn(text + b, "0123456789.eE+-") != (size_t)(i - b))
         rc = cli_usage_error("schedule", "%s:%ld:%ld: ready time '%s': not a finite number >= 0",
                              name, row, col, text + b);
       else if (k >= m)

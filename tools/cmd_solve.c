@@ -80,7 +80,7 @@ static int parse(int argc, char **argv, solve_args *a)
   a->data_seed = 1;
   a->threads = 1;
   a->target = (double)NAN;
-  a->dim = -1;
+  a->dim = CLI_DIM_UNSET;
   while ((k = cli_next(cmd, argc, argv, &pos, names, &v)) != -1) {
     switch (k) {
     case -2:
@@ -168,7 +168,7 @@ static int parse(int argc, char **argv, solve_args *a)
   }
   if (!a->problem)
     return cli_usage_error(cmd, "--problem is required (see devo list-problems)");
-  if (a->dim == -1)
+  if (a->dim == CLI_DIM_UNSET)
     return cli_usage_error(cmd, "--dim is required");
   if (a->design_set && a->backend_set && a->backend == DEVO_BACKEND_CPU)
     return cli_usage_error(cmd, "--gpu-design contradicts --backend cpu");
