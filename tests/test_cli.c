@@ -215,8 +215,40 @@ TEST_CASE(output_failures_exit_1)
   free(err);
 }
 
-static const tc_case cases[] = {TC(bad_usage_exits_2), TC(help_and_version), TC(solve_outputs),
-                                TC(time_limit_exit_0), TC(output_failures_exit_1)};
+/* devo eval's rows end at LF, CRLF or a CR alone (found in review: CR-only rows were one row,
+ * the error named its second field), and long valid numbers are read. */
+TEST_CASE(eval_line_ends_and_long_numbers)
+{
+  const char *bin = tc_devo_bin();
+  char cmd[1024], *out = NULL, *err = NULL;
+  snprintf(cmd, sizeof cmd, "printf '1,2\\r3,x\\r' | %s eval --problem sphere --dim 2 -", bin);
+  CHECK(tc_run(cmd, &out, &err) == 2);
+  CHECKF(err && strstr(err, "<stdin>:2:2:"), "stderr '%s'", err ? err : "");
+  CHECK(out && out[0] == 0);
+  free(out);
+  free(err);
+  /* the same values as with LF line ends, and a 73-character number as its short form */
+  snprintf(cmd, sizeof cmd, "printf '1,2\\r3,4\\r' | %s eval --problem sphere --dim 2 -", bin);
+  CHECK(tc_run(cmd, &out, NULL) == 0);
+  snprintf(cmd, sizeof cmd, "printf '1,2\\n3,4\\n' | %s eval --problem sphere --dim 2 -", bin);
+  CHECK(tc_run(cmd, &err, NULL) == 0);
+  CHECKF(out && err && strcmp(out, err) == 0 && strchr(out, '\n') != strrchr(out, '\n'),
+         "'%s' vs '%s'", out ? out : "", err ? err : "");
+  free(out);
+  free(err);
+  snprintf(cmd, sizeof cmd, "printf '0.%%070d1,3\\n' 0 | %s eval --problem sphere --dim 2 -", bin);
+  CHECK(tc_run(cmd, &out, NULL) == 0);
+  snprintf(cmd, sizeof cmd, "printf '1e-71,3\\n' | %s eval --problem sphere --dim 2 -", bin);
+  CHECK(tc_run(cmd, &err, NULL) == 0);
+  CHECKF(out && err && out[0] && strcmp(out, err) == 0, "'%s' vs '%s'", out ? out : "",
+         err ? err : "");
+  free(out);
+  free(err);
+}
+
+static const tc_case cases[] = {TC(bad_usage_exits_2),      TC(help_and_version),
+                                TC(solve_outputs),          TC(time_limit_exit_0),
+                                TC(output_failures_exit_1), TC(eval_line_ends_and_long_numbers)};
 
 int main(int argc, char **argv)
 {

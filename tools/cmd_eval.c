@@ -51,10 +51,11 @@ static int push_row(points *p, const double *row, int dim)
   return 0;
 }
 
-/* One field of a row, spaces around it allowed; a number must fill it and be finite. */
+/* One field of a row, spaces around it allowed; a number must fill it and be finite (up to
+ * 1,023 characters: valid numbers of over 63 were refused, found in review). */
 static int parse_field(const char *b, const char *e, double *out)
 {
-  char buf[64], *end;
+  char buf[1024], *end;
   size_t n;
   while (b < e && (*b == ' ' || *b == '\t'))
     ++b;
@@ -72,16 +73,48 @@ static int parse_field(const char *b, const char *e, double *out)
   return 0;
 }
 
-static int is_blank(const char *s)
+/* One row [b, end) (no line end) into pts; on a bad row prints "name:row:col: reason" and
+ * returns CLI_USAGE. Blank rows are skipped. */
+static int parse_row(const char *name, long row, const char *b, const char *end, int dim,
+                     double *vals, points *pts)
 {
-  for (; *s; ++s)
-    if (*s != ' ' && *s != '\t' && *s != '\r' && *s != '\n')
-      return 0;
-  return 1;
+  const char *q;
+  int col = 0;
+  for (q = b; q < end && (*q == ' ' || *q == '\t'); ++q)
+    ;
+  if (q == end)
+    return CLI_OK;
+  for (;;) {
+    const char *comma = memchr(b, ',', (size_t)(end - b));
+    const char *fe = comma ? comma : end;
+    if (col == dim)
+      return cli_usage_error("eval", "%s:%ld:%d: expected %d numbers, found more", name, row,
+                             col + 1, dim);
+    if (parse_field(b, fe, &vals[col]) != 0) {
+      int n = (int)(fe - b), k;
+      char shown[44];
+      n = n > 40 ? 40 : n;
+      for (k = 0; k < n; ++k) /* one line: no control characters */
+        shown[k] = (unsigned char)b[k] < 0x20 ? '?' : b[k];
+      shown[n] = 0;
+      return cli_usage_error("eval", "%s:%ld:%d: '%s%s' is not a finite number", name, row,
+                             col + 1, shown, fe - b > 40 ? "..." : "");
+    }
+    col++;
+    if (!comma)
+      break;
+    b = comma + 1;
+  }
+  if (col < dim)
+    return cli_usage_error("eval", "%s:%ld:%d: expected %d numbers, found %d", name, row, col + 1,
+                           dim, col);
+  if (push_row(pts, vals, dim) != 0)
+    return cli_runtime_error("eval", "out of memory after %ld rows", row);
+  return CLI_OK;
 }
 
 /* Reads every row of in into pts; on a bad row prints "name:row:col: reason" and returns
- * CLI_USAGE. */
+ * CLI_USAGE. Lines end with LF, CRLF or a CR alone (old Mac files: getline saw one line). */
 static int read_points(FILE *in, const char *name, int dim, points *pts)
 {
   char *line = NULL;
@@ -94,40 +127,22 @@ static int read_points(FILE *in, const char *name, int dim, points *pts)
     return cli_runtime_error("eval", "out of memory");
   while (rc == CLI_OK && (len = getline(&line, &cap, in)) >= 0) {
     const char *b = line, *end = line + len;
-    int col = 0;
-    row++;
     if (memchr(line, 0, (size_t)len)) {
-      rc = cli_usage_error("eval", "%s:%ld:1: a NUL byte in the input", name, row);
+      rc = cli_usage_error("eval", "%s:%ld:1: a NUL byte in the input", name, row + 1);
       break;
     }
-    if (is_blank(line))
-      continue;
     if (end > b && end[-1] == '\n')
       --end;
-    for (;;) {
-      const char *comma = memchr(b, ',', (size_t)(end - b));
-      const char *fe = comma ? comma : end;
-      if (col == dim) {
-        rc = cli_usage_error("eval", "%s:%ld:%d: expected %d numbers, found more", name, row,
-                             col + 1, dim);
+    if (end > b && end[-1] == '\r')
+      --end;
+    while (rc == CLI_OK) { /* the pieces between lone CRs */
+      const char *cr = memchr(b, '\r', (size_t)(end - b));
+      row++;
+      rc = parse_row(name, row, b, cr ? cr : end, dim, vals, pts);
+      if (!cr)
         break;
-      }
-      if (parse_field(b, fe, &vals[col]) != 0) {
-        int n = (int)(fe - b);
-        rc = cli_usage_error("eval", "%s:%ld:%d: '%.*s' is not a finite number", name, row,
-                             col + 1, n > 40 ? 40 : n, b);
-        break;
-      }
-      col++;
-      if (!comma)
-        break;
-      b = comma + 1;
+      b = cr + 1;
     }
-    if (rc == CLI_OK && col < dim)
-      rc = cli_usage_error("eval", "%s:%ld:%d: expected %d numbers, found %d", name, row,
-                           col + 1, dim, col);
-    if (rc == CLI_OK && push_row(pts, vals, dim) != 0)
-      rc = cli_runtime_error("eval", "out of memory after %ld rows", row);
   }
   if (rc == CLI_OK && ferror(in))
     rc = cli_usage_error("eval", "%s: read error: %s", name, strerror(errno));
