@@ -63,6 +63,13 @@ TEST_CASE(bad_usage_exits_2)
   snprintf(a, sizeof a, "%s --f 2.0000001", base);
   expect_error(a, 2, "F = 2.0000000999");
   expect_error("solve --problem sphere --dim 10 --max-evals 1e19", 2, "out of range");
+  /* a bad option is reported before the problem's data is made (F10's at D = 2000 took 61 s:
+   * timeout would exit 124) */
+  {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "timeout 20 %s solve --problem F10 --dim 2000 --np 3", tc_devo_bin());
+    CHECK(tc_run(cmd, NULL, NULL) == 2);
+  }
   expect_error("solve --problem sphere --dim 10000001 --max-evals 100", 2, "10000001");
   expect_error("solve --problem sphere --dim 99999999999 --max-evals 100", 2, "--dim");
   snprintf(a, sizeof a, "%s --time-limit -1", base);

@@ -236,6 +236,44 @@ static int setter(devo_solver *s, int st)
   return 1;
 }
 
+/* The solver's options from a; 0, or 1 after printing the setter's message. fstar: the
+ * problem's optimum (NAN: unknown; the target is then relative to 0). */
+static int apply_options(devo_solver *s, const solve_args *a, int backend, double fstar)
+{
+  return setter(s, devo_solver_set_np(s, a->np)) || setter(s, devo_solver_set_f(s, a->f)) ||
+         setter(s, devo_solver_set_cr(s, a->cr)) || setter(s, devo_solver_set_seed(s, a->seed)) ||
+         setter(s, devo_solver_set_bounds(s, a->bounds)) ||
+         setter(s, devo_solver_set_threads(s, a->threads)) ||
+         setter(s, devo_solver_set_backend(s, backend)) ||
+         setter(s, devo_solver_set_gpu_design(s, a->design)) ||
+         setter(s, devo_solver_set_max_evals(s, a->max_evals)) ||
+         setter(s, devo_solver_set_max_generations(s, a->max_gens)) ||
+         setter(s, devo_solver_set_time_limit(s, a->time_limit)) ||
+         setter(s, devo_solver_set_target(s, isnan(a->target)
+                                                 ? (double)NAN
+                                                 : (isnan(fstar) ? 0.0 : fstar) + a->target));
+}
+
+/* The options checked on a stand-in problem (sphere, D = 2) before the real one is made: making
+ * a CEC function's data at a large D takes seconds to minutes (O(D^3)), and a bad option was
+ * reported only after that (found in review: 61 s for --np 3 at D = 2000). */
+static int check_options(const solve_args *a)
+{
+  devo_problem *q = NULL;
+  devo_solver *s = NULL;
+  int rc;
+  if (devo_problem_create(&q, NULL) != DEVO_OK ||
+      devo_problem_set_builtin(q, "sphere", 2, 1, NULL) != DEVO_OK ||
+      devo_solver_create(&s, q, NULL) != DEVO_OK) {
+    devo_problem_destroy(q);
+    return cli_runtime_error("solve", "out of memory");
+  }
+  rc = apply_options(s, a, a->backend, (double)NAN) ? CLI_USAGE : CLI_OK;
+  devo_solver_destroy(s);
+  devo_problem_destroy(q);
+  return rc;
+}
+
 int cmd_solve(int argc, char **argv)
 {
   solve_args a;
@@ -244,6 +282,11 @@ int cmd_solve(int argc, char **argv)
   char msg[256];
   int st, rc, backend;
   rc = parse(argc, argv, &a);
+  if (rc)
+    return rc;
+  if (a.max_evals == 0 && a.max_gens == 0 && isnan(a.target) && a.time_limit == 0)
+    a.max_evals = 10000 * (int64_t)a.dim;
+  rc = check_options(&a);
   if (rc)
     return rc;
   if (devo_problem_create(&p, NULL) != DEVO_OK)
@@ -271,19 +314,7 @@ int cmd_solve(int argc, char **argv)
     fprintf(stderr, "devo solve: no usable GPU (%s); using the CPU backend\n", msg);
     backend = DEVO_BACKEND_CPU;
   }
-  if (a.max_evals == 0 && a.max_gens == 0 && isnan(a.target) && a.time_limit == 0)
-    a.max_evals = 10000 * (int64_t)a.dim;
-  rc = setter(s, devo_solver_set_np(s, a.np)) || setter(s, devo_solver_set_f(s, a.f)) ||
-       setter(s, devo_solver_set_cr(s, a.cr)) || setter(s, devo_solver_set_seed(s, a.seed)) ||
-       setter(s, devo_solver_set_bounds(s, a.bounds)) ||
-       setter(s, devo_solver_set_threads(s, a.threads)) ||
-       setter(s, devo_solver_set_backend(s, backend)) ||
-       setter(s, devo_solver_set_gpu_design(s, a.design)) ||
-       setter(s, devo_solver_set_max_evals(s, a.max_evals)) ||
-       setter(s, devo_solver_set_max_generations(s, a.max_gens)) ||
-       setter(s, devo_solver_set_time_limit(s, a.time_limit)) ||
-       setter(s, devo_solver_set_target(s, isnan(a.target) ? (double)NAN
-                                                           : devo_problem_fstar(p) + a.target));
+  rc = apply_options(s, &a, backend, devo_problem_fstar(p));
   if (rc) {
     devo_solver_destroy(s);
     devo_problem_destroy(p);
