@@ -471,6 +471,48 @@ static unsigned char detect_delim(const char *b, size_t n)
   return ',';
 }
 
+/* libcsv's buffer through the reader's allocator (devo.h: every host allocation goes through
+ * it; libcsv called realloc itself, found in review). Its hooks take no user data, so the
+ * allocator of the read in progress is a thread-local; devo_allocator has no realloc, so each
+ * block starts with its size. */
+static _Thread_local const devo_allocator *csv_al;
+#define CSV_HDR 16 /* keeps the block's alignment */
+
+static void *csv_realloc_hook(void *p, size_t n)
+{
+  unsigned char *old = p ? (unsigned char *)p - CSV_HDR : NULL, *nb;
+  size_t had = 0;
+  if (n > (size_t)-1 - CSV_HDR)
+    return NULL;
+  nb = (unsigned char *)devo__alloc(csv_al, n + CSV_HDR, 1);
+  if (!nb)
+    return NULL;
+  memcpy(nb, &n, sizeof n);
+  if (old) {
+    memcpy(&had, old, sizeof had);
+    memcpy(nb + CSV_HDR, p, had < n ? had : n);
+    devo__free(csv_al, old);
+  }
+  return nb + CSV_HDR;
+}
+
+static void csv_free_hook(void *p)
+{
+  if (p)
+    devo__free(csv_al, (unsigned char *)p - CSV_HDR);
+}
+
+/* libcsv's error: out of memory, or malformed at the current place. */
+static void csv_failed(rd *r, struct csv_parser *p)
+{
+  if (csv_error(p) == CSV_ENOMEM) {
+    r->status = DEVO_E_NOMEM;
+    seterr(r->err, r->errlen, "%s: out of memory", r->name);
+    return;
+  }
+  rd_fail(r, DEVO_E_PARSE, r->line, r->col + 1, "malformed CSV: %s", csv_strerror(csv_error(p)));
+}
+
 static void read_csv(rd *r, const char *b, size_t n)
 {
   struct csv_parser p;
@@ -485,6 +527,9 @@ static void read_csv(rd *r, const char *b, size_t n)
     seterr(r->err, r->errlen, "%s: out of memory", r->name);
     return;
   }
+  csv_al = r->al;
+  csv_set_realloc_func(&p, csv_realloc_hook);
+  csv_set_free_func(&p, csv_free_hook);
   csv_set_delim(&p, detect_delim(b, n));
   csv_set_space_func(&p, csv_space_only);
   /* feed one physical line at a time, so the callbacks know the line number; a line ends at
@@ -496,16 +541,14 @@ static void read_csv(rd *r, const char *b, size_t n)
     if (e < n)
       e++; /* include the line end */
     if (csv_parse(&p, b + i, e - i, csv_field, csv_row, &cx) != e - i && r->status == DEVO_OK)
-      rd_fail(r, DEVO_E_PARSE, r->line, r->col + 1, "malformed CSV: %s",
-              csv_strerror(csv_error(&p)));
+      csv_failed(r, &p);
     i = e;
     r->line++;
   }
   if (r->status == DEVO_OK) {
     r->line--; /* the last line had no '\n' or is the line of the final row */
     if (csv_fini(&p, csv_field, csv_row, &cx) != 0)
-      rd_fail(r, DEVO_E_PARSE, r->line, r->col + 1, "malformed CSV: %s",
-              csv_strerror(csv_error(&p)));
+      csv_failed(r, &p);
   }
   csv_free(&p);
   devo__free(r->al, cx.first.buf);

@@ -116,3 +116,32 @@ int tc_run(const char *cmd, char **out, char **err)
     return -1;
   return WEXITSTATUS(rc);
 }
+
+static void *fa_alloc(void *ud, size_t size)
+{
+  tc_fail_alloc *a = (tc_fail_alloc *)ud;
+  void *p;
+  if (++a->calls == a->fail_at || (a->sticky && a->fail_at > 0 && a->calls > a->fail_at))
+    return NULL;
+  p = malloc(size);
+  if (p)
+    a->live++;
+  return p;
+}
+
+static void fa_free(void *ud, void *p)
+{
+  tc_fail_alloc *a = (tc_fail_alloc *)ud;
+  if (p)
+    a->live--;
+  free(p);
+}
+
+devo_allocator tc_fail_allocator(tc_fail_alloc *fa)
+{
+  devo_allocator al;
+  al.alloc = fa_alloc;
+  al.free = fa_free;
+  al.ud = fa;
+  return al;
+}

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "engine/include/devo.h"
+
 #define TEST_CASE(name) static void name(void)
 #define SLOW_CASE(name) static void name(void)
 #define TIMED_CASE(name) static void name(void)
@@ -72,5 +74,14 @@ char *tc_slurp(const char *path, size_t *len);
 /* Runs a shell command, captures stdout (and stderr when err != NULL) into malloc'd strings,
  * returns the exit code (or -1). */
 int tc_run(const char *cmd, char **out, char **err);
+
+/* A counting allocator (devo_allocator) that fails the fail_at-th allocation (0: none), and
+ * with sticky every one after it too (code that retries smaller, as libcsv does, then still
+ * fails), and counts the blocks still live, for the allocation-failure tests. */
+typedef struct tc_fail_alloc {
+  long calls, fail_at, live;
+  int sticky;
+} tc_fail_alloc;
+devo_allocator tc_fail_allocator(tc_fail_alloc *fa);
 
 #endif /* DEVO_TCHECK_H */

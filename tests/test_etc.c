@@ -210,6 +210,46 @@ TEST_CASE(read_malformed)
   }
 }
 
+/* Every allocation of a read goes through the caller's allocator, libcsv's buffer included,
+ * and each one failing gives DEVO_E_NOMEM with nothing leaked (found in review: libcsv called
+ * realloc itself, and its failure came back as a parse error). A long field makes libcsv's
+ * buffer grow several times; libcsv retries a failed growth with smaller ones, so from the n-th
+ * allocation on every one fails. */
+TEST_CASE(read_allocation_failures)
+{
+  char text[4096];
+  long n;
+  int finished = 0;
+  snprintf(text, sizeof text, "m0,m1\n1,2\n3.%0900d,4\n5,6\n", 0);
+  for (n = 1; n < 100 && !finished; ++n) {
+    tc_fail_alloc fa = {0, 0, 0, 1};
+    const devo_allocator al = tc_fail_allocator(&fa);
+    devo_etc *e = NULL;
+    char err[256] = "";
+    FILE *f = tmpfile();
+    int st;
+    CHECK(f != NULL);
+    fputs(text, f);
+    rewind(f);
+    fa.fail_at = n;
+    st = devo_etc_read(&e, f, "t.csv", DEVO_ETC_CSV, 0, &al, err, sizeof err);
+    fclose(f);
+    if (fa.calls >= n) {
+      CHECKF(st == DEVO_E_NOMEM, "allocation %ld failed but status %d (%s)", n, st, err);
+      CHECK(e == NULL && strstr(err, "out of memory"));
+    } else {
+      CHECKF(st == DEVO_OK, "%s", err);
+      CHECK_EQ_INT(devo_etc_ntasks(e), 3);
+      finished = 1;
+      /* the reader's blocks and libcsv's: more than the matrix and its few buffers */
+      CHECKF(fa.calls >= 8, "%ld allocations", fa.calls);
+    }
+    devo_etc_destroy(e);
+    CHECKF(fa.live == 0, "allocation %ld: %ld blocks leaked", n, fa.live);
+  }
+  CHECK(finished);
+}
+
 TEST_CASE(read_too_many_machines_csv)
 {
   size_t n = 4097 * 2 + 2, k;
@@ -1493,7 +1533,7 @@ TEST_CASE(cli_schedule_runs)
 
 static const tc_case cases[] = {
     TC(read_csv_variants),       TC(read_braun_variants),
-    TC(read_malformed),          TC(read_too_many_machines_csv),
+    TC(read_malformed),          TC(read_too_many_machines_csv), TC(read_allocation_failures),
     TC(create_and_ready_validation), TC(eval_by_hand),
     TC(eval_spt_random),         TC(heuristics_invariants),
     TC(heuristics_single_task_optimal), TC(braun_reference_minmin),

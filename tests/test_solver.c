@@ -485,31 +485,6 @@ TEST_CASE(bound_rules_keep_population_inside)
   devo_problem_destroy(p);
 }
 
-/* A counting allocator that fails the n-th allocation. */
-typedef struct fail_alloc {
-  long calls, fail_at, live;
-} fail_alloc;
-
-static void *fa_alloc(void *ud, size_t size)
-{
-  fail_alloc *a = (fail_alloc *)ud;
-  void *p;
-  if (++a->calls == a->fail_at)
-    return NULL;
-  p = malloc(size);
-  if (p)
-    a->live++;
-  return p;
-}
-
-static void fa_free(void *ud, void *p)
-{
-  fail_alloc *a = (fail_alloc *)ud;
-  if (p)
-    a->live--;
-  free(p);
-}
-
 /* Every allocation failure inside create, configure and solve returns DEVO_E_NOMEM and leaks
  * nothing; the loop ends when a run needs no more allocations than were allowed. */
 TEST_CASE(allocation_failures)
@@ -518,14 +493,11 @@ TEST_CASE(allocation_failures)
   int finished = 0, t;
   for (t = 1; t <= 2; ++t)
     for (n = 1, finished = 0; n < 200 && !finished; ++n) {
-      fail_alloc fa = {0, 0, 0};
-      devo_allocator al;
+      tc_fail_alloc fa = {0, 0, 0, 0};
+      devo_allocator al = tc_fail_allocator(&fa);
       devo_problem *p = NULL;
       devo_solver *s = NULL;
       int st;
-      al.alloc = fa_alloc;
-      al.free = fa_free;
-      al.ud = &fa;
       fa.fail_at = n;
       st = devo_problem_create(&p, &al);
       if (st == DEVO_OK)
