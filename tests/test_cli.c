@@ -28,6 +28,7 @@ TEST_CASE(bad_usage_exits_2)
   const char *base = "solve --problem sphere --dim 10 --max-evals 1000";
   char a[512];
   expect_error("frobnicate", 2, "unknown command");
+  expect_error("", 2, "a command is needed");
   expect_error("solve --problem nosuch --dim 10", 2, "nosuch");
   expect_error("solve --problem sphere --dim 10 --bogus 3", 2, "--bogus");
   expect_error("solve --problem sphere --dim 10 --np", 2, "needs a value");

@@ -31,10 +31,9 @@ int main(int argc, char **argv)
 {
   int k;
   cli_mark_start();
-  if (argc < 2) {
-    usage(stderr);
-    return CLI_USAGE;
-  }
+  if (argc < 2) /* bad usage is one line (DESIGN.md); --help has the list */
+    return cli_usage_error(NULL, "a command is needed: solve, schedule, eval or list-problems "
+                                 "(see devo --help)");
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
       strcmp(argv[1], "help") == 0) {
     usage(stdout);
