@@ -4,6 +4,7 @@
  * and normals by Marsaglia's polar method (Marsaglia and Bray, SIAM Review 6(3), 1964). */
 #include "etc_gen.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,14 +17,47 @@
  * uses, so a matrix never shares random numbers with a run that has the same seed. */
 #define ETCGEN_PURPOSE 0x45544347u
 
+/* Random blocks one value (a baseline q_t or a matrix entry) may use, its redraws included. A
+ * value takes about two blocks on average (a gamma draw uses ~4 uniforms, two per block), so
+ * reaching the cap takes on the order of a thousand rejections in a row, which accepted
+ * parameters do not produce in practice; the cap is what makes each loop finite whatever the
+ * numbers do. Small enough that k cannot wrap: a row uses at most
+ * (DEVO_ETC_MAX_MACHINES + 1) * (cap + a few) blocks, far below 2^32. */
+#define ETCGEN_VALUE_BLOCKS 4096u
+
 /* A sequential stream for one task: block k of Philox(seed; k, task, 0, purpose), two uniforms
  * per block. */
 typedef struct gstream {
   uint64_t seed;
   uint32_t task, k;
+  uint32_t kmax; /* the block index where the current value's budget ends (g_budget) */
+  int failed;    /* a loop of draws stopped at kmax: the row must be reported, not used */
   uint32_t w[4];
   int half; /* 0: next uniform from w[0..1] of a fresh block; 1: from w[2..3] */
 } gstream;
+
+/* Opens the budget of the next value. */
+static void g_budget(gstream *s)
+{
+  s->kmax = s->k + ETCGEN_VALUE_BLOCKS;
+}
+
+/* Checked at the top of every loop of draws: true once the value's budget is spent (marking the
+ * stream failed) or an inner loop has already given up, so that all enclosing loops end too. It
+ * draws nothing, so the numbers of a value that stays within its budget do not change. */
+static int g_stop(gstream *s)
+{
+  if (s->k >= s->kmax)
+    s->failed = 1;
+  return s->failed;
+}
+
+/* A value the matrix may hold: positive, finite and normal (a subnormal has lost precision and
+ * a 0 would make a machine free for that task). Also false for NaN. */
+static int g_good(double x)
+{
+  return x >= DBL_MIN && x <= DBL_MAX;
+}
 
 static double g_u01(gstream *s)
 {
@@ -37,30 +71,35 @@ static double g_u01(gstream *s)
   return devo__u01(s->w[2], s->w[3]);
 }
 
-/* U[a, b) with b > a; a rounded-up product is drawn again. */
+/* U[a, b) with b > a; a rounded-up product is drawn again. Returns a after g_stop (the caller
+ * discards the row then). */
 static double g_uniform(gstream *s, double a, double b)
 {
-  for (;;) {
+  while (!g_stop(s)) {
     double x = a + (b - a) * g_u01(s);
     if (x < b)
       return x;
   }
+  return a;
 }
 
+/* A standard normal; 0 after g_stop. */
 static double g_normal(gstream *s)
 {
-  for (;;) {
+  while (!g_stop(s)) {
     double u = 2.0 * g_u01(s) - 1.0, v = 2.0 * g_u01(s) - 1.0, q = u * u + v * v;
     if (q > 0.0 && q < 1.0)
       return u * sqrt(-2.0 * log(q) / q);
   }
+  return 0.0;
 }
 
 /* Gamma(shape a, scale 1) by Marsaglia-Tsang; for a < 1 the boost Gamma(a + 1) * U^(1/a) of the
- * same paper. Redrawn when the result underflows to 0, since ETC values must be > 0. */
+ * same paper. Redrawn when the result underflows to 0, since ETC values must be > 0. Needs a
+ * finite a > 0 (devo__etcgen_run checks 1/V^2); returns 1 after g_stop. */
 static double g_gamma(gstream *s, double a)
 {
-  for (;;) {
+  while (!g_stop(s)) {
     double boost = 1.0, aa = a, d, c, x, v, u, r;
     if (aa < 1.0) {
       boost = pow(g_u01(s), 1.0 / aa);
@@ -69,6 +108,8 @@ static double g_gamma(gstream *s, double a)
     d = aa - 1.0 / 3.0;
     c = 1.0 / sqrt(9.0 * d);
     for (;;) {
+      if (g_stop(s))
+        return 1.0;
       x = g_normal(s);
       v = 1.0 + c * x;
       if (v <= 0.0)
@@ -84,6 +125,7 @@ static double g_gamma(gstream *s, double a)
     if (r > 0.0)
       return r;
   }
+  return 1.0;
 }
 
 /* Ascending insertion sort of n values with stride: rows are short (machines). */
@@ -189,15 +231,21 @@ int devo__etcgen_run(const devo__etcgen *g, double *out, char *err, size_t errle
   if (g->consistency < DEVO__ETCGEN_CONSISTENT || g->consistency > DEVO__ETCGEN_INCONSISTENT)
     return gen_err(err, errlen, "unknown consistency %d", g->consistency);
   if (g->method == DEVO__ETCGEN_RANGE) {
-    if (!(g->r_task > 1.0 && g->r_task <= 1e9) || !(g->r_mach > 1.0 && g->r_mach <= 1e9))
-      return gen_err(err, errlen, "heterogeneity ranges must be in (1, 1e9]: %g, %g", g->r_task,
-                     g->r_mach);
+    if (!(g->r_task > 1.0 && g->r_task <= DEVO__ETCGEN_R_MAX) ||
+        !(g->r_mach > 1.0 && g->r_mach <= DEVO__ETCGEN_R_MAX))
+      return gen_err(err, errlen, "heterogeneity ranges must be in (1, %g]: %g, %g",
+                     DEVO__ETCGEN_R_MAX, g->r_task, g->r_mach);
   } else if (g->method == DEVO__ETCGEN_CVB) {
-    if (!(g->mean > 0.0 && g->mean <= 1e12))
-      return gen_err(err, errlen, "mean task time %g: must be in (0, 1e12]", g->mean);
-    if (!(g->v_task > 0.0 && g->v_task <= 5.0) || !(g->v_mach > 0.0 && g->v_mach <= 5.0))
-      return gen_err(err, errlen, "coefficients of variation must be in (0, 5]: %g, %g",
-                     g->v_task, g->v_mach);
+    /* written as "in range" tests so that NaN fails them too */
+    if (!(g->mean >= DEVO__ETCGEN_MEAN_MIN && g->mean <= DEVO__ETCGEN_MEAN_MAX))
+      return gen_err(err, errlen, "CVB mean task time %g: must be in [%g, %g]", g->mean,
+                     DEVO__ETCGEN_MEAN_MIN, DEVO__ETCGEN_MEAN_MAX);
+    if (!(g->v_task >= DEVO__ETCGEN_V_MIN && g->v_task <= DEVO__ETCGEN_V_MAX))
+      return gen_err(err, errlen, "CVB task coefficient of variation %g: must be in [%g, %g]",
+                     g->v_task, DEVO__ETCGEN_V_MIN, DEVO__ETCGEN_V_MAX);
+    if (!(g->v_mach >= DEVO__ETCGEN_V_MIN && g->v_mach <= DEVO__ETCGEN_V_MAX))
+      return gen_err(err, errlen, "CVB machine coefficient of variation %g: must be in [%g, %g]",
+                     g->v_mach, DEVO__ETCGEN_V_MIN, DEVO__ETCGEN_V_MAX);
   } else {
     return gen_err(err, errlen, "unknown method %d", g->method);
   }
@@ -208,20 +256,37 @@ int devo__etcgen_run(const devo__etcgen *g, double *out, char *err, size_t errle
     s.seed = g->seed;
     s.task = (uint32_t)t;
     if (g->method == DEVO__ETCGEN_RANGE) {
-      double q = g_uniform(&s, 1.0, g->r_task);
-      for (j = 0; j < m; ++j)
+      double q;
+      g_budget(&s);
+      q = g_uniform(&s, 1.0, g->r_task);
+      for (j = 0; j < m; ++j) {
+        g_budget(&s);
         row[j] = q * g_uniform(&s, 1.0, g->r_mach);
+      }
     } else {
-      double at = 1.0 / (g->v_task * g->v_task), am = 1.0 / (g->v_mach * g->v_mach);
-      double q = g_gamma(&s, at) * (g->mean / at);
+      double at = 1.0 / (g->v_task * g->v_task), am = 1.0 / (g->v_mach * g->v_mach), q;
+      /* A draw is redrawn only when it is not a good value, which happens only in the far lower
+       * tail of a gamma with a large V (an underflow): rows whose numbers were all good before
+       * stay the same. The baseline must also leave the row's scale q / am good: at 0 (or a
+       * subnormal) no redraw of an entry could give a good value. */
+      g_budget(&s);
+      do
+        q = g_gamma(&s, at) * (g->mean / at);
+      while (!(g_good(q) && g_good(q / am)) && !g_stop(&s));
       for (j = 0; j < m; ++j) {
         double x;
+        g_budget(&s);
         do
           x = g_gamma(&s, am) * (q / am);
-        while (!(x > 0.0)); /* a product that underflows */
+        while (!g_good(x) && !g_stop(&s));
         row[j] = x;
       }
     }
+    if (s.failed)
+      return gen_err(err, errlen,
+                     "task %d: no positive normal value within %u random blocks; the parameters "
+                     "are too extreme",
+                     t, ETCGEN_VALUE_BLOCKS);
     if (g->consistency == DEVO__ETCGEN_CONSISTENT)
       sort_strided(row, m, 1);
     else if (g->consistency == DEVO__ETCGEN_SEMI)

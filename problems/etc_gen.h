@@ -21,6 +21,21 @@
 enum { DEVO__ETCGEN_RANGE = 0, DEVO__ETCGEN_CVB = 1 };
 enum { DEVO__ETCGEN_CONSISTENT = 0, DEVO__ETCGEN_SEMI = 1, DEVO__ETCGEN_INCONSISTENT = 2 };
 
+/* Accepted CVB parameters: mean in [MEAN_MIN, MEAN_MAX], each coefficient of variation in
+ * [V_MIN, V_MAX]. The bounds keep every number of the method a normal double with room to spare:
+ * the gamma shape 1/V^2 is at most 1e100 (smaller V gives an infinite shape, whose draws are
+ * NaN), the task gamma's scale mean * V_task^2 is at least 1e-200 and the values, whose typical
+ * size is the mean, stay far from the underflow limit (~2.2e-308) and from overflow. The cap on
+ * V is there because a gamma of mean 1 and shape 1/V^2 has about (1e-300 / V^2)^(1/V^2) of its
+ * mass below 1e-300: ~1e-12 for V = 5, but already ~1e-3 for V = 10, so values would underflow
+ * often. */
+#define DEVO__ETCGEN_MEAN_MIN 1e-100
+#define DEVO__ETCGEN_MEAN_MAX 1e12
+#define DEVO__ETCGEN_V_MIN    1e-50
+#define DEVO__ETCGEN_V_MAX    5.0
+/* Range method: R_task and R_mach in (1, R_MAX]. */
+#define DEVO__ETCGEN_R_MAX 1e9
+
 /* Braun et al.'s heterogeneity ranges. */
 #define DEVO__ETCGEN_TASK_HI 3000.0
 #define DEVO__ETCGEN_TASK_LO 100.0
@@ -31,11 +46,11 @@ typedef struct devo__etcgen {
   int ntasks, nmach;
   int method;      /* DEVO__ETCGEN_RANGE or _CVB */
   int consistency; /* DEVO__ETCGEN_CONSISTENT, _SEMI, _INCONSISTENT */
-  double r_task;   /* range: task heterogeneity R_task (> 1) */
-  double r_mach;   /* range: machine heterogeneity R_mach (> 1) */
-  double mean;     /* CVB: mean task time mu_task (> 0) */
-  double v_task;   /* CVB: coefficient of variation of the task times (> 0) */
-  double v_mach;   /* CVB: coefficient of variation across machines (> 0) */
+  double r_task;   /* range: task heterogeneity R_task, in (1, 1e9] */
+  double r_mach;   /* range: machine heterogeneity R_mach, in (1, 1e9] */
+  double mean;     /* CVB: mean task time mu_task, in [1e-100, 1e12] */
+  double v_task;   /* CVB: coefficient of variation of the task times, in [1e-50, 5] */
+  double v_mach;   /* CVB: coefficient of variation across machines, in [1e-50, 5] */
   uint64_t seed;
 } devo__etcgen;
 
@@ -48,7 +63,12 @@ int devo__etcgen_class(devo__etcgen *g, const char *name);
 /* "u_c_hihi" etc. for a range-method configuration whose ranges are Braun's, else NULL. */
 const char *devo__etcgen_class_name(const devo__etcgen *g);
 /* Fills out (ntasks * nmach doubles, task-major). Returns 0, or -1 with a message in err for
- * invalid parameters (sizes as devo_etc_create accepts them, ranges, CVB coefficients). */
+ * invalid parameters (sizes as devo_etc_create accepts them, the ranges above). Every value is a
+ * positive normal double: a CVB draw that is not (an underflow in the far lower tail of a gamma
+ * with a large V, a chance of about 1e-12 per draw at V = 5) is drawn again. Every loop of draws
+ * stops after a bounded number of random blocks per value, so the call always returns; running
+ * out of them returns -1 with a message, which needs a long run of such underflows in a row and
+ * is not expected with accepted parameters. */
 int devo__etcgen_run(const devo__etcgen *g, double *out, char *err, size_t errlen);
 
 #endif /* DEVO_ETC_GEN_H */

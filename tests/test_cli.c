@@ -57,6 +57,8 @@ TEST_CASE(bad_usage_exits_2)
   expect_error("eval --problem sphere --dim -1", 2, "-1");
   snprintf(a, sizeof a, "%s --seed 0x8", base);
   expect_error(a, 2, "decimal");
+  snprintf(a, sizeof a, "%s --seed 010", base);
+  expect_error(a, 2, "leading zeros");
   snprintf(a, sizeof a, "%s --seed ' 1'", base);
   expect_error(a, 2, "decimal");
   snprintf(a, sizeof a, "%s --seed -1", base);

@@ -2,16 +2,15 @@
  * iteration, one-line errors and the exit codes of DESIGN.md. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "out_file.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 static int vreport(int code, const char *cmd, const char *fmt, va_list ap)
 {
@@ -62,36 +61,18 @@ int cli_stdout_done(const char *cmd)
 
 FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t tmplen)
 {
-  FILE *f;
-  int fd;
-  snprintf(tmp, tmplen, "%s.%ld.tmp", path, (long)getpid());
-  /* O_EXCL: never write through a file or link that is already there; 0666 less the umask, as
-   * fopen would give the final file */
-  fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-  if (fd < 0) {
+  FILE *f = out_file_open(path, tmp, tmplen);
+  if (!f)
     cli_runtime_error(cmd, "%s: %s", path, strerror(errno));
-    return NULL;
-  }
-  f = fdopen(fd, "w");
-  if (!f) {
-    cli_runtime_error(cmd, "%s: %s", path, strerror(errno));
-    close(fd);
-    remove(tmp);
-  }
   return f;
 }
 
 int cli_out_close(const char *cmd, FILE *f, const char *tmp, const char *path)
 {
-  int bad = ferror(f);
-  errno = 0;
-  bad |= fclose(f) != 0;
-  if (!bad && rename(tmp, path) == 0)
+  const int e = out_file_close(f, tmp, path);
+  if (e == 0)
     return CLI_OK;
-  bad = errno;
-  remove(tmp);
-  return cli_runtime_error(cmd, "%s: write error%s%s", path, bad ? ": " : "",
-                           bad ? strerror(bad) : "");
+  return cli_runtime_error(cmd, "%s: write error: %s", path, strerror(e));
 }
 
 int cli_exit_for_status(int status)
@@ -160,9 +141,11 @@ int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t *out)
   unsigned long long v;
   errno = 0;
   /* decimal digits only: strtoull would take a sign, leading blanks, and with base 0 octal
-   * ("010" = 8) and hex (found in review) */
-  if (val[0] == 0 || strspn(val, "0123456789") != strlen(val))
-    return cli_usage_error(cmd, "%s expects a non-negative decimal integer, got '%s'", opt, val);
+   * ("010" = 8) and hex (found in review); a leading 0 is refused too, since "010" meant 8
+   * before and must not silently mean 10 now (etc-gen's --seed does the same) */
+  if (val[0] == 0 || strspn(val, "0123456789") != strlen(val) || (val[0] == '0' && val[1]))
+    return cli_usage_error(cmd, "%s expects a decimal integer >= 0 without leading zeros, got '%s'",
+                           opt, val);
   v = strtoull(val, &end, 10);
   if (*end != 0 || errno == ERANGE)
     return cli_usage_error(cmd, "%s value %s is out of range (at most 2^64 - 1)", opt, val);

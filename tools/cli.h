@@ -59,11 +59,8 @@ int cli_next(const char *cmd, int argc, char **argv, int *pos, const char *const
  * (a full disk or a closed pipe loses the answer, which must not end with exit 0). */
 int cli_stdout_done(const char *cmd);
 
-/* An output file that appears whole or not at all: cli_out_open creates "<path>.<pid>.tmp"
- * beside it (tmp receives that name; tmplen >= strlen(path) + 32), cli_out_close flushes and
- * closes it and renames it over path, or removes it and prints the runtime error of cmd when
- * anything failed (an existing file at path is then left as it was). cli_out_open prints its
- * own error and returns NULL on failure. */
+/* out_file.h's functions with the runtime error of cmd printed on failure (an existing file at
+ * path is then left as it was; cli_out_open returns NULL). */
 FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t tmplen);
 int cli_out_close(const char *cmd, FILE *f, const char *tmp, const char *path);
 

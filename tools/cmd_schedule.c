@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "out_file.h"
 
 /* GPU start-up (driver and context creation, the first CUDA call of a process) took about 1.1 s
  * on the lent H100 (BENCHMARKS.md), and a process cannot end while a thread is inside that
@@ -516,10 +517,8 @@ static int schedule(const sched_args *ap)
   rc = write_answer(&a, e, &ans, af, tmp);
   af = NULL; /* closed */
 done:
-  if (af) {
-    fclose(af);
-    remove(tmp);
-  }
+  if (af)
+    out_file_discard(af, tmp);
   free(assign);
   devo_etc_destroy(e);
   return rc;

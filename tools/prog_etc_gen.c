@@ -3,11 +3,13 @@
  * gives the generated doubles exactly. Option parsing is its own (it does not link tools/cli.c). */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/include/devo.h"
+#include "out_file.h"
 #include "problems/etc_gen.h"
 
 static const char usage[] =
@@ -20,10 +22,12 @@ static const char usage[] =
     "  range method (Braun et al. 2001; Ali et al. 2000): ETC = q_t * U[1, R_mach),\n"
     "    q_t ~ U[1, R_task); R_task hi 3000 / lo 100, R_mach hi 1000 / lo 10 (default hi/hi)\n"
     "  cvb method (Ali et al. 2000): q_t ~ Gamma with mean MU (default 1000) and CoV V_task,\n"
-    "    ETC ~ Gamma with mean q_t and CoV V_mach (defaults 0.1)\n"
+    "    ETC ~ Gamma with mean q_t and CoV V_mach (defaults 0.1); MU in [1e-100, 1e12],\n"
+    "    V_task and V_mach in [1e-50, 5] (beyond these, values would underflow or overflow)\n"
     "  consistency: c = every row sorted ascending, s = even columns sorted, i = as drawn\n"
     "  --class u_X_YYZZ sets the range method, consistency X, task/machine heterogeneity\n"
-    "  --seed S (default 1): the same parameters and seed give the same file, byte for byte\n";
+    "  --seed S (default 1): 0 .. 18446744073709551615, decimal digits only; the same\n"
+    "    parameters and seed give the same file, byte for byte\n";
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 1, 2)))
@@ -39,21 +43,52 @@ static int bad(const char *fmt, ...)
   return 2;
 }
 
+/* A double; an overflow or underflow (ERANGE) is not refused here because every caller checks
+ * the value against its accepted range next, which names that range in its message. */
 static int parse_num(const char *opt, const char *s, double *out)
 {
   char *end;
-  errno = 0;
   *out = strtod(s, &end);
-  if (end == s || *end || errno)
+  if (end == s || *end)
     return bad("%s: not a number: '%s'", opt, s);
   return 0;
+}
+
+/* A seed is plain decimal digits. strtoull would also take a sign (wrapping "-1" to 2^64 - 1),
+ * leading white space and the 0 and 0x prefixes, so "010" meant seed 8. A leading zero is refused
+ * rather than read as decimal: "010" used to give seed 8's matrix, and an error is better than
+ * silently giving another one now. */
+static int parse_seed(const char *opt, const char *s, uint64_t *out)
+{
+  uint64_t v = 0;
+  const char *p;
+  for (p = s; *p >= '0' && *p <= '9'; ++p) {
+    unsigned d = (unsigned)(*p - '0');
+    if (v > (UINT64_MAX - d) / 10)
+      break;
+    v = v * 10 + d;
+  }
+  if (p == s || *p || (s[0] == '0' && s[1]))
+    return bad("%s '%s': expected decimal digits only (no sign, space, 0x or leading zero), "
+               "at most %llu",
+               opt, s, (unsigned long long)UINT64_MAX);
+  *out = v;
+  return 0;
+}
+
+/* x in [lo, hi], written so that NaN is refused too. */
+static int in_range(double x, double lo, double hi)
+{
+  return x >= lo && x <= hi;
 }
 
 int main(int argc, char **argv)
 {
   devo__etcgen g;
   const char *out = NULL, *class_name = NULL, *cons = NULL, *th = NULL, *mh = NULL;
-  char err[256];
+  /* the values as given, for messages (the defaults are within the ranges) */
+  const char *mean_s = "(default)", *vt_s = "(default)", *vm_s = "(default)";
+  char err[256], tmp[4096 + 32];
   double *v, x;
   FILE *f;
   int i, t, j, rc = 0, have_n = 0, have_m = 0, have_method = 0;
@@ -72,7 +107,9 @@ int main(int argc, char **argv)
     if (strcmp(o, "--tasks") == 0 || strcmp(o, "--machines") == 0) {
       if ((rc = parse_num(o, val, &x)) != 0)
         return rc;
-      if (x != (double)(int)x || x < 1 || x > DEVO_ETC_MAX_TASKS)
+      /* the range first: casting a double outside int's range (1e20, inf, NaN) to int is
+       * undefined behaviour */
+      if (!in_range(x, 1, DEVO_ETC_MAX_TASKS) || x != (double)(int)x)
         return bad("%s: not a valid count: '%s'", o, val);
       if (o[2] == 't') {
         g.ntasks = (int)x;
@@ -101,13 +138,20 @@ int main(int argc, char **argv)
                strcmp(o, "--v-mach") == 0) {
       if ((rc = parse_num(o, val, &x)) != 0)
         return rc;
-      *(o[2] == 'm' ? &g.mean : o[4] == 't' ? &g.v_task : &g.v_mach) = x;
+      /* the text too: the range check below quotes what was given, not its rounding */
+      if (o[2] == 'm') {
+        g.mean = x;
+        mean_s = val;
+      } else if (o[4] == 't') {
+        g.v_task = x;
+        vt_s = val;
+      } else {
+        g.v_mach = x;
+        vm_s = val;
+      }
     } else if (strcmp(o, "--seed") == 0) {
-      char *end;
-      errno = 0;
-      g.seed = (uint64_t)strtoull(val, &end, 0);
-      if (end == val || *end || errno || val[0] == '-')
-        return bad("%s: not a seed (a non-negative integer): '%s'", o, val);
+      if ((rc = parse_seed(o, val, &g.seed)) != 0)
+        return rc;
     } else if (strcmp(o, "--out") == 0) {
       out = val;
     } else {
@@ -143,6 +187,17 @@ int main(int argc, char **argv)
     if (mh)
       g.r_mach = mh[0] == 'h' ? DEVO__ETCGEN_MACH_HI : DEVO__ETCGEN_MACH_LO;
   }
+  /* CVB's ranges are checked here, not only by devo__etcgen_run, so that the message names the
+   * option; the range method does not use these three, as before. */
+  if (g.method == DEVO__ETCGEN_CVB) {
+    if (!in_range(g.mean, DEVO__ETCGEN_MEAN_MIN, DEVO__ETCGEN_MEAN_MAX))
+      return bad("--mean %s: must be in [%g, %g]", mean_s, DEVO__ETCGEN_MEAN_MIN,
+                 DEVO__ETCGEN_MEAN_MAX);
+    if (!in_range(g.v_task, DEVO__ETCGEN_V_MIN, DEVO__ETCGEN_V_MAX))
+      return bad("--v-task %s: must be in [%g, %g]", vt_s, DEVO__ETCGEN_V_MIN, DEVO__ETCGEN_V_MAX);
+    if (!in_range(g.v_mach, DEVO__ETCGEN_V_MIN, DEVO__ETCGEN_V_MAX))
+      return bad("--v-mach %s: must be in [%g, %g]", vm_s, DEVO__ETCGEN_V_MIN, DEVO__ETCGEN_V_MAX);
+  }
   v = (double *)malloc((size_t)g.ntasks * (size_t)g.nmach * sizeof(double));
   if (!v) {
     fprintf(stderr, "etc-gen: out of memory\n");
@@ -152,7 +207,12 @@ int main(int argc, char **argv)
     free(v);
     return bad("%s", err);
   }
-  f = out ? fopen(out, "w") : stdout;
+  /* --out: whole or not at all (out_file.h) */
+  if (out && strlen(out) > 4096) {
+    free(v);
+    return bad("--out: a path of more than 4096 bytes");
+  }
+  f = out ? out_file_open(out, tmp, sizeof tmp) : stdout;
   if (!f) {
     fprintf(stderr, "etc-gen: %s: %s\n", out, strerror(errno));
     free(v);
@@ -162,8 +222,14 @@ int main(int argc, char **argv)
     for (j = 0; j < g.nmach; ++j)
       fprintf(f, "%.17g%c", v[(size_t)t * g.nmach + j], j + 1 < g.nmach ? ',' : '\n');
   free(v);
-  if (ferror(f) | (out ? fclose(f) : fflush(f))) {
-    fprintf(stderr, "etc-gen: %s: write error\n", out ? out : "stdout");
+  if (out) {
+    const int e = out_file_close(f, tmp, out);
+    if (e) {
+      fprintf(stderr, "etc-gen: %s: write error: %s\n", out, strerror(e));
+      return 1;
+    }
+  } else if (fflush(f) != 0 || ferror(f)) {
+    fprintf(stderr, "etc-gen: stdout: write error: %s\n", strerror(errno));
     return 1;
   }
   return 0;
