@@ -377,8 +377,13 @@ int devo_solve(devo_solver *s)
   s->running = 1;
   used = pick_backend(s);
   st = solve_loop(s);
-  if (s->have_best && s->bk->best_x(s, s->best_x) != DEVO_OK && st > 0)
-    st = DEVO_E_INTERNAL;
+  /* the best vector only after a normal end: after an error its copy would fail too and
+   * replace the first message; a failed copy gives its own status (found in review) */
+  if (s->have_best && st > 0) {
+    const int bs = s->bk->best_x(s, s->best_x);
+    if (bs != DEVO_OK)
+      st = bs;
+  }
   if (st < 0) {
     if (s->err[0] == 0)
       devo__set_err(s, st, "%s", devo_status_message(st));

@@ -225,7 +225,7 @@ static int devo__gpu_fit_blk(devo_solver *s, devo__gpu_state *g, int lanes, size
     if (need <= optin) {
       if (need + static_smem > (size_t)p->sharedMemPerBlock)
         for (const void *k : kernels)
-          DEVO__CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)need));
+          DEVO__CK(devo__gpu_smem_max(k, p));
       DEVO__CK(
           cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->occ, g->kt.persist, g->threads, need));
       if (g->occ >= 1 &&
@@ -278,10 +278,8 @@ static int devo__gpu_fit(devo_solver *s, devo__gpu_state *g, int lanes, int vpb,
     g->a.trial_shared = 1;
     g->smem = need;
     if (need + static_smem > (size_t)p->sharedMemPerBlock) {
-      DEVO__CK(
-          cudaFuncSetAttribute(g->kt.gen, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)need));
-      DEVO__CK(cudaFuncSetAttribute(g->kt.persist, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)need));
+      DEVO__CK(devo__gpu_smem_max(g->kt.gen, p));
+      DEVO__CK(devo__gpu_smem_max(g->kt.persist, p));
     }
   }
   DEVO__CK(
@@ -690,8 +688,10 @@ static int devo__gpu_alloc(devo_solver *s, void **p, size_t bytes, const char *w
   cudaError_t e = cudaMalloc(p, bytes);
   if (e != cudaSuccess) {
     *p = NULL;
-    return devo__set_err(s, DEVO_E_CUDA, "cudaMalloc failed for %s (%zu bytes): %s (%s:%d)", what,
-                         bytes, cudaGetErrorString(e), DEVO__GPU_FILE, line);
+    /* out of device memory is DEVO_E_NOMEM, as when the size check before finds too little */
+    return devo__set_err(s, e == cudaErrorMemoryAllocation ? DEVO_E_NOMEM : DEVO_E_CUDA,
+                         "cudaMalloc failed for %s (%zu bytes): %s (%s:%d)", what, bytes,
+                         cudaGetErrorString(e), DEVO__GPU_FILE, line);
   }
   return DEVO_OK;
 }
@@ -812,13 +812,20 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
 #undef DEVO__ALLOC
   {
     void *args[] = {&g->a, &d_seeds, &nseeds};
-    cudaError_t e =
-        cudaLaunchKernel(g->kt.init, dim3(g->blocks), dim3(g->threads), args, g->smem_red, g->st);
+    /* the uploads first, out of the timing below */
+    cudaError_t e = cudaStreamSynchronize(g->st);
+    const double t0 = devo__now();
+    if (e == cudaSuccess)
+      e = cudaLaunchKernel(g->kt.init, dim3(g->blocks), dim3(g->threads), args, g->smem_red, g->st);
     if (e == cudaSuccess)
       e = cudaStreamSynchronize(g->st); /* the seeds may go now */
     cudaFree(d_seeds);
     if (e != cudaSuccess)
-      return devo__cuerr(s, e, "cudaLaunchKernel(init)", __LINE__);
+      return devo__cuerr(s, e, "cudaLaunchKernel(init) or cudaStreamSynchronize", __LINE__);
+    /* NP evaluations and a launch: what the first generation will cost at least, so that
+     * solve_loop does not start it too close to the deadline (found in review: the GPU set no
+     * estimate, and a first generation longer than the slack overran the limit) */
+    s->gen_estimate = devo__now() - t0;
   }
   st = devo__gpu_best(s, g);
   if (st != DEVO_OK)

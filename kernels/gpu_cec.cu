@@ -811,8 +811,14 @@ static cudaError_t devo__cecc_try(int id, int d, int np, int vl, int cl, bool mm
   cfg->smem = smem;
   cfg->cluster = cl;
   cfg->mma = mm;
-  cudaError_t e =
-      cudaFuncSetAttribute(cfg->kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+  /* the kernel's body is sm_90 code only: a build whose code for this device came from older
+   * PTX has an empty kernel here, which would "run" without changing anything (found in
+   * review) */
+  cudaFuncAttributes fa;
+  cudaError_t e = cudaFuncGetAttributes(&fa, cfg->kern);
+  if (e != cudaSuccess || fa.ptxVersion < 90)
+    return e;
+  e = devo__gpu_smem_max(cfg->kern, p);
   if (e != cudaSuccess)
     return e;
   if (cl > 1) {

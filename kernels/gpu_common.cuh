@@ -46,7 +46,7 @@ enum { DEVO__BARRIER_ACQUIRE = 0, DEVO__BARRIER_RELAXED = 1, DEVO__BARRIER_CG = 
 
 /* A failed CUDA call as "<call up to its '('> failed: <CUDA's text> (<file>:<line>)" into err
  * (when err and errlen), and its status: DEVO_E_NODEVICE where no usable device or driver is
- * there, else DEVO_E_CUDA. */
+ * there, DEVO_E_NOMEM where device or pinned memory ran out, else DEVO_E_CUDA. */
 static inline int devo__cuda_fail(char *err, size_t errlen, cudaError_t e, const char *call,
                                   const char *file, int line)
 {
@@ -55,7 +55,24 @@ static inline int devo__cuda_fail(char *err, size_t errlen, cudaError_t e, const
     n++;
   if (err && errlen)
     snprintf(err, errlen, "%.*s failed: %s (%s:%d)", n, call, cudaGetErrorString(e), file, line);
-  return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ? DEVO_E_NODEVICE : DEVO_E_CUDA;
+  return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ? DEVO_E_NODEVICE
+         : e == cudaErrorMemoryAllocation                           ? DEVO_E_NOMEM
+                                                                    : DEVO_E_CUDA;
+}
+
+/* Lets kern take up to the device's opt-in shared memory per block (less its static shared
+ * memory). The attribute belongs to the kernel function, shared by every solver of the process,
+ * so each plan sets this one value instead of its own need: a smaller need set by one solver's
+ * plan made another solver's launch of the same kernel fail (found in review). The launches and
+ * occupancy queries still name their own sizes. */
+static inline cudaError_t devo__gpu_smem_max(const void *kern, const cudaDeviceProp *p)
+{
+  cudaFuncAttributes fa;
+  cudaError_t e = cudaFuncGetAttributes(&fa, kern);
+  if (e != cudaSuccess)
+    return e;
+  return cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              (int)p->sharedMemPerBlockOptin - (int)fa.sharedSizeBytes);
 }
 
 /* Device control block: a few words shared by all kernels of a run. Only this crosses to the

@@ -586,8 +586,7 @@ cudaError_t devo__gpu_etcw_plan(const devo__pview *v, int np, int want, const cu
                  : (dbl + dbl2) * sizeof(double) + shorts;
   if (cfg->smem > (size_t)p->sharedMemPerBlockOptin)
     return cudaSuccess;
-  cudaError_t e =
-      cudaFuncSetAttribute(cfg->kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cfg->smem);
+  cudaError_t e = devo__gpu_smem_max(cfg->kern, p);
   if (e != cudaSuccess)
     return e;
   e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, cfg->kern, cfg->threads, cfg->smem);

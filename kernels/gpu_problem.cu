@@ -203,8 +203,7 @@ static int devo__ep_run(const devo_problem *p, const double *x, int n, double *f
     a.sm_work = DEVO__RED_DOUBLES;
     smem += wbytes;
     if (smem + fa.sharedSizeBytes > prop.sharedMemPerBlock)
-      DEVO__PCK(cudaFuncSetAttribute(kt.mk_eval, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     (int)smem));
+      DEVO__PCK(devo__gpu_smem_max(kt.mk_eval, &prop));
   } else if (a.work_n > 0) {
     DEVO__PCK(cudaMalloc((void **)&m->work, (size_t)n * wbytes));
     a.work = m->work;

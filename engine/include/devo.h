@@ -315,7 +315,9 @@ int devo_solver_set_max_generations(devo_solver *s, int64_t max_gens);
 int devo_solver_set_target(devo_solver *s, double target); /* stop when best <= target */
 /* Wall-clock seconds counted from the start of devo_solve (monotonic clock); finite, >= 0.
  * The solve returns no later than the limit plus max(1 ms, 1% of the limit), provided the
- * initial population can be evaluated within the limit (a valid best needs it). With the GPU
+ * initial population can be evaluated within the limit (a valid best needs it) and, on the GPU,
+ * one generation takes less than that slack (a chunk is at least one generation, planned from
+ * the measured ones; a GPU shared with another solve makes each wait for the other's chunks). With the GPU
  * backend, the first solve of a process also creates the CUDA context (0.2 to 1.1 s measured
  * on an H100) inside that initial part; call devo_gpu_available() before to keep it out. */
 int devo_solver_set_time_limit(devo_solver *s, double seconds);
@@ -329,7 +331,7 @@ int devo_solver_set_progress(devo_solver *s, devo_progress_fn fn, void *ud);
 int devo_solve(devo_solver *s);
 
 /* Asks a running solve to stop at its next check (DEVO_INTERRUPTED; the CPU backend checks every
- * few individuals, the GPU backend between chunks of at most 50 ms; the initial population is
+ * few individuals, the GPU backend between chunks of at most 50 ms or one generation; the initial population is
  * always evaluated first, since the best must be valid). Safe from any thread, including a
  * signal handler (it only stores to a lock-free atomic flag). The flag is cleared when a solve
  * returns (also with an error), so an interrupt that arrives before a solve starts stops that
