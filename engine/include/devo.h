@@ -317,9 +317,10 @@ int devo_solver_set_target(devo_solver *s, double target); /* stop when best <= 
  * The solve returns no later than the limit plus max(1 ms, 1% of the limit), provided the
  * initial population can be evaluated within the limit (a valid best needs it) and, on the GPU,
  * one generation takes less than that slack (a chunk is at least one generation, planned from
- * the measured ones; a GPU shared with another solve makes each wait for the other's chunks). With the GPU
- * backend, the first solve of a process also creates the CUDA context (0.2 to 1.1 s measured
- * on an H100) inside that initial part; call devo_gpu_available() before to keep it out. */
+ * the measured ones; a GPU shared with another solve makes each wait for the other's chunks). With
+ * the GPU backend, the first solve of a process also creates the CUDA context (0.2 to 1.1 s
+ * measured on an H100) inside that initial part; call devo_gpu_available() before to keep it out.
+ */
 int devo_solver_set_time_limit(devo_solver *s, double seconds);
 /* fn may be NULL (no callback). ud is borrowed. */
 int devo_solver_set_progress(devo_solver *s, devo_progress_fn fn, void *ud);
@@ -331,11 +332,11 @@ int devo_solver_set_progress(devo_solver *s, devo_progress_fn fn, void *ud);
 int devo_solve(devo_solver *s);
 
 /* Asks a running solve to stop at its next check (DEVO_INTERRUPTED; the CPU backend checks every
- * few individuals, the GPU backend between chunks of at most 50 ms or one generation; the initial population is
- * always evaluated first, since the best must be valid). Safe from any thread, including a
- * signal handler (it only stores to a lock-free atomic flag). The flag is cleared when a solve
- * returns (also with an error), so an interrupt that arrives before a solve starts stops that
- * solve right after its initial population and is never lost. */
+ * few individuals, the GPU backend between chunks of at most 50 ms or one generation; the initial
+ * population is always evaluated first, since the best must be valid). Safe from any thread,
+ * including a signal handler (it only stores to a lock-free atomic flag). The flag is cleared when
+ * a solve returns (also with an error), so an interrupt that arrives before a solve starts stops
+ * that solve right after its initial population and is never lost. */
 void devo_interrupt(devo_solver *s);
 
 /* The best value and vector (dim doubles; x may be NULL) of the last solve.
