@@ -6,6 +6,8 @@
  * prints how many coordinates are bit-identical and the largest differences. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -859,6 +861,83 @@ TEST_CASE(etc_small)
   etc_parity(200, 8, DEVO_ORDER_FCFS, 16, blk_small_designs);
 }
 
+/* Two solvers on two threads share the kernels (devo.h: every function is re-entrant across
+ * handles). Found in review: each plan set the kernel's dynamic shared memory attribute to its
+ * own need, so B's plan of the same warp kernel (devo__k_etcw<8, 2>: 300 x 16 with one schedule
+ * per block, 57 KB) made every later launch of A (512 x 16, eight per block, 208 KB) fail. B
+ * starts once A has run a chunk (A's progress callback), while A has many chunks to go. */
+typedef struct conc_job {
+  devo_etc *e;
+  int np;
+  int64_t gens;
+  int status, wait_for_a;
+  char err[DEVO__ERRLEN];
+} conc_job;
+
+static atomic_int conc_a_running, conc_a_done; /* B never waits for an A that failed */
+
+static int conc_progress(void *ud, const devo_progress *pr)
+{
+  (void)ud;
+  if (pr->generation > 0)
+    atomic_store(&conc_a_running, 1);
+  return 0;
+}
+
+static void *conc_run(void *arg)
+{
+  conc_job *j = (conc_job *)arg;
+  devo_problem *p = NULL;
+  devo_solver *s = NULL;
+  while (j->wait_for_a && !atomic_load(&conc_a_running) && !atomic_load(&conc_a_done))
+    ;
+  j->status = devo_problem_create(&p, NULL);
+  if (j->status == DEVO_OK)
+    j->status = devo_problem_set_etc(p, j->e, 0.75, DEVO_ORDER_FCFS, DEVO_ETC_SEED_NONE);
+  if (j->status == DEVO_OK)
+    j->status = devo_solver_create(&s, p, NULL);
+  if (j->status == DEVO_OK && (j->status = devo_solver_set_np(s, j->np)) == DEVO_OK &&
+      (j->status = devo_solver_set_backend(s, DEVO_BACKEND_GPU)) == DEVO_OK &&
+      (j->status = devo_solver_set_max_generations(s, j->gens)) == DEVO_OK &&
+      (j->status = devo_solver_set_progress(s, j->wait_for_a ? NULL : conc_progress, NULL)) ==
+          DEVO_OK)
+    j->status = devo_solve(s);
+  snprintf(j->err, sizeof j->err, "%s", s ? devo_solver_errmsg(s) : "");
+  devo_solver_destroy(s);
+  devo_problem_destroy(p);
+  if (!j->wait_for_a)
+    atomic_store(&conc_a_done, 1);
+  return NULL;
+}
+
+TEST_CASE(concurrent_solvers)
+{
+  conc_job a, b;
+  pthread_t ta, tb;
+  need_gpu();
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  a.e = random_etc(512, 16);
+  a.np = 1024;
+  a.gens = 100000;
+  b.e = random_etc(300, 16);
+  b.np = 64;
+  b.gens = 50;
+  b.wait_for_a = 1;
+  atomic_store(&conc_a_running, 0);
+  atomic_store(&conc_a_done, 0);
+  CHECK(pthread_create(&ta, NULL, conc_run, &a) == 0);
+  CHECK(pthread_create(&tb, NULL, conc_run, &b) == 0);
+  pthread_join(tb, NULL);
+  pthread_join(ta, NULL);
+  printf("  A (512 x 16, NP 1024): %s; B (300 x 16, NP 64): %s\n", devo_status_name(a.status),
+         devo_status_name(b.status));
+  CHECKF(a.status == DEVO_GEN_LIMIT, "A: %s: %s", devo_status_name(a.status), a.err);
+  CHECKF(b.status == DEVO_GEN_LIMIT, "B: %s: %s", devo_status_name(b.status), b.err);
+  devo_etc_destroy(a.e);
+  devo_etc_destroy(b.e);
+}
+
 /* A short case of the block kinds for compute-sanitizer (tools/gpu_check.sh). */
 TEST_CASE(blk_small)
 {
@@ -883,6 +962,6 @@ int main(int argc, char **argv)
                                   TC(cec_reference),      TC(cec_generated),
                                   TC(cec_parity_de),      TC(etc_eval_parity),
                                   TC(etc_parity_de),      TC(etc_small),
-                                  TC(blk_small)};
+                                  TC(blk_small),          TC(concurrent_solvers)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }
