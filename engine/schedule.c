@@ -161,7 +161,7 @@ static int solver_setup(devo_solver *s, const devo_schedule_opts *o, int backend
  * *rounds counts the rounds. Each round's objective comes from one view and one scratch block
  * made here (devo_etc_evaluate would allocate and check the assignment again every round). */
 static int iterated_ls(const devo_etc *e, const devo_schedule_opts *o, int *cur, double *cur_obj,
-                       int *work, double deadline, int64_t *rounds)
+                       int *work, double t0, double deadline, int64_t *rounds, int *stopped)
 {
   const devo__pview v = devo__etc_view(e, o->order, o->lambda);
   double *scratch = (double *)devo__alloc(&e->al, devo__etc_scratch(&v), sizeof(double));
@@ -189,6 +189,19 @@ static int iterated_ls(const devo_etc *e, const devo_schedule_opts *o, int *cur,
     if (obj <= *cur_obj) { /* equal is kept too: it moves the search along plateaus */
       memcpy(cur, work, (size_t)n * sizeof(int));
       *cur_obj = obj;
+    }
+    /* the progress callback may end this step too (devo schedule's Ctrl-C was ignored here,
+     * where most of the time goes: found in review) */
+    if (o->progress) {
+      devo_progress pr;
+      pr.generation = *rounds;
+      pr.evaluations = *rounds;
+      pr.elapsed = devo__now() - t0;
+      pr.best = *cur_obj;
+      if (o->progress(o->progress_ud, &pr) != 0) {
+        *stopped = 1;
+        break;
+      }
     }
   }
   devo__free(&e->al, scratch);
@@ -417,12 +430,15 @@ searched:
   if (o->polish && o->ils_share > 0.0 && deadline - devo__now() > 0.0 &&
       !(r->de_ran && (r->status == DEVO_STOPPED_BY_CALLBACK || r->status == DEVO_INTERRUPTED))) {
     double obj = best.obj;
+    int stopped = 0;
     memcpy(ils, best.assign, (size_t)n * sizeof(int));
-    st = iterated_ls(e, o, ils, &obj, ils + n, deadline, &r->ils_rounds);
+    st = iterated_ls(e, o, ils, &obj, ils + n, t0, deadline, &r->ils_rounds, &stopped);
     if (st != DEVO_OK) {
       st = fail(r, st, "iterated local search: %s", devo_status_message(st));
       goto done;
     }
+    if (stopped)
+      r->status = DEVO_STOPPED_BY_CALLBACK;
     if (obj < best.obj) {
       st = eval_cand(e, o, ils, DEVO_SCHED_FROM_ILS, -1, &c);
       if (st != DEVO_OK) {

@@ -1191,6 +1191,32 @@ static double mono_now(void)
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The progress callback also ends the iterated local search (step 5), where most of a run's
+ * time goes; devo schedule's Ctrl-C uses it (found in review: it was ignored there). */
+static int stop_after_half_second(void *ud, const devo_progress *pr)
+{
+  ++*(int *)ud;
+  return pr->elapsed > 0.5; /* DE has its first 0.2 s, the rest is the local search's */
+}
+
+TEST_CASE(schedule_run_callback_ends_ils)
+{
+  devo_etc *e = gen_etc("u_c_hihi", 512, 16);
+  devo_schedule_opts o;
+  devo_schedule_result r;
+  int a[512], calls = 0;
+  devo_schedule_opts_init(&o);
+  o.time_limit = 2.0;
+  o.ils_share = 0.9;
+  o.progress = stop_after_half_second;
+  o.progress_ud = &calls;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_OK);
+  CHECK_EQ_INT(r.status, DEVO_STOPPED_BY_CALLBACK);
+  CHECKF(r.elapsed > 0.5 && r.elapsed < 1.0, "elapsed %.3f s", r.elapsed);
+  CHECK(r.de_ran && r.ils_rounds >= 1 && calls > 1);
+  devo_etc_destroy(e);
+}
+
 /* devo.h's promise for devo_etc_local_search: within about a millisecond of the deadline on
  * instances up to ~10^5 tasks (found in review: with the SPT order, setting up and checking the
  * result sorted every machine without a look at the clock, 31 to 36 ms for a 10 ms deadline at
@@ -1547,6 +1573,7 @@ static const tc_case cases[] = {
     TC(braun_minmin_local_search),
     TC(problem_etc_seed_local),  TC(schedule_run_library), TC(schedule_run_iterated_ls),
     TC(schedule_run_short_limits), TC(local_search_deadline_large),
+    TC(schedule_run_callback_ends_ils),
 };
 
 int main(int argc, char **argv)

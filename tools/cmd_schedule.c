@@ -504,6 +504,9 @@ static int schedule(const sched_args *ap)
   if (a.heuristic) {
     ans.stop_name = "heuristic";
     ans.stop_msg = "--heuristic: no search";
+  } else if (sigint_seen) { /* Ctrl-C: the library saw a callback that asked to stop */
+    ans.stop_name = devo_status_name(DEVO_INTERRUPTED);
+    ans.stop_msg = "interrupted (Ctrl-C): the best schedule so far";
   } else if (!res.de_ran) {
     ans.stop_name = "heuristics_only";
     ans.stop_msg = "too little time left for DE: the best heuristic";

@@ -400,8 +400,11 @@ typedef struct devo_schedule_opts {
                         0.2 to 1.1 s on an H100. With GPU in a process that has not used the GPU
                         yet, call devo_gpu_available() first (devo schedule does it on a thread
                         of its own): otherwise that start-up falls inside DE's budget */
-  devo_progress_fn progress; /* optional DE progress callback (non-zero return stops DE and
-                                skips the final local search); NULL = none */
+  devo_progress_fn progress; /* optional progress callback of DE (non-zero return stops DE and
+                                skips the final local search) and of the iterated local search
+                                after each round (generation = evaluations = rounds, best = its
+                                objective; non-zero ends it); r->status is then
+                                DEVO_STOPPED_BY_CALLBACK; NULL = none */
   void *progress_ud;         /* borrowed, passed to progress */
 } devo_schedule_opts;
 
@@ -413,7 +416,8 @@ typedef struct devo_schedule_result {
   int64_t ls_moves;    /* local-search steps kept: seeds and final polish together */
   int64_t ils_rounds;  /* perturbation + local search rounds of step 5 */
   int de_ran;          /* 1 when DE ran */
-  int status;          /* DE's stop reason (> 0) when it ran, else DEVO_OK */
+  int status;          /* DE's stop reason (> 0) when it ran, or DEVO_STOPPED_BY_CALLBACK when
+                          the callback ended the iterated local search, else DEVO_OK */
   int source;          /* DEVO_SCHED_FROM_* of the returned assignment */
   int heuristic;       /* DEVO_HEUR_* behind a FROM_HEURISTIC(_LS) answer, else -1 */
   int backend;         /* DEVO_BACKEND_CPU or _GPU that ran DE; -1 without DE */
