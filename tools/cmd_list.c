@@ -8,9 +8,10 @@
 static const char *const list_help =
     "usage: devo list-problems [--csv]\n"
     "\n"
-    "Lists the built-in functions: name (for --problem), alias, optimum value F*, the smallest\n"
-    "dimension with generated data (every larger one works too), the dimensions with official\n"
-    "CEC data (--cec-data), and where the function comes from.\n"
+    "Lists the built-in functions: name (for --problem), alias, optimum value F*, the dimension\n"
+    "from which on every one works with generated data (up to 10^7, CEC functions 10,000; a\n"
+    "hybrid also takes some smaller ones), the dimensions with official CEC data (--cec-data),\n"
+    "and where the function comes from.\n"
     "\n"
     "  --csv    one CSV row per function (header name,alias,fstar,min_dim,official_dims,source)\n";
 
