@@ -14,6 +14,11 @@
 /* Share of the limit that the local search of the seeds may use at most: on the Braun sizes it
  * needs well under a millisecond, the cap only matters on very large instances. */
 #define SEED_LS_SHARE 0.3
+/* Share of the limit by which Min-min, Sufferage and Max-min must have ended (O(n^2 m): 2 to 3 ms
+ * each at 512x16, seconds from 10^4 tasks): given the whole limit, from about 5,000 tasks they
+ * used it up and were dropped unfinished, and the answer was a plain OLB, MET or MCT schedule
+ * with no local search or DE at any limit (found in review). */
+#define BATCH_HEUR_SHARE 0.2
 /* The smallest DE budget worth a solve (below it the heuristics answer alone). */
 #define MIN_SOLVE_S 0.002
 /* The first GPU use of a process (driver and context creation) took 0.2 to 1.1 s on the lent
@@ -211,9 +216,9 @@ static int iterated_ls(const devo_etc *e, const devo_schedule_opts *o, int *cur,
 /* Step 1: the heuristics' schedules into plain (n ints each): o->heuristic alone (always run to
  * its end: it is the answer), or all six, OLB, MET and MCT first (one pass over the matrix each,
  * always finished, so an answer exists), then Min-min, Sufferage and Max-min, each dropped when
- * the deadline passes before it ends (they take 2 to 3 ms each at 512x16: with less time left
- * the call overran short limits). The finished ones are stored in seed order
- * (devo__etc_seed_order), heur[] naming them, *count of them. Returns a status. */
+ * deadline (the caller's share of the limit) passes before it ends (they take 2 to 3 ms each at
+ * 512x16: run regardless, they overran short limits). The finished ones are stored in seed
+ * order (devo__etc_seed_order), heur[] naming them, *count of them. Returns a status. */
 static int run_heuristics(const devo_etc *e, const devo_schedule_opts *o, double deadline,
                           int *plain, int *heur, int *count)
 {
@@ -278,7 +283,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
   }
 
   /* 1. heuristics (in seed order, the order in which they are kept as seeds) */
-  st = run_heuristics(e, o, deadline, plain, heur, &nheur);
+  st = run_heuristics(e, o, t0 + BATCH_HEUR_SHARE * o->time_limit, plain, heur, &nheur);
   for (k = 0; st == DEVO_OK && k < nheur; ++k) {
     st = eval_cand(e, o, plain + (size_t)k * n, DEVO_SCHED_FROM_HEURISTIC, heur[k], &c);
     if (st == DEVO_OK)

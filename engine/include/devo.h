@@ -431,8 +431,9 @@ void devo_schedule_opts_init(devo_schedule_opts *o);
 /* The time-bounded anytime scheduler of `devo schedule`, for resource managers that link devo:
  * matrix in memory in, assignment out (issue 5). Steps, all inside o->time_limit:
  *  1. the six classic heuristics (or only o->heuristic, which then is the answer, no search, and
- *     always runs to its end): OLB, MET and MCT always, then Min-min, Sufferage and Max-min,
- *     each dropped if the deadline passes before it ends (O(n^2) steps: 2 to 3 ms at 512x16);
+ *     always runs to its end, O(n^2 m) for Min-min, Max-min and Sufferage: minutes from about
+ *     10^5 tasks): OLB, MET and MCT always, then Min-min, Sufferage and Max-min, each dropped
+ *     if the first 20% of the limit pass before it ends (2 to 3 ms each at 512x16);
  *  2. with seeds = DEVO_ETC_SEED_LOCAL, each heuristic schedule improved by
  *     devo_etc_local_search (bounded to the first 30% of the limit);
  *  3. DE (devo_solve) seeded with those schedules (distinct ones; none with SEED_NONE), until
