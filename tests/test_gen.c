@@ -225,6 +225,10 @@ TEST_CASE(tool_count_out_of_range_exit_2)
     snprintf(a, sizeof a, "--class u_c_hihi --tasks 2 --machines %s", bad[k]);
     expect_refused(a, "--machines: not a valid count");
   }
+  /* beyond what devo reads: its own message before any allocation, not "out of memory" */
+  expect_refused("--class u_c_hihi --tasks 1000000 --machines 4096", "67108864 values");
+  expect_refused("--class u_c_hihi --tasks 10 --machines 5000", "4096 machines");
+  expect_refused("--class u_c_hihi --tasks 10 --machines 1", "at least 2");
 }
 
 /* A seed is decimal digits only: "010" was read as octal 8, "0x8" as hex, " -1" wrapped to

@@ -26,6 +26,7 @@ static const char usage[] =
     "    V_task and V_mach in [1e-50, 5] (beyond these, values would underflow or overflow)\n"
     "  consistency: c = every row sorted ascending, s = even columns sorted, i = as drawn\n"
     "  --class u_X_YYZZ sets the range method, consistency X, task/machine heterogeneity\n"
+    "  sizes: 1 .. 1000000 tasks, 2 .. 4096 machines, at most 67108864 values (what devo reads)\n"
     "  --seed S (default 1): 0 .. 18446744073709551615, decimal digits only; the same\n"
     "    parameters and seed give the same file, byte for byte\n";
 
@@ -198,6 +199,12 @@ int main(int argc, char **argv)
     if (!in_range(g.v_mach, DEVO__ETCGEN_V_MIN, DEVO__ETCGEN_V_MAX))
       return bad("--v-mach %s: must be in [%g, %g]", vm_s, DEVO__ETCGEN_V_MIN, DEVO__ETCGEN_V_MAX);
   }
+  /* the size limits before the allocation, so that a matrix too large to read gets its own
+   * message (exit 2), not "out of memory" (found in review) */
+  if (g.nmach < 2 || g.nmach > DEVO_ETC_MAX_MACHINES ||
+      (long long)g.ntasks * g.nmach > DEVO_ETC_MAX_CELLS)
+    return bad("%d x %d: at most %d machines (at least 2) and %d values", g.ntasks, g.nmach,
+               DEVO_ETC_MAX_MACHINES, DEVO_ETC_MAX_CELLS);
   v = (double *)malloc((size_t)g.ntasks * (size_t)g.nmach * sizeof(double));
   if (!v) {
     fprintf(stderr, "etc-gen: out of memory\n");
