@@ -326,6 +326,12 @@ static void rd_value(rd *r, const char *s, size_t len, long row, long col)
   rd_push(r, x);
 }
 
+/* Whether b[e] ends a line: LF, or a CR alone (old Mac files; a CRLF ends at its LF). */
+static int line_end(const char *b, size_t n, size_t e)
+{
+  return b[e] == '\n' || (b[e] == '\r' && (e + 1 == n || b[e + 1] != '\n'));
+}
+
 /* ---- CSV -------------------------------------------------------------------------------- */
 
 /* The first row is kept until its end: it is a header if none of its fields is a number (or
@@ -536,7 +542,7 @@ static void read_csv(rd *r, const char *b, size_t n)
    * LF, CRLF, or a CR alone (old Mac files, which libcsv reads as rows too) */
   while (i < n && r->status == DEVO_OK) {
     size_t e = i;
-    while (e < n && b[e] != '\n' && !(b[e] == '\r' && (e + 1 == n || b[e + 1] != '\n')))
+    while (e < n && !line_end(b, n, e))
       e++;
     if (e < n)
       e++; /* include the line end */
@@ -608,7 +614,7 @@ static void read_braun(rd *r, const char *b, size_t n, int nmach, int *ntasks_ou
   while (i < n && r->status == DEVO_OK) {
     size_t e = i;
     int k;
-    while (e < n && b[e] != '\n')
+    while (e < n && !line_end(b, n, e)) /* LF, or CR alone; a CRLF's CR is a blank */
       e++;
     line++;
     k = tokens(b + i, e - i, tb, te, 4);
@@ -720,7 +726,7 @@ static int detect_format(const char *b, size_t n)
   double x;
   while (i < n && (b[i] == '\n' || b[i] == '\r' || b[i] == ' ' || b[i] == '\t'))
     i++;
-  for (e = i; e < n && b[e] != '\n'; ++e)
+  for (e = i; e < n && !line_end(b, n, e); ++e)
     if (b[e] == ',' || b[e] == ';' || b[e] == '\t')
       return DEVO_ETC_CSV;
   k = tokens(b + i, e - i, tb, te, 4);

@@ -134,6 +134,12 @@ TEST_CASE(read_braun_variants)
   /* explicit format with a trailing blank line */
   CHECK(read_text("1\n2\n3\n4\n\n", DEVO_ETC_BRAUN, 2, &e, err, sizeof err) == DEVO_OK);
   devo_etc_destroy(e);
+  /* old Mac line ends (a CR alone), detected as Braun too */
+  CHECKF(read_text("2 2 0\r1\r2\r3\r4.5\r", DEVO_ETC_AUTO, 0, &e, err, sizeof err) == DEVO_OK,
+         "%s", err);
+  CHECK_EQ_INT(devo_etc_ntasks(e), 2);
+  CHECK(devo_etc_values(e)[3] == 4.5);
+  devo_etc_destroy(e);
 }
 
 /* One malformed input, the status and the "name:row:col:" it must report. */
