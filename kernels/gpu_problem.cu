@@ -105,9 +105,16 @@ int devo__gpu_pdata_upload(const devo_problem *p, devo__gpu_pdata *d, devo__pvie
       cudaError_t e = cudaMemcpyAsync(tmp, hv->rot + k * mat, mat * sizeof(double),
                                       cudaMemcpyHostToDevice, st);
       if (e == cudaSuccess) {
-        devo__k_transpose<<<(unsigned)((mat + 255) / 256 < 4096 ? (mat + 255) / 256 : 4096), 256,
-                            0, st>>>(tmp, d->rott + k * mat, (int)dim);
-        e = cudaGetLastError();
+        /* cudaLaunchKernel returns this launch's error; cudaGetLastError after <<< >>> could
+         * return an earlier, unrelated one of the caller's and blame the transpose (found in
+         * review) */
+        const double *in = tmp;
+        double *out = d->rott + k * mat;
+        int dd = (int)dim;
+        void *args[] = {(void *)&in, (void *)&out, (void *)&dd};
+        e = cudaLaunchKernel((const void *)devo__k_transpose,
+                             dim3((unsigned)((mat + 255) / 256 < 4096 ? (mat + 255) / 256 : 4096)),
+                             dim3(256), args, 0, st);
       }
       if (e == cudaSuccess && k + 1 == nc)
         e = cudaStreamSynchronize(st); /* tmp may go now */
