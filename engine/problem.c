@@ -158,8 +158,11 @@ int devo_problem_set_user(devo_problem *p, int dim, double lower, double upper,
   st = check_dim(p, dim);
   if (st != DEVO_OK)
     return st;
-  if (!isfinite(lower) || !isfinite(upper) || !(lower < upper))
-    return devo__problem_err(p, DEVO_E_INVALID, "bounds [%g, %g] must be finite with lower < upper",
+  /* the width too: lower + u (upper - lower) overflowed to inf for [-1e308, 1e308] (found in
+   * review) */
+  if (!isfinite(lower) || !isfinite(upper) || !(lower < upper) || !isfinite(upper - lower))
+    return devo__problem_err(p, DEVO_E_INVALID,
+                             "bounds [%g, %g] must be finite with lower < upper and a finite width",
                              lower, upper);
   if (!fn)
     return devo__problem_err(p, DEVO_E_INVALID, "objective function is NULL");

@@ -152,6 +152,25 @@ TEST_CASE(solve_outputs)
   free(out);
 }
 
+/* --target E stops only at an error (best - f*, as printed) <= E, also for E below f*'s
+ * rounding (found in review: E = 3e-14 at f* = 300 stopped at 5.7e-14). */
+TEST_CASE(target_error_within_e)
+{
+  char cmd[1024], *out = NULL;
+  const double es[3] = {3e-14, 1e-13, 1e-8};
+  int k;
+  for (k = 0; k < 3; ++k) {
+    snprintf(cmd, sizeof cmd,
+             "%s solve --problem F01 --dim 10 --np 50 --target %g --max-gens 100000 --json",
+             tc_devo_bin(), es[k]);
+    CHECK(tc_run(cmd, &out, NULL) == 0);
+    CHECK(out && strstr(out, "DEVO_TARGET_REACHED"));
+    CHECKF(json_number(out, "error") <= es[k], "E = %g: error %.17g", es[k],
+           json_number(out, "error"));
+    free(out);
+  }
+}
+
 /* A run ended by its time limit is a success (exit 0) with the time-limit reason. */
 TIMED_CASE(time_limit_exit_0)
 {
@@ -258,7 +277,8 @@ TEST_CASE(eval_line_ends_and_long_numbers)
 
 static const tc_case cases[] = {TC(bad_usage_exits_2),      TC(help_and_version),
                                 TC(solve_outputs),          TC(time_limit_exit_0),
-                                TC(output_failures_exit_1), TC(eval_line_ends_and_long_numbers)};
+                                TC(output_failures_exit_1), TC(eval_line_ends_and_long_numbers),
+                                TC(target_error_within_e)};
 
 int main(int argc, char **argv)
 {

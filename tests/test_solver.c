@@ -376,6 +376,9 @@ TEST_CASE(bad_options_rejected)
   CHECK(devo_problem_set_builtin(p, "sphere", 10000001, 1, NULL) == DEVO_E_INVALID);
   CHECK(strstr(devo_problem_errmsg(p), "10000001") != NULL);
   CHECK(devo_problem_set_builtin(p, NULL, 10, 1, NULL) == DEVO_E_INVALID);
+  /* a box whose width overflows: every draw would be inf (found in review) */
+  CHECK(devo_problem_set_user(p, 3, -1e308, 1e308, slow_fn, NULL) == DEVO_E_INVALID);
+  CHECK(strstr(devo_problem_errmsg(p), "width") != NULL);
   CHECK(devo_solver_create(&s, empty, NULL) == DEVO_E_INVALID && s == NULL);
   CHECK(devo_problem_set_builtin(p, "sphere", 10, 1, NULL) == DEVO_OK);
   CHECK(devo_solver_create(&s, p, NULL) == DEVO_OK);

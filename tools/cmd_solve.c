@@ -241,6 +241,15 @@ static int setter(devo_solver *s, int st)
  * problem's optimum (NAN: unknown; the target is then relative to 0). */
 static int apply_options(devo_solver *s, const solve_args *a, int backend, double fstar)
 {
+  double target = (double)NAN;
+  if (!isnan(a->target)) {
+    /* the largest value whose error best - f* (as printed) is <= E: f* + E rounded up let a run
+     * stop with an error above E (found in review: E = 3e-14 at f* = 300 gave 5.7e-14) */
+    const double f0 = isnan(fstar) ? 0.0 : fstar;
+    target = f0 + a->target;
+    while (target - f0 > a->target)
+      target = nextafter(target, -(double)INFINITY);
+  }
   return setter(s, devo_solver_set_np(s, a->np)) || setter(s, devo_solver_set_f(s, a->f)) ||
          setter(s, devo_solver_set_cr(s, a->cr)) || setter(s, devo_solver_set_seed(s, a->seed)) ||
          setter(s, devo_solver_set_bounds(s, a->bounds)) ||
@@ -250,9 +259,7 @@ static int apply_options(devo_solver *s, const solve_args *a, int backend, doubl
          setter(s, devo_solver_set_max_evals(s, a->max_evals)) ||
          setter(s, devo_solver_set_max_generations(s, a->max_gens)) ||
          setter(s, devo_solver_set_time_limit(s, a->time_limit)) ||
-         setter(s, devo_solver_set_target(s, isnan(a->target)
-                                                 ? (double)NAN
-                                                 : (isnan(fstar) ? 0.0 : fstar) + a->target));
+         setter(s, devo_solver_set_target(s, target));
 }
 
 /* The options checked on a stand-in problem (sphere, D = 2) before the real one is made: making

@@ -110,8 +110,8 @@ int devo_problem_set_builtin(devo_problem *p, const char *name, int dim, uint64_
                              const char *data_dir);
 
 /* A user objective on the box [lower, upper]^dim (CPU backend only). fn and ud are borrowed.
- * Returns DEVO_OK or DEVO_E_INVALID (dim < 1 or > 10^7, bounds not finite or lower >= upper,
- * fn NULL). */
+ * Returns DEVO_OK or DEVO_E_INVALID (dim < 1 or > 10^7, bounds not finite, lower >= upper, or
+ * upper - lower not finite (every draw would overflow), fn NULL). */
 int devo_problem_set_user(devo_problem *p, int dim, double lower, double upper,
                           devo_objective_fn fn, void *ud);
 
@@ -283,7 +283,8 @@ enum { DEVO_GPU_FUSED = 0, DEVO_GPU_MULTIKERNEL = 1 };
 /* Progress report passed to the callback between chunks of generations. */
 typedef struct devo_progress {
   int64_t generation;  /* generations completed */
-  int64_t evaluations; /* objective evaluations, the initial population included */
+  int64_t evaluations; /* objective evaluations of the generations completed, the initial
+                          population included */
   double elapsed;      /* seconds since devo_solve started (monotonic clock) */
   double best;         /* best value so far */
 } devo_progress;
@@ -310,8 +311,8 @@ int devo_solver_set_threads(devo_solver *s, int threads);   /* CPU workers, 1 ..
 int devo_solver_set_backend(devo_solver *s, int backend);   /* DEVO_BACKEND_* */
 int devo_solver_set_gpu_design(devo_solver *s, int design); /* DEVO_GPU_* */
 /* Stopping rules; any combination; 0 (or NAN for the target) switches a rule off. */
-int devo_solver_set_max_evals(devo_solver *s, int64_t max_evals); /* >= NP at solve time */
-int devo_solver_set_max_generations(devo_solver *s, int64_t max_gens);
+int devo_solver_set_max_evals(devo_solver *s, int64_t max_evals);      /* >= NP at solve time */
+int devo_solver_set_max_generations(devo_solver *s, int64_t max_gens); /* <= 2^32 - 2 */
 int devo_solver_set_target(devo_solver *s, double target); /* stop when best <= target */
 /* Wall-clock seconds counted from the start of devo_solve (monotonic clock); finite, >= 0.
  * The solve returns no later than the limit plus max(1 ms, 1% of the limit), provided the
@@ -346,7 +347,9 @@ int devo_solver_best(const devo_solver *s, double *value, double *x);
 /* Statistics of the last solve. */
 typedef struct devo_stats {
   int64_t generations;
-  int64_t evaluations;
+  int64_t evaluations; /* NP (initial) + NP per completed generation; the CPU backend also drops
+                          and does not count a generation cut short by the deadline or an
+                          interrupt, although its objective was already called for part of it */
   double elapsed;      /* seconds of devo_solve, start to return */
   double init_seconds; /* of which: allocation, device set-up, initial population */
   int status;          /* what devo_solve returned */
