@@ -4,8 +4,10 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 int tc_checks = 0;
@@ -144,4 +146,43 @@ devo_allocator tc_fail_allocator(tc_fail_alloc *fa)
   al.free = fa_free;
   al.ud = fa;
   return al;
+}
+
+void tc_expect_refused(const char *cmd, int code, const char *prefix, const char *word)
+{
+  char *out = NULL, *err = NULL, *nl;
+  const int rc = tc_run(cmd, &out, &err);
+  CHECKF(rc == code, "'%s' exited %d, expected %d (stderr: %s)", cmd, rc, code, err ? err : "");
+  CHECKF(err && (!prefix || strncmp(err, prefix, strlen(prefix)) == 0) && strstr(err, word),
+         "'%s': stderr '%s' lacks '%s'", cmd, err ? err : "", word);
+  nl = err ? strchr(err, '\n') : NULL;
+  CHECKF(nl && nl[1] == 0, "'%s': stderr is not one line: '%s'", cmd, err ? err : "");
+  CHECKF(out && out[0] == 0, "'%s': printed a result on stdout: '%s'", cmd, out ? out : "");
+  free(out);
+  free(err);
+}
+
+double tc_now(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+long tc_preemptions(void)
+{
+  struct rusage r;
+  getrusage(RUSAGE_SELF, &r);
+  return r.ru_nivcsw;
+}
+
+void tc_overrun_add(tc_overrun *o, long mark, double over, double late_above)
+{
+  if (tc_preemptions() == mark) {
+    o->clean++;
+    o->late += over > late_above;
+    o->worst = over > o->worst ? over : o->worst;
+  } else {
+    o->worst_busy = over > o->worst_busy ? over : o->worst_busy;
+  }
 }

@@ -75,6 +75,24 @@ char *tc_slurp(const char *path, size_t *len);
  * returns the exit code (or -1). */
 int tc_run(const char *cmd, char **out, char **err);
 
+/* Runs cmd (a shell command) and checks that it exits with code, that stderr is exactly one line
+ * starting with prefix (NULL: any) and containing word, and that stdout is empty: a refused
+ * input or option. */
+void tc_expect_refused(const char *cmd, int code, const char *prefix, const char *word);
+
+/* Monotonic seconds. */
+double tc_now(void);
+
+/* Overruns of a time limit, the runs during which the kernel preempted the process
+ * (involuntary context switches went up) kept apart: a timing promise assumes the process has
+ * its CPU. Before each run, mark = tc_preemptions(); after it, tc_overrun_add. */
+typedef struct tc_overrun {
+  int clean, late;          /* runs never preempted; of them, over late_above */
+  double worst, worst_busy; /* largest overrun of a clean run, of a preempted one */
+} tc_overrun;
+long tc_preemptions(void);
+void tc_overrun_add(tc_overrun *o, long mark, double over, double late_above);
+
 /* A counting allocator (devo_allocator) that fails the fail_at-th allocation (0: none), and
  * with sticky every one after it too (code that retries smaller, as libcsv does, then still
  * fails), and counts the blocks still live, for the allocation-failure tests. */

@@ -461,34 +461,18 @@ static char *slurp(const char *path, size_t *len)
   return buf;
 }
 
-/* Writes bytes as dir/name. */
+/* Writes bytes as dir/name (over an earlier file of that name, recorded once for tmp_close). */
 static void tmp_write(tmpdir *t, const char *name, const char *bytes, size_t len)
 {
   FILE *f;
   char full[256];
-  CHECK(t->nfiles < 16);
-  snprintf(full, sizeof full, "%s/%s", t->path, name);
-  memcpy(t->files[t->nfiles], full, sizeof full);
-  f = fopen(full, "wb");
-  CHECK(f != NULL);
-  CHECK(fwrite(bytes, 1, len, f) == len);
-  fclose(f);
-  t->nfiles++;
-}
-
-/* Writes bytes as dir/name, over an earlier file of that name (recorded once for tmp_close). */
-static void tmp_rewrite(tmpdir *t, const char *name, const char *bytes, size_t len)
-{
-  char full[256];
   int i;
-  FILE *f;
   snprintf(full, sizeof full, "%s/%s", t->path, name);
-  for (i = 0; i < t->nfiles; ++i)
-    if (strcmp(t->files[i], full) == 0)
-      break;
+  for (i = 0; i < t->nfiles && strcmp(t->files[i], full) != 0; ++i)
+    ;
   if (i == t->nfiles) {
-    tmp_write(t, name, bytes, len);
-    return;
+    CHECK(t->nfiles < 16);
+    memcpy(t->files[t->nfiles++], full, sizeof full);
   }
   f = fopen(full, "wb");
   CHECK(f != NULL);
@@ -496,8 +480,10 @@ static void tmp_rewrite(tmpdir *t, const char *name, const char *bytes, size_t l
   fclose(f);
 }
 
-/* Copies ../shared/cec/<suite>/<src> to dir/<dst> (dst NULL: same name). */
-static void tmp_copy(tmpdir *t, const char *suite, const char *src, const char *dst)
+/* Copies ../shared/cec/<suite>/<src> less its last `cut` bytes (0: intact) to dir/<dst> (dst
+ * NULL: same name). */
+static void tmp_copy_cut(tmpdir *t, const char *suite, const char *src, const char *dst,
+                         size_t cut)
 {
   char sub[128], *path, *buf;
   size_t len;
@@ -505,9 +491,15 @@ static void tmp_copy(tmpdir *t, const char *suite, const char *src, const char *
   path = shared_path(sub);
   CHECKF(path != NULL, "missing %s", sub);
   buf = slurp(path, &len);
-  tmp_write(t, dst ? dst : src, buf, len);
+  CHECK(len > cut);
+  tmp_write(t, dst ? dst : src, buf, len - cut);
   free(buf);
   free(path);
+}
+
+static void tmp_copy(tmpdir *t, const char *suite, const char *src, const char *dst)
+{
+  tmp_copy_cut(t, suite, src, dst, 0);
 }
 
 static void need_shared(void)
@@ -638,7 +630,7 @@ TEST_CASE(bad_truncated_file)
     CHECK(ended != NULL);
     memcpy(ended, buf, cut);
     memcpy(ended + cut, "\r\n", 2);
-    tmp_rewrite(&t, "shift_data_3.txt", ended, cut + 2);
+    tmp_write(&t, "shift_data_3.txt", ended, cut + 2);
     free(ended);
   }
   CHECKF(data_make(&d, 1, 10, 0, t.path, err, sizeof err) == DEVO_OK, "%s", err);
@@ -648,20 +640,6 @@ TEST_CASE(bad_truncated_file)
   tmp_close(&t);
 }
 
-/* Writes ../shared/cec/<suite>/<src> less its last `cut` bytes as dir/<src> (cut 0: intact). */
-static void tmp_copy_cut(tmpdir *t, const char *suite, const char *src, size_t cut)
-{
-  char sub[128], *path, *buf;
-  size_t len;
-  snprintf(sub, sizeof sub, "cec/%s/%s", suite, src);
-  path = shared_path(sub);
-  CHECKF(path != NULL, "missing %s", sub);
-  buf = slurp(path, &len);
-  CHECK(len > cut);
-  tmp_rewrite(t, src, buf, len - cut);
-  free(buf);
-  free(path);
-}
 
 /* A file that lost its last few bytes: the last number can still parse ("...e-0" from
  * "...e-01", or the mantissa alone), and in a shift file it can lie in the part that is
@@ -676,9 +654,9 @@ TEST_CASE(bad_truncated_tail)
   need_shared();
   tmp_open(&t);
   /* F03 (simple): M_5_D10.txt (10 CRLF lines) cut by 1..8 bytes */
-  tmp_copy_cut(&t, "cec2017", "shift_data_5.txt", 0);
+  tmp_copy(&t, "cec2017", "shift_data_5.txt", NULL);
   for (cut = 1; cut <= 8; ++cut) {
-    tmp_copy_cut(&t, "cec2017", "M_5_D10.txt", cut);
+    tmp_copy_cut(&t, "cec2017", "M_5_D10.txt", NULL, cut);
     CHECKF(data_make(&d, 3, 10, 0, t.path, err, sizeof err) == DEVO_E_PARSE, "cut %zu: loaded",
            cut);
     check_msg(err, &t, "M_5_D10.txt", 10);
@@ -688,10 +666,10 @@ TEST_CASE(bad_truncated_tail)
     CHECK(d.shift == NULL && d.rot == NULL);
   }
   /* the one-line shift file: D = 100 uses its last number, D = 10 skips it */
-  tmp_copy_cut(&t, "cec2017", "M_5_D10.txt", 0);
-  tmp_copy_cut(&t, "cec2017", "M_5_D100.txt", 0);
+  tmp_copy(&t, "cec2017", "M_5_D10.txt", NULL);
+  tmp_copy(&t, "cec2017", "M_5_D100.txt", NULL);
   for (cut = 1; cut <= 8; ++cut) {
-    tmp_copy_cut(&t, "cec2017", "shift_data_5.txt", cut);
+    tmp_copy_cut(&t, "cec2017", "shift_data_5.txt", NULL, cut);
     for (dim = 10; dim <= 100; dim += 90) {
       CHECKF(data_make(&d, 3, dim, 0, t.path, err, sizeof err) == DEVO_E_PARSE,
              "cut %zu, D = %d: loaded", cut, dim);
@@ -699,23 +677,23 @@ TEST_CASE(bad_truncated_tail)
     }
   }
   /* a composition: the cut is on line 10 of the shift file, a line the code never reads */
-  tmp_copy_cut(&t, "cec2017", "M_22_D10.txt", 0);
-  tmp_copy_cut(&t, "cec2017", "shift_data_22.txt", 3);
+  tmp_copy(&t, "cec2017", "M_22_D10.txt", NULL);
+  tmp_copy_cut(&t, "cec2017", "shift_data_22.txt", NULL, 3);
   CHECK_EQ_INT(data_make(&d, 8, 10, 0, t.path, err, sizeof err), DEVO_E_PARSE);
   check_msg(err, &t, "shift_data_22.txt", 10);
   /* CEC2014 layout (three-digit exponents: 4 bytes leave "...e-0"), and the LF-ended shuffle */
-  tmp_copy_cut(&t, "cec2014", "shift_data_18.txt", 0);
-  tmp_copy_cut(&t, "cec2014", "shuffle_data_18_D10.txt", 0);
-  tmp_copy_cut(&t, "cec2014", "M_18_D10.txt", 4);
+  tmp_copy(&t, "cec2014", "shift_data_18.txt", NULL);
+  tmp_copy(&t, "cec2014", "shuffle_data_18_D10.txt", NULL);
+  tmp_copy_cut(&t, "cec2014", "M_18_D10.txt", NULL, 4);
   CHECK_EQ_INT(data_make(&d, 5, 10, 0, t.path, err, sizeof err), DEVO_E_PARSE);
   check_msg(err, &t, "M_18_D10.txt", 10);
-  tmp_copy_cut(&t, "cec2014", "M_18_D10.txt", 0);
-  tmp_copy_cut(&t, "cec2014", "shuffle_data_18_D10.txt", 1);
+  tmp_copy(&t, "cec2014", "M_18_D10.txt", NULL);
+  tmp_copy_cut(&t, "cec2014", "shuffle_data_18_D10.txt", NULL, 1);
   CHECK_EQ_INT(data_make(&d, 5, 10, 0, t.path, err, sizeof err), DEVO_E_PARSE);
   check_msg(err, &t, "shuffle_data_18_D10.txt", 1);
   CHECKF(strstr(err, "line end") != NULL, "%s", err);
   /* the intact copies load again: the rule refuses only the cut files */
-  tmp_copy_cut(&t, "cec2014", "shuffle_data_18_D10.txt", 0);
+  tmp_copy(&t, "cec2014", "shuffle_data_18_D10.txt", NULL);
   CHECKF(data_make(&d, 5, 10, 0, t.path, err, sizeof err) == DEVO_OK, "%s", err);
   data_free(&d);
   /* the CLI: exit 2, stderr names file and line, nothing on stdout */
@@ -723,8 +701,8 @@ TEST_CASE(bad_truncated_tail)
     const char *bin = tc_devo_bin();
     char cmd[1024], want[320], *out = NULL, *errs = NULL;
     int rc;
-    tmp_copy_cut(&t, "cec2017", "shift_data_5.txt", 0);
-    tmp_copy_cut(&t, "cec2017", "M_5_D10.txt", 3);
+    tmp_copy(&t, "cec2017", "shift_data_5.txt", NULL);
+    tmp_copy_cut(&t, "cec2017", "M_5_D10.txt", NULL, 3);
     snprintf(cmd, sizeof cmd,
              "printf '1,2,3,4,5,6,7,8,9,10\\n' | '%s' eval --problem F03 --dim 10 --cec-data '%s'",
              bin, t.path);
@@ -877,45 +855,16 @@ TEST_CASE(bad_shuffle)
 
 /* ---- allocation failures -------------------------------------------------------------------- */
 
-typedef struct fail_alloc {
-  int left;  /* allocations that still succeed */
-  long live; /* allocated minus freed */
-} fail_alloc;
-
-static void *fa_alloc(void *ud, size_t n)
-{
-  fail_alloc *f = (fail_alloc *)ud;
-  void *p;
-  if (f->left-- <= 0)
-    return NULL;
-  p = malloc(n);
-  if (p)
-    f->live++;
-  return p;
-}
-
-static void fa_free(void *ud, void *p)
-{
-  fail_alloc *f = (fail_alloc *)ud;
-  if (p)
-    f->live--;
-  free(p);
-}
-
 static void check_nomem(int id, int dim, const char *dir)
 {
   int k, st = DEVO_E_NOMEM;
   char err[512];
   for (k = 0; st == DEVO_E_NOMEM && k < 50; ++k) {
-    fail_alloc f;
-    devo_allocator al;
+    /* the first k allocations succeed, every later one fails */
+    tc_fail_alloc f = {0, k + 1, 0, 1};
+    const devo_allocator al = tc_fail_allocator(&f);
     double *shift = (double *)&f, *rot = (double *)&f;
     int *shuffle = (int *)&f;
-    f.left = k;
-    f.live = 0;
-    al.alloc = fa_alloc;
-    al.free = fa_free;
-    al.ud = &f;
     st = devo__cec_make(id, dim, 5, dir, &al, &shift, &rot, &shuffle, err, sizeof err);
     if (st == DEVO_E_NOMEM) {
       CHECKF(f.live == 0 && !shift && !rot && !shuffle, "F%02d k=%d: %ld blocks leaked", id, k,
