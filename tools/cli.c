@@ -2,7 +2,7 @@
  * iteration, one-line errors and the exit codes of DESIGN.md. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
-#include "out_file.h"
+#include "tool_util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -137,19 +137,12 @@ int cli_int(const char *cmd, const char *opt, const char *val, int *out)
 
 int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t *out)
 {
-  char *end;
-  unsigned long long v;
-  errno = 0;
-  /* decimal digits only: strtoull would take a sign, leading blanks, and with base 0 octal
-   * ("010" = 8) and hex (found in review); a leading 0 is refused too, since "010" meant 8
-   * before and must not silently mean 10 now (etc-gen's --seed does the same) */
-  if (val[0] == 0 || strspn(val, "0123456789") != strlen(val) || (val[0] == '0' && val[1]))
+  const int r = tool_parse_u64(val, out);
+  if (r == -1)
     return cli_usage_error(cmd, "%s expects a decimal integer >= 0 without leading zeros, got '%s'",
                            opt, val);
-  v = strtoull(val, &end, 10);
-  if (*end != 0 || errno == ERANGE)
+  if (r == -2)
     return cli_usage_error(cmd, "%s value %s is out of range (at most 2^64 - 1)", opt, val);
-  *out = (uint64_t)v;
   return 0;
 }
 

@@ -59,7 +59,7 @@ int cli_next(const char *cmd, int argc, char **argv, int *pos, const char *const
  * (a full disk or a closed pipe loses the answer, which must not end with exit 0). */
 int cli_stdout_done(const char *cmd);
 
-/* out_file.h's functions with the runtime error of cmd printed on failure (an existing file at
+/* tool_util.h's functions with the runtime error of cmd printed on failure (an existing file at
  * path is then left as it was; cli_out_open returns NULL). */
 FILE *cli_out_open(const char *cmd, const char *path, char *tmp, size_t tmplen);
 int cli_out_close(const char *cmd, FILE *f, const char *tmp, const char *path);

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "out_file.h"
+#include "tool_util.h"
 
 /* GPU start-up (driver and context creation, the first CUDA call of a process) took about 1.1 s
  * on the lent H100 (BENCHMARKS.md), and a process cannot end while a thread is inside that

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "engine/include/devo.h"
-#include "out_file.h"
 #include "problems/etc_gen.h"
+#include "tool_util.h"
 
 static const char usage[] =
     "usage: etc-gen --tasks N --machines M [--class u_c_hihi | --method range|cvb\n"
@@ -55,25 +55,13 @@ static int parse_num(const char *opt, const char *s, double *out)
   return 0;
 }
 
-/* A seed is plain decimal digits. strtoull would also take a sign (wrapping "-1" to 2^64 - 1),
- * leading white space and the 0 and 0x prefixes, so "010" meant seed 8. A leading zero is refused
- * rather than read as decimal: "010" used to give seed 8's matrix, and an error is better than
- * silently giving another one now. */
+/* A seed is plain decimal digits (tool_parse_u64). */
 static int parse_seed(const char *opt, const char *s, uint64_t *out)
 {
-  uint64_t v = 0;
-  const char *p;
-  for (p = s; *p >= '0' && *p <= '9'; ++p) {
-    unsigned d = (unsigned)(*p - '0');
-    if (v > (UINT64_MAX - d) / 10)
-      break;
-    v = v * 10 + d;
-  }
-  if (p == s || *p || (s[0] == '0' && s[1]))
+  if (tool_parse_u64(s, out) != 0)
     return bad("%s '%s': expected decimal digits only (no sign, space, 0x or leading zero), "
                "at most %llu",
                opt, s, (unsigned long long)UINT64_MAX);
-  *out = v;
   return 0;
 }
 
@@ -214,7 +202,7 @@ int main(int argc, char **argv)
     free(v);
     return bad("%s", err);
   }
-  /* --out: whole or not at all (out_file.h) */
+  /* --out: whole or not at all (tool_util.h) */
   if (out && strlen(out) > 4096) {
     free(v);
     return bad("--out: a path of more than 4096 bytes");

@@ -1,6 +1,6 @@
-/* out_file.c: output files that appear whole or not at all (out_file.h). */
+/* tool_util.c: what the devo CLI and etc-gen share (tool_util.h). */
 #define _POSIX_C_SOURCE 200809L
-#include "out_file.h"
+#include "tool_util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,4 +42,23 @@ void out_file_discard(FILE *f, const char *tmp)
 {
   fclose(f);
   remove(tmp);
+}
+
+int tool_parse_u64(const char *s, uint64_t *out)
+{
+  uint64_t v = 0;
+  const char *p;
+  for (p = s; *p >= '0' && *p <= '9'; ++p) {
+    const unsigned d = (unsigned)(*p - '0');
+    if (v > (UINT64_MAX - d) / 10) {
+      while (*p >= '0' && *p <= '9')
+        ++p;
+      return *p ? -1 : -2;
+    }
+    v = v * 10 + d;
+  }
+  if (p == s || *p || (s[0] == '0' && s[1]))
+    return -1;
+  *out = v;
+  return 0;
 }
