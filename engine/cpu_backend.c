@@ -239,6 +239,13 @@ static void cpu_stop(devo_solver *s)
   s->bk_state = NULL;
 }
 
+/* Individuals per look at the clock: cap, or fewer so that they take at most CHECK_SECONDS
+ * at per seconds each (at least 1). */
+static int per_look(double per, int cap)
+{
+  return per * cap <= CHECK_SECONDS ? cap : per >= CHECK_SECONDS ? 1 : (int)(CHECK_SECONDS / per);
+}
+
 static int cpu_start(devo_solver *s)
 {
   const devo_allocator *al = &s->al;
@@ -295,7 +302,7 @@ static int cpu_start(devo_solver *s)
     }
   }
   st->gen = 0;
-  st->stride = ABORT_STRIDE;
+  st->stride = ABORT_STRIDE; /* the initial population's batches too */
   st->batch = USER_BATCH;
   {
     const double t_init = devo__now();
@@ -303,10 +310,8 @@ static int cpu_start(devo_solver *s)
     run_job(st, JOB_INIT);
     s->gen_estimate = devo__now() - t_init;
     per = s->gen_estimate * (double)threads / (double)st->np;
-    if (per * ABORT_STRIDE > CHECK_SECONDS)
-      st->stride = per >= CHECK_SECONDS ? 1 : (int)(CHECK_SECONDS / per);
-    if (per * USER_BATCH > CHECK_SECONDS)
-      st->batch = per >= CHECK_SECONDS ? 1 : (int)(CHECK_SECONDS / per);
+    st->stride = per_look(per, ABORT_STRIDE);
+    st->batch = per_look(per, USER_BATCH);
   }
   if (atomic_load(&st->user_failed)) {
     cpu_stop(s);
