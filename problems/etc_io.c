@@ -15,6 +15,7 @@
 #include "../engine/internal.h"
 #include "devo_alloc.h"
 #include "etc.h"
+#include "read_src.h"
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
@@ -243,13 +244,13 @@ static int rd_push(rd *r, double x)
 }
 
 /* Classifies a field: 0 = a number (*out set), 1 = empty, 2 = NaN or infinite (or out of
- * double's range), 3 = not a number, 4 = too long to be read (1,024 characters or more; valid
+ * double's range), 3 = not a number, 4 = too long to be read (more than DEVO_ETC_MAX_FIELD characters; valid
  * numbers of over a hundred digits are read). Only decimal notation is accepted (no hex
  * floats). */
 enum { F_NUM = 0, F_EMPTY = 1, F_NONFINITE = 2, F_TEXT = 3, F_LONG = 4 };
 static int classify(const char *s, size_t len, double *out)
 {
-  char buf[1024];
+  char buf[DEVO_ETC_MAX_FIELD + 1];
   char *end;
   size_t i, b = 0, e = len;
   double x;
@@ -480,23 +481,34 @@ static unsigned char detect_delim(const char *b, size_t n)
 /* libcsv's buffer through the reader's allocator (devo.h: every host allocation goes through
  * it; libcsv called realloc itself, found in review). Its hooks take no user data, so the
  * allocator of the read in progress is a thread-local; devo_allocator has no realloc, so each
- * block starts with its size. */
+ * block starts with its capacity. libcsv asks for 128 bytes more each time its field buffer is
+ * full: the block grows geometrically, so a long field costs linear time (a new block and a copy
+ * on every request made a 10 MB field take 91 s: issue 21), and a field that outgrows any
+ * number the reader accepts is refused there (csv_long), not read to its end. */
 static _Thread_local const devo_allocator *csv_al;
+static _Thread_local int csv_long;
 #define CSV_HDR 16 /* keeps the block's alignment */
+#define CSV_FIELD_CAP 4096 /* > DEVO_ETC_MAX_FIELD + libcsv's 128-byte step */
 
 static void *csv_realloc_hook(void *p, size_t n)
 {
   unsigned char *old = p ? (unsigned char *)p - CSV_HDR : NULL, *nb;
-  size_t had = 0;
-  if (n > (size_t)-1 - CSV_HDR)
+  size_t had = 0, cap;
+  if (old)
+    memcpy(&had, old, sizeof had);
+  if (n <= had)
+    return p;
+  if (n > CSV_FIELD_CAP) {
+    csv_long = 1;
     return NULL;
-  nb = (unsigned char *)devo__alloc(csv_al, n + CSV_HDR, 1);
+  }
+  cap = n > 2 * had ? n : 2 * had;
+  nb = (unsigned char *)devo__alloc(csv_al, cap + CSV_HDR, 1);
   if (!nb)
     return NULL;
-  memcpy(nb, &n, sizeof n);
+  memcpy(nb, &cap, sizeof cap);
   if (old) {
-    memcpy(&had, old, sizeof had);
-    memcpy(nb + CSV_HDR, p, had < n ? had : n);
+    memcpy(nb + CSV_HDR, p, had);
     devo__free(csv_al, old);
   }
   return nb + CSV_HDR;
@@ -511,6 +523,11 @@ static void csv_free_hook(void *p)
 /* libcsv's error: out of memory, or malformed at the current place. */
 static void csv_failed(rd *r, struct csv_parser *p)
 {
+  if (csv_error(p) == CSV_ENOMEM && csv_long) {
+    rd_fail(r, DEVO_E_PARSE, r->line, r->col + 1,
+            "a field of more than %d characters: not read as a number", DEVO_ETC_MAX_FIELD);
+    return;
+  }
   if (csv_error(p) == CSV_ENOMEM) {
     r->status = DEVO_E_NOMEM;
     seterr(r->err, r->errlen, "%s: out of memory", r->name);
@@ -534,6 +551,7 @@ static void read_csv(rd *r, const char *b, size_t n)
     return;
   }
   csv_al = r->al;
+  csv_long = 0;
   csv_set_realloc_func(&p, csv_realloc_hook);
   csv_set_free_func(&p, csv_free_hook);
   csv_set_delim(&p, detect_delim(b, n));
@@ -642,6 +660,11 @@ static void read_braun(rd *r, const char *b, size_t n, int nmach, int *ntasks_ou
                   (int)(te[q] - tb[q] < 32 ? te[q] - tb[q] : 32), b + i + tb[q]);
           break;
         }
+        if (z != 0) { /* Braun et al.'s third value is 0; another is no format we know */
+          rd_fail(r, DEVO_E_PARSE, 1, (long)tb[2] + 1,
+                  "the third value of an 'n m 0' first line must be 0, got %ld", z);
+          break;
+        }
         hdr_n = a;
         hdr_m = c;
         if (hdr_m < 2 || hdr_m > DEVO_ETC_MAX_MACHINES) {
@@ -649,9 +672,13 @@ static void read_braun(rd *r, const char *b, size_t n, int nmach, int *ntasks_ou
                   DEVO_ETC_MAX_MACHINES);
           break;
         }
-        if (hdr_n < 1 || hdr_n > DEVO_ETC_MAX_TASKS || hdr_n * hdr_m > DEVO_ETC_MAX_CELLS) {
-          rd_fail(r, DEVO_E_PARSE, 1, 1, "%ld tasks: must be 1 .. %d (and at most %d values)",
-                  hdr_n, DEVO_ETC_MAX_TASKS, DEVO_ETC_MAX_CELLS);
+        if (hdr_n < 1 || hdr_n > DEVO_ETC_MAX_TASKS) {
+          rd_fail(r, DEVO_E_PARSE, 1, 1, "%ld tasks: must be 1 .. %d", hdr_n, DEVO_ETC_MAX_TASKS);
+          break;
+        }
+        if (hdr_n * hdr_m > DEVO_ETC_MAX_CELLS) {
+          rd_fail(r, DEVO_E_PARSE, 1, 1, "%ld x %ld = %ld values: more than %d (the value limit)",
+                  hdr_n, hdr_m, hdr_n * hdr_m, DEVO_ETC_MAX_CELLS);
           break;
         }
         if (nmach > 0 && nmach != hdr_m) {
@@ -745,61 +772,33 @@ static int detect_format(const char *b, size_t n)
   return DEVO_ETC_CSV;
 }
 
-int devo_etc_read(devo_etc **out, FILE *in, const char *name, int format, int nmach,
-                  const devo_allocator *alloc, char *err, size_t errlen)
+/* The reader over a byte source: fd when >= 0, else in (read_src.h). */
+static int etc_read_src(devo_etc **out, FILE *in, int fd, const char *name, int format,
+                        int nmach, const devo_read_limits *lim, const devo_allocator *alloc,
+                        char *err, size_t errlen)
 {
   devo_allocator al = devo__allocator_or_default(alloc);
+  devo__rdlim rl;
   char *buf = NULL;
-  size_t n = 0, cap = 0, skip;
+  size_t n = 0, skip;
   rd r;
   int ntasks = 0, m = 0, rc;
   if (err && errlen)
     err[0] = 0;
   if (!name)
     name = "<input>";
-  if (!out || !in || format < DEVO_ETC_AUTO || format > DEVO_ETC_BRAUN || nmach < 0) {
+  if (!out || (!in && fd < 0) || format < DEVO_ETC_AUTO || format > DEVO_ETC_BRAUN || nmach < 0 ||
+      (lim && !(lim->deadline >= 0.0))) {
     seterr(err, errlen, "%s: invalid argument to devo_etc_read", name);
     return DEVO_E_INVALID;
   }
   *out = NULL;
-  for (;;) {
-    size_t got;
-    if (cap - n < 65536) {
-      size_t ncap = cap ? 2 * cap : 1 << 16;
-      char *nb = (char *)devo__alloc(&al, ncap, 1);
-      if (!nb) {
-        devo__free(&al, buf);
-        seterr(err, errlen, "%s: out of memory", name);
-        return DEVO_E_NOMEM;
-      }
-      if (n)
-        memcpy(nb, buf, n);
-      devo__free(&al, buf);
-      buf = nb;
-      cap = ncap;
-    }
-    got = fread(buf + n, 1, cap - n, in);
-    n += got;
-    if (got == 0)
-      break;
-  }
-  if (ferror(in)) {
-    devo__free(&al, buf);
-    seterr(err, errlen, "%s: read error", name);
-    return DEVO_E_IO;
-  }
-  if (memchr(buf, 0, n)) {
-    size_t z = (size_t)((char *)memchr(buf, 0, n) - buf), k;
-    long line = 1, col = 1;
-    for (k = 0; k < z; ++k, ++col)
-      if (buf[k] == '\n') {
-        line++;
-        col = 0;
-      }
-    devo__free(&al, buf);
-    seterr(err, errlen, "%s:%ld:%ld: NUL byte: not a text file", name, line, col);
-    return DEVO_E_PARSE;
-  }
+  rl.max_bytes = lim && lim->max_bytes ? lim->max_bytes : DEVO_ETC_DEFAULT_MAX_BYTES;
+  rl.max_line = DEVO_ETC_MAX_LINE;
+  rl.deadline = lim ? lim->deadline : 0.0;
+  rc = devo__read_all(in, fd, name, &rl, &al, &buf, &n, err, errlen);
+  if (rc != DEVO_OK)
+    return rc;
   memset(&r, 0, sizeof r);
   r.al = &al;
   r.name = name;
@@ -836,4 +835,25 @@ int devo_etc_read(devo_etc **out, FILE *in, const char *name, int format, int nm
   }
   devo__free(&al, r.v);
   return rc;
+}
+
+int devo_etc_read(devo_etc **out, FILE *in, const char *name, int format, int nmach,
+                  const devo_allocator *alloc, char *err, size_t errlen)
+{
+  if (!in) {
+    seterr(err, errlen, "%s: invalid argument to devo_etc_read", name ? name : "<input>");
+    return DEVO_E_INVALID;
+  }
+  return etc_read_src(out, in, -1, name, format, nmach, NULL, alloc, err, errlen);
+}
+
+int devo_etc_read_fd(devo_etc **out, int fd, const char *name, int format, int nmach,
+                     const devo_read_limits *lim, const devo_allocator *alloc, char *err,
+                     size_t errlen)
+{
+  if (fd < 0) {
+    seterr(err, errlen, "%s: invalid argument to devo_etc_read_fd", name ? name : "<input>");
+    return DEVO_E_INVALID;
+  }
+  return etc_read_src(out, NULL, fd, name, format, nmach, lim, alloc, err, errlen);
 }

@@ -58,7 +58,8 @@ const char *devo_version(void);
   X(DEVO_E_NODEVICE, -5, "no usable CUDA device")                                                  \
   X(DEVO_E_CUDA, -6, "CUDA error")                                                                 \
   X(DEVO_E_INTERNAL, -7, "internal error")                                                         \
-  X(DEVO_E_STATE, -8, "call not valid in this state")
+  X(DEVO_E_STATE, -8, "call not valid in this state")                                              \
+  X(DEVO_E_DEADLINE, -9, "the deadline came before the input was read")
 
 #define DEVO__STATUS_ENUM(name, value, msg) name = value,
 typedef enum devo_status { DEVO_STATUS_LIST(DEVO__STATUS_ENUM) DEVO__STATUS_END } devo_status;
@@ -174,6 +175,26 @@ int devo_etc_create(devo_etc **out, int ntasks, int nmach, const double *values,
  * many), DEVO_E_IO, DEVO_E_NOMEM. */
 int devo_etc_read(devo_etc **out, FILE *in, const char *name, int format, int nmach,
                   const devo_allocator *alloc, char *err, size_t errlen);
+/* Input limits of the ETC readers (issue 21): a field (one number) of more characters, or a
+ * line of more bytes, is refused as soon as it is seen; so is an input of more bytes than
+ * devo_read_limits.max_bytes, whose default allows 32 bytes a value at the largest size (%.17g
+ * prints at most 24 characters). */
+#define DEVO_ETC_MAX_FIELD 1023
+#define DEVO_ETC_MAX_LINE ((DEVO_ETC_MAX_MACHINES + 1) * (DEVO_ETC_MAX_FIELD + 1))
+#define DEVO_ETC_DEFAULT_MAX_BYTES ((size_t)DEVO_ETC_MAX_CELLS * 32u)
+typedef struct devo_read_limits {
+  size_t max_bytes; /* a larger input is refused (DEVO_E_PARSE); 0: DEVO_ETC_DEFAULT_MAX_BYTES */
+  double deadline;  /* absolute, in seconds of CLOCK_MONOTONIC (clock_gettime); 0: none */
+} devo_read_limits;
+/* devo_etc_read from a file descriptor (read, not closed; blocking or not), in chunks: the
+ * input is checked as it arrives (a NUL byte, a line or field over the limits, the size), and
+ * with a deadline every wait for data is a poll() that ends there: DEVO_E_DEADLINE when the
+ * input has not all come by then (a pipe that never closes cannot block past it). lim may be
+ * NULL (default limits, no deadline). devo_etc_read applies the default limits too. Returns what
+ * devo_etc_read returns, and DEVO_E_DEADLINE. Thread-safe across calls on different fds. */
+int devo_etc_read_fd(devo_etc **out, int fd, const char *name, int format, int nmach,
+                     const devo_read_limits *lim, const devo_allocator *alloc, char *err,
+                     size_t errlen);
 /* Ready times W_j (nmach values >= 0, finite), copied. DEVO_OK or DEVO_E_INVALID. */
 int devo_etc_set_ready(devo_etc *e, const double *ready, char *err, size_t errlen);
 void devo_etc_destroy(devo_etc *e);

@@ -1,0 +1,203 @@
+/* read_src.c: whole inputs read in bounded chunks, checked as they arrive (read_src.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "read_src.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "devo_alloc.h"
+
+#define CHUNK ((size_t)1 << 16)
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static int fail(char *err, size_t errlen, int status, const char *fmt, ...)
+{
+  va_list ap;
+  if (err && errlen) {
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return status;
+}
+
+static double mono_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Line and column (1-based) of byte k of b, lines counted at LF as the readers' messages always
+ * did: only on an error, so a second pass is fine. */
+static void where(const char *b, size_t k, long *line, long *col)
+{
+  size_t i;
+  *line = 1;
+  *col = 1;
+  for (i = 0; i < k; ++i, ++*col)
+    if (b[i] == '\n') {
+      ++*line;
+      *col = 0;
+    }
+}
+
+/* Up to want bytes of fd into p: >0 bytes, 0 at the end, -1 with errno, -2 at the deadline.
+ * poll() waits for data no later than the deadline; a non-blocking descriptor with nothing to
+ * read waits there too. */
+static long fd_read(int fd, char *p, size_t want, double deadline)
+{
+  for (;;) {
+    ssize_t got;
+    if (deadline > 0.0) {
+      struct pollfd pf;
+      double left = deadline - mono_now();
+      int ms, pr;
+      if (left <= 0.0)
+        return -2;
+      ms = left > 3600.0 ? 3600000 : (int)(left * 1000.0) + 1; /* rounded up */
+      pf.fd = fd;
+      pf.events = POLLIN;
+      pf.revents = 0;
+      pr = poll(&pf, 1, ms);
+      if (pr < 0 && errno == EINTR)
+        continue;
+      if (pr < 0)
+        return -1;
+      if (pr == 0)
+        continue; /* the clock decides */
+    }
+    got = read(fd, p, want);
+    if (got >= 0)
+      return (long)got;
+    if (errno == EINTR)
+      continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      struct pollfd pf;
+      pf.fd = fd;
+      pf.events = POLLIN;
+      pf.revents = 0;
+      if (deadline <= 0.0)
+        (void)poll(&pf, 1, -1);
+      continue;
+    }
+    return -1;
+  }
+}
+
+/* The checks on new bytes b[from, to): NUL, line length (*cur: bytes of the line in progress). */
+static int check_new(const char *name, const devo__rdlim *lim, const char *b, size_t from,
+                     size_t to, size_t *cur, char *err, size_t errlen)
+{
+  const char *z = (const char *)memchr(b + from, 0, to - from);
+  long line, col;
+  size_t i;
+  if (z) {
+    where(b, (size_t)(z - b), &line, &col);
+    return fail(err, errlen, DEVO_E_PARSE, "%s:%ld:%ld: NUL byte: not a text file", name, line,
+                col);
+  }
+  if (lim->max_line == 0)
+    return DEVO_OK;
+  for (i = from; i < to; ++i) {
+    if (b[i] == '\n' || b[i] == '\r') {
+      *cur = 0;
+      continue;
+    }
+    if (++*cur > lim->max_line) {
+      where(b, i, &line, &col);
+      (void)col;
+      return fail(err, errlen, DEVO_E_PARSE,
+                  "%s:%ld:1: a line of more than %zu bytes (the line length limit)", name, line,
+                  lim->max_line);
+    }
+  }
+  return DEVO_OK;
+}
+
+int devo__read_all(FILE *f, int fd, const char *name, const devo__rdlim *lim,
+                   const devo_allocator *al, char **out, size_t *n, char *err, size_t errlen)
+{
+  static const devo__rdlim none = {0, 0, 0.0};
+  char *buf = NULL;
+  size_t len = 0, cap = 0, cur = 0;
+  int rc = DEVO_OK;
+  if (!lim)
+    lim = &none;
+  *out = NULL;
+  *n = 0;
+  for (;;) {
+    size_t want;
+    long got;
+    if (cap - len < CHUNK + 1) {
+      /* geometric: every byte is copied a bounded number of times */
+      size_t ncap = cap ? 2 * cap : 4 * CHUNK;
+      char *nb;
+      if (lim->max_bytes && ncap > lim->max_bytes + CHUNK + 2)
+        ncap = lim->max_bytes + CHUNK + 2;
+      nb = (char *)devo__alloc(al, ncap, 1);
+      if (!nb) {
+        rc = fail(err, errlen, DEVO_E_NOMEM, "%s: out of memory after %zu bytes", name, len);
+        break;
+      }
+      if (len)
+        memcpy(nb, buf, len);
+      devo__free(al, buf);
+      buf = nb;
+      cap = ncap;
+    }
+    want = CHUNK;
+    if (fd >= 0) {
+      got = fd_read(fd, buf + len, want, lim->deadline);
+      if (got == -2) {
+        rc = fail(err, errlen, DEVO_E_DEADLINE,
+                  "%s: the input was not read by the deadline (%zu bytes came)", name, len);
+        break;
+      }
+    } else {
+      got = (long)fread(buf + len, 1, want, f);
+      if (got == 0 && ferror(f))
+        got = -1;
+    }
+    if (got < 0) {
+      const int e = errno;
+      rc = fail(err, errlen, DEVO_E_IO, "%s: read error: %s", name, strerror(e ? e : EIO));
+      break;
+    }
+    if (got == 0)
+      break;
+    rc = check_new(name, lim, buf, len, len + (size_t)got, &cur, err, errlen);
+    len += (size_t)got;
+    if (rc != DEVO_OK)
+      break;
+    if (lim->max_bytes && len > lim->max_bytes) {
+      rc = fail(err, errlen, DEVO_E_PARSE, "%s: more than %zu bytes (the input size limit)", name,
+                lim->max_bytes);
+      break;
+    }
+    if (fd < 0 && lim->deadline > 0.0 && mono_now() >= lim->deadline) {
+      rc = fail(err, errlen, DEVO_E_DEADLINE,
+                "%s: the input was not read by the deadline (%zu bytes came)", name, len);
+      break;
+    }
+  }
+  if (rc != DEVO_OK) {
+    devo__free(al, buf);
+    return rc;
+  }
+  if (!buf) {
+    buf = (char *)devo__alloc(al, 1, 1);
+    if (!buf)
+      return fail(err, errlen, DEVO_E_NOMEM, "%s: out of memory", name);
+  }
+  buf[len] = 0;
+  *out = buf;
+  *n = len;
+  return DEVO_OK;
+}
