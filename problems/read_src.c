@@ -16,7 +16,8 @@
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-static int fail(char *err, size_t errlen, int status, const char *fmt, ...)
+static int
+fail(char *err, size_t errlen, int status, const char *fmt, ...)
 {
   va_list ap;
   if (err && errlen) {
@@ -122,9 +123,11 @@ static int check_new(const char *name, const devo__rdlim *lim, const char *b, si
 }
 
 int devo__read_all(FILE *f, int fd, const char *name, const devo__rdlim *lim,
-                   const devo_allocator *al, char **out, size_t *n, char *err, size_t errlen)
+                   const devo_allocator *al_in, char **out, size_t *n, char *err, size_t errlen)
 {
   static const devo__rdlim none = {0, 0, 0.0};
+  const devo_allocator dal = devo__allocator_or_default(al_in);
+  const devo_allocator *al = &dal;
   char *buf = NULL;
   size_t len = 0, cap = 0, cur = 0;
   int rc = DEVO_OK;

@@ -16,8 +16,8 @@ typedef struct devo__rdlim {
   double deadline;  /* CLOCK_MONOTONIC seconds; 0: none (only with a descriptor) */
 } devo__rdlim;
 
-/* Reads all of fd (when fd >= 0; blocking or not) or else of f into *out (allocated with al,
- * one NUL byte past the end, so *out is also a C string; the caller frees it), *n bytes.
+/* Reads all of fd (when fd >= 0; blocking or not) or else of f into *out (allocated with al, NULL:
+ * malloc; one NUL byte past the end, so *out is also a C string; the caller frees it), *n bytes.
  * Errors, each one line in err: DEVO_E_PARSE "name:line:col: NUL byte: not a text file" or
  * "name:line:col: a line of more than N bytes", DEVO_E_PARSE "name: more than N bytes (the input
  * size limit)", DEVO_E_DEADLINE, DEVO_E_IO (read error), DEVO_E_NOMEM. Nothing is returned on

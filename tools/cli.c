@@ -5,12 +5,14 @@
 #include "tool_util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static int vreport(int code, const char *cmd, const char *fmt, va_list ap)
 {
@@ -91,14 +93,69 @@ int cli_exit_for_status(int status)
 
 int cli_double(const char *cmd, const char *opt, const char *val, double *out)
 {
-  char *end;
-  double v;
-  errno = 0;
-  v = strtod(val, &end);
-  if (end == val || *end != 0 || errno == ERANGE || !isfinite(v))
+  /* an underflow (1e-320) is a number; only NaN and overflow are not finite (issue 21) */
+  if (tool_parse_real(val, out) != 0)
     return cli_usage_error(cmd, "%s expects a finite number, got '%s'", opt, val);
+  return 0;
+}
+
+int cli_real(const char *cmd, const char *opt, const char *val, double lo, double hi, double *out)
+{
+  double v = 0.0;
+  if (cli_double(cmd, opt, val, &v) != 0)
+    return CLI_USAGE;
+  if (!(v >= lo && v <= hi))
+    return cli_usage_error(cmd, "%s must be in [%g, %g], got %s", opt, lo, hi, val);
   *out = v;
   return 0;
+}
+
+int cli_count(const char *cmd, const char *opt, const char *val, int64_t lo, int64_t hi,
+              int64_t *out)
+{
+  int64_t v = 0;
+  if (cli_int64(cmd, opt, val, &v) != 0)
+    return CLI_USAGE;
+  if (v < lo || v > hi)
+    return cli_usage_error(cmd, "%s must be %lld .. %lld, got %s", opt, (long long)lo,
+                           (long long)hi, val);
+  *out = v;
+  return 0;
+}
+
+int cli_time_limit(const char *cmd, const char *val, double *out)
+{
+  double v = 0.0;
+  if (cli_double(cmd, "--time-limit", val, &v) != 0)
+    return CLI_USAGE;
+  if (!(v > 0 && v <= CLI_TIME_LIMIT_MAX))
+    return cli_usage_error(cmd, "--time-limit must be a number of seconds > 0 and <= 1e9, got %s",
+                           val);
+  *out = v;
+  return 0;
+}
+
+int cli_max_bytes(const char *cmd, const char *val, size_t *out)
+{
+  uint64_t v = 0;
+  if (cli_u64(cmd, "--max-input-bytes", val, &v) != 0)
+    return CLI_USAGE;
+  if (v < 1 || v > (uint64_t)(SIZE_MAX / 2))
+    return cli_usage_error(cmd, "--max-input-bytes must be 1 .. %zu, got %s", SIZE_MAX / 2, val);
+  *out = (size_t)v;
+  return 0;
+}
+
+int cli_open_input(const char *path)
+{
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), fl;
+  if (fd < 0)
+    return -1;
+  /* blocking again: the readers poll() before each read where a deadline exists */
+  fl = fcntl(fd, F_GETFL);
+  if (fl != -1)
+    (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+  return fd;
 }
 
 int cli_int64(const char *cmd, const char *opt, const char *val, int64_t *out)
@@ -204,6 +261,13 @@ static double mono_now(void)
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double cli_deadline_from_start(double limit)
+{
+  if (process_start < 0.0)
+    cli_mark_start();
+  return process_start + limit;
 }
 
 void cli_mark_start(void)

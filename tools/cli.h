@@ -48,6 +48,26 @@ int cli_int64(const char *cmd, const char *opt, const char *val, int64_t *out);
 int cli_int(const char *cmd, const char *opt, const char *val, int *out);
 int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t *out);
 
+/* One helper per kind of option value (issue 21), so that every command words and bounds them
+ * alike; each prints the usage error and returns CLI_USAGE, else 0.
+ * cli_real: a finite number in [lo, hi] (an underflow to a subnormal or 0 is a number, not "not
+ * finite"); cli_count: an integer in [lo, hi] (also 1e6 notation); cli_time_limit: seconds in
+ * (0, CLI_TIME_LIMIT_MAX], the one range of every command's --time-limit; cli_max_bytes: the
+ * --max-input-bytes value, >= 1. Seeds: cli_u64. */
+#define CLI_TIME_LIMIT_MAX 1e9
+int cli_real(const char *cmd, const char *opt, const char *val, double lo, double hi, double *out);
+int cli_count(const char *cmd, const char *opt, const char *val, int64_t lo, int64_t hi,
+              int64_t *out);
+int cli_time_limit(const char *cmd, const char *val, double *out);
+int cli_max_bytes(const char *cmd, const char *val, size_t *out);
+
+/* The absolute CLOCK_MONOTONIC time (devo_read_limits.deadline) limit seconds after the process
+ * started. */
+double cli_deadline_from_start(double limit);
+/* Opens path for reading without blocking on a FIFO that has no writer yet (the wait is then
+ * the reader's poll(), under its deadline): a descriptor, or -1 with errno. */
+int cli_open_input(const char *path);
+
 /* Option iteration for "--name value", "--name=value" and flags. Returns the option's index into
  * names (a NULL-terminated list of "--name" strings; names ending in '=' take a value), -1 at the
  * end of argv, -2 for an unknown option or a missing value (after printing the error; the caller

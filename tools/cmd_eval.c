@@ -7,9 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
-#include "engine/internal.h" /* devo__gpu_eval_points: the GPU kernels at given points */
+#include "engine/internal.h"   /* devo__gpu_eval_points: the GPU kernels at given points */
+#include "problems/read_src.h" /* the library's bounded reader */
+
+/* The input size limit of devo eval unless --max-input-bytes: points have no count limit of
+ * their own; 1 GiB of text is up to 4 GiB of doubles. */
+#define EVAL_DEFAULT_MAX_BYTES ((size_t)1 << 30)
 
 static const char *const eval_help =
     "usage: devo eval --problem NAME --dim D [options] [FILE|-]\n"
@@ -26,7 +32,10 @@ static const char *const eval_help =
     "                      files themselves) instead of generated data\n"
     "  --data-seed S       seed of the generated data (default 1, as devo solve); --seed is the\n"
     "                      same option\n"
-    "  --backend B         cpu (default) or gpu\n";
+    "  --backend B         cpu (default) or gpu\n"
+    "  --max-input-bytes N refuse a larger input (default 1 GiB); a NUL byte or a line longer\n"
+    "                      than D fields of 1,023 characters is refused too (exit 2); a failed\n"
+    "                      read or allocation exits 1\n";
 
 typedef struct points {
   double *x;
@@ -52,10 +61,11 @@ static int push_row(points *p, const double *row, int dim)
 }
 
 /* One field of a row, spaces around it allowed; a number must fill it and be finite (up to
- * 1,023 characters: valid numbers of over 63 were refused, found in review). */
+ * EVAL_MAX_FIELD characters: valid numbers of over 63 were refused, found in review). */
+#define EVAL_MAX_FIELD 1023
 static int parse_field(const char *b, const char *e, double *out)
 {
-  char buf[1024], *end;
+  char buf[EVAL_MAX_FIELD + 1], *end;
   size_t n;
   while (b < e && (*b == ' ' || *b == '\t'))
     ++b;
@@ -97,8 +107,8 @@ static int parse_row(const char *name, long row, const char *b, const char *end,
       for (k = 0; k < n; ++k) /* one line: no control characters */
         shown[k] = (unsigned char)b[k] < 0x20 ? '?' : b[k];
       shown[n] = 0;
-      return cli_usage_error("eval", "%s:%ld:%d: '%s%s' is not a finite number", name, row,
-                             col + 1, shown, fe - b > 40 ? "..." : "");
+      return cli_usage_error("eval", "%s:%ld:%d: '%s%s' is not a finite number", name, row, col + 1,
+                             shown, fe - b > 40 ? "..." : "");
     }
     col++;
     if (!comma)
@@ -113,54 +123,60 @@ static int parse_row(const char *name, long row, const char *b, const char *end,
   return CLI_OK;
 }
 
-/* Reads every row of in into pts; on a bad row prints "name:row:col: reason" and returns
- * CLI_USAGE. Lines end with LF, CRLF or a CR alone (old Mac files: getline saw one line). */
-static int read_points(FILE *in, const char *name, int dim, points *pts)
+/* Reads every row of fd into pts; on a bad row prints "name:row:col: reason" and returns
+ * CLI_USAGE. Lines end with LF, CRLF or a CR alone (old Mac files). The input is read whole by
+ * the library's bounded reader (problems/read_src.h): a NUL byte, a line longer than D fields
+ * can be, or more than max_bytes are refused as soon as they arrive (exit 2), and a failed
+ * allocation or read exits 1 (getline's -1 was taken for the end of the input: the output was
+ * cut short, or empty on /dev/zero, with exit 0: issue 21). */
+static int read_points(int fd, const char *name, int dim, size_t max_bytes, points *pts)
 {
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
+  devo__rdlim lim;
+  char *text = NULL, *b, *end, err[512];
+  size_t len = 0;
   long row = 0;
-  int rc = CLI_OK;
+  int rc = CLI_OK, st;
   double *vals = (double *)malloc((size_t)dim * sizeof(double));
   if (!vals)
     return cli_runtime_error("eval", "out of memory");
-  while (rc == CLI_OK && (len = getline(&line, &cap, in)) >= 0) {
-    const char *b = line, *end = line + len;
-    if (memchr(line, 0, (size_t)len)) {
-      rc = cli_usage_error("eval", "%s:%ld:1: a NUL byte in the input", name, row + 1);
-      break;
-    }
-    if (end > b && end[-1] == '\n')
-      --end;
-    if (end > b && end[-1] == '\r')
-      --end;
-    while (rc == CLI_OK) { /* the pieces between lone CRs */
-      const char *cr = memchr(b, '\r', (size_t)(end - b));
-      row++;
-      rc = parse_row(name, row, b, cr ? cr : end, dim, vals, pts);
-      if (!cr)
-        break;
-      b = cr + 1;
-    }
+  lim.max_bytes = max_bytes;
+  lim.max_line = (size_t)dim * (EVAL_MAX_FIELD + 1) + 64;
+  lim.deadline = 0.0;
+  st = devo__read_all(NULL, fd, name, &lim, NULL, &text, &len, err, sizeof err);
+  if (st != DEVO_OK) {
+    free(vals);
+    if (st == DEVO_E_PARSE)
+      return cli_usage_error("eval", "%s", err);
+    return cli_runtime_error("eval", "%s", err);
   }
-  if (rc == CLI_OK && ferror(in))
-    rc = cli_usage_error("eval", "%s: read error: %s", name, strerror(errno));
-  free(line);
+  for (b = text, end = text + len; rc == CLI_OK && b < end;) {
+    char *e = b;
+    while (e < end && *e != '\n' && *e != '\r')
+      ++e;
+    row++;
+    rc = parse_row(name, row, b, e, dim, vals, pts);
+    if (e < end && *e == '\r' && e + 1 < end && e[1] == '\n')
+      ++e; /* CRLF */
+    b = e + 1;
+  }
+  free(text);
   free(vals);
   return rc;
 }
 
 int cmd_eval(int argc, char **argv)
 {
-  static const char *const names[] = {"--problem=", "--dim=",     "--cec-data=", "--data-seed=",
-                                      "--seed=",    "--backend=", "--help",      NULL};
+  static const char *const names[] = {
+      "--problem=", "--dim=",     "--cec-data=", "--data-seed=",
+      "--seed=",    "--backend=", "--help",      "--max-input-bytes=",
+      NULL};
   const char *cmd = "eval", *v, *problem = NULL, *dir = NULL, *file = NULL;
   int pos = 1, k, r = 0, dim = CLI_DIM_UNSET, gpu = 0, st, rc;
   uint64_t data_seed = 1;
+  size_t max_bytes = EVAL_DEFAULT_MAX_BYTES;
   devo_problem *p = NULL;
   points pts;
-  FILE *in;
+  int fd;
   size_t i;
   while ((k = cli_next(cmd, argc, argv, &pos, names, &v)) != -1) {
     switch (k) {
@@ -195,6 +211,9 @@ int cmd_eval(int argc, char **argv)
     case 6:
       fputs(eval_help, stdout);
       return CLI_OK;
+    case 7:
+      r = cli_max_bytes(cmd, v, &max_bytes);
+      break;
     default:
       break;
     }
@@ -222,20 +241,20 @@ int cmd_eval(int argc, char **argv)
   }
 
   if (!file || strcmp(file, "-") == 0) {
-    in = stdin;
+    fd = STDIN_FILENO;
     file = "<stdin>";
   } else {
-    in = fopen(file, "r");
-    if (!in) {
+    fd = cli_open_input(file);
+    if (fd < 0) {
       rc = cli_usage_error(cmd, "%s: cannot open: %s", file, strerror(errno));
       devo_problem_destroy(p);
       return rc;
     }
   }
   memset(&pts, 0, sizeof pts);
-  rc = read_points(in, file, dim, &pts);
-  if (in != stdin)
-    fclose(in);
+  rc = read_points(fd, file, dim, max_bytes, &pts);
+  if (fd != STDIN_FILENO)
+    close(fd);
   if (rc == CLI_OK && gpu && pts.n > 0) {
     /* all rows in one launch of the backend's evaluation kernel */
     char err[512];

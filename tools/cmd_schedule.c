@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "problems/read_src.h" /* the library's bounded reader, for --ready */
 #include "tool_util.h"
 
 /* GPU start-up (driver and context creation, the first CUDA call of a process) took about 1.1 s
@@ -25,7 +26,7 @@
  * thread at the start of the command, beside reading the input; with --backend gpu the search
  * waits for it at most GPU_WAIT_SHARE of the limit, with auto it takes the GPU only if ready. */
 #define GPU_WARMUP_MIN_S 2.0
-#define GPU_WAIT_SHARE 0.5
+#define GPU_WAIT_SHARE   0.5
 /* A process that used the GPU needs time to end: the driver tears the context down at exit
  * (80 to 110 ms measured on the lent H100 after the answer was written), so that much of the
  * limit is kept back when the search uses the GPU. */
@@ -74,14 +75,17 @@ static const char *const schedule_help =
     "  --format F           auto (default), csv or braun\n"
     "  --machines M         machines of a Braun file without the 'n m 0' line\n"
     "  --ready FILE|a,b,..  machine ready times (one per machine, >= 0; default 0)\n"
+    "  --max-input-bytes N  refuse a larger input (default 2 GiB: 32 bytes a value at the\n"
+    "                       largest size, 2^26 values)\n"
     "objective (minimised: lambda * makespan + (1 - lambda) * flowtime / machines):\n"
     "  --objective O        weighted (default, lambda 0.75) or makespan (lambda 1)\n"
     "  --lambda L           weight of the makespan, in [0, 1] (implies weighted)\n"
     "  --order O            fcfs (default: each machine runs its tasks in index order) or spt\n"
     "                       (shortest first); changes the flowtime only\n"
     "search:\n"
-    "  --time-limit S       seconds from process start (default 1); the answer comes in time\n"
-    "                       (unless reading the input alone takes longer: about 30 MB/s)\n"
+    "  --time-limit S       seconds from process start (default 1), reading included; the\n"
+    "                       answer comes in time when the CPU is not oversubscribed and the\n"
+    "                       input can be read in time (else exit 1: docs/io.md)\n"
     "  --heuristic NAME     just run one heuristic: olb, met, mct, min-min, max-min, sufferage\n"
     "                       (to its end, whatever the limit; the last three are O(n^2 m))\n"
     "  --no-seed-heuristics start DE from random schedules only\n"
@@ -105,7 +109,7 @@ static const char *const schedule_help =
  * process ending up to 6 ms after its limit in 1 of 80 runs measured from outside on the H100
  * machine (2026-11-22, devo's own clock then at most 1.7 ms before the limit): the start and the
  * exit of a process vary by a few ms. */
-#define OUTPUT_MARGIN_S 0.006
+#define OUTPUT_MARGIN_S   0.006
 #define OUTPUT_PER_TASK_S 2e-7
 
 typedef struct sched_args {
@@ -114,6 +118,7 @@ typedef struct sched_args {
   int local_search; /* 0 = on, 1 = off (index into on_off) */
   double lambda, time_limit, f, cr, ils_share;
   uint64_t seed;
+  size_t max_bytes; /* --max-input-bytes; 0: the reader's default */
 } sched_args;
 
 /* Ctrl-C stops the search and still writes the best so far: the handler only sets this flag,
@@ -135,12 +140,28 @@ static int stop_on_sigint(void *ud, const devo_progress *pr)
 
 static int parse(int argc, char **argv, sched_args *a)
 {
-  static const char *const names[] = {
-      "--format=", "--machines=", "--ready=",     "--time-limit=",        "--objective=",
-      "--lambda=", "--order=",    "--heuristic=", "--no-seed-heuristics", "--np=",
-      "--f=",      "--cr=",       "--seed=",      "--threads=",           "--backend=",
-      "--out=",    "--json",      "--help",       "--local-search=",      "--ils-share=",
-      NULL};
+  static const char *const names[] = {"--format=",
+                                      "--machines=",
+                                      "--ready=",
+                                      "--time-limit=",
+                                      "--objective=",
+                                      "--lambda=",
+                                      "--order=",
+                                      "--heuristic=",
+                                      "--no-seed-heuristics",
+                                      "--np=",
+                                      "--f=",
+                                      "--cr=",
+                                      "--seed=",
+                                      "--threads=",
+                                      "--backend=",
+                                      "--out=",
+                                      "--json",
+                                      "--help",
+                                      "--local-search=",
+                                      "--ils-share=",
+                                      "--max-input-bytes=",
+                                      NULL};
   static const char *const formats[] = {"auto", "csv", "braun", NULL};
   static const char *const objectives[] = {"weighted", "makespan", NULL};
   static const char *const orders[] = {"fcfs", "spt", NULL};
@@ -168,44 +189,65 @@ static int parse(int argc, char **argv, sched_args *a)
         return cli_usage_error(cmd, "unexpected argument '%s' (one input file)", v);
       a->file = v;
       break;
-    case 0: r = cli_pick(cmd, "--format", v, formats, &a->format); break;
+    case 0:
+      r = cli_pick(cmd, "--format", v, formats, &a->format);
+      break;
     case 1:
       r = cli_int(cmd, "--machines", v, &a->nmach);
       if (!r && (a->nmach < 2 || a->nmach > DEVO_ETC_MAX_MACHINES))
-        r = cli_usage_error(cmd, "--machines must be 2 .. %d, got %s", DEVO_ETC_MAX_MACHINES,
-                            v);
+        r = cli_usage_error(cmd, "--machines must be 2 .. %d, got %s", DEVO_ETC_MAX_MACHINES, v);
       break;
-    case 2: a->ready = v; break;
+    case 2:
+      a->ready = v;
+      break;
     case 3:
-      r = cli_double(cmd, "--time-limit", v, &a->time_limit);
-      if (!r && !(a->time_limit > 0 && a->time_limit <= 1e9))
-        r = cli_usage_error(cmd, "--time-limit must be a number of seconds > 0 and <= 1e9, got %s",
-                            v);
+      r = cli_time_limit(cmd, v, &a->time_limit);
       break;
-    case 4: r = cli_pick(cmd, "--objective", v, objectives, &a->objective); break;
+    case 4:
+      r = cli_pick(cmd, "--objective", v, objectives, &a->objective);
+      break;
     case 5:
-      r = cli_double(cmd, "--lambda", v, &a->lambda);
-      if (!r && !(a->lambda >= 0 && a->lambda <= 1))
-        r = cli_usage_error(cmd, "--lambda must be in [0, 1], got %s", v);
+      r = cli_real(cmd, "--lambda", v, 0.0, 1.0, &a->lambda);
       a->lambda_set = 1;
       break;
-    case 6: r = cli_pick(cmd, "--order", v, orders, &a->order); break;
+    case 6:
+      r = cli_pick(cmd, "--order", v, orders, &a->order);
+      break;
     case 7:
       a->heuristic = v;
       if (devo_heuristic_from_name(v) < 0)
-        r = cli_usage_error(cmd, "--heuristic: unknown '%s' (olb, met, mct, min-min, max-min, "
-                                 "sufferage)",
+        r = cli_usage_error(cmd,
+                            "--heuristic: unknown '%s' (olb, met, mct, min-min, max-min, "
+                            "sufferage)",
                             v);
       break;
-    case 8: a->no_seed = 1; break;
-    case 9: r = cli_int(cmd, "--np", v, &a->np); break;
-    case 10: r = cli_double(cmd, "--f", v, &a->f); break;
-    case 11: r = cli_double(cmd, "--cr", v, &a->cr); break;
-    case 12: r = cli_u64(cmd, "--seed", v, &a->seed); break;
-    case 13: r = cli_int(cmd, "--threads", v, &a->threads); break;
-    case 14: r = cli_pick(cmd, "--backend", v, backends, &a->backend); break;
-    case 15: a->out = v; break;
-    case 16: a->json = 1; break;
+    case 8:
+      a->no_seed = 1;
+      break;
+    case 9:
+      r = cli_int(cmd, "--np", v, &a->np);
+      break;
+    case 10:
+      r = cli_double(cmd, "--f", v, &a->f);
+      break;
+    case 11:
+      r = cli_double(cmd, "--cr", v, &a->cr);
+      break;
+    case 12:
+      r = cli_u64(cmd, "--seed", v, &a->seed);
+      break;
+    case 13:
+      r = cli_int(cmd, "--threads", v, &a->threads);
+      break;
+    case 14:
+      r = cli_pick(cmd, "--backend", v, backends, &a->backend);
+      break;
+    case 15:
+      a->out = v;
+      break;
+    case 16:
+      a->json = 1;
+      break;
     case 17:
       fputs(schedule_help, stdout);
       exit(CLI_OK);
@@ -217,7 +259,11 @@ static int parse(int argc, char **argv, sched_args *a)
       if (!r && !(a->ils_share >= 0.0 && a->ils_share < 1.0))
         r = cli_usage_error(cmd, "--ils-share must be in [0, 1), got %s", v);
       break;
-    default: break;
+    case 20:
+      r = cli_max_bytes(cmd, v, &a->max_bytes);
+      break;
+    default:
+      break;
     }
     if (r)
       return CLI_USAGE;
@@ -234,38 +280,30 @@ static int parse(int argc, char **argv, sched_args *a)
 
 /* Ready times from a list "a,b,c" or from a file of numbers separated by commas, semicolons or
  * white space; errors name the file, row and column. */
-static int read_ready(const char *spec, int m, double *w)
+static int read_ready(const char *spec, int m, double *w, double deadline)
 {
-  FILE *f = fopen(spec, "rb");
-  const char *name = f ? spec : "--ready";
-  char *text = NULL;
+  const int fd = cli_open_input(spec);
+  const char *name = fd >= 0 ? spec : "--ready";
+  char *text = NULL, err[512];
   size_t len = 0, i = 0;
   long row = 1, col = 1;
   int k = 0, rc = 0, have = 0, hard = 0;
-  if (f) {
-    size_t cap = 4096, got;
-    text = (char *)malloc(cap);
-    while (text && (got = fread(text + len, 1, cap - len - 1, f)) > 0) {
-      len += got;
-      if (cap - len < 2) {
-        char *nt = (char *)realloc(text, cap * 2);
-        if (!nt) {
-          free(text);
-          text = NULL;
-        }
-        text = nt;
-        cap *= 2;
-      }
-    }
-    if (ferror(f)) { /* a directory opens, and its reading fails */
-      fclose(f);
-      free(text);
+  if (fd >= 0) {
+    /* bounded like the matrix: m values of at most DEVO_ETC_MAX_FIELD characters each, with a
+     * separator, and under the same deadline */
+    devo__rdlim lim;
+    lim.max_bytes = (size_t)m * (DEVO_ETC_MAX_FIELD + 2) + 4096;
+    lim.max_line = lim.max_bytes;
+    lim.deadline = deadline;
+    rc = devo__read_all(NULL, fd, spec, &lim, NULL, &text, &len, err, sizeof err);
+    close(fd);
+    if (rc == DEVO_E_IO &&
+        strstr(err, strerror(EISDIR))) /* a directory opens, and its reading fails */
       return cli_usage_error("schedule", "--ready %s: %s", spec, strerror(EISDIR));
+    if (rc != DEVO_OK) {
+      fprintf(stderr, "devo schedule: --ready %s\n", err);
+      return cli_exit_for_status(rc);
     }
-    fclose(f);
-    if (!text)
-      return cli_runtime_error("schedule", "out of memory");
-    text[len] = 0;
   } else if (strchr(spec, ',') || strspn(spec, "0123456789.eE+-") == strlen(spec)) {
     len = strlen(spec);
     text = (char *)malloc(len + 1);
@@ -359,11 +397,10 @@ static int write_answer(const sched_args *a, const devo_etc *e, const answer *an
            "\"objective\":%.17g,\"lambda\":%.17g,\"order\":\"%s\",\"evaluations\":%lld,"
            "\"generations\":%lld,\"stop\":\"%s\",\"stop_message\":\"%s\",\"best_from\":\"%s\","
            "\"heuristic\":%s%s%s,\"backend\":\"%s\",\"elapsed\":%.6f",
-           n, m, ans->makespan, ans->flowtime, ans->objective, a->lambda,
-           a->order ? "spt" : "fcfs", (long long)ans->evals, (long long)ans->gens,
-           ans->stop_name, ans->stop_msg, ans->from, ans->heuristic ? "\"" : "",
-           ans->heuristic ? ans->heuristic : "null", ans->heuristic ? "\"" : "", ans->backend,
-           cli_process_elapsed());
+           n, m, ans->makespan, ans->flowtime, ans->objective, a->lambda, a->order ? "spt" : "fcfs",
+           (long long)ans->evals, (long long)ans->gens, ans->stop_name, ans->stop_msg, ans->from,
+           ans->heuristic ? "\"" : "", ans->heuristic ? ans->heuristic : "null",
+           ans->heuristic ? "\"" : "", ans->backend, cli_process_elapsed());
     if (!a->out) {
       printf(",\"assignment\":[");
       for (t = 0; t < n; ++t)
@@ -385,7 +422,7 @@ static int write_answer(const sched_args *a, const devo_etc *e, const answer *an
             (long long)ans->gens);
     fprintf(sf, "stop         %s (%s)\n", ans->stop_msg, ans->stop_name);
     fprintf(sf, "best from    %s%s%s%s\n", ans->from, ans->heuristic ? " (" : "",
-                ans->heuristic ? ans->heuristic : "", ans->heuristic ? ")" : "");
+            ans->heuristic ? ans->heuristic : "", ans->heuristic ? ")" : "");
     fprintf(sf, "backend      %s\n", ans->backend);
     fprintf(sf, "elapsed      %.6f s since process start\n", cli_process_elapsed());
   }
@@ -419,23 +456,30 @@ static int schedule(const sched_args *ap)
   int *assign = NULL, rc, st, n, m;
   char err[512], tmp[4096 + 32];
   FILE *af = NULL;
-  FILE *in;
-  in = strcmp(a.file, "-") == 0 ? stdin : fopen(a.file, "rb");
-  if (!in)
+  const int std_in = strcmp(a.file, "-") == 0;
+  devo_read_limits lim;
+  int fd;
+  /* the reading counts inside the time limit: a pipe that never closes ends at the deadline */
+  lim.max_bytes = a.max_bytes;
+  lim.deadline = cli_deadline_from_start(a.time_limit);
+  fd = std_in ? STDIN_FILENO : cli_open_input(a.file);
+  if (fd < 0)
     return cli_usage_error("schedule", "%s: %s", a.file, strerror(errno));
-  st = devo_etc_read(&e, in, strcmp(a.file, "-") == 0 ? "<stdin>" : a.file, a.format, a.nmach,
-                     NULL, err, sizeof err);
-  if (in != stdin)
-    fclose(in);
+  st = devo_etc_read_fd(&e, fd, std_in ? "<stdin>" : a.file, a.format, a.nmach, &lim, NULL, err,
+                        sizeof err);
+  if (!std_in)
+    close(fd);
   if (st != DEVO_OK) {
-    fprintf(stderr, "devo schedule: %s\n", err);
+    fprintf(stderr, "devo schedule: %s%s\n", err,
+            st == DEVO_E_DEADLINE ? " (--time-limit; exit 1)" : "");
     return cli_exit_for_status(st);
   }
   n = devo_etc_ntasks(e);
   m = devo_etc_nmach(e);
   if (a.ready) {
     double *w = (double *)malloc((size_t)m * sizeof(double));
-    rc = w ? read_ready(a.ready, m, w) : cli_runtime_error("schedule", "out of memory");
+    rc = w ? read_ready(a.ready, m, w, lim.deadline)
+           : cli_runtime_error("schedule", "out of memory");
     if (rc == 0 && devo_etc_set_ready(e, w, err, sizeof err) != DEVO_OK)
       rc = cli_usage_error("schedule", "%s", err);
     free(w);

@@ -119,11 +119,7 @@ static int parse(int argc, char **argv, solve_args *a)
         r = cli_usage_error(cmd, "--target is an error (best - f*) and must be >= 0, got %s", v);
       break;
     case 8:
-      if (strcasecmp(v, "nan") == 0 || strcasecmp(v, "inf") == 0)
-        return cli_usage_error(cmd, "--time-limit must be a finite number of seconds, got '%s'", v);
-      r = cli_double(cmd, "--time-limit", v, &a->time_limit);
-      if (!r && a->time_limit <= 0)
-        r = cli_usage_error(cmd, "--time-limit must be positive, got %s", v);
+      r = cli_time_limit(cmd, v, &a->time_limit); /* the range of every command */
       break;
     case 9:
       r = cli_u64(cmd, "--seed", v, &a->seed);

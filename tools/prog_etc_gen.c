@@ -2,6 +2,7 @@
  * program. Writes CSV, one row per task, values printed with %.17g so that reading the file back
  * gives the generated doubles exactly. Option parsing is its own (it does not link tools/cli.c). */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,7 +34,8 @@ static const char usage[] =
 #if defined(__GNUC__)
 __attribute__((format(printf, 1, 2)))
 #endif
-static int bad(const char *fmt, ...)
+static int
+bad(const char *fmt, ...)
 {
   va_list ap;
   fputs("etc-gen: ", stderr);
@@ -44,14 +46,16 @@ static int bad(const char *fmt, ...)
   return 2;
 }
 
-/* A double; an overflow or underflow (ERANGE) is not refused here because every caller checks
- * the value against its accepted range next, which names that range in its message. */
+/* A double (tool_parse_real, the devo CLI's parser); an overflow is not refused here because
+ * every caller checks the value against its accepted range next, which names that range in its
+ * message. */
 static int parse_num(const char *opt, const char *s, double *out)
 {
-  char *end;
-  *out = strtod(s, &end);
-  if (end == s || *end)
+  const int r = tool_parse_real(s, out);
+  if (r == -1)
     return bad("%s: not a number: '%s'", opt, s);
+  if (r == -2)
+    *out = s[0] == '-' ? -HUGE_VAL : HUGE_VAL; /* NaN too: out of every range */
   return 0;
 }
 

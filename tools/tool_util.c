@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -42,6 +44,20 @@ void out_file_discard(FILE *f, const char *tmp)
 {
   fclose(f);
   remove(tmp);
+}
+
+int tool_parse_real(const char *s, double *out)
+{
+  char *end;
+  double v;
+  errno = 0;
+  v = strtod(s, &end);
+  if (end == s || *end != 0)
+    return -1;
+  if (!isfinite(v))
+    return -2;
+  *out = v;
+  return 0;
 }
 
 int tool_parse_u64(const char *s, uint64_t *out)

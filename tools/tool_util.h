@@ -16,6 +16,12 @@
  * digits exceed 2^64 - 1. */
 int tool_parse_u64(const char *s, uint64_t *out);
 
+/* s as a whole decimal number (strtod) into *out: 0; -1 when it is not a number; -2 when it
+ * overflows to an infinity, or is NaN or infinite. An underflow (1e-320, 1e-400) is a number,
+ * its value the subnormal or 0 that strtod gives: ERANGE alone is not "not finite" (issue 21).
+ * The one number parser of devo's options and etc-gen's. */
+int tool_parse_real(const char *s, double *out);
+
 /* Creates "<path>.<pid>.tmp" (its name into tmp; tmplen >= strlen(path) + 32), exclusively and
  * with mode 0666 less the umask, as fopen would create path. NULL with errno set on failure. */
 FILE *out_file_open(const char *path, char *tmp, size_t tmplen);
