@@ -20,8 +20,7 @@
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static void
-seterr(char *err, size_t errlen, const char *fmt, ...)
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
 {
   va_list ap;
   if (!err || errlen == 0)
@@ -53,8 +52,7 @@ static int etc_sums_finite(const double *v, const double *w, int n, int m)
   return (wmax + big) * (double)n < 0.25 * DBL_MAX;
 }
 
-#define DEVO__ETC_TOO_LARGE                                                                        \
-  "the values are too large: a schedule's flowtime would overflow a double"
+#define DEVO__ETC_TOO_LARGE "the values are too large: a schedule's flowtime would overflow a double"
 
 static int etc_alloc(devo_etc **out, int ntasks, int nmach, const devo_allocator *alloc)
 {
@@ -139,9 +137,8 @@ int devo_etc_set_ready(devo_etc *e, const double *ready, char *err, size_t errle
     }
   }
   if (!etc_sums_finite(e->values, ready, e->ntasks, e->nmach)) {
-    seterr(err, errlen,
-           "etc: the ready times are too large: a schedule's flowtime would overflow "
-           "a double");
+    seterr(err, errlen, "etc: the ready times are too large: a schedule's flowtime would overflow "
+                        "a double");
     return DEVO_E_INVALID;
   }
   memcpy(e->ready, ready, (size_t)e->nmach * sizeof(double));
@@ -159,22 +156,10 @@ void devo_etc_destroy(devo_etc *e)
   devo__free(&al, e);
 }
 
-int devo_etc_ntasks(const devo_etc *e)
-{
-  return e ? e->ntasks : 0;
-}
-int devo_etc_nmach(const devo_etc *e)
-{
-  return e ? e->nmach : 0;
-}
-const double *devo_etc_values(const devo_etc *e)
-{
-  return e ? e->values : NULL;
-}
-const double *devo_etc_ready(const devo_etc *e)
-{
-  return e ? e->ready : NULL;
-}
+int devo_etc_ntasks(const devo_etc *e) { return e ? e->ntasks : 0; }
+int devo_etc_nmach(const devo_etc *e) { return e ? e->nmach : 0; }
+const double *devo_etc_values(const devo_etc *e) { return e ? e->values : NULL; }
+const double *devo_etc_ready(const devo_etc *e) { return e ? e->ready : NULL; }
 
 int devo_etc_evaluate(const devo_etc *e, const int *assign, int order, double *makespan,
                       double *flowtime)
@@ -208,19 +193,18 @@ typedef struct rd {
   double *v;
   size_t nv, cap;
   /* CSV state */
-  long line;     /* current physical line, 1-based */
-  int col;       /* fields seen in the current row */
-  int ncols;     /* columns of the first (header or data) row; 0 until known */
-  int first_row; /* still in the first row */
-  long row_line; /* line where the current row's last field was seen */
-  long rows;     /* data rows */
+  long line;         /* current physical line, 1-based */
+  int col;           /* fields seen in the current row */
+  int ncols;         /* columns of the first (header or data) row; 0 until known */
+  int first_row;     /* still in the first row */
+  long row_line;     /* line where the current row's last field was seen */
+  long rows;         /* data rows */
 } rd;
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))
 #endif
-static void
-rd_fail(rd *r, int status, long row, long col, const char *fmt, ...)
+static void rd_fail(rd *r, int status, long row, long col, const char *fmt, ...)
 {
   va_list ap;
   size_t k;
@@ -260,9 +244,9 @@ static int rd_push(rd *r, double x)
 }
 
 /* Classifies a field: 0 = a number (*out set), 1 = empty, 2 = NaN or infinite (or out of
- * double's range), 3 = not a number, 4 = too long to be read (more than DEVO_ETC_MAX_FIELD
- * characters; valid numbers of over a hundred digits are read). Only decimal notation is accepted
- * (no hex floats). */
+ * double's range), 3 = not a number, 4 = too long to be read (more than DEVO_ETC_MAX_FIELD characters; valid
+ * numbers of over a hundred digits are read). Only decimal notation is accepted (no hex
+ * floats). */
 enum { F_NUM = 0, F_EMPTY = 1, F_NONFINITE = 2, F_TEXT = 3, F_LONG = 4 };
 static int classify(const char *s, size_t len, double *out)
 {
@@ -365,10 +349,7 @@ typedef struct csvctx {
   csvrow first;
 } csvctx;
 
-static int csv_space_only(unsigned char c)
-{
-  return c == ' ';
-}
+static int csv_space_only(unsigned char c) { return c == ' '; }
 
 static void csv_field(void *s, size_t len, void *data)
 {
@@ -456,8 +437,8 @@ static void csv_row(int c, void *data)
     return;
   }
   if (r->col < r->ncols) {
-    rd_fail(r, DEVO_E_PARSE, r->row_line, r->col + 1, "ragged row: %d fields, expected %d", r->col,
-            r->ncols);
+    rd_fail(r, DEVO_E_PARSE, r->row_line, r->col + 1, "ragged row: %d fields, expected %d",
+            r->col, r->ncols);
     return;
   }
   r->rows++;
@@ -506,7 +487,7 @@ static unsigned char detect_delim(const char *b, size_t n)
  * number the reader accepts is refused there (csv_long), not read to its end. */
 static _Thread_local const devo_allocator *csv_al;
 static _Thread_local int csv_long;
-#define CSV_HDR       16   /* keeps the block's alignment */
+#define CSV_HDR 16 /* keeps the block's alignment */
 #define CSV_FIELD_CAP 4096 /* > DEVO_ETC_MAX_FIELD + libcsv's 128-byte step */
 
 static void *csv_realloc_hook(void *p, size_t n)
@@ -603,7 +584,7 @@ static void read_csv(rd *r, const char *b, size_t n)
 
 /* ---- Braun format ----------------------------------------------------------------------- */
 
-#define BRAUN_TASKS    512
+#define BRAUN_TASKS 512
 #define BRAUN_MACHINES 16
 
 /* Splits a line into whitespace-separated tokens; returns the count (at most max stored). */
@@ -642,7 +623,8 @@ static long small_int(const char *s, size_t len)
   return v;
 }
 
-static void read_braun(rd *r, const char *b, size_t n, int nmach, int *ntasks_out, int *nmach_out)
+static void read_braun(rd *r, const char *b, size_t n, int nmach, int *ntasks_out,
+                       int *nmach_out)
 {
   size_t i = 0, tb[4], te[4];
   long line = 0, hdr_n = -1, hdr_m = -1, last_line = 0;
@@ -700,15 +682,16 @@ static void read_braun(rd *r, const char *b, size_t n, int nmach, int *ntasks_ou
           break;
         }
         if (nmach > 0 && nmach != hdr_m) {
-          rd_fail(r, DEVO_E_PARSE, 1, (long)tb[1] + 1, "the file says %ld machines, %d were given",
-                  hdr_m, nmach);
+          rd_fail(r, DEVO_E_PARSE, 1, (long)tb[1] + 1,
+                  "the file says %ld machines, %d were given", hdr_m, nmach);
           break;
         }
       } else if (k > 1) {
         rd_fail(r, DEVO_E_PARSE, line, (long)tb[1] + 1, "more than one value on the line");
         break;
       } else {
-        if (r->nv >= (size_t)DEVO_ETC_MAX_CELLS || (hdr_n > 0 && (long)r->nv >= hdr_n * hdr_m)) {
+        if (r->nv >= (size_t)DEVO_ETC_MAX_CELLS ||
+            (hdr_n > 0 && (long)r->nv >= hdr_n * hdr_m)) {
           rd_fail(r, DEVO_E_PARSE, line, 1, "more values than %s",
                   hdr_n > 0 ? "the first line announces" : "the size limit allows");
           break;
@@ -749,8 +732,8 @@ static void read_braun(rd *r, const char *b, size_t n, int nmach, int *ntasks_ou
     return;
   }
   if (r->nv % (size_t)nmach != 0) {
-    rd_fail(r, DEVO_E_PARSE, last_line + 1, 1, "%zu values is not a multiple of %d machines", r->nv,
-            nmach);
+    rd_fail(r, DEVO_E_PARSE, last_line + 1, 1, "%zu values is not a multiple of %d machines",
+            r->nv, nmach);
     return;
   }
   if (r->nv / (size_t)nmach > (size_t)DEVO_ETC_MAX_TASKS) {
@@ -790,9 +773,9 @@ static int detect_format(const char *b, size_t n)
 }
 
 /* The reader over a byte source: fd when >= 0, else in (read_src.h). */
-static int etc_read_src(devo_etc **out, FILE *in, int fd, const char *name, int format, int nmach,
-                        const devo_read_limits *lim, const devo_allocator *alloc, char *err,
-                        size_t errlen)
+static int etc_read_src(devo_etc **out, FILE *in, int fd, const char *name, int format,
+                        int nmach, const devo_read_limits *lim, const devo_allocator *alloc,
+                        char *err, size_t errlen)
 {
   devo_allocator al = devo__allocator_or_default(alloc);
   devo__rdlim rl;

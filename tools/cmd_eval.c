@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "engine/internal.h"   /* devo__gpu_eval_points: the GPU kernels at given points */
+#include "engine/internal.h" /* devo__gpu_eval_points: the GPU kernels at given points */
 #include "problems/read_src.h" /* the library's bounded reader */
 
 /* The input size limit of devo eval unless --max-input-bytes: points have no count limit of
@@ -107,8 +107,8 @@ static int parse_row(const char *name, long row, const char *b, const char *end,
       for (k = 0; k < n; ++k) /* one line: no control characters */
         shown[k] = (unsigned char)b[k] < 0x20 ? '?' : b[k];
       shown[n] = 0;
-      return cli_usage_error("eval", "%s:%ld:%d: '%s%s' is not a finite number", name, row, col + 1,
-                             shown, fe - b > 40 ? "..." : "");
+      return cli_usage_error("eval", "%s:%ld:%d: '%s%s' is not a finite number", name, row,
+                             col + 1, shown, fe - b > 40 ? "..." : "");
     }
     col++;
     if (!comma)
@@ -166,10 +166,9 @@ static int read_points(int fd, const char *name, int dim, size_t max_bytes, poin
 
 int cmd_eval(int argc, char **argv)
 {
-  static const char *const names[] = {
-      "--problem=", "--dim=",     "--cec-data=", "--data-seed=",
-      "--seed=",    "--backend=", "--help",      "--max-input-bytes=",
-      NULL};
+  static const char *const names[] = {"--problem=", "--dim=",     "--cec-data=", "--data-seed=",
+                                      "--seed=",    "--backend=", "--help",      "--max-input-bytes=",
+                                      NULL};
   const char *cmd = "eval", *v, *problem = NULL, *dir = NULL, *file = NULL;
   int pos = 1, k, r = 0, dim = CLI_DIM_UNSET, gpu = 0, st, rc;
   uint64_t data_seed = 1;

@@ -34,8 +34,7 @@ static const char usage[] =
 #if defined(__GNUC__)
 __attribute__((format(printf, 1, 2)))
 #endif
-static int
-bad(const char *fmt, ...)
+static int bad(const char *fmt, ...)
 {
   va_list ap;
   fputs("etc-gen: ", stderr);
