@@ -35,9 +35,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cec.h"
+#include "read_src.h"
 #include "devo_alloc.h"
 #include "philox.h"
 
@@ -176,52 +179,40 @@ typedef struct cec_text {
   int line; /* number of the line last returned (1-based) */
 } cec_text;
 
+/* The largest official CEC input file is 2.5 MB (cec2017 M_*_D100.txt, 100 x 100 x 10 values of
+ * 25 characters); a data file is read no further than this, and a NUL byte or a line longer
+ * than a row of the largest matrix is refused as soon as it is read (a file linked to
+ * /dev/zero or /dev/urandom was read without end: issue 21). */
+#define CEC_MAX_FILE_BYTES ((size_t)64 << 20)
+#define CEC_MAX_LINE_BYTES ((size_t)1 << 20)
+
 static int text_load(cec_text *t, const char *path, const devo_allocator *al, char *err,
                      size_t errlen)
 {
-  FILE *f;
-  size_t cap = 1 << 16, n;
-  char *buf, *bigger;
+  devo__rdlim lim;
+  struct stat sb;
+  int rc, fd;
   t->al = al;
   t->path = path;
   t->buf = NULL;
   t->len = t->pos = 0;
   t->line = 0;
   errno = 0;
-  f = fopen(path, "rb");
-  if (!f)
+  /* O_NONBLOCK: opening a FIFO waits for a writer, forever; it is refused below */
+  fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
     return fail(err, errlen, DEVO_E_IO, "%s: cannot open: %s", path,
                 strerror(errno ? errno : ENOENT));
-  buf = (char *)devo__alloc(al, cap, 1);
-  if (!buf) {
-    fclose(f);
-    return fail(err, errlen, DEVO_E_NOMEM, "%s: out of memory", path);
+  if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    close(fd);
+    return fail(err, errlen, DEVO_E_IO, "%s: not a regular file", path);
   }
-  for (;;) {
-    n = fread(buf + t->len, 1, cap - t->len, f);
-    t->len += n;
-    if (t->len < cap)
-      break;
-    bigger = (char *)devo__alloc(al, cap, 2);
-    if (!bigger) {
-      devo__free(al, buf);
-      fclose(f);
-      return fail(err, errlen, DEVO_E_NOMEM, "%s: out of memory", path);
-    }
-    memcpy(bigger, buf, t->len);
-    devo__free(al, buf);
-    buf = bigger;
-    cap *= 2;
-  }
-  if (ferror(f)) {
-    int e = errno;
-    devo__free(al, buf);
-    fclose(f);
-    return fail(err, errlen, DEVO_E_IO, "%s: read error: %s", path, strerror(e ? e : EIO));
-  }
-  fclose(f);
-  t->buf = buf;
-  return DEVO_OK;
+  lim.max_bytes = CEC_MAX_FILE_BYTES;
+  lim.max_line = CEC_MAX_LINE_BYTES;
+  lim.deadline = 0.0;
+  rc = devo__read_all(NULL, fd, path, &lim, al, &t->buf, &t->len, err, errlen);
+  close(fd);
+  return rc;
 }
 
 static void text_free(cec_text *t)
