@@ -1,28 +1,151 @@
 /* tool_util.c: what the devo CLI and etc-gen share (tool_util.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with realpath */
 #include "tool_util.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <unistd.h>
 
-FILE *out_file_open(const char *path, char *tmp, size_t tmplen)
+/* The temporary file of the output in progress, for the signal handlers: a fixed buffer and a
+ * flag, since a handler may only call async-signal-safe functions (unlink is one). */
+static char tmp_registered[4096 + 64];
+static volatile sig_atomic_t tmp_have;
+
+void tool_tmp_cleanup(void)
 {
+  if (tmp_have) {
+    tmp_have = 0;
+    (void)unlink(tmp_registered);
+  }
+}
+
+void tool_tmp_register(const char *tmp)
+{
+  const size_t n = strlen(tmp);
+  tmp_have = 0;
+  if (n >= sizeof tmp_registered)
+    return;
+  memcpy(tmp_registered, tmp, n + 1);
+  tmp_have = 1;
+}
+
+void tool_tmp_unregister(void) { tmp_have = 0; }
+
+/* SIGTERM, SIGINT, SIGHUP where nobody handles them: remove the temporary file, then die of the
+ * signal as before (the exit status still says which). */
+static void on_fatal_signal(int sig)
+{
+  tool_tmp_cleanup();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void install_cleanup_handlers(void)
+{
+  static const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
+  size_t k;
+  for (k = 0; k < sizeof sigs / sizeof sigs[0]; ++k) {
+    struct sigaction old, sa;
+    if (sigaction(sigs[k], NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+      continue; /* ignored, or the program's own handler (which calls tool_tmp_cleanup) */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    (void)sigaction(sigs[k], &sa, NULL);
+  }
+}
+
+/* A descriptor opened on an existing non-regular file (FIFO, device), written through: opening
+ * a FIFO without a reader would wait for one forever, so it is refused (ENXIO) instead. */
+static FILE *open_through(const char *path)
+{
+  int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC), fl, e;
   FILE *f;
-  int fd, e;
-  snprintf(tmp, tmplen, "%s.%ld.tmp", path, (long)getpid());
-  /* O_EXCL: never write through a file or link that is already there */
-  fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
   if (fd < 0)
     return NULL;
+  fl = fcntl(fd, F_GETFL);
+  if (fl != -1)
+    (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
   f = fdopen(fd, "w");
   if (!f) {
     e = errno;
     close(fd);
-    remove(tmp);
+    errno = e;
+  }
+  return f;
+}
+
+FILE *out_file_open(const char *path, char *tmp, size_t tmplen)
+{
+  struct stat st, lst;
+  char *real = NULL;
+  const char *target = path;
+  FILE *f;
+  int fd, e, exists;
+  mode_t mode = 0666;
+  tmp[0] = 0;
+  exists = stat(path, &st) == 0; /* follows symbolic links */
+  if (!exists && errno != ENOENT)
+    return NULL;
+  if (!exists && lstat(path, &lst) == 0) {
+    errno = ENOENT; /* a symbolic link to nothing: no file of ours to create there */
+    return NULL;
+  }
+  if (exists && S_ISDIR(st.st_mode)) {
+    errno = EISDIR;
+    return NULL;
+  }
+  if (exists && !S_ISREG(st.st_mode))
+    return open_through(path); /* tmp stays "": out_file_close only closes */
+  if (exists) {
+    /* a link is followed: the file it names is replaced, beside itself, and the link stays */
+    real = realpath(path, NULL);
+    if (!real)
+      return NULL;
+    target = real;
+    mode = st.st_mode & 07777;
+  }
+  if ((size_t)snprintf(tmp, tmplen, "%s.%ld.tmp", target, (long)getpid()) >= tmplen) {
+    free(real);
+    tmp[0] = 0;
+    errno = ENAMETOOLONG;
+    return NULL;
+  }
+  free(real);
+  /* O_EXCL: never write through a file or link that is already there; the final mode from the
+   * start (the umask applies to a new file only, as fopen would create it) */
+  fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  if (fd < 0) {
+    tmp[0] = 0;
+    return NULL;
+  }
+  tool_tmp_register(tmp);
+  install_cleanup_handlers();
+  if (exists && (fchmod(fd, mode) != 0 ||
+                 ((st.st_uid != geteuid() || st.st_gid != getegid()) &&
+                  fchown(fd, st.st_uid, st.st_gid) != 0))) {
+    /* the replaced file would lose its mode or owner: refused */
+    e = errno;
+    close(fd);
+    unlink(tmp);
+    tool_tmp_unregister();
+    tmp[0] = 0;
+    errno = e;
+    return NULL;
+  }
+  f = fdopen(fd, "w");
+  if (!f) {
+    e = errno;
+    close(fd);
+    unlink(tmp);
+    tool_tmp_unregister();
+    tmp[0] = 0;
     errno = e;
   }
   return f;
@@ -31,19 +154,37 @@ FILE *out_file_open(const char *path, char *tmp, size_t tmplen)
 int out_file_close(FILE *f, const char *tmp, const char *path)
 {
   int bad = ferror(f), e;
+  char target[4096 + 64];
+  const size_t n = strlen(tmp), suffix = (size_t)snprintf(NULL, 0, ".%ld.tmp", (long)getpid());
   errno = 0;
   bad |= fclose(f) != 0;
-  if (!bad && rename(tmp, path) == 0)
+  if (!tmp[0]) /* written through */
+    return bad ? (errno ? errno : EIO) : 0;
+  (void)path;
+  /* the file to replace is the temporary's name without ".<pid>.tmp" (a link's target) */
+  if (n <= suffix || n - suffix >= sizeof target) {
+    remove(tmp);
+    tool_tmp_unregister();
+    return EINVAL;
+  }
+  memcpy(target, tmp, n - suffix);
+  target[n - suffix] = 0;
+  if (!bad && rename(tmp, target) == 0) {
+    tool_tmp_unregister();
     return 0;
+  }
   e = errno ? errno : EIO;
   remove(tmp);
+  tool_tmp_unregister();
   return e;
 }
 
 void out_file_discard(FILE *f, const char *tmp)
 {
   fclose(f);
-  remove(tmp);
+  if (tmp[0])
+    remove(tmp);
+  tool_tmp_unregister();
 }
 
 int tool_parse_real(const char *s, double *out)

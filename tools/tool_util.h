@@ -1,7 +1,7 @@
 /* tool_util.h: what the devo CLI and etc-gen share. Output files that appear whole or not at
  * all: the text goes to a temporary file beside the target, which is renamed over it only when
  * every write succeeded (a full disk or a file size limit left half a file behind: found in
- * review). Seeds and other counts as plain decimal. Nothing here prints; the callers word their
+ * review); what is not a regular file is written through, never replaced. Seeds and other counts as plain decimal. Nothing here prints; the callers word their
  * own errors. */
 #ifndef DEVO_TOOL_UTIL_H
 #define DEVO_TOOL_UTIL_H
@@ -22,13 +22,34 @@ int tool_parse_u64(const char *s, uint64_t *out);
  * The one number parser of devo's options and etc-gen's. */
 int tool_parse_real(const char *s, double *out);
 
-/* Creates "<path>.<pid>.tmp" (its name into tmp; tmplen >= strlen(path) + 32), exclusively and
- * with mode 0666 less the umask, as fopen would create path. NULL with errno set on failure. */
+/* Opens the output file path (issue 21):
+ * - path absent: "<path>.<pid>.tmp" is created (its name into tmp; tmplen >= strlen(path) + 32)
+ *   exclusively, with mode 0666 less the umask, as fopen would create path; out_file_close
+ *   renames it over path;
+ * - path a regular file, or a symbolic link to one: the temporary file is created beside the
+ *   file the link names (the link is followed, never replaced), with the file's mode and owner
+ *   from the start (refused when the owner cannot be kept), and renamed over it;
+ * - path a FIFO, a device or another non-regular file (or a link to one): written through
+ *   (opened, nothing renamed; tmp is ""); a FIFO with no reader is refused (ENXIO), a directory
+ *   too (EISDIR); a link to nothing is refused (ENOENT).
+ * The temporary file is registered for tool_tmp_cleanup, and SIGTERM, SIGINT and SIGHUP, where
+ * their disposition is the default, get a handler that removes it and dies of the signal.
+ * NULL with errno set on failure (nothing is left behind). */
 FILE *out_file_open(const char *path, char *tmp, size_t tmplen);
-/* Flushes and closes f and renames tmp over path: 0, or an errno value (EIO when the stream had
- * an error without one) after removing tmp; path is then untouched. */
+/* Flushes and closes f and renames tmp over the file it stands for: 0, or an errno value (EIO
+ * when the stream had an error without one) after removing tmp; the file is then untouched.
+ * Written through (tmp ""): only closes. path: as given to out_file_open (unused today). */
 int out_file_close(FILE *f, const char *tmp, const char *path);
 /* Closes f and removes tmp (the output is abandoned). */
 void out_file_discard(FILE *f, const char *tmp);
+
+/* The temporary output file for signal handlers: out_file_open registers its temporary file and
+ * out_file_close/out_file_discard unregister it; a program's own SIGTERM/SIGINT handler that
+ * ends the process without closing the output calls tool_tmp_cleanup, which is
+ * async-signal-safe (one unlink). register/unregister are for a temporary file of another
+ * kind (one at a time); not thread-safe. */
+void tool_tmp_register(const char *tmp);
+void tool_tmp_unregister(void);
+void tool_tmp_cleanup(void);
 
 #endif /* DEVO_TOOL_UTIL_H */
