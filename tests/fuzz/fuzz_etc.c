@@ -1,0 +1,61 @@
+/* fuzz_etc.c: libFuzzer harness of the ETC readers (issue 21): every format (auto, CSV,
+ * Braun), with and without a given machine count, from a stream (devo_etc_read) and from a
+ * descriptor (devo_etc_read_fd, with a size limit). The first byte picks the mode; the rest is
+ * the input. A matrix read is checked against its own limits. Build: -DDEVO_FUZZ=ON (clang). */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "engine/include/devo.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  devo_etc *e = NULL;
+  char err[256];
+  int format, nmach, st;
+  if (size < 1)
+    return 0;
+  format = data[0] % 3;
+  nmach = (data[0] >> 2) % 4 == 0 ? 0 : 1 + (data[0] >> 2) % 4; /* 0, 2, 3, 4 */
+  nmach = nmach == 1 ? 0 : nmach;
+  if (data[0] & 0x80) {
+    /* a descriptor: a memfd holding the input, read with a small size limit half the time */
+    devo_read_limits lim;
+    int fd = memfd_create("fuzz", 0);
+    if (fd < 0)
+      return 0;
+    if (size > 1 && write(fd, data + 1, size - 1) != (ssize_t)(size - 1)) {
+      close(fd);
+      return 0;
+    }
+    lseek(fd, 0, SEEK_SET);
+    lim.max_bytes = (data[0] & 0x40) ? 64 : 0;
+    lim.deadline = 0.0;
+    st = devo_etc_read_fd(&e, fd, "fuzz", format, nmach, &lim, NULL, err, sizeof err);
+    close(fd);
+  } else {
+    FILE *f = fmemopen((void *)(uintptr_t)(data + 1), size - 1 ? size - 1 : 1, "r");
+    if (!f)
+      return 0;
+    if (size == 1)
+      fgetc(f); /* fmemopen refuses 0 bytes: an empty input by reading its one byte first */
+    st = devo_etc_read(&e, f, "fuzz", format, nmach, NULL, err, sizeof err);
+    fclose(f);
+  }
+  if (st == DEVO_OK) {
+    const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
+    if (!e || n < 1 || m < 2 || (long long)n * m > DEVO_ETC_MAX_CELLS || (nmach && m != nmach))
+      abort();
+    if (!(devo_etc_values(e)[0] > 0.0))
+      abort();
+  } else if (e != NULL || !err[0]) {
+    abort(); /* an error always has a message and no matrix */
+  }
+  devo_etc_destroy(e);
+  return 0;
+}
