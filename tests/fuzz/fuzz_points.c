@@ -1,7 +1,8 @@
 /* fuzz_points.c: libFuzzer harness of `devo eval`'s points reader (tools/cmd_eval.c), run as the
  * command itself on a file holding the input: the first byte picks the dimension (1..8) and
  * the function; the rest is the file. Any exit code is fine; a crash, a sanitizer report or an
- * exit code other than 0, 1, 2 is a finding. Build: -DDEVO_FUZZ=ON (clang). */
+ * exit code other than 0, 1, 2 is a finding. Build: -DDEVO_FUZZ=ON (clang); run with
+ * -close_fd_mask=2 (the command's error lines). */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdint.h>
@@ -26,9 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (!path[0]) {
     int null = open("/dev/null", O_WRONLY);
     snprintf(path, sizeof path, "/tmp/devo_fuzz_points_%ld.csv", (long)getpid());
-    if (null >= 0) { /* the values and errors printed by every run */
+    if (null >= 0) { /* the values printed by every run; its error lines: -close_fd_mask=2 */
       dup2(null, 1);
-      dup2(null, 2);
       close(null);
     }
   }

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# sanitize_check.sh: the audit's checks of issue 21, for CI (.ci/run calls it) and by hand:
+# 1. the cpu tests built with AddressSanitizer + UndefinedBehaviorSanitizer (gcc or clang; any
+#    report fails the test that made it, and so this script);
+# 2. when clang is installed: the libFuzzer harnesses of tests/fuzz (-DDEVO_FUZZ=ON), each run
+#    for FUZZ_SECONDS (default 60; 0: not run) from its seed corpus (which holds the regression inputs).
+# BUILD_SAN (default build-san) and BUILD_FUZZ (default build-fuzz) are the build folders.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+san=${BUILD_SAN:-build-san}
+fuzz=${BUILD_FUZZ:-build-fuzz}
+secs=${FUZZ_SECONDS:-60}
+flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+cmake -S . -B "$san" -DDEVO_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
+cmake --build "$san" -j "$(nproc)"
+# leaks are reports too; timing promises do not hold under the sanitizers' slowdown, so the
+# timed and slow cases are left to the plain build
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+timed=$(grep -ho '^TIMED_CASE([a-z0-9_]*)' tests/test_*.c | sed 's/TIMED_CASE(\(.*\))/\1/' |
+  paste -sd '|' -)
+ctest --test-dir "$san" -L cpu -LE slow ${timed:+-E "\\.($timed)\$"} --output-on-failure -j 2
+if [ "$secs" = 0 ]; then # FUZZ_SECONDS=0: the sanitizer build only
+  exit 0
+fi
+if ! command -v clang >/dev/null; then
+  echo "sanitize_check: clang not installed: the fuzzers were not run"
+  exit 0
+fi
+CC=clang cmake -S . -B "$fuzz" -DDEVO_FUZZ=ON -DDEVO_CUDA=OFF -DBUILD_TESTING=OFF >/dev/null
+cmake --build "$fuzz" -j "$(nproc)"
+for f in "$fuzz"/fuzz_*; do
+  name=$(basename "$f" | sed 's/^fuzz_//')
+  work=$(mktemp -d)
+  echo "sanitize_check: $name for $secs s"
+  if ! "$f" -max_total_time="$secs" -timeout=10 -max_len=8192 -print_final_stats=1 -close_fd_mask=2 \
+    "$work" "tests/fuzz/corpus/$name" >"$work.log" 2>&1; then
+    tail -n 40 "$work.log"
+    echo "sanitize_check: fuzz_$name found a fault (the input is in the line above 'Test unit')"
+    exit 1
+  fi
+  grep -E '^stat::number_of_executed_units' "$work.log"
+  rm -rf "$work" "$work.log"
+done
