@@ -154,7 +154,11 @@ static void on_signal(int sig)
   if (stop_signal) {
     if (out_tmp_live)
       unlink(out_tmp_path);
+    sigset_t self;
     signal(sig, SIG_DFL);
+    sigemptyset(&self); /* the handler runs with sig blocked: let the raise act now */
+    sigaddset(&self, sig);
+    sigprocmask(SIG_UNBLOCK, &self, NULL);
     raise(sig);
     _exit(128 + sig); /* not reached: the default action of SIGINT and SIGTERM ends the process */
   }
@@ -524,6 +528,8 @@ static void json_summary(json_out *j, const sched_args *a, const devo_etc *e, co
   json_kv_uint(j, "seed", a->seed);
   json_kv_int(j, "evaluations", r->evaluations);
   json_kv_int(j, "generations", r->generations);
+  json_kv_int(j, "ls_moves", r->ls_moves);
+  json_kv_int(j, "ils_rounds", r->ils_rounds);
   json_kv_str(j, "stop", devo_status_name(r->status));
   json_kv_str(j, "stop_message", devo_status_message(r->status));
   json_kv_str(j, "best_from", devo_schedule_source_name(r->source));
