@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -464,11 +465,85 @@ TEST_CASE(missed_deadline_is_said)
   free(v);
 }
 
+/* The library's flag (devo_schedule_opts.interrupt): set before the call, the answer is MCT's
+ * schedule (the first heuristic always runs); a single --heuristic cut short maps the rest as
+ * MCT does, so a Min-min stopped before its first step is MCT exactly; set by another thread
+ * during a 10 s search, the call returns soon after with DEVO_INTERRUPTED. */
+static volatile sig_atomic_t lib_flag;
+
+static void *raise_flag_later(void *arg)
+{
+  struct timespec ts = {0, 100000000}; /* 0.1 s */
+  (void)arg;
+  nanosleep(&ts, NULL);
+  lib_flag = 1;
+  return NULL;
+}
+
+TEST_CASE(library_interrupt_flag)
+{
+  double *v = NULL;
+  const int n = 512, m = 16;
+  const char *path = make_matrix(n, m, "lib", &v);
+  devo_etc *e = NULL;
+  devo_schedule_opts o;
+  devo_schedule_result r;
+  int *a = (int *)malloc((size_t)n * sizeof(int)), *mct = (int *)malloc((size_t)n * sizeof(int));
+  char err[256];
+  FILE *f = fopen(path, "rb");
+  pthread_t th;
+  double t0;
+  int t, same = 1;
+  CHECK(f && devo_etc_read(&e, f, path, DEVO_ETC_AUTO, 0, NULL, err, sizeof err) == DEVO_OK);
+  fclose(f);
+  CHECK(devo_etc_heuristic(e, DEVO_HEUR_MCT, mct) == DEVO_OK);
+  devo_schedule_opts_init(&o);
+  o.time_limit = 10.0;
+  o.interrupt = &lib_flag;
+  lib_flag = 1;
+  t0 = tc_now();
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_OK);
+  CHECK(tc_now() - t0 < 1.0);
+  CHECK_EQ_INT(r.status, DEVO_INTERRUPTED);
+  CHECK(r.source == DEVO_SCHED_FROM_HEURISTIC && r.heuristic == DEVO_HEUR_MCT && !r.de_ran);
+  for (t = 0; t < n; ++t)
+    same &= a[t] == mct[t];
+  CHECK(same);
+  o.heuristic = DEVO_HEUR_MINMIN;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_OK);
+  CHECK_EQ_INT(r.status, DEVO_INTERRUPTED);
+  for (t = 0, same = 1; t < n; ++t)
+    same &= a[t] == mct[t];
+  CHECK(same);
+  /* without the flag, the heuristic alone ends with DEVO_OK */
+  lib_flag = 0;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_OK);
+  CHECK_EQ_INT(r.status, DEVO_OK);
+  o.heuristic = -1;
+  CHECK(pthread_create(&th, NULL, raise_flag_later, NULL) == 0);
+  t0 = tc_now();
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_OK);
+  t0 = tc_now() - t0;
+  pthread_join(th, NULL);
+  CHECKF(t0 < 1.0, "returned %.3f s after the start", t0);
+  CHECK_EQ_INT(r.status, DEVO_INTERRUPTED);
+  {
+    double ms;
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms, NULL) == DEVO_OK);
+    CHECK(ms == r.makespan && ms == makespan_of(v, n, m, a));
+  }
+  devo_etc_destroy(e);
+  free(a);
+  free(mct);
+  free(v);
+  remove(path);
+}
+
 int main(int argc, char **argv)
 {
   static const tc_case cases[] = {
-      TC(signal_in_heuristics),   TC(signal_in_local_search),      TC(signal_in_de),
-      TC(signal_in_ils),          TC(second_signal_exits_at_once), TC(solve_signals),
-      TC(missed_deadline_is_said)};
+      TC(signal_in_heuristics),    TC(signal_in_local_search),      TC(signal_in_de),
+      TC(signal_in_ils),           TC(second_signal_exits_at_once), TC(solve_signals),
+      TC(missed_deadline_is_said), TC(library_interrupt_flag)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }
