@@ -101,6 +101,52 @@ TEST_CASE(names_refused)
   }
 }
 
+/* The names' blocks go through the caller's allocator too: each allocation of a named read
+ * failing gives DEVO_E_NOMEM with nothing leaked; set_names likewise leaves e unchanged. Many
+ * rows make the name blocks grow several times. */
+TEST_CASE(names_allocation_failures)
+{
+  char *text = (char *)malloc(64 * 1024), *p;
+  long n;
+  int finished = 0, t;
+  p = text + sprintf(text, "task,m0,m1\n");
+  for (t = 0; t < 600; ++t)
+    p += sprintf(p, "task-%d,%d,%d\n", t, t + 1, t + 2);
+  for (n = 1; n < 200 && !finished; ++n) {
+    tc_fail_alloc fa = {0, 0, 0, 1};
+    const devo_allocator al = tc_fail_allocator(&fa);
+    devo_etc *e = NULL;
+    char err[256] = "";
+    FILE *f = tmpfile();
+    int st;
+    fputs(text, f);
+    rewind(f);
+    fa.fail_at = n;
+    st = devo_etc_read(&e, f, "t.csv", DEVO_ETC_CSV, 0, &al, err, sizeof err);
+    fclose(f);
+    if (fa.calls >= n) {
+      CHECKF(st == DEVO_E_NOMEM && e == NULL, "allocation %ld failed but status %d (%s)", n, st,
+             err);
+    } else {
+      const char *tn[600], *mn[2] = {"a", "b"};
+      CHECKF(st == DEVO_OK, "%s", err);
+      CHECK(strcmp(devo_etc_task_name(e, 599), "task-599") == 0);
+      CHECK(strcmp(devo_etc_machine_name(e, 1), "m1") == 0);
+      for (t = 0; t < 600; ++t)
+        tn[t] = "x";
+      fa.calls = 0;
+      fa.fail_at = 2; /* the second block of the new names */
+      CHECK(devo_etc_set_names(e, tn, mn, err, sizeof err) == DEVO_E_NOMEM);
+      CHECK(strcmp(devo_etc_task_name(e, 599), "task-599") == 0);
+      finished = 1;
+    }
+    devo_etc_destroy(e);
+    CHECKF(fa.live == 0, "allocation %ld: %ld blocks leaked", n, fa.live);
+  }
+  CHECK(finished);
+  free(text);
+}
+
 TEST_CASE(set_names)
 {
   const double v[6] = {1, 2, 3, 4, 5, 6};
@@ -385,9 +431,14 @@ TEST_CASE(cli_json_output)
 
 int main(int argc, char **argv)
 {
-  static const tc_case cases[] = {TC(names_from_csv), TC(names_refused),
-                                  TC(set_names),      TC(timeline_matches_the_objective),
-                                  TC(source_names),   TC(json_numbers_round_trip),
-                                  TC(cli_csv_output), TC(cli_json_output)};
+  static const tc_case cases[] = {TC(names_from_csv),
+                                  TC(names_refused),
+                                  TC(names_allocation_failures),
+                                  TC(set_names),
+                                  TC(timeline_matches_the_objective),
+                                  TC(source_names),
+                                  TC(json_numbers_round_trip),
+                                  TC(cli_csv_output),
+                                  TC(cli_json_output)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }
