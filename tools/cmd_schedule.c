@@ -633,7 +633,9 @@ static int write_answer(const sched_args *a, const devo_etc *e, const answer *an
       rc = write_json(af, a, e, ans, 1);
     else
       write_schedule(af, a->out_format, e, ans);
-    if (cli_out_close("schedule", af, tmp, a->out) != CLI_OK)
+    if (rc != CLI_OK)
+      out_file_discard(af, tmp); /* never a partial file */
+    else if (cli_out_close("schedule", af, tmp, a->out) != CLI_OK)
       rc = CLI_RUNTIME;
     out_tmp_live = 0; /* renamed or removed */
     if (rc != CLI_OK)
