@@ -52,6 +52,7 @@ struct devo_problem {
   char name[64];
   devo__pview view; /* host pointers into the arrays below */
   double fstar;     /* NAN when unknown */
+  uint64_t data_seed; /* of a built-in problem (devo_problem_set_ranges redraws from it) */
   /* owned data (NULL when unused) */
   double *shift;
   double *rot;
