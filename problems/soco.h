@@ -76,12 +76,12 @@ typedef struct devo__soco_shape {
 static inline DEVO_HD devo__soco_shape devo__soco_shape_of(int id)
 {
   devo__soco_shape s;
-  static const double half[DEVO__SOCO_N] = {100, 100, 100, 5, 600, 32,  10,  65.536, 100, 15,
+  static const double halfw[DEVO__SOCO_N] = {100, 100, 100, 5, 600, 32,  10,  65.536, 100, 15,
                                             100, 100, 100, 5, 10,  100, 100, 5,      10};
   s.p2 = 0;
   s.m4 = 4;
   s.shift1 = 1;
-  s.half = id >= 1 && id <= DEVO__SOCO_N ? half[id - 1] : 100.0;
+  s.half = id >= 1 && id <= DEVO__SOCO_N ? halfw[id - 1] : 100.0;
   s.fstar = 0.0;
   if (id <= 11) {
     static const double bias[6] = {-450.0, -450.0, 390.0, -330.0, -180.0, -140.0};
