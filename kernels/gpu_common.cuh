@@ -476,7 +476,7 @@ __device__ __forceinline__ double devo__gpu_eval_soco(const devo__gpu_args &a, c
   if (active) {
     for (int j = lane; j < d; j += lanes) {
       double w;
-      sum += devo__soco_coord_term(id, &sp, j, x, o, &w);
+      sum += devo__soco_coord_term(&sh, &sp, j, x, o, &w);
       if (op == 1)
         aux = DEVO_MUL(aux, w);
       else if (op == 2)

@@ -77,7 +77,7 @@ static inline DEVO_HD devo__soco_shape devo__soco_shape_of(int id)
 {
   devo__soco_shape s;
   static const double halfw[DEVO__SOCO_N] = {100, 100, 100, 5, 600, 32,  10,  65.536, 100, 15,
-                                            100, 100, 100, 5, 10,  100, 100, 5,      10};
+                                             100, 100, 100, 5, 10,  100, 100, 5,      10};
   s.p2 = 0;
   s.m4 = 4;
   s.shift1 = 1;
@@ -249,12 +249,12 @@ static inline DEVO_HD int devo__soco_part_of(const devo__soco_split *sp, int j, 
 
 /* The contribution of coordinate j (its term, its auxiliary value and the piece whose
  * auxiliary it is) for the GPU's per-coordinate evaluation; x and o are the whole vectors. */
-static inline DEVO_HD double devo__soco_coord_term(int id, const devo__soco_split *sp, int j,
+static inline DEVO_HD double devo__soco_coord_term(const devo__soco_shape *sh,
+                                                   const devo__soco_split *sp, int j,
                                                    const double *x, const double *o, double *aux)
 {
-  const devo__soco_shape sh = devo__soco_shape_of(id);
   int k, part = devo__soco_part_of(sp, j, &k);
-  const int fn = part == 1 ? sh.p1 : sh.p2, n = part == 1 ? sp->n1 : sp->n2;
+  const int fn = part == 1 ? sh->p1 : sh->p2, n = part == 1 ? sp->n1 : sp->n2;
   const int kn = k + 1 < n ? k + 1 : 0, jn = devo__soco_coord(sp, part, kn);
   const double z = x[j] - o[j], zn = x[jn] - o[jn];
   *aux = devo__soco_aux(fn, k, z);

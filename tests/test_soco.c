@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/include/devo.h"
+#include "engine/internal.h"
+#include "problems/soco.h"
 #include "tests/tcheck.h"
 
 #define PI_L 3.14159265358979323846264338327950288L
@@ -342,6 +343,66 @@ TEST_CASE(random_points)
     }
 }
 
+/* The GPU's decomposition (kernels/gpu_common.cuh devo__gpu_eval_soco), run here sequentially:
+ * per-coordinate terms and auxiliaries in a strided order of `lanes` threads, combined per
+ * thread then across threads, and F8 as a chunked scan with a carry; it must match the CPU's
+ * devo__soco_eval within 1e-12 relative (only the summation order differs). */
+TEST_CASE(gpu_decomposition)
+{
+  static const int dims[] = {2, 4, 7, 8, 9, 10, 31, 33, 50, 101, 1000, 3000};
+  static const int lane_counts[] = {1, 4, 32, 64, 1024};
+  int id, di, li;
+  for (id = 1; id <= 19; ++id)
+    for (di = 0; di < 12; ++di) {
+      const int d = dims[di];
+      devo_problem *p;
+      double *x;
+      if (d < devo__soco_min_dim(id))
+        continue;
+      p = make(id, d, 21);
+      x = (double *)malloc((size_t)d * sizeof(double));
+      CHECK(x != NULL);
+      for (int j = 0; j < d; ++j)
+        x[j] = p->shift[j] + 0.37 * (double)((j * 5) % 11 - 5);
+      const double want = eval(p, x);
+      const devo__soco_shape sh = devo__soco_shape_of(id);
+      const devo__soco_split sp = devo__soco_split_of(sh.m4, d);
+      for (li = 0; li < 5; ++li) {
+        const int lanes = lane_counts[li];
+        double sum = 0.0, aux, got;
+        const int op = devo__soco_aux_op(sh.p2 ? sh.p2 : sh.p1);
+        aux = op == 1 ? 1.0 : 0.0;
+        if (id == 8) {
+          double carry = 0.0;
+          for (int base = 0; base < d; base += lanes) {
+            double run = 0.0;
+            for (int l = 0; l < lanes && base + l < d; ++l) {
+              run += x[base + l] - p->shift[base + l];
+              sum += (carry + run) * (carry + run);
+            }
+            carry += run;
+          }
+          got = sum;
+        } else {
+          for (int l = 0; l < lanes; ++l) {
+            double ts = 0.0, ta = op == 1 ? 1.0 : 0.0, w;
+            for (int j = l; j < d; j += lanes) {
+              ts += devo__soco_coord_term(&sh, &sp, j, x, p->shift, &w);
+              ta = op == 1 ? ta * w : op == 2 ? ta + w : (w > ta ? w : ta);
+            }
+            sum += ts;
+            aux = op == 1 ? aux * ta : op == 2 ? aux + ta : (ta > aux ? ta : aux);
+          }
+          got = devo__soco_finish(id, d, sum, op ? aux : 0.0);
+        }
+        CHECKF(close_to(got, (long double)want, 1e-12), "soco:f%d D=%d lanes %d: %.17g vs %.17g",
+               id, d, lanes, got, want);
+      }
+      devo_problem_destroy(p);
+      free(x);
+    }
+}
+
 /* The generated shift: in 80% of the box, the same coordinate values for every D (outside a
  * hybrid's unshifted part), different between functions and seeds; too small a D is refused. */
 TEST_CASE(shift_draw)
@@ -468,7 +529,8 @@ TEST_CASE(cli_box)
 
 static const tc_case cases[] = {TC(optimum_is_fstar), TC(million),       TC(hand_values),
                                 TC(reference_table),  TC(random_points), TC(shift_draw),
-                                TC(catalogue),        TC(box_setters),   TC(cli_box)};
+                                TC(catalogue),        TC(box_setters),   TC(cli_box),
+                                TC(gpu_decomposition)};
 
 int main(int argc, char **argv)
 {
