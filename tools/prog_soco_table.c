@@ -8,18 +8,27 @@
 #include <string.h>
 
 #include "engine/include/devo.h"
+#include "tools/tool_util.h"
+
+static const char usage[] =
+    "usage: soco-table [--dim D] [--data-seed S]\n"
+    "\n"
+    "The reference table of docs/soco.md: f of soco:f1..f19 at the optimum,\n"
+    "the origin and the box corners, D = 50, data seed 1, by the CPU code.\n";
 
 int main(int argc, char **argv)
 {
   int dim = 50, id, k, j, a;
   unsigned long long seed = 1;
+  if ((a = tool_std_args("soco-table", usage, &argc, &argv)) != 0)
+    return a > 0 ? 0 : 1;
   for (a = 1; a < argc; ++a) {
     if (strcmp(argv[a], "--dim") == 0 && a + 1 < argc)
       dim = atoi(argv[++a]);
     else if (strcmp(argv[a], "--data-seed") == 0 && a + 1 < argc)
       seed = strtoull(argv[++a], NULL, 10);
     else {
-      fprintf(stderr, "usage: soco-table [--dim D] [--data-seed S]\n");
+      fputs(usage, stderr);
       return 2;
     }
   }
