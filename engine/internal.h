@@ -52,6 +52,7 @@ struct devo_problem {
   char name[64];
   devo__pview view; /* host pointers into the arrays below */
   double fstar;     /* NAN when unknown */
+  uint64_t data_seed; /* of a built-in problem (devo_problem_set_ranges redraws from it) */
   /* owned data (NULL when unused) */
   double *shift;
   double *rot;
@@ -177,6 +178,11 @@ int devo__gpu_probe(char *msg, size_t msglen);
  * DEVO_E_INVALID, DEVO_E_NOMEM or DEVO_E_CUDA with a message in err. */
 int devo__gpu_eval_points(const devo_problem *p, const double *x, int n, double *f, char *err,
                           size_t errlen);
+/* The device-to-device cudaMemcpy rate of the current device, bytes read plus bytes written
+ * per second (2 * bytes per copy), the median of reps timed copies of `bytes` after a warm-up
+ * (kernels/gpu_problem.cu; for tools/prog_bench_soco.c's bandwidth column). DEVO_OK,
+ * DEVO_E_NODEVICE, DEVO_E_NOMEM or DEVO_E_CUDA with a message in err. */
+int devo__gpu_copy_rate(size_t bytes, int reps, double *bytes_per_s, char *err, size_t errlen);
 
 /* Formats the solver's error message (printf-like) and returns status. */
 int devo__set_err(devo_solver *s, int status, const char *fmt, ...)

@@ -24,6 +24,10 @@ static const char *const solve_help =
     "                      8 or 12: see devo list-problems)\n"
     "  --data-seed S       seed of the generated shift vectors and matrices (default 1)\n"
     "  --cec-data DIR      official CEC input files instead of generated data\n"
+    "  --lower L --upper U the search box [L, U]^D instead of the function's (the optimum must\n"
+    "                      stay inside)\n"
+    "  --ranges cec2005    the CEC 2005 range of a classic function (rastrigin [-5, 5],\n"
+    "                      griewank [-600, 600]; docs/soco.md)\n"
     "algorithm:\n"
     "  --np N              population size, >= 4 (default 100)\n"
     "  --f F               differential weight, in (0, 2] (default 0.5)\n"
@@ -82,7 +86,7 @@ static void catch_signals(void (*handler)(int))
 }
 
 typedef struct solve_args {
-  const char *problem, *cec_dir;
+  const char *problem, *cec_dir, *lower, *upper, *ranges;
   int dim, np, threads, backend, design, bounds, json, print_x, verbose;
   int backend_set, design_set, threads_set;
   double f, cr, target, time_limit;
@@ -98,7 +102,8 @@ static int parse(int argc, char **argv, solve_args *a)
                                       "--seed=",     "--data-seed=", "--cec-data=",
                                       "--threads=",  "--backend=",   "--gpu-design=",
                                       "--bounds=",   "--json",       "--print-x",
-                                      "--verbose",   "--help",       NULL};
+                                      "--verbose",   "--help",       "--lower=",
+                                      "--upper=",    "--ranges=",    NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
   static const char *const designs[] = {"fused", "multikernel", NULL};
   static const char *const rules[] = {"reinit", "clip", "reflect", "midpoint", NULL};
@@ -164,6 +169,15 @@ static int parse(int argc, char **argv, solve_args *a)
       break;
     case 11:
       a->cec_dir = v;
+      break;
+    case 20:
+      a->lower = v;
+      break;
+    case 21:
+      a->upper = v;
+      break;
+    case 22:
+      a->ranges = v;
       break;
     case 12:
       r = cli_int(cmd, "--threads", v, &a->threads);
@@ -365,6 +379,10 @@ int cmd_solve(int argc, char **argv)
                             : cli_usage_error("solve", "%s", devo_problem_errmsg(p));
     devo_problem_destroy(p);
     return rc;
+  }
+  if (cli_apply_box("solve", p, a.ranges, a.lower, a.upper)) {
+    devo_problem_destroy(p);
+    return CLI_USAGE;
   }
   if (devo_solver_create(&s, p, NULL) != DEVO_OK) {
     devo_problem_destroy(p);

@@ -128,6 +128,20 @@ int devo_problem_eval(const devo_problem *p, const double *x, double *f);
 /* The optimum point o of a built-in problem (dim doubles). DEVO_E_STATE when none is known. */
 int devo_problem_optimum(const devo_problem *p, double *x);
 
+/* Search boxes of built-in problems (issue 22). devo_problem_set_box replaces the box of a
+ * configured built-in or user problem by [lower, upper]^dim; the data (shift, optimum) stay.
+ * Returns DEVO_OK, DEVO_E_STATE (p not configured), or DEVO_E_INVALID with a one-line message
+ * (bounds not finite, lower >= upper, width not finite, an ETC problem (its box is part of its
+ * decoding), or the known optimum outside the box, naming the first coordinate outside).
+ * devo_problem_set_ranges(p, "cec2005") gives a classic function (sphere, rosenbrock, griewank,
+ * rastrigin) the CEC 2005 range of its shape (sphere, Rosenbrock [-100, 100], Griewank
+ * [-600, 600], Rastrigin [-5, 5]) and redraws its shift inside 80% of that box from the data
+ * seed (for [-100, 100] the same shift as the default); "default" restores the default box and
+ * shift. DEVO_E_INVALID for another name or a problem that is not a classic function. Not
+ * thread-safe on one handle (like every setter). */
+int devo_problem_set_box(devo_problem *p, double lower, double upper);
+int devo_problem_set_ranges(devo_problem *p, const char *ranges);
+
 /* Built-in catalogue, for listing. Static storage. */
 typedef struct devo_builtin_info {
   const char *name;     /* canonical name, e.g. "cec2017:f5" */
@@ -137,6 +151,7 @@ typedef struct devo_builtin_info {
   int min_dim;          /* smallest D from which every dimension works with generated data
                            (a hybrid may also accept some smaller ones, e.g. F07 at D = 10) */
   const char *official; /* dimensions with official data, e.g. "10,30,50,100", or "" */
+  double lower, upper;  /* the default search box [lower, upper]^D */
 } devo_builtin_info;
 int devo_builtin_count(void);
 /* index 0 .. count-1; returns DEVO_OK or DEVO_E_INVALID. */
