@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -131,8 +132,18 @@ int devo__read_all(FILE *f, int fd, const char *name, const devo__rdlim *lim,
   char *buf = NULL;
   size_t len = 0, cap = 0, cur = 0;
   int rc = DEVO_OK;
+  double deadline;
+  struct stat st;
   if (!lim)
     lim = &none;
+  /* The deadline bounds the wait for data that may come late or never (a pipe, a FIFO, a socket,
+   * a terminal, a device). A regular file has all its bytes already, bounded by max_bytes: it is
+   * read to its end, and a caller past its deadline answers late and says so (devo schedule's
+   * "deadline missed"), which beats giving up after the time was spent. */
+  deadline = lim->deadline;
+  if ((fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) ||
+      (fd < 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)))
+    deadline = 0.0;
   *out = NULL;
   *n = 0;
   for (;;) {
@@ -157,7 +168,7 @@ int devo__read_all(FILE *f, int fd, const char *name, const devo__rdlim *lim,
     }
     want = CHUNK;
     if (fd >= 0) {
-      got = fd_read(fd, buf + len, want, lim->deadline);
+      got = fd_read(fd, buf + len, want, deadline);
       if (got == -2) {
         rc = fail(err, errlen, DEVO_E_DEADLINE,
                   "%s: the input was not read by the deadline (%zu bytes came)", name, len);
@@ -184,7 +195,7 @@ int devo__read_all(FILE *f, int fd, const char *name, const devo__rdlim *lim,
                 lim->max_bytes);
       break;
     }
-    if (fd < 0 && lim->deadline > 0.0 && mono_now() >= lim->deadline) {
+    if (fd < 0 && deadline > 0.0 && mono_now() >= deadline) {
       rc = fail(err, errlen, DEVO_E_DEADLINE,
                 "%s: the input was not read by the deadline (%zu bytes came)", name, len);
       break;

@@ -13,7 +13,7 @@
 typedef struct devo__rdlim {
   size_t max_bytes; /* more is refused (0: no limit) */
   size_t max_line;  /* a line of more bytes (without its LF or CR) is refused (0: no limit) */
-  double deadline;  /* CLOCK_MONOTONIC seconds; 0: none (only with a descriptor) */
+  double deadline;  /* CLOCK_MONOTONIC seconds; 0: none. Not for a regular file (read whole) */
 } devo__rdlim;
 
 /* Reads all of fd (when fd >= 0; blocking or not) or else of f into *out (allocated with al, NULL:

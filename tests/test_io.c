@@ -391,7 +391,7 @@ TEST_CASE(read_long_field_linear)
  * the input and long before the deadline), and a deadline with no data gives DEVO_E_DEADLINE. */
 TEST_CASE(read_fd_checks_as_bytes_arrive)
 {
-#ifndef DEVO_ETC_DEFAULT_MAX_BYTES /* compiled against the code before issue 21, to show it fail */
+#ifndef DEVO_ETC_DEFAULT_MAX_BYTES /* built against the code before issue 21: it fails */
   CHECKF(0, "no devo_etc_read_fd");
 #else
   int p[2];
@@ -429,6 +429,90 @@ TEST_CASE(read_fd_checks_as_bytes_arrive)
 #endif
 }
 
+/* devo_etc_read_fd keeps what devo_etc_read keeps: task names (a first column of text, or
+ * DEVO_ETC_TASK_NAMES) and machine names (a header row), from a pipe as from a file; and a
+ * regular file is read whole even when the deadline has passed (its bytes are all there: the
+ * caller answers late and says so), while a pipe is not. */
+TEST_CASE(read_fd_names_and_regular_file)
+{
+#ifndef DEVO_ETC_DEFAULT_MAX_BYTES
+  CHECKF(0, "no devo_etc_read_fd");
+#else
+  static const char text[] = "task,fast,slow\nalpha,1,2\nbeta,3,4\ngamma,5,6.5\n";
+  static const char bare[] = "a,1,2\nb,3,4\n";
+  const char *d = tmpdir();
+  char path[128], err[256];
+  devo_etc *e = NULL;
+  devo_read_limits lim;
+  struct timespec ts;
+  int p[2], fd, k;
+  CHECK(pipe(p) == 0);
+  CHECK(write(p[1], text, sizeof text - 1) == (ssize_t)(sizeof text - 1));
+  close(p[1]);
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  lim.max_bytes = 0;
+  lim.deadline = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec + 30.0;
+  CHECK_EQ_INT(devo_etc_read_fd(&e, p[0], "pipe", DEVO_ETC_AUTO, 0, &lim, NULL, err, sizeof err),
+               DEVO_OK);
+  close(p[0]);
+  if (e) {
+    static const char *const tn[] = {"alpha", "beta", "gamma"}, *const mn[] = {"fast", "slow"};
+    CHECK_EQ_INT(devo_etc_ntasks(e), 3);
+    CHECK_EQ_INT(devo_etc_nmach(e), 2);
+    for (k = 0; k < 3; ++k)
+      CHECKF(devo_etc_task_name(e, k) && strcmp(devo_etc_task_name(e, k), tn[k]) == 0,
+             "task %d: %s", k, devo_etc_task_name(e, k) ? devo_etc_task_name(e, k) : "(null)");
+    for (k = 0; k < 2; ++k)
+      CHECKF(devo_etc_machine_name(e, k) && strcmp(devo_etc_machine_name(e, k), mn[k]) == 0,
+             "machine %d", k);
+    CHECK(devo_etc_values(e)[5] == 6.5);
+    devo_etc_destroy(e);
+    e = NULL;
+  }
+  /* the flag: names forced (a header-less file whose names could be numbers) */
+  snprintf(path, sizeof path, "%s/n.csv", d);
+  write_text(path, "7,1,2\n8,3,4\n");
+  fd = open(path, O_RDONLY);
+  CHECK(fd >= 0);
+  CHECK_EQ_INT(devo_etc_read_fd(&e, fd, path, DEVO_ETC_AUTO | DEVO_ETC_TASK_NAMES, 0, NULL, NULL,
+                                err, sizeof err),
+               DEVO_OK);
+  close(fd);
+  if (e) {
+    CHECK_EQ_INT(devo_etc_nmach(e), 2);
+    CHECK(devo_etc_task_name(e, 1) && strcmp(devo_etc_task_name(e, 1), "8") == 0);
+    devo_etc_destroy(e);
+    e = NULL;
+  }
+  /* names and the Braun format exclude each other, as in devo_etc_read */
+  fd = open(path, O_RDONLY);
+  CHECK_EQ_INT(devo_etc_read_fd(&e, fd, path, DEVO_ETC_BRAUN | DEVO_ETC_TASK_NAMES, 2, NULL, NULL,
+                                err, sizeof err),
+               DEVO_E_INVALID);
+  close(fd);
+  /* a deadline already past: a regular file is still read whole, a pipe is not */
+  write_text(path, bare);
+  fd = open(path, O_RDONLY);
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  lim.deadline = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec - 1.0;
+  CHECK_EQ_INT(devo_etc_read_fd(&e, fd, path, DEVO_ETC_AUTO, 0, &lim, NULL, err, sizeof err),
+               DEVO_OK);
+  close(fd);
+  if (e)
+    CHECK(devo_etc_task_name(e, 0) && strcmp(devo_etc_task_name(e, 0), "a") == 0);
+  devo_etc_destroy(e);
+  e = NULL;
+  CHECK(pipe(p) == 0);
+  CHECK(write(p[1], bare, sizeof bare - 1) == (ssize_t)(sizeof bare - 1));
+  close(p[1]);
+  CHECK_EQ_INT(devo_etc_read_fd(&e, p[0], "pipe", DEVO_ETC_AUTO, 0, &lim, NULL, err, sizeof err),
+               DEVO_E_DEADLINE);
+  CHECK(e == NULL);
+  close(p[0]);
+  rm_rf(d);
+#endif
+}
+
 /* CEC data files linked to /dev/zero or /dev/urandom, or a FIFO, are refused at once (they were
  * read without end; a FIFO waited for a writer forever). */
 TEST_CASE(cec_data_not_regular_refused)
@@ -441,8 +525,9 @@ TEST_CASE(cec_data_not_regular_refused)
     rm_rf(d);
     TC_SKIP("no shared data");
   }
-  snprintf(cmd, sizeof cmd, "mkdir -p %s/cec2017 && cp %s/*_D10.txt %s/shift_data_3.txt %s/cec2017/",
-           d, src, src, d);
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p %s/cec2017 && cp %s/*_D10.txt %s/shift_data_3.txt %s/cec2017/", d, src, src,
+           d);
   CHECK(system(cmd) == 0);
   snprintf(link, sizeof link, "%s/cec2017/shift_data_3.txt", d);
   for (k = 0; k < 3; ++k) {
@@ -527,8 +612,8 @@ TEST_CASE(option_values_alike)
   const char *bin = tc_devo_bin();
   const char *sh = repo_matrix();
   char cmd[8192], *err = NULL;
-  snprintf(cmd, sizeof cmd, "%s solve --problem sphere --dim 5 --max-evals 200 --cr 1e-320 > /dev/null",
-           bin);
+  snprintf(cmd, sizeof cmd,
+           "%s solve --problem sphere --dim 5 --max-evals 200 --cr 1e-320 > /dev/null", bin);
   CHECK_EQ_INT(tc_run(cmd, NULL, &err), 0);
   CHECKF(err && !strstr(err, "finite"), "stderr '%s'", err ? err : "");
   free(err);
@@ -548,12 +633,21 @@ TEST_CASE(option_values_alike)
   tc_expect_refused(cmd, 2, "etc-gen: ", "--mean");
 }
 
-static const tc_case cases[] = {
-    TC(out_symlink_followed),      TC(out_fifo_written_through), TC(out_device_written_through),
-    TC(out_mode_and_owner_kept),   TC(out_no_tmp_after_signal),  TC(read_nul_refused_at_once),
-    TC(read_pipe_ends_at_deadline), TC(read_limits_named),        TC(read_long_field_linear),
-    TC(read_fd_checks_as_bytes_arrive), TC(cec_data_not_regular_refused),
-    TC(eval_failure_never_exit_0), TC(braun_header_checks),      TC(option_values_alike)};
+static const tc_case cases[] = {TC(out_symlink_followed),
+                                TC(out_fifo_written_through),
+                                TC(out_device_written_through),
+                                TC(out_mode_and_owner_kept),
+                                TC(out_no_tmp_after_signal),
+                                TC(read_nul_refused_at_once),
+                                TC(read_pipe_ends_at_deadline),
+                                TC(read_limits_named),
+                                TC(read_long_field_linear),
+                                TC(read_fd_checks_as_bytes_arrive),
+                                TC(read_fd_names_and_regular_file),
+                                TC(cec_data_not_regular_refused),
+                                TC(eval_failure_never_exit_0),
+                                TC(braun_header_checks),
+                                TC(option_values_alike)};
 
 int main(int argc, char **argv)
 {

@@ -226,6 +226,8 @@ int cli_next(const char *cmd, int argc, char **argv, int *pos, const char *const
     *val = arg; /* "-" is a positional argument: standard input */
     return -3;
   }
+  if (strcmp(arg, "-h") == 0)
+    arg = "--help"; /* the one short option, the same everywhere */
   eq = strchr(arg, '=');
   len = eq ? (size_t)(eq - arg) : strlen(arg);
   for (k = 0; names[k]; ++k) {
@@ -281,4 +283,22 @@ double cli_process_elapsed(void)
   if (process_start < 0.0)
     cli_mark_start();
   return mono_now() - process_start;
+}
+
+int cli_apply_box(const char *cmd, devo_problem *p, const char *ranges, const char *lower,
+                  const char *upper)
+{
+  double lo, hi;
+  if (ranges && devo_problem_set_ranges(p, ranges) != DEVO_OK)
+    return cli_usage_error(cmd, "--ranges: %s", devo_problem_errmsg(p));
+  if (!lower && !upper)
+    return 0;
+  if (devo_problem_bounds(p, &lo, &hi) != DEVO_OK)
+    return cli_usage_error(cmd, "no problem is configured");
+  if ((lower && cli_double(cmd, "--lower", lower, &lo)) ||
+      (upper && cli_double(cmd, "--upper", upper, &hi)))
+    return CLI_USAGE;
+  if (devo_problem_set_box(p, lo, hi) != DEVO_OK)
+    return cli_usage_error(cmd, "--lower/--upper: %s", devo_problem_errmsg(p));
+  return 0;
 }

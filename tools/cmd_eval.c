@@ -33,6 +33,7 @@ static const char *const eval_help =
     "  --data-seed S       seed of the generated data (default 1, as devo solve); --seed is the\n"
     "                      same option\n"
     "  --backend B         cpu (default) or gpu\n"
+    "  --lower L --upper U --ranges cec2005   the box, as devo solve (checked, not used)\n"
     "  --max-input-bytes N refuse a larger input (default 1 GiB); a NUL byte or a line longer\n"
     "                      than D fields of 1,023 characters is refused too (exit 2); a failed\n"
     "                      read or allocation exits 1\n";
@@ -166,10 +167,12 @@ static int read_points(int fd, const char *name, int dim, size_t max_bytes, poin
 
 int cmd_eval(int argc, char **argv)
 {
-  static const char *const names[] = {"--problem=", "--dim=",     "--cec-data=", "--data-seed=",
-                                      "--seed=",    "--backend=", "--help",      "--max-input-bytes=",
-                                      NULL};
+  static const char *const names[] = {
+      "--problem=",         "--dim=", "--cec-data=", "--data-seed=", "--seed=",
+      "--backend=",         "--help", "--lower=",    "--upper=",     "--ranges=",
+      "--max-input-bytes=", NULL};
   const char *cmd = "eval", *v, *problem = NULL, *dir = NULL, *file = NULL;
+  const char *box[3] = {NULL, NULL, NULL}; /* --lower, --upper, --ranges */
   int pos = 1, k, r = 0, dim = CLI_DIM_UNSET, gpu = 0, st, rc;
   uint64_t data_seed = 1;
   size_t max_bytes = EVAL_DEFAULT_MAX_BYTES;
@@ -211,6 +214,11 @@ int cmd_eval(int argc, char **argv)
       fputs(eval_help, stdout);
       return CLI_OK;
     case 7:
+    case 8:
+    case 9:
+      box[k - 7] = v;
+      break;
+    case 10:
       r = cli_max_bytes(cmd, v, &max_bytes);
       break;
     default:
@@ -237,6 +245,10 @@ int cmd_eval(int argc, char **argv)
       cli_runtime_error(cmd, "%s", devo_problem_errmsg(p));
     devo_problem_destroy(p);
     return rc;
+  }
+  if (cli_apply_box(cmd, p, box[2], box[0], box[1])) {
+    devo_problem_destroy(p);
+    return CLI_USAGE;
   }
 
   if (!file || strcmp(file, "-") == 0) {

@@ -1,8 +1,8 @@
 /* tool_util.h: what the devo CLI and etc-gen share. Output files that appear whole or not at
  * all: the text goes to a temporary file beside the target, which is renamed over it only when
  * every write succeeded (a full disk or a file size limit left half a file behind: found in
- * review); what is not a regular file is written through, never replaced. Seeds and other counts as plain decimal. Nothing here prints; the callers word their
- * own errors. */
+ * review); what is not a regular file is written through, never replaced. Seeds and other counts
+ * as plain decimal. Nothing here prints; the callers word their own errors. */
 #ifndef DEVO_TOOL_UTIL_H
 #define DEVO_TOOL_UTIL_H
 
@@ -51,5 +51,13 @@ void out_file_discard(FILE *f, const char *tmp);
 void tool_tmp_register(const char *tmp);
 void tool_tmp_unregister(void);
 void tool_tmp_cleanup(void);
+
+/* The options every small program (etc-gen, bench-*) answers alike, looked at before its own
+ * parsing: -h or --help prints usage on standard output, --version prints "PROG VERSION" (the
+ * library's version); both return 1, and the caller exits 0. Otherwise every "--opt=value" before
+ * a "--" is split into "--opt" "value" in a copy of argv that *argv then points to (*argc grows),
+ * so a parser that reads "--opt value" takes both spellings; returns 0, or -1 when out of memory.
+ * This one prints, as the programs' own output. */
+int tool_std_args(const char *prog, const char *usage, int *argc, char ***argv);
 
 #endif /* DEVO_TOOL_UTIL_H */
