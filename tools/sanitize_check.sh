@@ -17,6 +17,9 @@ cmake --build "$san" -j "$(nproc)"
 # leaks are reports too; timing promises do not hold under the sanitizers' slowdown, so the
 # timed and slow cases are left to the plain build
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+# install.consumer builds a program against the installed (instrumented) libdevo: with the same
+# flags, which CMake and tests/consumer/run.sh take from the environment
+export CFLAGS="$flags" LDFLAGS="$flags"
 timed=$(grep -ho '^TIMED_CASE([a-z0-9_]*)' tests/test_*.c | sed 's/TIMED_CASE(\(.*\))/\1/' |
   paste -sd '|' -)
 ctest --test-dir "$san" -L cpu -LE slow ${timed:+-E "\\.($timed)\$"} --output-on-failure -j 2
@@ -27,6 +30,7 @@ if ! command -v clang >/dev/null; then
   echo "sanitize_check: clang not installed: the fuzzers were not run"
   exit 0
 fi
+unset CFLAGS LDFLAGS # the fuzz build sets its own
 CC=clang cmake -S . -B "$fuzz" -DDEVO_FUZZ=ON -DDEVO_CUDA=OFF -DBUILD_TESTING=OFF >/dev/null
 cmake --build "$fuzz" -j "$(nproc)"
 for f in "$fuzz"/fuzz_*; do

@@ -14,6 +14,10 @@
 
 #include "engine/include/devo.h"
 
+/* tool_std_args's copy of argv, kept reachable: LeakSanitizer (tools/sanitize_check.sh) reported
+ * it as leaked when main returned. */
+static char **volatile std_args_copy; /* volatile: a store never read is not optimised away */
+
 int tool_std_args(const char *prog, const char *usage, int *argc, char ***argv)
 {
   char **in = *argv, **out;
@@ -32,6 +36,7 @@ int tool_std_args(const char *prog, const char *usage, int *argc, char ***argv)
   out = malloc(sizeof *out * (2 * (size_t)n + 1));
   if (!out)
     return -1;
+  std_args_copy = out;
   for (i = 0; i < n; ++i) {
     char *eq = in[i] ? strchr(in[i], '=') : NULL;
     if (i > 0 && strcmp(in[i], "--") == 0)
