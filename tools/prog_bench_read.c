@@ -12,6 +12,14 @@
 
 #include "engine/include/devo.h"
 #include "tools/bench_util.h"
+#include "tools/tool_util.h"
+
+static const char usage[] =
+    "usage: bench-read [--mb 100] [--reps 3]\n"
+    "\n"
+    "Reading rate (MB/s) of devo_etc_read on a valid 16-column matrix of about --mb megabytes\n"
+    "(1 .. 1500), as numeric CSV and as the Braun format, from memory: the median of --reps\n"
+    "reads (1 .. 99) after a warm-up, every value checked.\n";
 
 static double now(void)
 {
@@ -47,8 +55,8 @@ static double read_once(const char *text, size_t len, const double *want, size_t
   return t;
 }
 
-static int bench(const char *label, const char *text, size_t len, const double *want,
-                 size_t cells, int reps)
+static int bench(const char *label, const char *text, size_t len, const double *want, size_t cells,
+                 int reps)
 {
   double *ts = (double *)malloc((size_t)reps * sizeof(double));
   int k;
@@ -71,14 +79,18 @@ int main(int argc, char **argv)
   int reps = 3, m = 16, n, i;
   size_t cells, cap, len = 0, k;
   char *csv, *braun, date[64];
-  for (i = 1; i + 1 < argc; i += 2) {
-    if (strcmp(argv[i], "--mb") == 0)
+  if ((i = tool_std_args("bench-read", usage, &argc, &argv)) != 0)
+    return i > 0 ? 0 : 1;
+  for (i = 1; i < argc; i += 2) {
+    if (i + 1 < argc && strcmp(argv[i], "--mb") == 0)
       mb = atof(argv[i + 1]);
-    else if (strcmp(argv[i], "--reps") == 0)
+    else if (i + 1 < argc && strcmp(argv[i], "--reps") == 0)
       reps = atoi(argv[i + 1]);
+    else
+      mb = -1.0; /* an unknown or incomplete option */
   }
   if (!(mb > 0 && mb <= 1500) || reps < 1 || reps > 99) {
-    fprintf(stderr, "usage: bench-read [--mb 100] [--reps 3]\n");
+    fputs(usage, stderr);
     return 2;
   }
   /* about 19 bytes a value with %.17g and a separator */
@@ -95,7 +107,8 @@ int main(int argc, char **argv)
   for (k = 0; k < cells; ++k)
     v[k] = 1.0 + (double)rand() / RAND_MAX * 1e6; /* etc-gen's range of values */
   for (k = 0; k < cells; ++k)
-    len += (size_t)snprintf(csv + len, cap - len, "%.17g%c", v[k], k % m == (size_t)m - 1 ? '\n' : ',');
+    len += (size_t)snprintf(csv + len, cap - len, "%.17g%c", v[k],
+                            k % m == (size_t)m - 1 ? '\n' : ',');
   i = bench_stamp(date, sizeof date);
   printf("bench-read %s, %d CPUs online: devo_etc_read from memory\n", date, i);
   if (bench("csv", csv, len, v, cells, reps))
