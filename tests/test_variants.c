@@ -895,6 +895,91 @@ TEST_CASE(api_validation)
   devo_problem_destroy(p);
 }
 
+/* ---- CLI and devo_schedule_run ---- */
+
+/* Every new option's bad values: exit 2, one line on stderr naming the option, nothing on
+ * stdout. */
+TEST_CASE(cli_bad_values)
+{
+  static const char *const bad[][2] = {{"--strategy rand3bin", "--strategy"},
+                                       {"--strategy", "--strategy"},
+                                       {"--algorithm shade", "--algorithm"},
+                                       {"--jde-tau1 1.5 --jde", "--jde-tau1"},
+                                       {"--jde-tau2 -0.1 --jde", "--jde-tau2"},
+                                       {"--jde-fl 0 --jde", "--jde-fl"},
+                                       {"--jde-fu 2.5 --jde", "--jde-fu"},
+                                       {"--jde-crl 1.5 --jde", "--jde-crl"},
+                                       {"--jde-cru x --jde", "--jde-cru"},
+                                       {"--gobl 1.5", "--gobl"},
+                                       {"--gobl nan", "--gobl"},
+                                       {"--jde-fl 1.5 --jde-fu 0.9 --jde", "--jde-fl"},
+                                       {"--jde-crl 0.5 --jde-cru 0.6 --jde", "--jde-crl"},
+                                       {"--jde-tau1 0.2", "--jde"},
+                                       {"--strategy rand2bin --np 5", "rand2bin"}};
+  char cmd[512];
+  size_t k;
+  for (k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+    snprintf(cmd, sizeof cmd, "%s solve --problem sphere --dim 4 --max-evals 1000 %s",
+             tc_devo_bin(), bad[k][0]);
+    tc_expect_refused(cmd, 2, "devo solve: ", bad[k][1]);
+    snprintf(cmd, sizeof cmd, "printf '1,2\\n2,1\\n3,3\\n' | %s schedule - --time-limit 0.05 %s",
+             tc_devo_bin(), bad[k][0]);
+    tc_expect_refused(cmd, 2, "devo schedule: ", bad[k][1]);
+  }
+}
+
+/* --json reports the variant; jDE's means lie in the adapted ranges. */
+TEST_CASE(cli_json_reports_variant)
+{
+  char cmd[512], *out = NULL;
+  double mf = -1.0, mcr = -1.0;
+  const char *q;
+  snprintf(cmd, sizeof cmd,
+           "%s solve --problem sphere --dim 5 --max-evals 5000 --algorithm gojde --json",
+           tc_devo_bin());
+  CHECK(tc_run(cmd, &out, NULL) == 0 && out);
+  CHECK(strstr(out, "\"algorithm\":\"gojde\"") && strstr(out, "\"strategy\":\"rand1exp\""));
+  CHECK(strstr(out, "\"gobl\":0.05") && strstr(out, "\"fl\":0.2"));
+  q = strstr(out, "\"mean_f\":");
+  CHECK(q && sscanf(q, "\"mean_f\":%lf,\"mean_cr\":%lf", &mf, &mcr) == 2);
+  CHECK(mf >= 0.2 && mf <= 0.5 && mcr >= 0.8 && mcr <= 1.0); /* initial 0.5/0.9 or redrawn */
+  free(out);
+  out = NULL;
+  snprintf(cmd, sizeof cmd, "%s solve --problem sphere --dim 5 --max-evals 2000 --json",
+           tc_devo_bin());
+  CHECK(tc_run(cmd, &out, NULL) == 0 && out);
+  CHECK(strstr(out, "\"algorithm\":\"de\"") && strstr(out, "\"jde\":null"));
+  free(out);
+}
+
+/* devo_schedule_run checks and uses the variant of its DE stage. */
+TEST_CASE(schedule_variant)
+{
+  double v[12 * 3];
+  int assign[12], t;
+  devo_etc *e = NULL;
+  devo_schedule_opts o;
+  devo_schedule_result r;
+  char err[256];
+  for (t = 0; t < 36; ++t)
+    v[t] = 1.0 + (double)((t * 37) % 11);
+  CHECK(devo_etc_create(&e, 12, 3, v, NULL, err, sizeof err) == DEVO_OK);
+  devo_schedule_opts_init(&o);
+  o.time_limit = 0.05;
+  o.variant.gobl = 2.0;
+  CHECK(devo_schedule_run(e, &o, assign, &r) == DEVO_E_INVALID);
+  CHECK(strstr(r.message, "GOBL") != NULL);
+  CHECK(devo_variant_preset(&o.variant, "gojde", err, sizeof err) == DEVO_OK);
+  o.variant.strategy = DEVO_STRATEGY_RAND2;
+  o.np = 5;
+  CHECK(devo_schedule_run(e, &o, assign, &r) == DEVO_E_INVALID);
+  o.np = 16;
+  o.ils_share = 0.0;
+  CHECK(devo_schedule_run(e, &o, assign, &r) == DEVO_OK);
+  CHECK(r.de_ran == 1 && r.generations > 0);
+  devo_etc_destroy(e);
+}
+
 /* ---- quality (slow) ---- */
 
 static double run_error(const char *fn, int dim, uint64_t data_seed, int np, const char *strat,
@@ -1031,6 +1116,9 @@ static const tc_case cases[] = {TC(mann_whitney_matches_scipy),
                                 TC(gobl_jump_rate),
                                 TC(threads_bit_identical),
                                 TC(api_validation),
+                                TC(cli_bad_values),
+                                TC(cli_json_reports_variant),
+                                TC(schedule_variant),
                                 TC(quality_sphere_every_variant),
                                 TC(quality_jde_beats_rand1bin_on_f03),
                                 TC(quality_gojde_beats_rand1exp_on_rastrigin)};
