@@ -70,6 +70,12 @@ void cli_mark_start(void);
 /* Monotonic seconds since the process started (for deadlines that count from process start). */
 double cli_process_elapsed(void);
 
+/* --ranges, --lower and --upper of solve and eval (each NULL when absent) on a configured problem:
+ * devo_problem_set_ranges, then devo_problem_set_box with the given bounds (an absent one stays).
+ * Prints the library's one-line refusal and returns CLI_USAGE, or returns 0. */
+int cli_apply_box(const char *cmd, devo_problem *p, const char *ranges, const char *lower,
+                  const char *upper);
+
 /* ---- the DE variant options of solve and schedule (tools/cli_variant.c) ---- */
 typedef struct cli_variant {
   devo_variant v;        /* the result, after cli_variant_finish */
@@ -94,6 +100,7 @@ const char *cli_variant_algorithm(const cli_variant *cv);
 int cli_variant_means(devo_solver *s, int np, double *mf, double *mcr);
 /* The JSON members "algorithm", "strategy", "gobl", "jde" (null or its settings, and with s
  * (may be NULL) the means of its last population). */
-void cli_variant_json(FILE *f, const cli_variant *cv, devo_solver *s, int np);
+struct json_out;
+void cli_variant_json(struct json_out *j, const cli_variant *cv, devo_solver *s, int np);
 
 #endif /* DEVO_CLI_H */

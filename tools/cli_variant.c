@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json_out.h"
 
 const char *const cli_variant_names[] = {
     "--strategy=", "--algorithm=", "--jde",      "--jde-tau1=", "--jde-tau2=", "--jde-fl=",
@@ -175,23 +176,28 @@ int cli_variant_means(devo_solver *s, int np, double *mf, double *mcr)
   return 0;
 }
 
-void cli_variant_json(FILE *f, const cli_variant *cv, devo_solver *s, int np)
+void cli_variant_json(json_out *j, const cli_variant *cv, devo_solver *s, int np)
 {
   const devo_variant *v = &cv->v;
-  fprintf(f, "\"algorithm\":\"%s\",\"strategy\":\"%s\",\"gobl\":%.17g,\"jde\":",
-          cli_variant_algorithm(cv), devo_strategy_name(v->strategy, v->crossover), v->gobl);
+  double mf, mcr;
+  json_kv_str(j, "algorithm", cli_variant_algorithm(cv));
+  json_kv_str(j, "strategy", devo_strategy_name(v->strategy, v->crossover));
+  json_kv_num(j, "gobl", v->gobl);
+  json_key(j, "jde");
   if (!v->jde) {
-    fputs("null", f);
+    json_null(j);
     return;
   }
-  fprintf(f,
-          "{\"tau1\":%.17g,\"tau2\":%.17g,\"fl\":%.17g,\"fu\":%.17g,\"crl\":%.17g,"
-          "\"cru\":%.17g",
-          v->tau1, v->tau2, v->fl, v->fu, v->crl, v->cru);
-  if (s) {
-    double mf, mcr;
-    if (cli_variant_means(s, np, &mf, &mcr) == 0)
-      fprintf(f, ",\"mean_f\":%.17g,\"mean_cr\":%.17g", mf, mcr);
+  json_obj(j);
+  json_kv_num(j, "tau1", v->tau1);
+  json_kv_num(j, "tau2", v->tau2);
+  json_kv_num(j, "fl", v->fl);
+  json_kv_num(j, "fu", v->fu);
+  json_kv_num(j, "crl", v->crl);
+  json_kv_num(j, "cru", v->cru);
+  if (s && cli_variant_means(s, np, &mf, &mcr) == 0) {
+    json_kv_num(j, "mean_f", mf);
+    json_kv_num(j, "mean_cr", mcr);
   }
-  fputc('}', f);
+  json_end_obj(j);
 }
