@@ -370,5 +370,5 @@ static int cpu_population(devo_solver *s, double *pop, double *fit)
   return DEVO_OK;
 }
 
-const devo_backend devo__cpu_backend = {"cpu",      cpu_start,      cpu_run,
-                                        cpu_best_x, cpu_population, cpu_stop};
+const devo_backend devo__cpu_backend = {"cpu",          cpu_start, cpu_run, cpu_best_x,
+                                        cpu_population, cpu_stop,  NULL};

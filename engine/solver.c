@@ -27,6 +27,7 @@ int devo_solver_create(devo_solver **out, const devo_problem *p, const devo_allo
   s->o.np = 100;
   s->o.f = 0.5;
   s->o.cr = 0.9;
+  s->o.var = devo__variant_default();
   s->o.seed = 1;
   s->o.bounds = DEVO_BOUNDS_REINIT;
   s->o.threads = 1;
