@@ -459,6 +459,20 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
   return DEVO_OK;
 }
 
+/* A strategy's name from de_variant.h's table. */
+static const char *devo__gpu_strat_name(int strategy)
+{
+#define DEVO__GPU_STRAT_NAME_(id, name, picks, best, expr)                                         \
+  case DEVO__STRAT_##id:                                                                           \
+    return name;
+  switch (strategy) {
+    DEVO__STRATEGIES(DEVO__GPU_STRAT_NAME_)
+  default:
+    return "?";
+  }
+#undef DEVO__GPU_STRAT_NAME_
+}
+
 static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
 {
   const char *mode;
@@ -510,10 +524,10 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
     size_t used = strlen(s->info);
     const devo__variant *v = &g->va.var;
     snprintf(s->info + used, sizeof s->info - used,
-             "; variant %s%s%s: general fused kernel (gpu_vfused.cu%s; gpu_fast.cu, gpu_cec.cu, "
+             "; variant %s%s%s%s: general fused kernel (gpu_vfused.cu%s; gpu_fast.cu, gpu_cec.cu, "
              "gpu_etc.cu and the multikernel design run rand1bin only)",
-             devo_strategy_name(v->strategy, v->crossover), v->jde ? "+jde" : "",
-             v->gobl > 0.0 ? "+gobl" : "",
+             devo__gpu_strat_name(v->strategy), v->crossover == DEVO__XOVER_EXP ? "exp" : "bin",
+             v->jde ? "+jde" : "", v->gobl > 0.0 ? "+gobl" : "",
              g->var_multi ? "; the multikernel design was asked for" : "");
   }
   if (g->blk) {
@@ -1044,7 +1058,7 @@ static int devo__gpu_adapt_state(devo_solver *s, double *F, double *CR)
   if (!g)
     return devo__set_err(s, DEVO_E_STATE, "the GPU backend was not started");
   if (!g->va.F0)
-    return devo__set_err(s, DEVO_E_STATE, "jDE is off in this run");
+    return devo__set_err(s, DEVO_E_INVALID, "jDE is off in this run");
   const int odd = (int)(s->gens & 1);
   const size_t bytes = (size_t)g->a.np * sizeof(double);
   DEVO__CK(cudaSetDevice(g->dev));

@@ -1,10 +1,10 @@
-/* gpu_vfused.cu: the general fused kernels for every DE variant (issue 18): the mutation
- * strategies (rand1, rand2, best1, best2, currenttobest1, randtobest1), binomial and exponential
- * crossover, jDE's self-adapted F and CR, and GOBL jumps (problems/de_variant.h has the math,
- * shared with the CPU backend). The specialised kernels (gpu_fast.cu, gpu_cec.cu, gpu_etc.cu,
- * gpu_multi.cu) and gpu_fused.cu's plain kernels run only rand1bin without jDE or GOBL; every
- * other variant runs here, for every problem kind (classic: group per vector; CEC, ETC: block
- * per vector), with gpu_fused.cu's thread layout and shared-memory layout.
+/* gpu_vfused.cu: the general fused kernels for every DE variant (issue 18): every mutation
+ * strategy of de_variant.h's table (rand1, rand2, best1, ...), binomial and exponential crossover,
+ * jDE's self-adapted F and CR, and GOBL jumps (problems/de_variant.h has the math, shared with the
+ * CPU backend). The specialised kernels (gpu_fast.cu, gpu_cec.cu, gpu_etc.cu, gpu_multi.cu) and
+ * gpu_fused.cu's plain kernels run only rand1bin without jDE or GOBL; every other variant runs
+ * here, for every problem kind (classic: group per vector; CEC, ETC: block per vector), with
+ * gpu_fused.cu's thread layout and shared-memory layout.
  *
  * Versions (kernels/gpu_backend.cu picks them for a variant run):
  *   devo__k_vgen       one generation per launch (CUDA-graph chunks; generation ctl->base + k)
@@ -32,13 +32,12 @@ extern __shared__ double devo__sm[];
 
 /* ---- draws and operators of one trial (problems/de_variant.h) ------------------------------ */
 
-/* Generation gen's per-vector draws for vector i: donors, the crossover's parameters and, with
- * jDE, the candidate F and CR (kept only if the trial wins). */
+/* Generation gen's per-vector draws for vector i (donors, j_rand, the exponential crossover's
+ * length, the trial's F and CR: devo__var_draw) and the vector's current F_i, CR_i (jDE: from
+ * generation gen - 1's buffers; kept when the trial loses). */
 struct devo__vdraw {
-  devo__var_idx r;
-  double f, cr;     /* what the trial is built with */
-  double f0, cr0;   /* the vector's current F_i, CR_i (jDE) */
-  uint32_t exp_len; /* exponential crossover: coordinates jrand, jrand + 1, ... (mod D) */
+  devo__var_ind d;
+  double f0, cr0;
 };
 
 __device__ __forceinline__ devo__vdraw devo__gpu_vdraw(const devo__gpu_args &a,
@@ -46,53 +45,35 @@ __device__ __forceinline__ devo__vdraw devo__gpu_vdraw(const devo__gpu_args &a,
                                                        int i)
 {
   devo__vdraw w;
-  const int odd = (int)(gen & 1u);
-  w.r = devo__var_indices(a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim, v.var.strategy,
-                          v.var.crossover);
-  w.f0 = a.f;
-  w.cr0 = a.cr;
-  if (v.var.jde) {
-    /* generation gen - 1's values */
-    w.f0 = (odd ? v.F0 : v.F1)[i];
-    w.cr0 = (odd ? v.CR0 : v.CR1)[i];
-    devo__jde_draw(a.seed, gen, (uint32_t)i, &v.var, w.f0, w.cr0, &w.f, &w.cr);
-  } else {
-    w.f = a.f;
-    w.cr = a.cr;
-  }
-  w.exp_len =
-      v.var.crossover == DEVO__XOVER_EXP ? devo__exp_length(w.r.ul, w.cr, (uint32_t)a.dim) : 0u;
+  const bool odd = (gen & 1u) != 0;
+  w.f0 = v.var.jde ? (odd ? v.F0 : v.F1)[i] : a.f;
+  w.cr0 = v.var.jde ? (odd ? v.CR0 : v.CR1)[i] : a.cr;
+  w.d = devo__var_draw(&v.var, a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim, w.f0,
+                       w.cr0);
   return w;
 }
 
-/* Trial coordinate j of vector i: the strategy's mutant (repaired) where the crossover takes
- * it, the target's coordinate elsewhere. rows: the target, best, r1..r5 (unused ones may point
- * anywhere valid; they are read only where the strategy uses them). */
+/* Trial coordinate j of vector i: devo__var_trial_u with the coordinate's uniforms from the
+ * seed's round keys. xi, xb: the target's and the best's rows (xb read only by the strategies
+ * that use the best); xr: the donors' rows (only the strategy's picks are read). */
 __device__ __forceinline__ double devo__gpu_vcoord(const devo__gpu_args &a,
                                                    const devo__gpu_vargs &v, uint32_t gen, int i,
-                                                   int j, const devo__vdraw &w,
-                                                   const double *const (&x)[7])
+                                                   int j, const devo__vdraw &w, const double *xi,
+                                                   const double *xb, const double *const (&xr)[5],
+                                                   int picks, bool use_best)
 {
   const devo__de_u u = devo__de_coord_ks(&a.ks, gen, (uint32_t)i, (uint32_t)j);
-  bool take;
-  if (v.var.crossover == DEVO__XOVER_EXP) {
-    const uint32_t d = (uint32_t)a.dim, off = ((uint32_t)j + d - w.r.jrand) % d;
-    take = off < w.exp_len;
-  } else {
-    take = u.cr < w.cr || (uint32_t)j == w.r.jrand;
+  double x[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+  if (devo__var_take(&v.var, &w.d, u, (uint32_t)j, (uint32_t)a.dim)) {
+    /* the donors' loads only where the mutant is taken (the CPU reads them always; the value is
+     * the same) */
+#pragma unroll
+    for (int k = 0; k < 5; ++k)
+      if (k < picks)
+        x[k] = xr[k][j];
   }
-  const double xi = x[0][j];
-  if (!take)
-    return xi;
-  const int s = v.var.strategy;
-  const bool best = devo__strat_uses_best(s);
-  const bool four = s == DEVO__STRAT_RAND2 || s == DEVO__STRAT_BEST2;
-  const bool three = four || s == DEVO__STRAT_RAND1 || s == DEVO__STRAT_RANDTOBEST1;
-  const double xb = best ? x[1][j] : 0.0, x1 = x[2][j], x2 = x[3][j];
-  const double x3 = three ? x[4][j] : 0.0, x4 = four ? x[5][j] : 0.0;
-  const double x5 = s == DEVO__STRAT_RAND2 ? x[6][j] : 0.0;
-  const double m = devo__var_mutant(s, xi, xb, x1, x2, x3, x4, x5, w.f);
-  return devo__de_repair(m, xi, a.v.lower, a.v.upper, a.bounds, u.bound);
+  return devo__var_trial_u(&v.var, &w.d, u, (uint32_t)j, (uint32_t)a.dim, xi[j],
+                           use_best ? xb[j] : 0.0, x, a.v.lower, a.v.upper, a.bounds);
 }
 
 /* ---- generation step ---------------------------------------------------------------------- */
@@ -145,7 +126,7 @@ __device__ __forceinline__ int devo__gpu_vbest(const double *fit, int np)
 __device__ __forceinline__ int devo__gpu_vbest_of(const devo__gpu_args &a, const devo__gpu_vargs &v,
                                                   uint32_t gen)
 {
-  if (!devo__strat_uses_best(v.var.strategy))
+  if (!devo__strategy_uses_best(v.var.strategy))
     return 0;
   return devo__gpu_vbest((gen & 1u) ? a.fit : v.fit1, a.np);
 }
@@ -171,15 +152,14 @@ devo__vfused_vector(const devo__gpu_args &a, const devo__gpu_vargs &v, uint32_t 
   if (active) {
     w = devo__gpu_vdraw(a, v, gen, i);
     fo = fsrc[i];
-    const double *const x[7] = {src + row,
-                                src + (size_t)best * d,
-                                src + (size_t)w.r.r[0] * d,
-                                src + (size_t)w.r.r[1] * d,
-                                src + (size_t)w.r.r[2] * d,
-                                src + (size_t)w.r.r[3] * d,
-                                src + (size_t)w.r.r[4] * d};
+    const int picks = devo__strategy_picks(v.var.strategy);
+    const bool use_best = devo__strategy_uses_best(v.var.strategy) != 0;
+    const double *xi = src + row, *xb = src + (size_t)best * d;
+    const double *const xr[5] = {src + (size_t)w.d.r[0] * d, src + (size_t)w.d.r[1] * d,
+                                 src + (size_t)w.d.r[2] * d, src + (size_t)w.d.r[3] * d,
+                                 src + (size_t)w.d.r[4] * d};
     for (int j = lane; j < d; j += lanes)
-      t[j] = devo__gpu_vcoord(a, v, gen, i, j, w, x);
+      t[j] = devo__gpu_vcoord(a, v, gen, i, j, w, xi, xb, xr, picks, use_best);
   }
   devo__grp_sync(lanes);
   const double ft = devo__gpu_eval<KIND>(a, t, active, lane, red, i);
@@ -197,8 +177,8 @@ devo__vfused_vector(const devo__gpu_args &a, const devo__gpu_vargs &v, uint32_t 
     if (lane == 0) {
       fdst[i] = acc ? ft : fo;
       if (v.var.jde) {
-        (odd ? v.F1 : v.F0)[i] = acc ? w.f : w.f0;
-        (odd ? v.CR1 : v.CR0)[i] = acc ? w.cr : w.cr0;
+        (odd ? v.F1 : v.F0)[i] = acc ? w.d.f : w.f0;
+        (odd ? v.CR1 : v.CR0)[i] = acc ? w.d.cr : w.cr0;
       }
       devo__gpu_note_target(a, acc ? ft : fo, gen);
     }
@@ -302,8 +282,8 @@ __global__ void __launch_bounds__(1024)
   double *x = v.gx + row;
   if (active) {
     for (int j = lane; j < d; j += a.lanes)
-      x[j] = devo__gobl_coord(a.seed, gen, (uint32_t)i, (uint32_t)j, k, v.gbox[j],
-                              v.gbox[(size_t)d + j], src[row + j], a.v.lower, a.v.upper);
+      x[j] = devo__gobl_opposite(a.seed, gen, (uint32_t)i, (uint32_t)j, k, v.gbox[j],
+                                 v.gbox[(size_t)d + j], src[row + j], a.v.lower, a.v.upper);
   }
   devo__grp_sync(a.lanes); /* rosenbrock reads the neighbour's coordinate */
   devo__gpu_stage<KIND>(a, devo__sm);
@@ -333,7 +313,7 @@ __global__ void devo__k_gobl_select(devo__gpu_args a, devo__gpu_vargs v, uint32_
     int cnt = 0;
     for (int o = (int)threadIdx.x; o < n2; o += (int)blockDim.x) {
       const double fo = o < np ? fsrc[o] : v.gf[o - np];
-      cnt += (fo < fc || (fo == fc && o < c)) ? 1 : 0;
+      cnt += devo__gobl_before(fo, (uint32_t)o, fc, (uint32_t)c);
     }
     for (int off = 16; off > 0; off >>= 1)
       cnt += __shfl_xor_sync(0xffffffffu, cnt, off);
