@@ -842,6 +842,11 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
     if (devo__gpu_vfused_fill(hv->kind, &g->vk) != 0)
       return devo__set_err(s, DEVO_E_INVALID, "%s problem kind has no variant kernel",
                            devo__kind_name(hv->kind));
+    /* the solver validates this; the kernels would read past the population without it */
+    if (np < devo__strategy_min_np(s->o.var.strategy))
+      return devo__set_err(s, DEVO_E_INVALID,
+                           "population size %d is below %d, the strategy's minimum", np,
+                           devo__strategy_min_np(s->o.var.strategy));
     g->kt.gen = g->vk.gen;
     g->kt.persist = g->vk.persist;
     g->var_multi = g->design == DEVO_GPU_MULTIKERNEL;
