@@ -190,6 +190,10 @@ int devo__problem_err(devo_problem *p, int status, const char *fmt, ...)
 #endif
     ;
 
+/* devo_solve's check of the variant against the options (the strategy's minimum NP);
+ * engine/variant.c. */
+int devo__variant_validate(devo_solver *s);
+
 /* Frees a problem's data and returns it to the unconfigured state (the allocator stays). */
 void devo__problem_reset(devo_problem *p);
 

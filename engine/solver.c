@@ -226,7 +226,7 @@ static int validate(devo_solver *s)
                          (long long)o->max_evals, o->np, o->np);
   if (s->prob->view.kind == DEVO__P_USER && o->backend == DEVO_BACKEND_GPU)
     return devo__set_err(s, DEVO_E_INVALID, "a user objective runs on the CPU backend only");
-  return DEVO_OK;
+  return devo__variant_validate(s);
 }
 
 /* The stopping rules, in priority order; DEVO_OK means go on. */
