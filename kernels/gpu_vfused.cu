@@ -62,18 +62,27 @@ __device__ __forceinline__ double devo__gpu_vcoord(const devo__gpu_args &a,
                                                    const double *xb, const double *const (&xr)[5],
                                                    int picks, bool use_best)
 {
-  const devo__de_u u = devo__de_coord_ks(&a.ks, gen, (uint32_t)i, (uint32_t)j);
-  double x[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
-  if (devo__var_take(&v.var, &w.d, u, (uint32_t)j, (uint32_t)a.dim)) {
-    /* the donors' loads only where the mutant is taken (the CPU reads them always; the value is
-     * the same) */
-#pragma unroll
-    for (int k = 0; k < 5; ++k)
-      if (k < picks)
-        x[k] = xr[k][j];
+  const uint32_t dim = (uint32_t)a.dim;
+  devo__de_u u;
+  if (v.var.crossover == DEVO__XOVER_EXP) {
+    /* the run n .. n + L - 1 needs no uniform to decide; a coordinate outside it is the
+     * target's, whatever its uniforms (so only taken ones draw, for the repair) */
+    if (!devo__exp_take((uint32_t)j, w.d.jrand, w.d.len, dim))
+      return xi[j];
+    u = devo__de_coord_ks(&a.ks, gen, (uint32_t)i, (uint32_t)j);
+  } else {
+    u = devo__de_coord_ks(&a.ks, gen, (uint32_t)i, (uint32_t)j);
+    if (!devo__var_take(&v.var, &w.d, u, (uint32_t)j, dim))
+      return xi[j];
   }
-  return devo__var_trial_u(&v.var, &w.d, u, (uint32_t)j, (uint32_t)a.dim, xi[j],
-                           use_best ? xb[j] : 0.0, x, a.v.lower, a.v.upper, a.bounds);
+  /* the donors' loads only where the mutant is taken */
+  double x[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+#pragma unroll
+  for (int k = 0; k < 5; ++k)
+    if (k < picks)
+      x[k] = xr[k][j];
+  return devo__var_trial_u(&v.var, &w.d, u, (uint32_t)j, dim, xi[j], use_best ? xb[j] : 0.0, x,
+                           a.v.lower, a.v.upper, a.bounds);
 }
 
 /* ---- generation step ---------------------------------------------------------------------- */
@@ -87,30 +96,20 @@ __device__ __forceinline__ void devo__vpair_min(double &v, int &i, double ov, in
 }
 
 /* The index of the smallest of fit[0..np) (lowest index on ties; all +inf gives 0, like the
- * CPU's scan), by the whole block; every thread gets it. Fitness values are never NaN (the
+ * CPU's scan), every thread of the block gets it. Warp 0 alone scans and reduces (the lanes'
+ * loads are independent, so they overlap), then one block barrier publishes the index: one
+ * __syncthreads instead of a block reduction's two. Fitness values are never NaN (the
  * evaluators turn NaN into +inf). */
 __device__ __forceinline__ int devo__gpu_vbest(const double *fit, int np)
 {
-  __shared__ double sv[32];
-  __shared__ int si[32];
   __shared__ int sb;
-  const int lane = (int)threadIdx.x & 31, warp = (int)threadIdx.x >> 5;
-  const int nw = (int)blockDim.x >> 5;
-  double val = devo__gpu_inf();
-  int bi = 0x7fffffff;
-  for (int k = (int)threadIdx.x; k < np; k += (int)blockDim.x)
-    devo__vpair_min(val, bi, fit[k], k);
-  for (int off = 16; off > 0; off >>= 1)
-    devo__vpair_min(val, bi, __shfl_xor_sync(0xffffffffu, val, off),
-                    __shfl_xor_sync(0xffffffffu, bi, off));
-  if (lane == 0) {
-    sv[warp] = val;
-    si[warp] = bi;
-  }
-  __syncthreads();
-  if (warp == 0) {
-    val = lane < nw ? sv[lane] : devo__gpu_inf();
-    bi = lane < nw ? si[lane] : 0x7fffffff;
+  if (threadIdx.x < 32) {
+    const int lane = (int)threadIdx.x;
+    double val = devo__gpu_inf();
+    int bi = 0x7fffffff;
+#pragma unroll 4
+    for (int k = lane; k < np; k += 32)
+      devo__vpair_min(val, bi, fit[k], k);
     for (int off = 16; off > 0; off >>= 1)
       devo__vpair_min(val, bi, __shfl_xor_sync(0xffffffffu, val, off),
                       __shfl_xor_sync(0xffffffffu, bi, off));
@@ -118,7 +117,11 @@ __device__ __forceinline__ int devo__gpu_vbest(const double *fit, int np)
       sb = bi == 0x7fffffff ? 0 : bi;
   }
   __syncthreads();
-  return sb;
+  const int best = sb;
+  /* sb is rewritten by the next generation's call only after that call's scan, which every
+   * thread reaches after this read: the next barrier of the generation (the evaluation's or
+   * the grid barrier's) lies between them */
+  return best;
 }
 
 /* Generation gen's best index for the strategies that use it (0 otherwise, unread); every
