@@ -373,6 +373,44 @@ TEST_CASE(small)
   devo_etc_destroy(e);
 }
 
+/* Other thread layouts through the general kernel: D = 100 (a whole block per vector, and half
+ * the lanes with two coordinates each), D = 1000 (threads striding over coordinates, the trial
+ * in shared and in global memory), NP = 3000 at D = 5 (many vectors per block; the persistent
+ * grid walks several rows per block), for two variants that use every part (best and GOBL). */
+TEST_CASE(shapes)
+{
+  static const int designs[] = {DEVO_GPU_FUSED,
+                                DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH,
+                                DEVO_GPU_FUSED | DEVO__GPU_HALF_LANES,
+                                DEVO_GPU_FUSED | DEVO__GPU_FULL_LANES,
+                                DEVO_GPU_FUSED | DEVO__GPU_TRIAL_GLOBAL,
+                                -1};
+  static const int dims[] = {100, 1000, 5};
+  static const int nps[] = {64, 16, 3000};
+  vcase c[2];
+  int k, v;
+  need_gpu();
+  c[0].strategy = DEVO__STRAT_BEST2;
+  c[0].crossover = DEVO__XOVER_EXP;
+  c[0].jde = 1;
+  c[0].gobl = P_GOBL;
+  c[1].strategy = DEVO__STRAT_CURRENTTOBEST1;
+  c[1].crossover = DEVO__XOVER_BIN;
+  c[1].jde = 0;
+  c[1].gobl = P_GOBL;
+  for (k = 0; k < 3; ++k) {
+    devo_problem *p = NULL;
+    CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+    CHECK_EQ_INT(devo_problem_set_builtin(p, "rosenbrock", dims[k], 7, NULL), DEVO_OK);
+    for (v = 0; v < 2; ++v) {
+      const size_t d = vcell(p, "rosenbrock", &c[v], nps[k], designs, 20);
+      printf("  rosenbrock D=%d NP=%d variant %d: %s (%zu values differ)\n", dims[k], nps[k], v,
+             d == 0 ? "PASS" : "FAIL", d);
+    }
+    devo_problem_destroy(p);
+  }
+}
+
 /* A target reached inside a chunk that holds GOBL jumps stops at the end of that generation:
  * the CPU and the GPU (persistent, graphs) stop at the same generation with the same population,
  * also when the backend is driven directly with one chunk of 200 generations (the device flag
@@ -441,6 +479,7 @@ TEST_CASE(target_stop)
 int main(int argc, char **argv)
 {
   static const tc_case cases[] = {TC(matrix_classic), TC(matrix_cec), TC(matrix_etc),
-                                  TC(matrix_all),     TC(small),      TC(target_stop)};
+                                  TC(matrix_all),     TC(small),      TC(shapes),
+                                  TC(target_stop)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }
