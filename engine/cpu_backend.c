@@ -527,6 +527,12 @@ static int cpu_start(devo_solver *s)
   s->gens = 0;
   snprintf(s->info, sizeof s->info, "cpu: %d thread%s, %d individuals of dimension %d", threads,
            threads > 1 ? "s" : "", st->np, st->dim);
+  if (!st->plain) {
+    size_t len = strlen(s->info);
+    snprintf(s->info + len, sizeof s->info - len, ", variant %s%s%s",
+             devo_strategy_name(st->var.strategy, st->var.crossover), st->var.jde ? " + jDE" : "",
+             st->var.gobl > 0.0 ? " + GOBL" : "");
+  }
   return DEVO_OK;
 }
 

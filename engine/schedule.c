@@ -51,6 +51,7 @@ void devo_schedule_opts_init(devo_schedule_opts *o)
   o->seed = 1;
   o->threads = 1;
   o->backend = DEVO_BACKEND_CPU;
+  devo_variant_init(&o->variant);
 }
 
 #if defined(__GNUC__)
@@ -122,6 +123,15 @@ static int check_opts(const devo_schedule_opts *o, devo_schedule_result *r)
     return fail(r, DEVO_E_INVALID, "cr %g: must be in [0, 1]", o->cr);
   if (!devo__threads_ok(o->threads))
     return fail(r, DEVO_E_INVALID, "threads %d: must be in [1, 1024]", o->threads);
+  {
+    char msg[256];
+    if (devo_variant_check(&o->variant, msg, sizeof msg) != DEVO_OK)
+      return fail(r, DEVO_E_INVALID, "variant: %s", msg);
+    if (o->np < devo_strategy_min_np(o->variant.strategy))
+      return fail(r, DEVO_E_INVALID, "np %d: strategy %s needs at least %d", o->np,
+                  devo_strategy_name(o->variant.strategy, o->variant.crossover),
+                  devo_strategy_min_np(o->variant.strategy));
+  }
   return DEVO_OK;
 }
 
@@ -147,6 +157,7 @@ static int solver_setup(devo_solver *s, const devo_schedule_opts *o, int backend
   if ((st = devo_solver_set_np(s, o->np)) != DEVO_OK ||
       (st = devo_solver_set_f(s, o->f)) != DEVO_OK ||
       (st = devo_solver_set_cr(s, o->cr)) != DEVO_OK ||
+      (st = devo_solver_set_variant(s, &o->variant)) != DEVO_OK ||
       (st = devo_solver_set_seed(s, o->seed)) != DEVO_OK ||
       (st = devo_solver_set_threads(s, o->threads)) != DEVO_OK ||
       (st = devo_solver_set_backend(s, backend)) != DEVO_OK ||

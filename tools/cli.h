@@ -70,4 +70,29 @@ void cli_mark_start(void);
 /* Monotonic seconds since the process started (for deadlines that count from process start). */
 double cli_process_elapsed(void);
 
+/* ---- the DE variant options of solve and schedule (tools/cli_variant.c) ---- */
+typedef struct cli_variant {
+  devo_variant v;        /* the result, after cli_variant_finish */
+  const char *algorithm; /* --algorithm, or NULL */
+  int strategy, crossover;
+  double tau1, tau2, fl, fu, crl, cru, gobl;
+  unsigned set; /* bit per option given */
+} cli_variant;
+/* The options ("--strategy=", ...; NULL-terminated) for a command's cli_next list, its help. */
+extern const char *const cli_variant_names[];
+extern const char *const cli_variant_help;
+void cli_variant_init(cli_variant *cv);
+/* Which variant option names[k] is (an index for cli_variant_option), or -1. */
+int cli_variant_index(const char *const *names, int k);
+/* One option's value checked and kept; 0 or CLI_USAGE after the one-line error. */
+int cli_variant_option(const char *cmd, int which, const char *val, cli_variant *cv);
+/* The preset, then the explicit options over it, into cv->v; 0 or CLI_USAGE. */
+int cli_variant_finish(const char *cmd, cli_variant *cv);
+const char *cli_variant_algorithm(const cli_variant *cv);
+/* jDE's mean F and CR of the solver's last population; 0, or -1 without jDE state. */
+int cli_variant_means(devo_solver *s, int np, double *mf, double *mcr);
+/* The JSON members "algorithm", "strategy", "gobl", "jde" (null or its settings, and with s
+ * (may be NULL) the means of its last population). */
+void cli_variant_json(FILE *f, const cli_variant *cv, devo_solver *s, int np);
+
 #endif /* DEVO_CLI_H */

@@ -1,6 +1,6 @@
 /* cmd_schedule.c: `devo schedule`: the time-bounded anytime scheduler. Reads an ETC matrix, and
  * answers with the best assignment of tasks to machines found before the deadline, which counts
- * from process start (issue 5): reading the input, the search and writing the answer all fit
+ * from process start: reading the input, the search and writing the answer all fit
  * inside --time-limit. The search itself is the library's devo_schedule_run (engine/schedule.c):
  * the classic heuristics (Braun et al. 2001), local search on them, DE seeded with the results,
  * local search on DE's best; this file only parses, reads and writes. */
@@ -114,6 +114,7 @@ typedef struct sched_args {
   int local_search; /* 0 = on, 1 = off (index into on_off) */
   double lambda, time_limit, f, cr, ils_share;
   uint64_t seed;
+  cli_variant var; /* DE's variant */
 } sched_args;
 
 /* Ctrl-C stops the search and still writes the best so far: the handler only sets this flag,
@@ -140,7 +141,9 @@ static int parse(int argc, char **argv, sched_args *a)
       "--lambda=", "--order=",    "--heuristic=", "--no-seed-heuristics", "--np=",
       "--f=",      "--cr=",       "--seed=",      "--threads=",           "--backend=",
       "--out=",    "--json",      "--help",       "--local-search=",      "--ils-share=",
-      NULL};
+      /* cli_variant_names: */
+      "--strategy=", "--algorithm=", "--jde", "--jde-tau1=", "--jde-tau2=", "--jde-fl=",
+      "--jde-fu=",   "--jde-crl=",   "--jde-cru=", "--gobl=", NULL};
   static const char *const formats[] = {"auto", "csv", "braun", NULL};
   static const char *const objectives[] = {"weighted", "makespan", NULL};
   static const char *const orders[] = {"fcfs", "spt", NULL};
@@ -159,6 +162,7 @@ static int parse(int argc, char **argv, sched_args *a)
   a->cr = d.cr;
   a->seed = d.seed;
   a->threads = d.threads;
+  cli_variant_init(&a->var);
   while ((k = cli_next(cmd, argc, argv, &pos, names, &v)) != -1) {
     switch (k) {
     case -2:
@@ -208,6 +212,8 @@ static int parse(int argc, char **argv, sched_args *a)
     case 16: a->json = 1; break;
     case 17:
       fputs(schedule_help, stdout);
+      fputs("DE variants (docs/variants.md):\n", stdout);
+      fputs(cli_variant_help, stdout);
       exit(CLI_OK);
     case 18:
       r = cli_pick(cmd, "--local-search", v, on_off, &a->local_search);
@@ -217,11 +223,16 @@ static int parse(int argc, char **argv, sched_args *a)
       if (!r && !(a->ils_share >= 0.0 && a->ils_share < 1.0))
         r = cli_usage_error(cmd, "--ils-share must be in [0, 1), got %s", v);
       break;
-    default: break;
+    default:
+      if (cli_variant_index(names, k) >= 0)
+        r = cli_variant_option(cmd, cli_variant_index(names, k), v, &a->var);
+      break;
     }
     if (r)
       return CLI_USAGE;
   }
+  if (cli_variant_finish(cmd, &a->var))
+    return CLI_USAGE;
   if (!a->file)
     return cli_usage_error(cmd, "an input file (or - for standard input) is required");
   if (a->objective == 1) {
@@ -364,6 +375,8 @@ static int write_answer(const sched_args *a, const devo_etc *e, const answer *an
            ans->stop_name, ans->stop_msg, ans->from, ans->heuristic ? "\"" : "",
            ans->heuristic ? ans->heuristic : "null", ans->heuristic ? "\"" : "", ans->backend,
            cli_process_elapsed());
+    printf(",");
+    cli_variant_json(stdout, &a->var, NULL, 0);
     if (!a->out) {
       printf(",\"assignment\":[");
       for (t = 0; t < n; ++t)
@@ -484,6 +497,7 @@ static int schedule(const sched_args *ap)
   so.np = a.np;
   so.f = a.f;
   so.cr = a.cr;
+  so.variant = a.var.v;
   so.seed = a.seed;
   so.threads = a.threads;
   so.backend = backend_now(a.backend);
