@@ -140,7 +140,7 @@ __device__ __forceinline__ int devo__gpu_vbest_of(const devo__gpu_args &a, const
 template <int KIND>
 __device__ __forceinline__ void
 devo__vfused_vector(const devo__gpu_args &a, const devo__gpu_vargs &v, uint32_t gen, int i,
-                    int lane, double *s_trial, double *red, int best)
+                    int lane, double *s_trial, double *red, int best, const devo__vdraw *pre)
 {
   const bool active = i < a.np, odd = (gen & 1u) != 0;
   const int d = a.dim, lanes = a.lanes;
@@ -153,7 +153,7 @@ devo__vfused_vector(const devo__gpu_args &a, const devo__gpu_vargs &v, uint32_t 
   double fo = 0.0;
   devo__vdraw w;
   if (active) {
-    w = devo__gpu_vdraw(a, v, gen, i);
+    w = pre ? *pre : devo__gpu_vdraw(a, v, gen, i);
     fo = fsrc[i];
     const int picks = devo__strategy_picks(v.var.strategy);
     const bool use_best = devo__strategy_uses_best(v.var.strategy) != 0;
@@ -199,8 +199,8 @@ __global__ void __launch_bounds__(1024)
   const int grp = (int)threadIdx.x / a.lanes, lane = (int)threadIdx.x % a.lanes;
   double *s_trial = a.trial_shared ? devo__sm + DEVO__RED_DOUBLES + (size_t)grp * a.dim : NULL;
   const int best = devo__gpu_vbest_of(a, v, gen);
-  devo__vfused_vector<KIND>(a, v, gen, (int)blockIdx.x * a.vpb + grp, lane, s_trial, devo__sm,
-                            best);
+  devo__vfused_vector<KIND>(a, v, gen, (int)blockIdx.x * a.vpb + grp, lane, s_trial, devo__sm, best,
+                            NULL);
 }
 
 /* Generations gen0 + 1 .. gen0 + ngens. A launch after the generation that reached the target
@@ -214,18 +214,31 @@ __global__ void __launch_bounds__(1024) devo__k_vpersist(devo__gpu_args a, devo_
   const int grp = (int)threadIdx.x / a.lanes, lane = (int)threadIdx.x % a.lanes;
   double *s_trial = a.trial_shared ? devo__sm + DEVO__RED_DOUBLES + (size_t)grp * a.dim : NULL;
   const int64_t stride = (int64_t)gridDim.x * a.vpb;
+  /* with one vector slot per block, the next generation's draws are made while the block waits
+   * at the barrier (as devo__k_persist does with its indices): they need no other block's data
+   * (jDE's F_i, CR_i of vector i0 were written by this group, before the arrival's
+   * __syncthreads) */
+  const bool one_slot = stride >= a.np;
+  const int i0 = (int)blockIdx.x * a.vpb + grp;
+  devo__vdraw pre;
+  bool have_pre = false;
   devo__gpu_stage<KIND>(a, devo__sm);
   for (uint32_t k = 1; k <= ngens; ++k) {
     const uint32_t gen = gen0 + k;
     const int best = devo__gpu_vbest_of(a, v, gen);
     for (int64_t b = (int64_t)blockIdx.x * a.vpb; b < a.np; b += stride)
-      devo__vfused_vector<KIND>(a, v, gen, (int)(b + grp), lane, s_trial, devo__sm, best);
+      devo__vfused_vector<KIND>(a, v, gen, (int)(b + grp), lane, s_trial, devo__sm, best,
+                                have_pre ? &pre : NULL);
     if (k == ngens)
       break; /* the end of the kernel is the last barrier */
     if (barrier == DEVO__BARRIER_CG) {
       cg::this_grid().sync();
     } else {
       devo__grid_arrive(&a.ctl->bar);
+      if (one_slot && i0 < a.np) {
+        pre = devo__gpu_vdraw(a, v, gen + 1u, i0);
+        have_pre = true;
+      }
       devo__grid_wait(&a.ctl->bar, k * gridDim.x, barrier == DEVO__BARRIER_RELAXED);
     }
     if (devo__gpu_stopped(a, gen))
