@@ -31,7 +31,8 @@
   X(RAND2, "rand2", 5, 0, x1 + DEVO_MUL(f, x2 + x3 - x4 - x5))                                     \
   X(BEST1, "best1", 2, 1, xb + DEVO_MUL(f, x1 - x2))                                               \
   X(BEST2, "best2", 4, 1, xb + DEVO_MUL(f, x1 + x2 - x3 - x4))                                     \
-  X(CURRENTTOBEST1, "currenttobest1", 2, 1, xi + DEVO_MUL(f, xb - xi + x1 - x2))
+  X(CURRENTTOBEST1, "currenttobest1", 2, 1, xi + DEVO_MUL(f, xb - xi + x1 - x2))                   \
+  X(RANDTOBEST1, "randtobest1", 3, 1, x1 + DEVO_MUL(f, xb - x1 + x2 - x3))
 
 /* Strategy ids (== the public DEVO_STRATEGY_* of devo.h, in table order). */
 #define DEVO__STRAT_ENUM_(id, name, picks, best, expr) DEVO__STRAT_##id,

@@ -78,9 +78,10 @@ typedef struct cli_variant {
   double tau1, tau2, fl, fu, crl, cru, gobl;
   unsigned set; /* bit per option given */
 } cli_variant;
-/* The options ("--strategy=", ...; NULL-terminated) for a command's cli_next list, its help. */
+/* The options ("--strategy=", ...; NULL-terminated) for a command's cli_next list. */
 extern const char *const cli_variant_names[];
-extern const char *const cli_variant_help;
+/* Their help lines. */
+void cli_variant_print_help(FILE *f);
 void cli_variant_init(cli_variant *cv);
 /* Which variant option names[k] is (an index for cli_variant_option), or -1. */
 int cli_variant_index(const char *const *names, int k);

@@ -13,25 +13,33 @@ const char *const cli_variant_names[] = {
     "--jde-fu=",   "--jde-crl=",   "--jde-cru=", "--gobl=",     NULL};
 enum { V_STRATEGY, V_ALGO, V_JDE, V_TAU1, V_TAU2, V_FL, V_FU, V_CRL, V_CRU, V_GOBL, V_COUNT };
 
-const char *const cli_variant_help =
-    "  --strategy NAME     mutation strategy and crossover: rand1bin (default), rand1exp,\n"
-    "                      rand2bin/exp, best1bin/exp, best2bin/exp, currenttobest1bin/exp\n"
-    "                      (SciPy's names; docs/variants.md)\n"
-    "  --algorithm A       preset, applied before the options below:\n"
-    "                        de    = --strategy rand1bin (classic DE, the default)\n"
-    "                        jde   = --strategy rand1bin --jde (tau1 = tau2 = 0.1, F_l = 0.1,\n"
-    "                                F_u = 0.9, CR_l = 0, CR_u = 1: Brest et al. 2006)\n"
-    "                        gojde = --strategy rand1exp --jde --jde-fl 0.2 --jde-fu 0.2\n"
-    "                                --jde-crl 0.8 --jde-cru 0.2 --gobl 0.05 (GOjDE)\n"
-    "  --jde               self-adapting F and CR per individual (jDE; --f, --cr then unused)\n"
-    "  --jde-tau1 P        probability of a new F, in [0, 1] (default 0.1)\n"
-    "  --jde-tau2 P        probability of a new CR, in [0, 1] (default 0.1)\n"
-    "  --jde-fl X          new F = F_l + u F_u: F_l in (0, 2] (default 0.1)\n"
-    "  --jde-fu X          F_u in [0, 2], F_l + F_u <= 2 (default 0.9)\n"
-    "  --jde-crl X         new CR = CR_l + u CR_u: CR_l in [0, 1] (default 0)\n"
-    "  --jde-cru X         CR_u in [0, 1], CR_l + CR_u <= 1 (default 1)\n"
-    "  --gobl P            generalized opposition-based learning: each generation is a jump\n"
-    "                      with probability P, in [0, 1] (default 0: off)\n";
+/* The strategies' names come from the library's table (adding one there lists it here). */
+void cli_variant_print_help(FILE *f)
+{
+  int k;
+  fputs("  --strategy NAME     mutation strategy + crossover (SciPy's names; docs/variants.md):\n"
+        "                      ",
+        f);
+  for (k = 0; devo_strategy_name(k, DEVO_CROSSOVER_BIN); ++k)
+    fprintf(f, "%s%s/exp", k ? ", " : "", devo_strategy_name(k, DEVO_CROSSOVER_BIN));
+  fputs("\n                      (default rand1bin)\n", f);
+  fputs("  --algorithm A       preset, applied before the options below:\n"
+        "                        de    = --strategy rand1bin (classic DE, the default)\n"
+        "                        jde   = --strategy rand1bin --jde (tau1 = tau2 = 0.1, F_l = 0.1,\n"
+        "                                F_u = 0.9, CR_l = 0, CR_u = 1: Brest et al. 2006)\n"
+        "                        gojde = --strategy rand1exp --jde --jde-fl 0.2 --jde-fu 0.2\n"
+        "                                --jde-crl 0.8 --jde-cru 0.2 --gobl 0.05 (GOjDE)\n"
+        "  --jde               self-adapting F and CR per individual (jDE; --f, --cr then unused)\n"
+        "  --jde-tau1 P        probability of a new F, in [0, 1] (default 0.1)\n"
+        "  --jde-tau2 P        probability of a new CR, in [0, 1] (default 0.1)\n"
+        "  --jde-fl X          new F = F_l + u F_u: F_l in (0, 2] (default 0.1)\n"
+        "  --jde-fu X          F_u in [0, 2], F_l + F_u <= 2 (default 0.9)\n"
+        "  --jde-crl X         new CR = CR_l + u CR_u: CR_l in [0, 1] (default 0)\n"
+        "  --jde-cru X         CR_u in [0, 1], CR_l + CR_u <= 1 (default 1)\n"
+        "  --gobl P            generalized opposition-based learning: each generation is a jump\n"
+        "                      with probability P, in [0, 1] (default 0: off)\n",
+        f);
+}
 
 int cli_variant_index(const char *const *names, int k)
 {

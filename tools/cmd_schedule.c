@@ -213,7 +213,7 @@ static int parse(int argc, char **argv, sched_args *a)
     case 17:
       fputs(schedule_help, stdout);
       fputs("DE variants (docs/variants.md):\n", stdout);
-      fputs(cli_variant_help, stdout);
+      cli_variant_print_help(stdout);
       exit(CLI_OK);
     case 18:
       r = cli_pick(cmd, "--local-search", v, on_off, &a->local_search);

@@ -163,7 +163,7 @@ static int parse(int argc, char **argv, solve_args *a)
     case 19:
       fputs(solve_help, stdout);
       fputs("variants (docs/variants.md):\n", stdout);
-      fputs(cli_variant_help, stdout);
+      cli_variant_print_help(stdout);
       exit(CLI_OK);
     default:
       if (cli_variant_index(names, k) >= 0)

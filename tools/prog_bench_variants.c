@@ -185,7 +185,8 @@ static int vb_validate(devo_problem *p, const bench_cfg *c, const bvar *v, int d
 }
 
 static const char usage[] =
-    "usage: bench-variants [--reps N] [--cpu-div N] [--no-cpu] [--quick] [--all] [--case 0|1|2]\n"
+    "usage: bench-variants [--reps N] [--cpu-div N] [--no-cpu | --gpu-only | --cpu-only]\n"
+    "                      [--quick] [--all] [--case 0|1|2]\n"
     "\n"
     "Generation-loop time of every DE variant (strategy x crossover, jDE, GOBL, the GOjDE preset)\n"
     "on the GPU (fused design) and on the CPU (1 thread, measured on evals / --cpu-div and\n"
@@ -203,9 +204,10 @@ int main(int argc, char **argv)
   bvar vars[MAX_VARS];
   static double gms[3][MAX_VARS], cms[3][MAX_VARS];
   int reps = 5, cpu_div = 20, no_cpu = 0, quick = 0, all = 0, only = -1, nv, ncores, a, c, k;
-  char dev[256], date[64], info[DEVO__ERRLEN], label[64];
+  int cpu_only = 0; /* no GPU columns, no validation: the CPU part on a machine without a GPU */
   if ((a = tool_std_args("bench-variants", usage, &argc, &argv)) != 0)
     return a > 0 ? 0 : 1;
+  char dev[256], date[64], info[DEVO__ERRLEN], label[64];
   for (a = 1; a < argc; ++a) {
     if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
       reps = atoi(argv[++a]);
@@ -213,8 +215,10 @@ int main(int argc, char **argv)
       cpu_div = atoi(argv[++a]);
     else if (strcmp(argv[a], "--case") == 0 && a + 1 < argc)
       only = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--no-cpu") == 0)
+    else if (strcmp(argv[a], "--no-cpu") == 0 || strcmp(argv[a], "--gpu-only") == 0)
       no_cpu = 1;
+    else if (strcmp(argv[a], "--cpu-only") == 0)
+      cpu_only = 1;
     else if (strcmp(argv[a], "--quick") == 0)
       quick = 1;
     else if (strcmp(argv[a], "--all") == 0)
@@ -228,7 +232,13 @@ int main(int argc, char **argv)
     fprintf(stderr, "bench-variants: --reps must be 1..64, --cpu-div >= 1, --case 0, 1 or 2\n");
     return 2;
   }
-  if (!devo_gpu_available(dev, sizeof dev)) {
+  if (cpu_only && no_cpu) {
+    fprintf(stderr, "bench-variants: --cpu-only contradicts --no-cpu/--gpu-only\n");
+    return 2;
+  }
+  if (cpu_only)
+    snprintf(dev, sizeof dev, "CPU only");
+  else if (!devo_gpu_available(dev, sizeof dev)) {
     fprintf(stderr, "bench-variants: %s\n", dev);
     return 1;
   }
@@ -261,15 +271,17 @@ int main(int argc, char **argv)
       cfg.np = b->np;
       cfg.cr = 0.9;
       var_label(&vars[k], label, sizeof label);
-      if (vb_validate(p, &cfg, &vars[k], b->dim, info, sizeof info) != 0)
-        return 1;
-      if (k == 0 || k == 1)
-        printf("# %s D=%d NP=%d %s validated; %s\n", b->fn, b->dim, b->np, label, info);
-      cfg.backend = DEVO_BACKEND_GPU;
-      cfg.design = DEVO_GPU_FUSED;
-      cfg.evals = b->evals;
-      t = vb_median(p, &cfg, &vars[k], reps, NULL, 0);
-      gms[c][k] = t < 0 ? -1.0 : t * 1e3;
+      if (!cpu_only) {
+        if (vb_validate(p, &cfg, &vars[k], b->dim, info, sizeof info) != 0)
+          return 1;
+        if (k == 0 || k == 1)
+          printf("# %s D=%d NP=%d %s validated; %s\n", b->fn, b->dim, b->np, label, info);
+        cfg.backend = DEVO_BACKEND_GPU;
+        cfg.design = DEVO_GPU_FUSED;
+        cfg.evals = b->evals;
+        t = vb_median(p, &cfg, &vars[k], reps, NULL, 0);
+        gms[c][k] = t < 0 ? -1.0 : t * 1e3;
+      }
       if (!no_cpu) {
         int64_t e = b->evals / cpu_div;
         if (e < 2 * (int64_t)b->np)

@@ -372,6 +372,7 @@ int devo_solver_population(devo_solver *s, double *pop, double *fit);
  *   best1           v = x_best + F (x_r1 - x_r2)                  NP >= 4
  *   best2           v = x_best + F (x_r1 + x_r2 - x_r3 - x_r4)    NP >= 5
  *   currenttobest1  v = x_i + F (x_best - x_i + x_r1 - x_r2)      NP >= 4
+ *   randtobest1     v = x_r1 + F (x_best - x_r1 + x_r2 - x_r3)    NP >= 4
  * The minimum NP is checked by devo_solve (DEVO_E_INVALID), not by the setters (NP and the
  * strategy may be set in any order). */
 enum {
@@ -379,7 +380,8 @@ enum {
   DEVO_STRATEGY_RAND2 = 1,
   DEVO_STRATEGY_BEST1 = 2,
   DEVO_STRATEGY_BEST2 = 3,
-  DEVO_STRATEGY_CURRENTTOBEST1 = 4
+  DEVO_STRATEGY_CURRENTTOBEST1 = 4,
+  DEVO_STRATEGY_RANDTOBEST1 = 5
 };
 enum { DEVO_CROSSOVER_BIN = 0, DEVO_CROSSOVER_EXP = 1 };
 
