@@ -24,6 +24,7 @@
 #include "kernels/gpu_variants.cuh"
 #include "problems/de_variant.h"
 #include "tools/bench_util.h"
+#include "tools/tool_util.h"
 
 typedef struct bvar {
   int strategy, crossover; /* DEVO_STRATEGY_*, DEVO_CROSSOVER_* */
@@ -183,11 +184,17 @@ static int vb_validate(devo_problem *p, const bench_cfg *c, const bvar *v, int d
   return ret;
 }
 
-static void usage(void)
-{
-  fprintf(stderr, "usage: bench-variants [--reps N] [--cpu-div N] [--no-cpu | --gpu-only | "
-                  "--cpu-only] [--quick] [--all] [--case 0|1|2]\n");
-}
+static const char usage[] =
+    "usage: bench-variants [--reps N] [--cpu-div N] [--no-cpu | --gpu-only | --cpu-only]\n"
+    "                      [--quick] [--all] [--case 0|1|2]\n"
+    "\n"
+    "Generation-loop time of every DE variant (strategy x crossover, jDE, GOBL, the GOjDE preset)\n"
+    "on the GPU (fused design) and on the CPU (1 thread, measured on evals / --cpu-div and\n"
+    "scaled): shifted Rastrigin D = 100 NP = 250 and F03 D = 100 NP = 250 at 10^7 evaluations,\n"
+    "shifted Rastrigin D = 1000 NP = 128 at 5 * 10^6 (--case K: only case K). Median of --reps\n"
+    "runs (default 5) after a warm-up; each variant validated first (20 generations, GPU and\n"
+    "CPU populations bit-identical). --all: jDE and GOBL on every strategy x crossover too;\n"
+    "--quick: a twentieth of the evaluations.\n";
 
 int main(int argc, char **argv)
 {
@@ -198,6 +205,8 @@ int main(int argc, char **argv)
   static double gms[3][MAX_VARS], cms[3][MAX_VARS];
   int reps = 5, cpu_div = 20, no_cpu = 0, quick = 0, all = 0, only = -1, nv, ncores, a, c, k;
   int cpu_only = 0; /* no GPU columns, no validation: the CPU part on a machine without a GPU */
+  if ((a = tool_std_args("bench-variants", usage, &argc, &argv)) != 0)
+    return a > 0 ? 0 : 1;
   char dev[256], date[64], info[DEVO__ERRLEN], label[64];
   for (a = 1; a < argc; ++a) {
     if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
@@ -215,7 +224,7 @@ int main(int argc, char **argv)
     else if (strcmp(argv[a], "--all") == 0)
       all = 1;
     else {
-      usage();
+      fputs(usage, stderr);
       return 2;
     }
   }
