@@ -952,6 +952,53 @@ TEST_CASE(cli_json_reports_variant)
   free(out);
 }
 
+/* devo solve --help and devo schedule --help list every strategy of the library's table and the
+ * presets with what they expand to. */
+TEST_CASE(cli_help_lists_presets)
+{
+  static const char *const cmds[] = {"solve", "schedule"};
+  char cmd[512], *out = NULL, want[64];
+  int c, k;
+  for (c = 0; c < 2; ++c) {
+    snprintf(cmd, sizeof cmd, "%s %s --help", tc_devo_bin(), cmds[c]);
+    CHECK(tc_run(cmd, &out, NULL) == 0 && out);
+    if (!out)
+      continue;
+    for (k = 0; k < NSTRAT; ++k) {
+      snprintf(want, sizeof want, "%s/exp", devo_strategy_name(k, DEVO_CROSSOVER_BIN));
+      CHECKF(strstr(out, want) != NULL, "devo %s --help lacks %s", cmds[c], want);
+    }
+    CHECKF(strstr(out, "de    = --strategy rand1bin") != NULL, "devo %s --help: de", cmds[c]);
+    CHECKF(strstr(out, "jde   = --strategy rand1bin --jde (tau1 = tau2 = 0.1, F_l = 0.1,") &&
+               strstr(out, "F_u = 0.9, CR_l = 0, CR_u = 1"),
+           "devo %s --help: jde", cmds[c]);
+    CHECKF(strstr(out, "gojde = --strategy rand1exp --jde --jde-fl 0.2 --jde-fu 0.2") &&
+               strstr(out, "--jde-crl 0.8 --jde-cru 0.2 --gobl 0.05"),
+           "devo %s --help: gojde", cmds[c]);
+    free(out);
+    out = NULL;
+  }
+}
+
+/* devo schedule takes the variant options for its DE stage and reports them in its JSON (the
+ * explicit --strategy over the preset). */
+TEST_CASE(cli_schedule_reports_variant)
+{
+  char cmd[512], *out = NULL;
+  snprintf(cmd, sizeof cmd,
+           "printf '1,2\\n2,1\\n3,3\\n4,1\\n' | %s schedule - --time-limit 0.05 --ils-share 0 "
+           "--algorithm gojde --strategy best2exp --jde-tau1 0.3 --json",
+           tc_devo_bin());
+  CHECK(tc_run(cmd, &out, NULL) == 0 && out);
+  if (!out)
+    return;
+  CHECKF(strstr(out, "\"algorithm\":\"gojde\",\"strategy\":\"best2exp\",\"gobl\":0.05,") &&
+             strstr(out, "\"jde\":{\"tau1\":0.3,\"tau2\":0.1,\"fl\":0.2,\"fu\":0.2,\"crl\":0.8,"
+                         "\"cru\":0.2}"),
+         "%s", out);
+  free(out);
+}
+
 /* devo_schedule_run checks and uses the variant of its DE stage. */
 TEST_CASE(schedule_variant)
 {
@@ -1118,6 +1165,8 @@ static const tc_case cases[] = {TC(mann_whitney_matches_scipy),
                                 TC(api_validation),
                                 TC(cli_bad_values),
                                 TC(cli_json_reports_variant),
+                                TC(cli_help_lists_presets),
+                                TC(cli_schedule_reports_variant),
                                 TC(schedule_variant),
                                 TC(quality_sphere_every_variant),
                                 TC(quality_jde_beats_rand1bin_on_f03),

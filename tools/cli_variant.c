@@ -17,13 +17,23 @@ enum { V_STRATEGY, V_ALGO, V_JDE, V_TAU1, V_TAU2, V_FL, V_FU, V_CRL, V_CRU, V_GO
 /* The strategies' names come from the library's table (adding one there lists it here). */
 void cli_variant_print_help(FILE *f)
 {
-  int k;
+  int k, col = 22;
   fputs("  --strategy NAME     mutation strategy + crossover (SciPy's names; docs/variants.md):\n"
         "                      ",
         f);
-  for (k = 0; devo_strategy_name(k, DEVO_CROSSOVER_BIN); ++k)
-    fprintf(f, "%s%s/exp", k ? ", " : "", devo_strategy_name(k, DEVO_CROSSOVER_BIN));
-  fputs("\n                      (default rand1bin)\n", f);
+  for (k = 0; devo_strategy_name(k, DEVO_CROSSOVER_BIN); ++k) {
+    const char *name = devo_strategy_name(k, DEVO_CROSSOVER_BIN);
+    int w = (int)strlen(name) + 6; /* "NAME/exp, " */
+    if (k && col + w > 94) {       /* wrap under the first name */
+      fputs(",\n                      ", f);
+      col = 22;
+    } else if (k) {
+      fputs(", ", f);
+    }
+    fprintf(f, "%s/exp", name);
+    col += w;
+  }
+  fputs(" (default rand1bin)\n", f);
   fputs("  --algorithm A       preset, applied before the options below:\n"
         "                        de    = --strategy rand1bin (classic DE, the default)\n"
         "                        jde   = --strategy rand1bin --jde (tau1 = tau2 = 0.1, F_l = 0.1,\n"

@@ -212,7 +212,7 @@ static int parse(int argc, char **argv, solve_args *a)
       break;
     case 19:
       fputs(solve_help, stdout);
-      fputs("variants (docs/variants.md):\n", stdout);
+      fputs("DE variants (docs/variants.md):\n", stdout);
       cli_variant_print_help(stdout);
       exit(CLI_OK);
     default:
