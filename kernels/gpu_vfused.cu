@@ -368,6 +368,7 @@ int devo__gpu_vfused_fill(int kind, devo__gpu_vktab *t)
     t->gobl_opp = (const void *)devo__k_gobl_opp<K>;                                               \
     break;
     DEVO__GPU_FOR_KINDS(DEVO__VFUSED_CASE)
+    DEVO__GPU_FOR_GENERAL_KINDS(DEVO__VFUSED_CASE)
     DEVO__GPU_FOR_BLOCK_KINDS(DEVO__VFUSED_CASE)
 #undef DEVO__VFUSED_CASE
   default:

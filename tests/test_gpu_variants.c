@@ -420,6 +420,38 @@ TEST_CASE(shapes)
   }
 }
 
+/* The SOCO 2010 functions (GOjDE's benchmark; a group kind that only the general kernels host)
+ * through the variant kernels: a separable one (F1), the prefix-sum one (F8, the group scan),
+ * a hybrid (F12) and F19 (the last), D = 50, for rand1exp + jDE + GOBL (GOjDE's operators) and
+ * best2bin, with both chunk drivers. */
+TEST_CASE(soco)
+{
+  static const char *const fns[] = {"soco:f1", "soco:f8", "soco:f12", "soco:f19"};
+  vcase c[2];
+  int k, v;
+  need_gpu();
+  c[0].strategy = DEVO__STRAT_RAND1;
+  c[0].crossover = DEVO__XOVER_EXP;
+  c[0].jde = 1;
+  c[0].gobl = P_GOBL;
+  c[1].strategy = DEVO__STRAT_BEST2;
+  c[1].crossover = DEVO__XOVER_BIN;
+  c[1].jde = 0;
+  c[1].gobl = 0.0;
+  for (k = 0; k < 4; ++k) {
+    devo_problem *p = NULL;
+    CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+    CHECKF(devo_problem_set_builtin(p, fns[k], 50, 7, NULL) == DEVO_OK, "%s: %s", fns[k],
+           devo_problem_errmsg(p));
+    for (v = 0; v < 2; ++v) {
+      const size_t d = vcell(p, fns[k], &c[v], 32, designs_std, 20);
+      printf("  %s D=50 NP=32 variant %d: %s (%zu values differ)\n", fns[k], v,
+             d == 0 ? "PASS" : "FAIL", d);
+    }
+    devo_problem_destroy(p);
+  }
+}
+
 /* A target reached inside a chunk that holds GOBL jumps stops at the end of that generation:
  * the CPU and the GPU (persistent, graphs) stop at the same generation with the same population,
  * also when the backend is driven directly with one chunk of 200 generations (the device flag
@@ -489,6 +521,6 @@ int main(int argc, char **argv)
 {
   static const tc_case cases[] = {TC(matrix_classic), TC(matrix_cec), TC(matrix_etc),
                                   TC(matrix_all),     TC(small),      TC(shapes),
-                                  TC(target_stop)};
+                                  TC(soco),           TC(target_stop)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }
