@@ -166,6 +166,27 @@ static void de_free(const devo_allocator *al, de_run *d)
   devo__free(al, d->a);
 }
 
+/* jDE's mean F_i and CR_i of the solver's final population into r (left NaN without jDE or
+ * when the state cannot be read or its memory taken). */
+static void jde_means(devo_solver *s, const devo_allocator *al, const devo_schedule_opts *o,
+                      devo_schedule_result *r)
+{
+  double *fc, sf = 0.0, scr = 0.0;
+  int i;
+  if (!o->variant.jde)
+    return;
+  fc = (double *)devo__alloc(al, 2 * (size_t)o->np, sizeof(double));
+  if (fc && devo_solver_jde_state(s, fc, fc + o->np) == DEVO_OK) {
+    for (i = 0; i < o->np; ++i) {
+      sf += fc[i];
+      scr += fc[o->np + i];
+    }
+    r->jde_mean_f = sf / o->np;
+    r->jde_mean_cr = scr / o->np;
+  }
+  devo__free(al, fc);
+}
+
 static int solver_setup(devo_solver *s, const devo_schedule_opts *o, int backend, double budget)
 {
   int st;
@@ -302,6 +323,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
   memset(r, 0, sizeof *r);
   r->heuristic = -1;
   r->backend = -1;
+  r->jde_mean_f = r->jde_mean_cr = (double)NAN;
   if (!e || !o || !assign)
     return fail(r, DEVO_E_INVALID, "NULL argument");
   if ((st = check_opts(o, r)) != DEVO_OK)
@@ -432,6 +454,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
     r->evaluations = stats.evaluations;
     r->generations = stats.generations;
     r->backend = stats.backend;
+    jde_means(d.s, al, o, r);
     c.source = DEVO_SCHED_FROM_DE;
     c.heuristic = -1;
     if (stats.best_from_seed) /* name the heuristic behind the seed */

@@ -981,10 +981,12 @@ TEST_CASE(cli_help_lists_presets)
 }
 
 /* devo schedule takes the variant options for its DE stage and reports them in its JSON (the
- * explicit --strategy over the preset). */
+ * explicit --strategy over the preset), with jDE's means of DE's final population. */
 TEST_CASE(cli_schedule_reports_variant)
 {
   char cmd[512], *out = NULL;
+  double mf = -1.0, mcr = -1.0;
+  const char *q;
   snprintf(cmd, sizeof cmd,
            "printf '1,2\\n2,1\\n3,3\\n4,1\\n' | %s schedule - --time-limit 0.05 --ils-share 0 "
            "--algorithm gojde --strategy best2exp --jde-tau1 0.3 --json",
@@ -994,8 +996,11 @@ TEST_CASE(cli_schedule_reports_variant)
     return;
   CHECKF(strstr(out, "\"algorithm\":\"gojde\",\"strategy\":\"best2exp\",\"gobl\":0.05,") &&
              strstr(out, "\"jde\":{\"tau1\":0.3,\"tau2\":0.1,\"fl\":0.2,\"fu\":0.2,\"crl\":0.8,"
-                         "\"cru\":0.2}"),
+                         "\"cru\":0.2,\"mean_f\":"),
          "%s", out);
+  q = strstr(out, "\"mean_f\":");
+  CHECK(q && sscanf(q, "\"mean_f\":%lf,\"mean_cr\":%lf", &mf, &mcr) == 2);
+  CHECKF(mf >= 0.2 && mf <= 0.5 && mcr >= 0.8 && mcr <= 1.0, "means %g %g", mf, mcr);
   free(out);
 }
 
@@ -1024,6 +1029,12 @@ TEST_CASE(schedule_variant)
   o.ils_share = 0.0;
   CHECK(devo_schedule_run(e, &o, assign, &r) == DEVO_OK);
   CHECK(r.de_ran == 1 && r.generations > 0);
+  /* GOjDE's ranges: F in [0.2, 0.4] once redrawn (0.5 at first), CR in [0.8, 1] (0.9) */
+  CHECKF(r.jde_mean_f >= 0.2 && r.jde_mean_f <= 0.5 && r.jde_mean_cr >= 0.8 && r.jde_mean_cr <= 1.0,
+         "jDE means %g %g", r.jde_mean_f, r.jde_mean_cr);
+  o.variant.jde = 0;
+  CHECK(devo_schedule_run(e, &o, assign, &r) == DEVO_OK);
+  CHECK(r.de_ran == 1 && isnan(r.jde_mean_f) && isnan(r.jde_mean_cr));
   devo_etc_destroy(e);
 }
 

@@ -98,9 +98,9 @@ int cli_variant_finish(const char *cmd, cli_variant *cv);
 const char *cli_variant_algorithm(const cli_variant *cv);
 /* jDE's mean F and CR of the solver's last population; 0, or -1 without jDE state. */
 int cli_variant_means(devo_solver *s, int np, double *mf, double *mcr);
-/* The JSON members "algorithm", "strategy", "gobl", "jde" (null or its settings, and with s
- * (may be NULL) the means of its last population). */
+/* The JSON members "algorithm", "strategy", "gobl", "jde" (null, or its settings and, where
+ * mean_f and mean_cr are not NaN, jDE's mean F and CR of the final population). */
 struct json_out;
-void cli_variant_json(struct json_out *j, const cli_variant *cv, devo_solver *s, int np);
+void cli_variant_json(struct json_out *j, const cli_variant *cv, double mean_f, double mean_cr);
 
 #endif /* DEVO_CLI_H */

@@ -2,6 +2,7 @@
  * --algorithm, --jde, --jde-*, --gobl; devo.h "DE variants"): parsing with one-line errors that
  * name the option, the preset applied first and the explicit options over it, the help text and
  * the JSON fields. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,10 +187,9 @@ int cli_variant_means(devo_solver *s, int np, double *mf, double *mcr)
   return 0;
 }
 
-void cli_variant_json(json_out *j, const cli_variant *cv, devo_solver *s, int np)
+void cli_variant_json(json_out *j, const cli_variant *cv, double mean_f, double mean_cr)
 {
   const devo_variant *v = &cv->v;
-  double mf, mcr;
   json_kv_str(j, "algorithm", cli_variant_algorithm(cv));
   json_kv_str(j, "strategy", devo_strategy_name(v->strategy, v->crossover));
   json_kv_num(j, "gobl", v->gobl);
@@ -205,9 +205,9 @@ void cli_variant_json(json_out *j, const cli_variant *cv, devo_solver *s, int np
   json_kv_num(j, "fu", v->fu);
   json_kv_num(j, "crl", v->crl);
   json_kv_num(j, "cru", v->cru);
-  if (s && cli_variant_means(s, np, &mf, &mcr) == 0) {
-    json_kv_num(j, "mean_f", mf);
-    json_kv_num(j, "mean_cr", mcr);
+  if (!isnan(mean_f) && !isnan(mean_cr)) {
+    json_kv_num(j, "mean_f", mean_f);
+    json_kv_num(j, "mean_cr", mean_cr);
   }
   json_end_obj(j);
 }

@@ -558,7 +558,7 @@ static void json_summary(json_out *j, const sched_args *a, const devo_etc *e, co
   json_kv_str(j, "backend", r->backend == DEVO_BACKEND_GPU ? "gpu" : "cpu");
   json_kv_num(j, "elapsed", ans->answer_at);
   json_kv_bool(j, "deadline_met", ans->deadline_met);
-  cli_variant_json(j, &a->var, NULL, 0);
+  cli_variant_json(j, &a->var, r->jde_mean_f, r->jde_mean_cr);
 }
 
 /* The JSON object: the summary, the machines, and the schedule when with_schedule. */

@@ -281,7 +281,12 @@ static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
     json_kv_num(&j, "cr", a->cr);
     if (a->time_limit > 0.0)
       json_kv_num(&j, "time_limit", a->time_limit);
-    cli_variant_json(&j, &a->var, s, a->np);
+    {
+      double mf = (double)NAN, mcr = (double)NAN;
+      if (a->var.v.jde && cli_variant_means(s, a->np, &mf, &mcr) != 0)
+        mf = mcr = (double)NAN;
+      cli_variant_json(&j, &a->var, mf, mcr);
+    }
     json_key(&j, "x");
     json_arr(&j);
     for (k = 0; k < dim; ++k)

@@ -530,6 +530,8 @@ typedef struct devo_schedule_result {
   int backend;         /* DEVO_BACKEND_CPU or _GPU that ran DE; -1 without DE */
   double elapsed;      /* seconds from the call to its return */
   char message[256];   /* one line about the failure when the call returns an error, else "" */
+  double jde_mean_f, jde_mean_cr; /* jDE's mean F_i and CR_i over DE's final population; NaN
+                                     without jDE or when DE did not run */
 } devo_schedule_result;
 
 /* Fills o with the defaults above. o must not be NULL. Thread-safe. */
