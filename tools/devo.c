@@ -13,6 +13,7 @@ static const struct {
     {"schedule", cmd_schedule, "map tasks to machines from an ETC matrix before a deadline"},
     {"eval", cmd_eval, "evaluate a built-in function at points read as CSV"},
     {"list-problems", cmd_list_problems, "list the built-in functions"},
+    {"experiment", cmd_experiment, "run a grid of trials from a spec file into a results CSV"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
