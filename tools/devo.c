@@ -14,6 +14,7 @@ static const struct {
     {"eval", cmd_eval, "evaluate a built-in function at points read as CSV"},
     {"list-problems", cmd_list_problems, "list the built-in functions"},
     {"experiment", cmd_experiment, "run a grid of trials from a spec file into a results CSV"},
+    {"rank", cmd_rank, "rank the algorithms of a results CSV (U-score, Mann-Whitney, Friedman)"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
