@@ -67,8 +67,9 @@ def number(row, col, path):
     return v
 
 
-def labels(rows):
-    """Competitor and function labels as devo rank makes them."""
+def labels(rows, only=None):
+    """Competitor and function labels as devo rank makes them; with only (a list of function
+    labels), the rows of those functions (refused when one has none)."""
     many_np = len({r["np"] for r in rows}) > 1
     many_bk = len({r["backend"] for r in rows}) > 1
     many_d = len({r["dim"] for r in rows}) > 1
@@ -76,6 +77,12 @@ def labels(rows):
         r["_alg"] = r["algorithm"] + (f"/NP={r['np']}" if many_np else "") + (
             f"/{r['backend']}" if many_bk else "")
         r["_fn"] = r["problem"] + (f"/D={r['dim']}" if many_d else "")
+    if not only:
+        return rows
+    for fn in only:
+        if not any(r["_fn"] == fn for r in rows):
+            raise InputError(f"--functions: no rows of '{fn}'")
+    return [r for r in rows if r["_fn"] in only]
 
 
 def ordered(values):
@@ -109,7 +116,7 @@ def step_at(xs, ys, grid):
 def convergence(args):
     rows = read_rows(args.input, ["algorithm", "problem", "dim", "np", "seed", "backend",
                                   "evaluations", "time", "error"])
-    labels(rows)
+    rows = labels(rows, args.functions)
     trials = {}
     for r in rows:
         key = (r["_fn"], r["_alg"], r["seed"])
@@ -155,7 +162,7 @@ def convergence(args):
 
 def box(args):
     rows = read_rows(args.input, ["algorithm", "problem", "dim", "np", "backend", "error"])
-    labels(rows)
+    rows = labels(rows, args.functions)
     fns = ordered(r["_fn"] for r in rows)
     algs = ordered(r["_alg"] for r in rows)
     ncols = math.ceil(math.sqrt(len(fns)))
@@ -178,7 +185,7 @@ def box(args):
 
 def times(args):
     rows = read_rows(args.input, ["algorithm", "problem", "dim", "np", "backend", "time"])
-    labels(rows)
+    rows = labels(rows, args.functions)
     fns = ordered(r["_fn"] for r in rows)
     models = ordered(r["backend"] for r in rows)
     med = {(f, m): float(np.median([number(r, "time", args.input) for r in rows
@@ -250,6 +257,9 @@ def main(argv):
     p.add_argument("-o", "--output", required=True, help="PNG file")
     p.add_argument("--width", type=int, default=1200, help="pixels (default 1200)")
     p.add_argument("--height", type=int, default=800, help="pixels (default 800)")
+    p.add_argument("--functions", type=lambda v: v.split(","), default=None,
+                   help="comma-separated function labels (F01 or F01/D=10 as devo rank names "
+                        "them) to draw, in this order (default: all)")
     args = p.parse_args(argv)
     if not (100 <= args.width <= 20000 and 100 <= args.height <= 20000):
         print("plot.py: --width and --height must be 100 .. 20000 pixels", file=sys.stderr)
