@@ -35,8 +35,9 @@ int main(int argc, char **argv)
   int k;
   cli_mark_start();
   if (argc < 2) /* bad usage is one line (DESIGN.md); --help has the list */
-    return cli_usage_error(NULL, "a command is needed: solve, schedule, eval or list-problems "
-                                 "(see devo --help)");
+    return cli_usage_error(
+        NULL, "a command is needed: solve, schedule, eval, list-problems, experiment or rank "
+              "(see devo --help)");
   if (strcmp(argv[1], "help") == 0 && argc > 2) { /* devo help CMD = devo CMD --help */
     static char help[] = "--help";
     char *sub[3];
