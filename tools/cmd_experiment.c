@@ -231,8 +231,10 @@ static int read_results(const exp_spec *s, char *done, int64_t *ndone, int *fres
         free(text);
         return cli_usage_error(CMD, "%s:%d: not a trial of this spec", s->output, row);
       }
-      if (!done[trial_index(s, &t)]++)
+      if (!done[trial_index(s, &t)]) { /* a row twice (two runs at once) counts once */
+        done[trial_index(s, &t)] = 1;
         ++*ndone;
+      }
     }
     pos = (size_t)(nl - text) + 1;
     keep = pos;
