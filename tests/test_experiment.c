@@ -69,6 +69,7 @@ TEST_CASE(spec_errors)
   refused_at("backend = tpu", 6, "tpu");
   refused_at("protocol = cec", 6, "protocol");
   refused_at("threads = 0", 6, "threads");
+  refused_at("threads = 2", 6, "only the cpu-ms backend");
   refused_at("seeds = 1 2", 6, "not both");
   refused_at("[algorithm a", 6, "section");
   refused_at("[experiment x]", 6, "unknown section");
@@ -270,6 +271,56 @@ TEST_CASE(trace_ends_at_row)
   free(trace);
 }
 
+/* The master-slave CPU model (cpu-ms, 2 threads) runs the same populations as the standard CPU
+ * model (1 thread): every row agrees in error, evaluations, generations and stop; only backend,
+ * threads and the times differ. */
+TEST_CASE(master_slave_equals_cpu)
+{
+  char text[1024], cmd[1024], *rows, *line, *save = NULL, *cpu[64] = {0};
+  const char *spec = path_in("ms.spec"), *out = path_in("ms.csv");
+  int ncpu = 0, nms = 0;
+  snprintf(text, sizeof text,
+           "output = %s\nproblems = rastrigin F03\ndims = 10\nnp = 20\ntrials = 3\n"
+           "budget = 1000*D\nbackend = cpu cpu-ms\nthreads = 2\n[algorithm de]\nf = 0.5\n",
+           out);
+  write_file(spec, text);
+  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+  rows = tc_slurp(out, NULL);
+  CHECK(rows != NULL);
+  for (line = strtok_r(rows, "\n", &save); rows && line; line = strtok_r(NULL, "\n", &save)) {
+    char key[256], rest[256], *f[16], copy[512];
+    int n = 0;
+    if (line[0] == '#' || strncmp(line, "algorithm,", 10) == 0)
+      continue;
+    snprintf(copy, sizeof copy, "%s", line);
+    for (char *p = strtok(copy, ","); p && n < 16; p = strtok(NULL, ","))
+      f[n++] = p;
+    CHECK(n >= 13);
+    if (n < 13)
+      continue;
+    /* algorithm..seed, then error, evaluations, generations, stop */
+    snprintf(key, sizeof key, "%s,%s,%s,%s,%s,%s|%s,%s,%s,%s", f[0], f[1], f[2], f[3], f[4], f[5],
+             f[8], f[9], f[10], f[12]);
+    if (strcmp(f[6], "cpu") == 0) {
+      CHECK(strcmp(f[7], "1") == 0);
+      if (ncpu < 64)
+        cpu[ncpu++] = strdup(key);
+    } else {
+      CHECK(strcmp(f[6], "cpu-ms") == 0 && strcmp(f[7], "2") == 0);
+      snprintf(rest, sizeof rest, "%s", key);
+      CHECKF(nms < ncpu && strcmp(cpu[nms], rest) == 0, "cpu-ms row %s differs from %s", rest,
+             nms < ncpu ? cpu[nms] : "(none)");
+      nms++;
+    }
+  }
+  CHECK_EQ_INT(ncpu, 6);
+  CHECK_EQ_INT(nms, 6);
+  for (int k = 0; k < ncpu; ++k)
+    free(cpu[k]);
+  free(rows);
+}
+
 TEST_CASE(dry_run_and_protocol)
 {
   char cmd[1024], *out = NULL;
@@ -288,9 +339,9 @@ TEST_CASE(dry_run_and_protocol)
 
 int main(int argc, char **argv)
 {
-  static const tc_case cases[] = {TC(spec_errors), TC(resume_after_cut_row),
-                                  TC(resume_after_sigint), TC(trace_ends_at_row),
-                                  TC(dry_run_and_protocol)};
+  static const tc_case cases[] = {
+      TC(spec_errors),       TC(resume_after_cut_row),    TC(resume_after_sigint),
+      TC(trace_ends_at_row), TC(master_slave_equals_cpu), TC(dry_run_and_protocol)};
   int rc = tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
   char cmd[128];
   if (dir[0]) {

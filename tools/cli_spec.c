@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "experiment.h"
 #include "tool_util.h"
@@ -371,16 +372,17 @@ static int parse_budget(parser *p, char *v)
 
 static int parse_backends(parser *p, char *v)
 {
-  static const char *const names[] = {"cpu", "gpu", "gpu-multikernel"};
+  static const char *const names[EXP_BK_COUNT] = {"cpu", "gpu", "gpu-multikernel", "cpu-ms"};
   char *tok[8];
   int c = split(v, tok, 8), k, j;
   if (c <= 0)
     return fail(p, p->line, "backend: %s", c < 0 ? "too many values" : "an empty list");
   for (k = 0; k < c; ++k) {
-    for (j = 0; j < 3 && strcmp(tok[k], names[j]) != 0; ++j)
+    for (j = 0; j < EXP_BK_COUNT && strcmp(tok[k], names[j]) != 0; ++j)
       ;
-    if (j == 3)
-      return fail(p, p->line, "backend: unknown value '%s' (cpu, gpu or gpu-multikernel)", tok[k]);
+    if (j == EXP_BK_COUNT)
+      return fail(p, p->line, "backend: unknown value '%s' (cpu, cpu-ms, gpu or gpu-multikernel)",
+                  tok[k]);
     for (int i = 0; i < p->s->nbackends; ++i)
       if (p->s->backends[i] == j)
         return fail(p, p->line, "backend: '%s' given twice", tok[k]);
@@ -719,6 +721,16 @@ static int check_required(parser *p)
   }
   if (!s->nbackends)
     s->backends[s->nbackends++] = EXP_BK_CPU;
+  if (p->seen_line[K_THREADS]) {
+    for (k = 0; k < s->nbackends && s->backends[k] != EXP_BK_CPU_MS; ++k)
+      ;
+    if (k == s->nbackends)
+      return fail(p, p->seen_line[K_THREADS],
+                  "threads: only the cpu-ms backend takes threads (cpu runs 1)");
+  } else {
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    s->threads = n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+  }
   if (s->trace && strcmp(s->trace, s->output) == 0)
     return fail(p, s->trace_line, "trace: the same file as the output");
   return 0;
@@ -776,7 +788,9 @@ static uint64_t spec_hash(const exp_spec *s)
     h_num(&h, "e%lld", (long long)exp_budget(s, s->dims[k]));
   h_num(&h, "t%a", s->target);
   h_num(&h, "l%a", s->time_limit);
-  h_num(&h, "T%d", s->threads);
+  for (k = 0; k < s->nbackends; ++k)
+    if (s->backends[k] == EXP_BK_CPU_MS)
+      h_num(&h, "T%d", s->threads);
   h_num(&h, "D%llu", (unsigned long long)s->data_seed);
   h_str(&h, s->cec_data ? s->cec_data : "");
   h_num(&h, "trace%d", s->trace != NULL);
@@ -860,7 +874,8 @@ void exp_spec_free(exp_spec *s)
 
 const char *exp_backend_name(int backend)
 {
-  return backend == EXP_BK_GPU ? "gpu" : backend == EXP_BK_GPU_MULTI ? "gpu-multikernel" : "cpu";
+  static const char *const names[EXP_BK_COUNT] = {"cpu", "gpu", "gpu-multikernel", "cpu-ms"};
+  return backend >= 0 && backend < EXP_BK_COUNT ? names[backend] : "?";
 }
 
 int64_t exp_grid_size(const exp_spec *s)

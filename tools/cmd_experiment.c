@@ -413,6 +413,11 @@ static double target_value(double fstar, double e)
   return t;
 }
 
+static int is_cpu(int backend)
+{
+  return backend == EXP_BK_CPU || backend == EXP_BK_CPU_MS;
+}
+
 static int configure(devo_solver *v, const exp_spec *s, const trial *t, double fstar, char *err,
                      size_t errlen)
 {
@@ -424,10 +429,10 @@ static int configure(devo_solver *v, const exp_spec *s, const trial *t, double f
   if (!st)
     st = devo_solver_set_seed(v, s->seeds[t->sd]);
   if (!st)
-    st = devo_solver_set_backend(v, bk == EXP_BK_CPU ? DEVO_BACKEND_CPU : DEVO_BACKEND_GPU);
-  if (!st && bk == EXP_BK_CPU)
-    st = devo_solver_set_threads(v, s->threads);
-  if (!st && bk != EXP_BK_CPU)
+    st = devo_solver_set_backend(v, is_cpu(bk) ? DEVO_BACKEND_CPU : DEVO_BACKEND_GPU);
+  if (!st && is_cpu(bk))
+    st = devo_solver_set_threads(v, bk == EXP_BK_CPU_MS ? s->threads : 1);
+  if (!st && !is_cpu(bk))
     st = devo_solver_set_gpu_design(v, bk == EXP_BK_GPU ? DEVO_GPU_FUSED : DEVO_GPU_MULTIKERNEL);
   if (!st)
     st = devo_solver_set_max_evals(v, exp_budget(s, s->dims[t->d]));
@@ -462,8 +467,8 @@ static void write_row(FILE *out, const exp_spec *s, const trial *t, const devo_s
   fprintf(out, "%s,%s,%s,%d,%d,%llu,%s,%d,%s,%lld,%lld,%s,%s,%s,", s->algos[t->a].name,
           s->algos[t->a].desc, s->problems[t->pr], s->dims[t->d], s->nps[t->n],
           (unsigned long long)s->seeds[t->sd], exp_backend_name(s->backends[t->b]),
-          s->backends[t->b] == EXP_BK_CPU ? s->threads : 0, json_fmt_double(e, sizeof e, err),
-          (long long)st->evaluations, (long long)st->generations,
+          s->backends[t->b] == EXP_BK_CPU_MS ? s->threads : s->backends[t->b] == EXP_BK_CPU,
+          json_fmt_double(e, sizeof e, err), (long long)st->evaluations, (long long)st->generations,
           json_fmt_double(tm, sizeof tm, st->elapsed), devo_status_name(st->status), hit ? tm : "");
   if (hit)
     fprintf(out, "%lld", (long long)st->evaluations);
@@ -563,7 +568,7 @@ static int dry_run(const exp_spec *s, int64_t ndone)
   printf("%s\nbackends     %d:", s->nseeds > 10 ? " ..." : "", s->nbackends);
   for (k = 0; k < s->nbackends; ++k)
     printf(" %s", exp_backend_name(s->backends[k]));
-  printf(" (CPU threads %d)\nbudget      ", s->threads);
+  printf(" (cpu: 1 thread, cpu-ms: %d)\nbudget      ", s->threads);
   for (k = 0; k < s->ndims; ++k)
     printf(" D=%d: %lld", s->dims[k], (long long)exp_budget(s, s->dims[k]));
   printf("%s\n", s->budget_kind == EXP_BUDGET_NONE ? " none" : "");
@@ -676,7 +681,7 @@ static int gpu_check(const exp_spec *s)
   char msg[256];
   int k;
   for (k = 0; k < s->nbackends; ++k)
-    if (s->backends[k] != EXP_BK_CPU) {
+    if (!is_cpu(s->backends[k])) {
       /* also creates the CUDA context before the first trial, out of every trial's time */
       if (!devo_gpu_available(msg, sizeof msg))
         return cli_runtime_error(CMD, "backend %s: no CUDA device (%s)",

@@ -28,8 +28,11 @@ typedef struct exp_algo {
   char desc[EXP_PARAMS_MAX * 2 * EXP_NAME_MAX]; /* "f=0.5;cr=0.9" (the CSV's params column) */
 } exp_algo;
 
-/* Backends of the grid: the CPU, the GPU's fused design, the GPU's one-kernel-per-step design. */
-enum { EXP_BK_CPU = 0, EXP_BK_GPU = 1, EXP_BK_GPU_MULTI = 2 };
+/* Backends of the grid, Janssen et al.'s implementation models: the standard CPU (1 thread), the
+ * GPU's fused design (All-GPU iDE), the GPU's one-kernel-per-step design (All-GPU DE), the
+ * master-slave CPU (the CPU backend on `threads` threads: trials built and evaluated on all of
+ * them; the same populations as 1 thread, bit for bit). */
+enum { EXP_BK_CPU = 0, EXP_BK_GPU = 1, EXP_BK_GPU_MULTI = 2, EXP_BK_CPU_MS = 3, EXP_BK_COUNT = 4 };
 /* Budget forms: none, a fixed count, factor * D, a table D -> count. */
 enum { EXP_BUDGET_NONE = 0, EXP_BUDGET_FIXED = 1, EXP_BUDGET_PER_D = 2, EXP_BUDGET_TABLE = 3 };
 
@@ -43,8 +46,8 @@ typedef struct exp_spec {
   int *nps, nnps;
   uint64_t *seeds;
   int nseeds;
-  int backends[3], nbackends;
-  int threads;
+  int backends[EXP_BK_COUNT], nbackends;
+  int threads; /* of cpu-ms; default: the online processors */
   int budget_kind;
   int64_t budget;               /* FIXED: the count; PER_D: the factor */
   int64_t *budget_d, *budget_n; /* TABLE: pairs */
@@ -68,7 +71,7 @@ void exp_spec_free(exp_spec *s);
 
 /* Evaluations allowed for dimension D (0: no budget). */
 int64_t exp_budget(const exp_spec *s, int dim);
-/* "cpu", "gpu", "gpu-multikernel" */
+/* "cpu", "gpu", "gpu-multikernel", "cpu-ms" */
 const char *exp_backend_name(int backend);
 /* Number of trials of the grid. */
 int64_t exp_grid_size(const exp_spec *s);
