@@ -281,6 +281,7 @@ TEST_CASE(bad_rows_refused)
   bad_row("b,f=0.5,p1,10,20,1,cpu,1,nan,1000,50,9,DEVO_EVAL_LIMIT,,\n", "error 'nan'");
   bad_row("b,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_TARGET_REACHED,-1,\n", "target_time");
   bad_row("b,f=0.5,p1,x,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "dim 'x'");
+  bad_row("b,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,soon,DEVO_EVAL_LIMIT,,\n", "time 'soon'");
   bad_row("b,f=0.5,p1,10,0,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "np '0'");
   bad_row(",f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "empty");
   bad_row("\"b\",f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "quoted");
@@ -312,6 +313,50 @@ TEST_CASE(bad_rows_refused)
   tc_expect_refused(cmd, 2, NULL, "missing.csv");
 }
 
+/* --models: mean wall time per trial per backend and function, and the speedup against cpu.
+ * By hand: on p1, cpu times 1, 2, 3 -> mean 2; gpu 0.25, 0.15 -> 0.2, speedup 10; cpu-ms 0.5 ->
+ * speedup 4; on p2, cpu 6 -> 6; gpu 2 -> speedup 3; cpu-ms 1, 2 -> 1.5, speedup 4. */
+TEST_CASE(models_table)
+{
+  static const struct {
+    const char *prob, *bk;
+    double time;
+  } r[] = {{"p1", "cpu", 1},    {"p1", "cpu", 2},      {"p1", "cpu", 3}, {"p1", "gpu", 0.25},
+           {"p1", "gpu", 0.15}, {"p1", "cpu-ms", 0.5}, {"p2", "cpu", 6}, {"p2", "gpu", 2},
+           {"p2", "cpu-ms", 1}, {"p2", "cpu-ms", 2}};
+  const char *path = path_in("models.csv");
+  char cmd[512], *out = NULL;
+  FILE *f = fopen(path, "w");
+  size_t k;
+  CHECK(f != NULL);
+  if (!f)
+    return;
+  fputs(header, f);
+  for (k = 0; k < sizeof r / sizeof r[0]; ++k)
+    fprintf(f, "de,f=0.5,%s,10,20,%d,%s,1,0.5,1000,50,%.17g,DEVO_EVAL_LIMIT,,\n", r[k].prob,
+            (int)k + 1, r[k].bk, r[k].time);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s rank %s --models --format csv", tc_devo_bin(), path);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  if (!out)
+    return;
+  EXPECT(out, "models,p1,de/NP=20,cpu,mean_time", 2.0);
+  EXPECT(out, "models,p1,de/NP=20,gpu,mean_time", 0.2);
+  EXPECT(out, "models,p1,de/NP=20,gpu,speedup", 10.0);
+  EXPECT(out, "models,p1,de/NP=20,cpu-ms,speedup", 4.0);
+  EXPECT(out, "models,p2,de/NP=20,cpu,mean_time", 6.0);
+  EXPECT(out, "models,p2,de/NP=20,gpu,speedup", 3.0);
+  EXPECT(out, "models,p2,de/NP=20,cpu-ms,mean_time", 1.5);
+  EXPECT(out, "models,p2,de/NP=20,cpu-ms,speedup", 4.0);
+  free(out);
+  snprintf(cmd, sizeof cmd, "%s rank %s --models", tc_devo_bin(), path);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, "| model | p1 | p2 |") && strstr(out, "| cpu | 2 | 6 |") &&
+             strstr(out, "| gpu | 0.2 (x10) | 2 (x3) |"),
+         "%s", out);
+  free(out);
+}
+
 TEST_CASE(markdown_output)
 {
   char cmd[512], *out = NULL;
@@ -327,9 +372,10 @@ TEST_CASE(markdown_output)
 
 int main(int argc, char **argv)
 {
-  static const tc_case cases[] = {TC(uscore_against_scipy),       TC(mannwhitney_against_scipy),
-                                  TC(mannwhitney_normal_no_ties), TC(friedman_against_scipy),
-                                  TC(bad_rows_refused),           TC(markdown_output)};
+  static const tc_case cases[] = {
+      TC(uscore_against_scipy),   TC(mannwhitney_against_scipy), TC(mannwhitney_normal_no_ties),
+      TC(friedman_against_scipy), TC(bad_rows_refused),          TC(models_table),
+      TC(markdown_output)};
   int rc = tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
   char cmd[128];
   if (dir[0]) {

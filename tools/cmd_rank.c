@@ -33,11 +33,15 @@ static const char *const rank_help =
     "  --format md|csv     Markdown tables (default) or one long CSV table\n"
     "  --alpha A           significance level marked in the Markdown pairs table (default 0.05)\n"
     "  --tiebreak time|evals  order the trials that reached the target by time (default) or by\n"
-    "                      evaluations\n";
+    "                      evaluations\n"
+    "  --models            instead: Janssen et al.'s table of implementation models: per\n"
+    "                      algorithm and NP, rows = backends, columns = functions, the mean wall\n"
+    "                      time per trial and the speedup against the backend cpu\n";
 
 typedef struct rtrial {
   int comp, func;
   st_key key;
+  double time; /* wall seconds of the trial (for --models) */
 } rtrial;
 
 typedef struct rank_data {
@@ -53,9 +57,9 @@ typedef struct rank_data {
   double *total, *trank;
 } rank_data;
 
-enum { C_ALG, C_PROB, C_DIM, C_NP, C_BK, C_ERR, C_TTIME, C_TEVALS, C_N };
-static const char *const needed[C_N] = {"algorithm", "problem", "dim",         "np",
-                                        "backend",   "error",   "target_time", "target_evals"};
+enum { C_ALG, C_PROB, C_DIM, C_NP, C_BK, C_ERR, C_TTIME, C_TEVALS, C_TIME, C_N };
+static const char *const needed[C_N] = {
+    "algorithm", "problem", "dim", "np", "backend", "error", "target_time", "target_evals", "time"};
 
 static int split(char *line, char **f, int max)
 {
@@ -142,7 +146,7 @@ static int take_row(rank_data *d, char *line, int row, const int *col, int ncols
 {
   char *f[256];
   int dim, np, n = split(line, f, 256), k;
-  double tt = 0.0, err;
+  double tt = 0.0, err, time;
   rtrial *t;
   if (n != ncols)
     return cli_usage_error(CMD, "%s:%d: %d fields, the header has %d", d->file, row, n, ncols);
@@ -163,6 +167,9 @@ static int take_row(rank_data *d, char *line, int row, const int *col, int ncols
   if (!num(f[col[C_ERR]], &err))
     return cli_usage_error(CMD, "%s:%d: error '%s' is not a finite number", d->file, row,
                            f[col[C_ERR]]);
+  if (!num(f[col[C_TIME]], &time) || time < 0)
+    return cli_usage_error(CMD, "%s:%d: time '%s' is not a number >= 0", d->file, row,
+                           f[col[C_TIME]]);
   k = by_evals ? C_TEVALS : C_TTIME;
   if (f[col[k]][0] && (!num(f[col[k]], &tt) || tt < 0))
     return cli_usage_error(CMD, "%s:%d: %s '%s' is not empty or a number >= 0", d->file, row,
@@ -183,6 +190,7 @@ static int take_row(rank_data *d, char *line, int row, const int *col, int ncols
   /* reached the target: better than every trial that did not, the sooner the better */
   t->key.cls = f[col[k]][0] ? 1 : 0;
   t->key.v = f[col[k]][0] ? -tt : -err;
+  t->time = time;
   d->nt++;
   return 0;
 }
@@ -342,6 +350,19 @@ static int uscores(rank_data *d)
   return k;
 }
 
+/* Mean wall time of competitor c's trials on function f (every cell has trials: uscores). */
+static double mean_time(const rank_data *d, int c, int f)
+{
+  double sum = 0.0;
+  int i, n = 0;
+  for (i = 0; i < d->nt; ++i)
+    if (d->t[i].comp == c && d->t[i].func == f) {
+      sum += d->t[i].time;
+      n++;
+    }
+  return sum / n;
+}
+
 /* Keys of competitor c on function f into k; their count. */
 static int keys_of(const rank_data *d, int c, int f, st_key *k)
 {
@@ -460,6 +481,63 @@ static int friedman(const rank_data *d, int csv)
   return 0;
 }
 
+/* Janssen et al.'s Table 3 layout: for each algorithm (and NP), rows = implementation models
+ * (backends), columns = functions, the mean wall time per trial and the speedup against the
+ * model "cpu" (the standard CPU) when the file has it. */
+static int models(const rank_data *d, int csv)
+{
+  int c, g, f;
+  if (csv)
+    printf("table,function,algorithm,other,stat,value\n");
+  for (g = 0; g < d->ncomp; ++g) {
+    int first = 1, base = -1;
+    for (c = 0; c < g; ++c) /* one table per (algorithm, NP): at its first competitor */
+      if (strcmp(d->alg[c], d->alg[g]) == 0 && d->np[c] == d->np[g])
+        break;
+    if (c < g)
+      continue;
+    for (c = g; c < d->ncomp; ++c)
+      if (strcmp(d->alg[c], d->alg[g]) == 0 && d->np[c] == d->np[g] && !strcmp(d->bk[c], "cpu"))
+        base = c;
+    for (c = g; c < d->ncomp; ++c) {
+      char name[2 * RNAME_MAX];
+      if (strcmp(d->alg[c], d->alg[g]) != 0 || d->np[c] != d->np[g])
+        continue;
+      snprintf(name, sizeof name, "%s/NP=%d", d->alg[c], d->np[c]);
+      if (!csv && first) {
+        printf("## Implementation models: %s (mean wall time per trial, s; speedup against "
+               "cpu)\n\n| model |",
+               name);
+        for (f = 0; f < d->nfunc; ++f)
+          printf(" %s |", d->flabel[f]);
+        printf("\n|---|");
+        for (f = 0; f < d->nfunc; ++f)
+          printf("---:|");
+        printf("\n");
+      }
+      first = 0;
+      if (!csv)
+        printf("| %s |", d->bk[c]);
+      for (f = 0; f < d->nfunc; ++f) {
+        const double m = mean_time(d, c, f), b = base >= 0 ? mean_time(d, base, f) : (double)NAN;
+        if (csv) {
+          csv_row("models", d->flabel[f], name, d->bk[c], "mean_time", m);
+          if (base >= 0)
+            csv_row("models", d->flabel[f], name, d->bk[c], "speedup", b / m);
+        } else if (base >= 0 && c != base)
+          printf(" %.4g (x%.3g) |", m, b / m);
+        else
+          printf(" %.4g |", m);
+      }
+      if (!csv)
+        printf("\n");
+    }
+    if (!csv)
+      printf("\n");
+  }
+  return cli_stdout_done(CMD);
+}
+
 static void free_data(rank_data *d)
 {
   free(d->alg);
@@ -504,13 +582,14 @@ static int output(const rank_data *d, int csv, double alpha)
 
 int cmd_rank(int argc, char **argv)
 {
-  static const char *const names[] = {"--format=", "--alpha=", "--tiebreak=", "--help", NULL};
+  static const char *const names[] = {
+      "--format=", "--alpha=", "--tiebreak=", "--help", "--models", NULL};
   static const char *const formats[] = {"md", "csv", NULL};
   static const char *const ties[] = {"time", "evals", NULL};
   rank_data d;
   const char *v, *path = NULL;
   double alpha = 0.05;
-  int pos = 1, k, csv = 0, by_evals = 0, rc = 0;
+  int pos = 1, k, csv = 0, by_evals = 0, rc = 0, want_models = 0;
   FILE *in;
   while ((k = cli_next(CMD, argc, argv, &pos, names, &v)) != -1) {
     if (k == -2)
@@ -527,6 +606,8 @@ int cmd_rank(int argc, char **argv)
         rc = cli_usage_error(CMD, "--alpha must be in (0, 1), got %s", v);
     } else if (k == 2)
       rc = cli_pick(CMD, "--tiebreak", v, ties, &by_evals);
+    else if (k == 4)
+      want_models = 1;
     else {
       fputs(rank_help, stdout);
       return CLI_OK;
@@ -549,7 +630,7 @@ int cmd_rank(int argc, char **argv)
   if (!rc)
     rc = uscores(&d);
   if (!rc)
-    rc = output(&d, csv, alpha);
+    rc = want_models ? models(&d, csv) : output(&d, csv, alpha);
   free_data(&d);
   return rc;
 }
