@@ -168,6 +168,27 @@ static int header_hash(const char *line, unsigned long long *h)
   return sscanf(p + 6, "%16llx", h) == 1 ? 0 : -1;
 }
 
+/* The whole stream, NUL-terminated, its length in *len; NULL when out of memory. */
+static char *slurp(FILE *in, size_t *len)
+{
+  char buf[65536], *text = malloc(1);
+  size_t n;
+  *len = 0;
+  while (text && (n = fread(buf, 1, sizeof buf, in)) > 0) {
+    char *t = realloc(text, *len + n + 1);
+    if (!t) {
+      free(text);
+      return NULL;
+    }
+    text = t;
+    memcpy(text + *len, buf, n);
+    *len += n;
+  }
+  if (text)
+    text[*len] = 0;
+  return text;
+}
+
 /* Reads an existing results file: marks its trials in done[] and cuts a last line that a kill
  * left unfinished. *fresh = 1 when the file is absent or empty. Returns 0, or the exit code after
  * printing the one-line refusal. */
@@ -183,21 +204,10 @@ static int read_results(const exp_spec *s, char *done, int64_t *ndone, int *fres
   *ndone = 0;
   if (!in)
     return errno == ENOENT ? 0 : cli_usage_error(CMD, "%s: %s", s->output, strerror(errno));
-  text = NULL;
-  {
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
-      char *t = realloc(text, len + n + 1);
-      if (!t) {
-        free(text);
-        fclose(in);
-        return cli_runtime_error(CMD, "%s: out of memory", s->output);
-      }
-      text = t;
-      memcpy(text + len, buf, n);
-      len += n;
-    }
+  text = slurp(in, &len);
+  if (!text) {
+    fclose(in);
+    return cli_runtime_error(CMD, "%s: out of memory", s->output);
   }
   fclose(in);
   if (len == 0) {
