@@ -33,6 +33,7 @@ static void write_file(const char *path, const char *text)
   fclose(f);
 }
 
+/* dir/name in one of 8 rotating buffers: copy a path that must outlive 8 more calls. */
 static const char *path_in(const char *name)
 {
   static char p[8][256];
@@ -59,11 +60,11 @@ static void refused_at(const char *bad, int line, const char *word)
 
 TEST_CASE(spec_errors)
 {
-  char text[512], cmd[1024], prefix[300];
-  const char *spec = path_in("e.spec");
+  char text[512], cmd[1024], prefix[300], spec[256];
   refused_at("bogus = 1", 6, "unknown key 'bogus'");
   refused_at("np = 3", 6, "np");
   refused_at("np = 10 abc", 6, "'abc'");
+  refused_at("np = 10, 20, 10", 6, "np: 10 given twice");
   refused_at("target = -1", 6, "target");
   refused_at("time_limit = 0", 6, "time_limit");
   refused_at("backend = tpu", 6, "tpu");
@@ -83,6 +84,7 @@ TEST_CASE(spec_errors)
   refused_at("[algorithm a]", 7, "defined twice (first at line 6)");
   refused_at("[algorithm b]\nf = 0.5\nf = 0.6", 8, "given twice");
   refused_at("np = 2000", 5, "below NP = 2000");
+  snprintf(spec, sizeof spec, "%s", path_in("e.spec")); /* path_in's buffers rotate */
   /* an empty grid: an empty list, or a missing axis (named at the end of the file) */
   snprintf(text, sizeof text, "output = %s\nproblems = ,\ndims = 5\ntrials = 2\nbudget = 10\n",
            path_in("x.csv"));

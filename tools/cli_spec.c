@@ -242,6 +242,12 @@ static int int_list(parser *p, char *v, int **out, int *n, int lo, int hi, const
       return r;
     }
     (*out)[k] = (int)x;
+    for (int j = 0; j < k; ++j)
+      if ((*out)[j] == (int)x) {
+        int r = fail(p, p->line, "%s: %s given twice", what, tok[k]);
+        free(tok);
+        return r;
+      }
   }
   free(tok);
   if (!*out)
