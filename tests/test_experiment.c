@@ -323,6 +323,31 @@ TEST_CASE(master_slave_equals_cpu)
   free(rows);
 }
 
+/* On a terminal (a pseudo-terminal from script(1)) stderr carries the bar: trials done of all,
+ * the current trial, elapsed and time left; through a pipe, one plain line per trial. */
+TEST_CASE(progress_bar_and_lines)
+{
+  char cmd[1024], *out = NULL, *err = NULL;
+  const char *spec = path_in("bar.spec"), *out_csv = path_in("bar.csv");
+  make_spec(spec, out_csv, NULL, 1);
+  if (tc_run("command -v script >/dev/null", NULL, NULL) != 0)
+    TC_SKIP("no script(1) to make a terminal");
+  snprintf(cmd, sizeof cmd, "script -qec '%s experiment %s' /dev/null", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, "\r[") && strstr(out, "] 0/8 de sphere D=10 NP=20 seed 1 cpu") &&
+             strstr(out, " elapsed, ~") && strstr(out, " left") && !strstr(out, "8/8 low-cr"),
+         "%s", out);
+  free(out);
+  remove(out_csv);
+  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, &err), 0);
+  CHECKF(err && !strchr(err, '\r') &&
+             strstr(err, "devo experiment: 8/8 low-cr rastrigin D=10 NP=30") &&
+             strstr(err, "8 trials done (8 now)"),
+         "%s", err);
+  free(err);
+}
+
 TEST_CASE(dry_run_and_protocol)
 {
   char cmd[1024], *out = NULL;
@@ -342,8 +367,9 @@ TEST_CASE(dry_run_and_protocol)
 int main(int argc, char **argv)
 {
   static const tc_case cases[] = {
-      TC(spec_errors),       TC(resume_after_cut_row),    TC(resume_after_sigint),
-      TC(trace_ends_at_row), TC(master_slave_equals_cpu), TC(dry_run_and_protocol)};
+      TC(spec_errors),         TC(resume_after_cut_row),    TC(resume_after_sigint),
+      TC(trace_ends_at_row),   TC(master_slave_equals_cpu), TC(progress_bar_and_lines),
+      TC(dry_run_and_protocol)};
   int rc = tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
   char cmd[128];
   if (dir[0]) {
