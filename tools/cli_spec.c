@@ -580,12 +580,9 @@ static int read_lines(parser *p, FILE *f)
       r = fail(p, p->line, "line longer than %d bytes", LINE_MAX_LEN - 2);
       break;
     }
-    if (memchr(buf, 0, n) != NULL && strlen(buf) != n)
-      r = fail(p, p->line, "a NUL byte");
     while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
       buf[--n] = 0;
-    if (!r)
-      r = one_line(p, buf);
+    r = one_line(p, buf);
   }
   if (!r && ferror(f))
     r = fail(p, p->line, "read error: %s", strerror(errno));
