@@ -19,7 +19,7 @@ _devo() {
     *) cmd=${COMP_WORDS[i]}; break ;;
     esac
   done
-  local cmds="solve schedule eval list-problems help"
+  local cmds="solve schedule eval list-problems experiment rank help"
   if [[ -z $cmd ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$cmds --help --version" -- "$cur")
     return
@@ -46,6 +46,8 @@ _devo() {
       grep -oE '[a-z0-9]+bin/exp' | sed 's#bin/exp##' | awk '{ print $1 "bin"; print $1 "exp" }')" \
       -- "$cur")
     return ;;
+  --protocol) mapfile -t COMPREPLY < <(compgen -W "janssen2024" -- "$cur"); return ;;
+  --tiebreak) mapfile -t COMPREPLY < <(compgen -W "time evals" -- "$cur"); return ;;
   --cec-data) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
   --out | --ready) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
   esac
