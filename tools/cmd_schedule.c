@@ -145,6 +145,7 @@ typedef struct sched_args {
   double lambda, time_limit, f, cr, ils_share;
   uint64_t seed;
   size_t max_bytes; /* --max-input-bytes; 0: the reader's default */
+  cli_variant var; /* DE's variant */
 } sched_args;
 
 /* SIGINT or SIGTERM (what Slurm, systemd and Kubernetes send) stops the search, which still
@@ -208,6 +209,17 @@ static int parse(int argc, char **argv, sched_args *a)
                                       "--input-format=",
                                       "--task-names",
                                       "--max-input-bytes=",
+                                      /* cli_variant_names: */
+                                      "--strategy=",
+                                      "--algorithm=",
+                                      "--jde",
+                                      "--jde-tau1=",
+                                      "--jde-tau2=",
+                                      "--jde-fl=",
+                                      "--jde-fu=",
+                                      "--jde-crl=",
+                                      "--jde-cru=",
+                                      "--gobl=",
                                       NULL};
   static const char *const formats[] = {"auto", "csv", "braun", NULL};
   static const char *const out_formats[] = {"text", "csv", "json", NULL};
@@ -228,6 +240,7 @@ static int parse(int argc, char **argv, sched_args *a)
   a->cr = d.cr;
   a->seed = d.seed;
   a->threads = d.threads;
+  cli_variant_init(&a->var);
   while ((k = cli_next(cmd, argc, argv, &pos, names, &v)) != -1) {
     switch (k) {
     case -2:
@@ -310,6 +323,8 @@ static int parse(int argc, char **argv, sched_args *a)
       break;
     case 17:
       fputs(schedule_help, stdout);
+      fputs("DE variants (docs/variants.md):\n", stdout);
+      cli_variant_print_help(stdout);
       exit(CLI_OK);
     case 18:
       r = cli_pick(cmd, "--local-search", v, on_off, &a->local_search);
@@ -323,11 +338,15 @@ static int parse(int argc, char **argv, sched_args *a)
       r = cli_max_bytes(cmd, v, &a->max_bytes);
       break;
     default:
+      if (cli_variant_index(names, k) >= 0)
+        r = cli_variant_option(cmd, cli_variant_index(names, k), v, &a->var);
       break;
     }
     if (r)
       return CLI_USAGE;
   }
+  if (cli_variant_finish(cmd, &a->var))
+    return CLI_USAGE;
   if (!a->file)
     return cli_usage_error(cmd, "an input file (or - for standard input) is required");
   if (a->out_format == OUT_JSON)
@@ -535,6 +554,7 @@ static void json_summary(json_out *j, const sched_args *a, const devo_etc *e, co
   json_kv_str(j, "backend", r->backend == DEVO_BACKEND_GPU ? "gpu" : "cpu");
   json_kv_num(j, "elapsed", ans->answer_at);
   json_kv_bool(j, "deadline_met", ans->deadline_met);
+  cli_variant_json(j, &a->var, r->jde_mean_f, r->jde_mean_cr);
 }
 
 /* The JSON object: the summary, the machines, and the schedule when with_schedule. */
@@ -747,6 +767,7 @@ static int schedule(const sched_args *ap)
   so.np = a.np;
   so.f = a.f;
   so.cr = a.cr;
+  so.variant = a.var.v;
   so.seed = a.seed;
   so.threads = a.threads;
   so.backend = backend_now(a.backend);
