@@ -12,12 +12,14 @@
 
 #include "engine/include/devo.h"
 #include "problems/etc.h"
+#include "problems/etc_delta.h"
+#include "problems/etc_vnd.h"
 #include "problems/etc_gen.h"
 #include "tests/tcheck.h"
 
-static const char *const braun_classes[12] = {
-    "u_c_hihi", "u_c_hilo", "u_c_lohi", "u_c_lolo", "u_i_hihi", "u_i_hilo",
-    "u_i_lohi", "u_i_lolo", "u_s_hihi", "u_s_hilo", "u_s_lohi", "u_s_lolo"};
+static const char *const braun_classes[12] = {"u_c_hihi", "u_c_hilo", "u_c_lohi", "u_c_lolo",
+                                              "u_i_hihi", "u_i_hilo", "u_i_lohi", "u_i_lolo",
+                                              "u_s_hihi", "u_s_hilo", "u_s_lohi", "u_s_lolo"};
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 
@@ -96,7 +98,8 @@ TEST_CASE(read_csv_variants)
       " 1 , \"2\" ,3\n\n4,5,6e0\n",
       "a;b;c\r\n1;2;3\r\n4;5;6\r\n",
       /* found in review: a byte order mark, old Mac line ends, a header with an empty cell */
-      "\xEF\xBB\xBF" "1,2,3\n4,5,6\n",
+      "\xEF\xBB\xBF"
+      "1,2,3\n4,5,6\n",
       "1,2,3\r4,5,6\r",
       ",m1,m2\n1,2,3\n4,5,6\n",
   };
@@ -118,8 +121,7 @@ TEST_CASE(read_braun_variants)
 {
   devo_etc *e = NULL;
   char err[256] = "";
-  CHECK(read_text("2 3 0\n1\n2\n3\n4\n5\n6\n", DEVO_ETC_AUTO, 0, &e, err, sizeof err) ==
-        DEVO_OK);
+  CHECK(read_text("2 3 0\n1\n2\n3\n4\n5\n6\n", DEVO_ETC_AUTO, 0, &e, err, sizeof err) == DEVO_OK);
   CHECK_EQ_INT(devo_etc_ntasks(e), 2);
   CHECK_EQ_INT(devo_etc_nmach(e), 3);
   CHECK(devo_etc_values(e)[3] == 4.0); /* task-major: task 1, machine 0 */
@@ -133,8 +135,8 @@ TEST_CASE(read_braun_variants)
   CHECK(read_text("1\n2\n3\n4\n\n", DEVO_ETC_BRAUN, 2, &e, err, sizeof err) == DEVO_OK);
   devo_etc_destroy(e);
   /* old Mac line ends (a CR alone), detected as Braun too */
-  CHECKF(read_text("2 2 0\r1\r2\r3\r4.5\r", DEVO_ETC_AUTO, 0, &e, err, sizeof err) == DEVO_OK,
-         "%s", err);
+  CHECKF(read_text("2 2 0\r1\r2\r3\r4.5\r", DEVO_ETC_AUTO, 0, &e, err, sizeof err) == DEVO_OK, "%s",
+         err);
   CHECK_EQ_INT(devo_etc_ntasks(e), 2);
   CHECK(devo_etc_values(e)[3] == 4.5);
   devo_etc_destroy(e);
@@ -174,7 +176,10 @@ static const bad_case bad_cases[] = {
     {"braun: machines unknown", "1\n2\n3\n4\n", DEVO_ETC_AUTO, 0, ":1:1:"},
     {"braun: too many machines", "2 5000 0\n1\n", DEVO_ETC_AUTO, 0, ":1:3:"},
     {"braun: too many tasks", "2000000 2 0\n1\n", DEVO_ETC_AUTO, 0, ":1:1:"},
-    {"NUL byte", "1,2\n3,\0" "4\n", DEVO_ETC_AUTO, 0, ":2:3:"},
+    {"NUL byte",
+     "1,2\n3,\0"
+     "4\n",
+     DEVO_ETC_AUTO, 0, ":2:3:"},
     /* found in review: each of these lost a task as a "header", read wrongly or named no place */
     {"text in a first row of numbers", "1,2,abc\n1,2,3\n", DEVO_ETC_AUTO, 0, ":1:3:"},
     {"hex float in the first row", "0x1p3,2\n3,4\n", DEVO_ETC_AUTO, 0, ":1:1:"},
@@ -198,7 +203,9 @@ TEST_CASE(read_malformed)
     if (strcmp(bad_cases[k].what, "NUL byte") == 0) {
       /* tmpfile + fputs would stop at the NUL: write the bytes */
       FILE *f = tmpfile();
-      fwrite("1,2\n3,\0" "4\n", 1, 9, f);
+      fwrite("1,2\n3,\0"
+             "4\n",
+             1, 9, f);
       rewind(f);
       st = devo_etc_read(&e, f, "t.csv", DEVO_ETC_AUTO, 0, NULL, err, sizeof err);
       fclose(f);
@@ -334,11 +341,11 @@ TEST_CASE(eval_by_hand)
   pv.etc = v;
   pv.ready = w;
   pv.lambda = 0.75;
-  x[0] = -3.0;   /* clamped to 0 */
-  x[1] = 7.5;    /* clamped to 1 */
-  x[2] = 0.999;  /* 0 */
+  x[0] = -3.0;        /* clamped to 0 */
+  x[1] = 7.5;         /* clamped to 1 */
+  x[2] = 0.999;       /* 0 */
   x[3] = (double)NAN; /* 0 */
-  x[4] = 1.0;    /* 1 */
+  x[4] = 1.0;         /* 1 */
   CHECK(devo__etc_scratch(&pv) <= 64);
   obj = devo__etc_eval(&pv, x, scratch);
   CHECK(obj == 0.75 * 9.0 + 0.25 * (38.0 / 2.0));
@@ -476,10 +483,12 @@ TEST_CASE(heuristics_invariants)
         for (t = 0; t < n; ++t) {
           int bj = 0;
           for (j = 1; j < m; ++j) {
-            double cj = h == DEVO_HEUR_OLB ? load[j] : h == DEVO_HEUR_MET ? v[t * m + j]
-                                                                          : load[j] + v[t * m + j];
-            double cb = h == DEVO_HEUR_OLB ? load[bj] : h == DEVO_HEUR_MET ? v[t * m + bj]
-                                                                           : load[bj] + v[t * m + bj];
+            double cj = h == DEVO_HEUR_OLB   ? load[j]
+                        : h == DEVO_HEUR_MET ? v[t * m + j]
+                                             : load[j] + v[t * m + j];
+            double cb = h == DEVO_HEUR_OLB   ? load[bj]
+                        : h == DEVO_HEUR_MET ? v[t * m + bj]
+                                             : load[bj] + v[t * m + bj];
             if (cj < cb)
               bj = j;
           }
@@ -1314,6 +1323,7 @@ TEST_CASE(schedule_run_iterated_ls)
   devo_schedule_opts_init(&o);
   CHECK(o.ils_share == 0.8);
   o.lambda = 1.0;
+  o.search = DEVO_SEARCH_PIPELINE;
   o.time_limit = 0.2;
   o.ils_share = 0.0;
   CHECK(devo_schedule_run(e, &o, a, &r0) == DEVO_OK);
@@ -1360,6 +1370,7 @@ TEST_CASE(schedule_run_library)
   for (mode = 0; mode < 3; ++mode) {
     devo_schedule_opts_init(&o);
     o.lambda = 1.0;
+    o.search = DEVO_SEARCH_PIPELINE; /* AUTO would take the iterated greedy at lambda = 1 */
     o.time_limit = 0.15;
     o.seeds = mode == 0   ? DEVO_ETC_SEED_LOCAL
               : mode == 1 ? DEVO_ETC_SEED_PLAIN
@@ -1457,8 +1468,8 @@ TEST_CASE(cli_malformed_exit_2)
     rc = tc_run(cmd, &out, &err);
     snprintf(want, sizeof want, "%s%s", path, bad_cases[k].where);
     CHECKF(rc == 2, "%s: exit %d", bad_cases[k].what, rc);
-    CHECKF(err && strstr(err, want) != NULL, "%s: stderr '%s', expected '%s'",
-           bad_cases[k].what, err ? err : "", want);
+    CHECKF(err && strstr(err, want) != NULL, "%s: stderr '%s', expected '%s'", bad_cases[k].what,
+           err ? err : "", want);
     CHECKF(err && strchr(err, '\n') == err + strlen(err) - 1, "%s: not one line: '%s'",
            bad_cases[k].what, err ? err : "");
     CHECK(out && out[0] == 0);
@@ -1487,8 +1498,8 @@ TEST_CASE(cli_schedule_runs)
   free(out);
   free(err);
   snprintf(cmd, sizeof cmd,
-           "%s schedule - --time-limit 0.3 --objective makespan --json --ready 0,0,4 < %s",
-           bin, path);
+           "%s schedule - --time-limit 0.3 --objective makespan --json --ready 0,0,4 < %s", bin,
+           path);
   rc = tc_run(cmd, &out, &err);
   CHECKF(rc == 0, "exit %d: %s", rc, err ? err : "");
   CHECKF(out && strstr(out, "\"makespan\":5,") != NULL, "got '%s'", out ? out : "");
@@ -1552,23 +1563,314 @@ TEST_CASE(cli_schedule_runs)
   remove(path);
 }
 
+/* ---- issue 19: move and swap deltas, the IG search ------------------------------------- */
+
+/* Tasks of machine j that run before task t (t itself excluded, whether on j or not) under
+ * the order, and their ETC on j summed: counted here one by one (no library code). *k gets the
+ * number of tasks of j other than t. */
+static void run_pos(const devo_etc *e, const int *a, int order, int j, int t, int *r, double *h,
+                    int *k)
+{
+  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
+  const double *v = devo_etc_values(e);
+  int u;
+  *r = 0;
+  *h = 0.0;
+  *k = 0;
+  for (u = 0; u < n; ++u) {
+    int before;
+    if (u == t || a[u] != j)
+      continue;
+    (*k)++;
+    before = order == DEVO_ORDER_FCFS
+                 ? u < t
+                 : (v[u * m + j] < v[t * m + j] || (v[u * m + j] == v[t * m + j] && u < t));
+    if (before) {
+      (*r)++;
+      *h += v[u * m + j];
+    }
+  }
+}
+
+/* The three largest loads (indices, -1 where m < 3), in the layout etc_delta.h expects. */
+static void top_three(const double *load, int m, int top[3])
+{
+  int j, q, i;
+  top[0] = top[1] = top[2] = -1;
+  for (j = 0; j < m; ++j)
+    for (q = 0; q < 3; ++q)
+      if (top[q] < 0 || load[j] > load[top[q]]) {
+        for (i = 2; i > q; --i)
+          top[i] = top[i - 1];
+        top[q] = j;
+        break;
+      }
+}
+
+/* etc_delta.h (the O(1) deltas of issue 19) against a full recomputation (devo_etc_evaluate)
+ * on thousands of random moves and swaps, FCFS and SPT, with ready times and ties. */
+TEST_CASE(local_search_deltas)
+{
+  int trial, checked = 0;
+  double worst = 0.0;
+  for (trial = 0; trial < 6000; ++trial) {
+    const int order = trial % 2, swap = (trial / 2) % 2;
+    const int n = 2 + (int)(urand() * 40), m = 2 + (int)(urand() * 7);
+    double v[64 * 8], w[8], load[8], ms0, ft0, ms1, ft1, pred_ms, d = 0.0;
+    int a[64], top[3], t, u, ta, tb, j, r, k;
+    devo_etc *e;
+    for (k = 0; k < n * m; ++k)
+      v[k] = trial % 3 ? 1.0 + floor(urand() * 20.0) : 0.5 + urand() * 1000.0;
+    e = make_etc(n, m, v);
+    for (j = 0; j < m; ++j)
+      w[j] = trial % 4 == 0 ? 0.0 : floor(urand() * 30.0);
+    CHECK(devo_etc_set_ready(e, w, NULL, 0) == DEVO_OK);
+    for (t = 0; t < n; ++t)
+      a[t] = (int)(urand() * m);
+    CHECK(devo_etc_evaluate(e, a, order, &ms0, &ft0) == DEVO_OK);
+    for (j = 0; j < m; ++j)
+      load[j] = w[j];
+    for (t = 0; t < n; ++t)
+      load[a[t]] += v[t * m + a[t]];
+    top_three(load, m, top);
+    t = (int)(urand() * n);
+    ta = a[t];
+    if (!swap) {
+      double h, c, hb;
+      int rb, kb;
+      tb = (ta + 1 + (int)(urand() * (m - 1))) % m;
+      run_pos(e, a, order, ta, t, &r, &h, &k);
+      c = w[ta] + h + v[t * m + ta]; /* t's finish time */
+      run_pos(e, a, order, tb, t, &rb, &hb, &kb);
+      d = devo__etc_flow_remove(c, v[t * m + ta], k + 1, r) +
+          devo__etc_flow_insert(w[tb], hb, v[t * m + tb], kb, rb);
+      pred_ms = devo__etc_pair_makespan(top, load, ta, tb, load[ta] - v[t * m + ta],
+                                        load[tb] + v[t * m + tb]);
+      a[t] = tb;
+    } else {
+      double ht, hu, hua, htb;
+      int rt, kt, ru, ku, rua, kua, rtb, ktb;
+      for (u = 0; u < n && a[u] == ta; ++u)
+        ;
+      if (u == n) { /* every task on one machine: no swap */
+        devo_etc_destroy(e);
+        continue;
+      }
+      u = (u + (int)(urand() * n)) % n;
+      while (a[u] == ta)
+        u = (u + 1) % n;
+      tb = a[u];
+      run_pos(e, a, order, ta, t, &rt, &ht, &kt);
+      run_pos(e, a, order, tb, u, &ru, &hu, &ku);
+      /* u into ta and t into tb, each after the other left */
+      run_pos(e, a, order, ta, u, &rua, &hua, &kua);
+      devo__etc_rank_without(&rua, &hua, rt, v[t * m + ta]);
+      run_pos(e, a, order, tb, t, &rtb, &htb, &ktb);
+      devo__etc_rank_without(&rtb, &htb, ru, v[u * m + tb]);
+      d = devo__etc_flow_remove(w[ta] + ht + v[t * m + ta], v[t * m + ta], kt + 1, rt) +
+          devo__etc_flow_insert(w[ta], hua, v[u * m + ta], kua - 1, rua) +
+          devo__etc_flow_remove(w[tb] + hu + v[u * m + tb], v[u * m + tb], ku + 1, ru) +
+          devo__etc_flow_insert(w[tb], htb, v[t * m + tb], ktb - 1, rtb);
+      pred_ms = devo__etc_pair_makespan(top, load, ta, tb, load[ta] - v[t * m + ta] + v[u * m + ta],
+                                        load[tb] - v[u * m + tb] + v[t * m + tb]);
+      a[t] = tb;
+      a[u] = ta;
+    }
+    CHECK(devo_etc_evaluate(e, a, order, &ms1, &ft1) == DEVO_OK);
+    CHECK_CLOSE(pred_ms, ms1, 1e-12, 1e-9);
+    CHECK_CLOSE(ft0 + d, ft1, 1e-12, 1e-7);
+    if (fabs(ft0 + d - ft1) / ft1 > worst)
+      worst = fabs(ft0 + d - ft1) / ft1;
+    checked++;
+    devo_etc_destroy(e);
+  }
+  printf("deltas: %d random moves and swaps (FCFS and SPT) against devo_etc_evaluate, largest "
+         "relative flowtime difference %.3g\n",
+         checked, worst);
+  CHECK(checked > 5000);
+}
+
+/* devo__etc_vnd ends at a local optimum of its neighbourhoods, checked by brute force here:
+ * no move and no swap of a task of the critical machine lowers the larger of the two loads
+ * below the critical load, and no chain of two moves either. */
+TEST_CASE(vnd_local_optimum)
+{
+  int trial;
+  for (trial = 0; trial < 40; ++trial) {
+    const int n = 60, m = 2 + trial % 6;
+    double v[60 * 8], load[8], ms0, ms1, crit, lim;
+    int a[60], t, u, j, k, c = 0, bad = 0;
+    int64_t cand = 0;
+    devo_etc *e;
+    for (k = 0; k < n * m; ++k)
+      v[k] = 1.0 + urand() * 100.0;
+    e = make_etc(n, m, v);
+    for (t = 0; t < n; ++t)
+      a[t] = (int)(urand() * m);
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms0, NULL) == DEVO_OK);
+    CHECK(devo__etc_vnd(e, a, 0.0, &cand) == DEVO_OK);
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms1, NULL) == DEVO_OK);
+    CHECK(ms1 <= ms0 && cand > 0);
+    for (j = 0; j < m; ++j)
+      load[j] = 0.0;
+    for (t = 0; t < n; ++t)
+      load[a[t]] += v[t * m + a[t]];
+    for (j = 1; j < m; ++j)
+      if (load[j] > load[c])
+        c = j;
+    crit = load[c];
+    lim = crit * (1.0 - 1e-9);
+    for (t = 0; t < n; ++t) {
+      if (a[t] != c)
+        continue;
+      for (j = 0; j < m; ++j)
+        if (j != c && fmax(crit - v[t * m + c], load[j] + v[t * m + j]) < lim)
+          bad++;
+      for (u = 0; u < n; ++u) {
+        j = a[u];
+        if (j == c)
+          continue;
+        if (fmax(crit - v[t * m + c] + v[u * m + c], load[j] - v[u * m + j] + v[t * m + j]) < lim)
+          bad++;
+        for (k = 0; k < m; ++k)
+          if (k != c && k != j &&
+              fmax(fmax(crit - v[t * m + c], load[j] + v[t * m + j] - v[u * m + j]),
+                   load[k] + v[u * m + k]) < lim)
+            bad++;
+      }
+    }
+    CHECKF(bad == 0, "trial %d: %d improving candidates left", trial, bad);
+    devo_etc_destroy(e);
+  }
+}
+
+/* Issue 19's determinism: with a step budget, the IG answer is the same on 1, 2 and 4 threads
+ * (fixed chains) and on a second run, bit for bit; a different seed is allowed to differ. */
+TEST_CASE(schedule_ig_deterministic)
+{
+  devo_etc *e = gen_etc("u_c_hihi", 256, 8);
+  devo_schedule_opts o;
+  devo_schedule_result r[4];
+  int a[4][256], k, mm[256];
+  const int threads[4] = {1, 2, 4, 1};
+  double ms_mm;
+  CHECK(devo_etc_heuristic(e, DEVO_HEUR_MINMIN, mm) == DEVO_OK);
+  CHECK(devo_etc_evaluate(e, mm, DEVO_ORDER_FCFS, &ms_mm, NULL) == DEVO_OK);
+  for (k = 0; k < 4; ++k) {
+    double ms;
+    devo_schedule_opts_init(&o);
+    o.lambda = 1.0;
+    o.time_limit = 120.0;
+    o.steps = 150;
+    o.chains = 4;
+    o.seed = 7;
+    o.threads = threads[k];
+    CHECK(devo_schedule_run(e, &o, a[k], &r[k]) == DEVO_OK);
+    CHECK_EQ_INT(r[k].status, DEVO_OK);
+    CHECK(r[k].ils_rounds == 4 * 150);
+    CHECK(devo_etc_evaluate(e, a[k], DEVO_ORDER_FCFS, &ms, NULL) == DEVO_OK);
+    CHECK(ms == r[k].makespan);
+    CHECK(ms < ms_mm);
+    CHECK(memcmp(a[k], a[0], sizeof a[0]) == 0);
+    CHECK(r[k].makespan == r[0].makespan && r[k].candidates == r[0].candidates);
+  }
+  printf("IG, 256x8, 4 chains x 150 steps: makespan %.6f on 1, 2 and 4 threads (Min-min %.6f), "
+         "%lld candidates\n",
+         r[0].makespan, ms_mm, (long long)r[0].candidates);
+  devo_etc_destroy(e);
+}
+
+static int count_and_stop(void *ud, const devo_progress *p)
+{
+  int *calls = (int *)ud;
+  CHECK(p->generation == 64 * (int64_t)(*calls + 1)); /* a merge every 64 steps */
+  return ++*calls == 3;
+}
+
+/* The options of issue 19 are validated, never clamped. */
+TEST_CASE(schedule_ig_options)
+{
+  devo_etc *e = gen_etc("u_i_hilo", 64, 4);
+  devo_schedule_opts o;
+  devo_schedule_result r;
+  int a[64];
+  devo_schedule_opts_init(&o);
+  CHECK(o.search == DEVO_SEARCH_AUTO && o.steps == 0 && o.chains == 0);
+  o.time_limit = 0.05;
+  o.search = 3;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_E_INVALID && strstr(r.message, "search"));
+  o.search = DEVO_SEARCH_IG; /* lambda 0.75 */
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_E_INVALID && strstr(r.message, "lambda"));
+  o.search = DEVO_SEARCH_AUTO;
+  o.steps = 10; /* AUTO with lambda 0.75 is the DE pipeline, which counts no steps */
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_E_INVALID && strstr(r.message, "steps"));
+  o.lambda = 1.0;
+  o.steps = -1;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_E_INVALID && strstr(r.message, "steps"));
+  o.steps = 0;
+  o.chains = 4097;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_E_INVALID && strstr(r.message, "chains"));
+  o.chains = 0;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_OK);
+  CHECK_EQ_INT(r.source == DEVO_SCHED_FROM_IG || r.source == DEVO_SCHED_FROM_HEURISTIC, 1);
+  CHECK_EQ_INT(r.status, DEVO_TIME_LIMIT);
+  CHECK(r.candidates > 0 && r.ils_rounds > 0);
+  /* the progress callback is heard at the merges and ends the search */
+  {
+    int calls = 0;
+    o.time_limit = 5.0;
+    o.progress = count_and_stop;
+    o.progress_ud = &calls;
+    CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_OK);
+    CHECK_EQ_INT(r.status, DEVO_STOPPED_BY_CALLBACK);
+    CHECK_EQ_INT(calls, 3);
+    CHECKF(r.elapsed < 1.0, "elapsed %.3f s", r.elapsed);
+    o.progress = NULL;
+  }
+  o.search = DEVO_SEARCH_PIPELINE;
+  o.time_limit = 0.05;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_OK);
+  CHECK(r.source != DEVO_SCHED_FROM_IG);
+  CHECK_EQ_INT(devo_gpu_warmup() == DEVO_OK || devo_gpu_warmup() == DEVO_E_NODEVICE, 1);
+  CHECK_EQ_INT(devo_gpu_warmup() == DEVO_OK, devo_gpu_available(NULL, 0));
+  devo_etc_destroy(e);
+}
+
 static const tc_case cases[] = {
-    TC(read_csv_variants),       TC(read_braun_variants),
-    TC(read_malformed),          TC(read_too_many_machines_csv), TC(read_allocation_failures),
-    TC(create_and_ready_validation), TC(eval_by_hand),
-    TC(eval_spt_random),         TC(heuristics_invariants),
-    TC(heuristics_single_task_optimal), TC(braun_reference_minmin),
-    TC(gen_range_statistics),    TC(gen_cvb_statistics),
-    TC(gen_reproducible),        TC(fixtures_match_generator),
+    TC(read_csv_variants),
+    TC(read_braun_variants),
+    TC(read_malformed),
+    TC(read_too_many_machines_csv),
+    TC(read_allocation_failures),
+    TC(create_and_ready_validation),
+    TC(eval_by_hand),
+    TC(eval_spt_random),
+    TC(heuristics_invariants),
+    TC(heuristics_single_task_optimal),
+    TC(braun_reference_minmin),
+    TC(gen_range_statistics),
+    TC(gen_cvb_statistics),
+    TC(gen_reproducible),
+    TC(fixtures_match_generator),
     TC(problem_etc_seeds),
-    TC(problem_etc_solve_beats_seeds), TC(cli_malformed_exit_2),
+    TC(problem_etc_solve_beats_seeds),
+    TC(cli_malformed_exit_2),
     TC(cli_schedule_runs),
-    TC(local_search_never_worse), TC(local_search_local_optimum),
-    TC(local_search_plateau),    TC(local_search_rounding_ends),
+    TC(local_search_never_worse),
+    TC(local_search_local_optimum),
+    TC(local_search_plateau),
+    TC(local_search_rounding_ends),
     TC(braun_minmin_local_search),
-    TC(problem_etc_seed_local),  TC(schedule_run_library), TC(schedule_run_iterated_ls),
-    TC(schedule_run_short_limits), TC(local_search_deadline_large),
+    TC(problem_etc_seed_local),
+    TC(schedule_run_library),
+    TC(schedule_run_iterated_ls),
+    TC(schedule_run_short_limits),
+    TC(local_search_deadline_large),
     TC(schedule_run_callback_ends_ils),
+    TC(local_search_deltas),
+    TC(vnd_local_optimum),
+    TC(schedule_ig_deterministic),
+    TC(schedule_ig_options),
 };
 
 int main(int argc, char **argv)

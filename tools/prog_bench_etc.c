@@ -37,7 +37,10 @@ static const char *const usage =
     "  --backend B        cpu (default), gpu or auto\n"
     "  --np N             DE population (default 64)\n"
     "  --local-search on|off  on (default); off = plain DE from the plain heuristics\n"
-    "  --only NAME        one instance, e.g. u_c_hihi\n";
+    "  --only NAME        one instance, e.g. u_c_hihi\n"
+    "  --search S         auto (default: the iterated greedy for the makespan), ig or pipeline\n"
+    "                     (the DE pipeline of issue 5, for comparison)\n"
+    "  --chains N         IG chains (default 0 = as many as threads)\n";
 
 static double median(double *v, int n)
 {
@@ -72,6 +75,7 @@ static const char *source_name(int s)
          : s == DEVO_SCHED_FROM_DE         ? "de"
          : s == DEVO_SCHED_FROM_DE_LS      ? "de+ls"
          : s == DEVO_SCHED_FROM_ILS        ? "ils"
+         : s == DEVO_SCHED_FROM_IG         ? "ig"
                                            : "heur";
 }
 
@@ -101,6 +105,7 @@ int main(int argc, char **argv)
   const char *dir = "../shared/etc_data/braun", *only = NULL;
   double times[MAX_TIMES] = {1, 10};
   int ntimes = 2, nseeds = 5, threads = 1, backend = DEVO_BACKEND_CPU, np = 64, ls = 1, i, k, ti;
+  int search = DEVO_SEARCH_AUTO, chains = 0;
   double worst_over = -1e9;
   int all_below = 1;
   char date[64];
@@ -148,6 +153,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench-etc: --local-search: on or off\n");
         return 2;
       }
+    } else if (strcmp(o, "--search") == 0) {
+      search = strcmp(v, "auto") == 0       ? DEVO_SEARCH_AUTO
+               : strcmp(v, "ig") == 0       ? DEVO_SEARCH_IG
+               : strcmp(v, "pipeline") == 0 ? DEVO_SEARCH_PIPELINE
+                                            : -1;
+      if (search < 0) {
+        fprintf(stderr, "bench-etc: --search: auto, ig or pipeline\n");
+        return 2;
+      }
+    } else if (strcmp(o, "--chains") == 0) {
+      chains = atoi(v);
     } else if (strcmp(o, "--only") == 0) {
       only = v;
     } else {
@@ -156,9 +172,14 @@ int main(int argc, char **argv)
     }
   }
   bench_stamp(date, sizeof date);
-  printf("bench-etc: devo %s, %s; %s backend, %d thread(s), NP %d, local search %s, %d seed(s), "
-         "--objective makespan; best-known from %s/REFERENCE.md (Gogos et al. 2016)\n",
+  printf("bench-etc: devo %s, %s; search %s, %d chain(s); %s backend, %d thread(s), NP %d, local "
+         "search %s, %d seed(s), --objective makespan; best-known from %s/REFERENCE.md (Gogos et "
+         "al. 2016)\n",
          devo_version(), date,
+         search == DEVO_SEARCH_PIPELINE ? "pipeline"
+         : search == DEVO_SEARCH_IG     ? "ig"
+                                        : "auto",
+         chains,
          backend == DEVO_BACKEND_GPU    ? "gpu"
          : backend == DEVO_BACKEND_AUTO ? "auto"
                                         : "cpu",
@@ -207,7 +228,7 @@ int main(int argc, char **argv)
     fflush(stdout);
     for (ti = 0; ti < ntimes; ++ti) {
       double ms[MAX_SEEDS], med;
-      int s, below = 0, src_count[DEVO_SCHED_FROM_ILS + 1] = {0}, top = 0;
+      int s, below = 0, src_count[DEVO_SCHED_FROM_IG + 1] = {0}, top = 0;
       for (s = 0; s < nseeds; ++s) {
         devo_schedule_opts o;
         devo_schedule_result r;
@@ -221,6 +242,8 @@ int main(int argc, char **argv)
         o.np = np;
         o.seeds = ls ? DEVO_ETC_SEED_LOCAL : DEVO_ETC_SEED_PLAIN;
         o.polish = ls;
+        o.search = search;
+        o.chains = chains;
         st = devo_schedule_run(e, &o, a, &r);
         if (st != DEVO_OK) {
           fprintf(stderr, "\nbench-etc: %s: %s (%s)\n", classes[k], r.message,
@@ -233,7 +256,7 @@ int main(int argc, char **argv)
         if (r.elapsed - times[ti] > worst_over)
           worst_over = r.elapsed - times[ti];
       }
-      for (s = 1; s <= DEVO_SCHED_FROM_ILS; ++s)
+      for (s = 1; s <= DEVO_SCHED_FROM_IG; ++s)
         if (src_count[s] > src_count[top])
           top = s;
       med = median(ms, nseeds);

@@ -1,0 +1,662 @@
+/* etc_vnd.c: the makespan search of devo_schedule_run (issue 19): a variable-neighbourhood
+ * descent around the machine that finishes last, inside an iterated greedy, run as independent
+ * chains on threads and merged at fixed step counts so that a step budget gives the same answer
+ * on any thread count.
+ *
+ * Local search (vnd), each step around the critical machine c (the largest load, lowest index on
+ * ties), the first neighbourhood that has an improving candidate wins, steepest within it:
+ *  (a) move a task of c to another machine; (b) swap a task of c with a task of another machine
+ *      (the insertion and interchange neighbourhoods of the unrelated-parallel-machine
+ *      literature, e.g. Fanjul-Peyro & Ruiz, "Iterated greedy local search methods for unrelated
+ *      parallel machine scheduling", EJOR 207(1):55-69, 2010);
+ *  (a') a move of any task to a machine where it runs faster, staying below the critical load
+ *      (Fanjul-Peyro & Ruiz's acceptance of moves that shorten the two machines' total without
+ *      exceeding the makespan): the potential (makespan, machines at it, total load) falls;
+ *  (c) an ejection chain of two moves: a task of c to machine j and a task of j to a third
+ *      machine k, which escapes the optima of (a) + (b) where j is too full to take anything
+ *      (ejection chains, Glover, Discrete Applied Mathematics 65:223-253, 1996; cyclic and path
+ *      transfers, Thompson & Orlin, MIT ORC report 1989; for makespan on parallel machines,
+ *      Frangioni, Necciari & Scutella, J. Combinatorial Optimization 8:195-220, 2004).
+ * A candidate is judged by the larger of the new loads of the machines it changes (O(1) from the
+ * kept loads: etc_delta.h); it is taken when that is below c's load: the makespan falls, or a
+ * plateau of several machines at the makespan shrinks by one, while (a') keeps both and lowers
+ * the total load. So (makespan, machines at it, total load) falls lexicographically at every
+ * step (by a relative margin of VND_REL_GAP, above the rounding), and the descent ends.
+ *
+ * Iterated greedy (Ruiz & Stuetzle, EJOR 177:2033-2049, 2007; for unrelated machines
+ * Fanjul-Peyro & Ruiz 2010): remove d = 2..6 random tasks, put each on a random other machine,
+ * descend, and accept the result by a constant-temperature test: always when not worse, else
+ * with probability exp(-delta / T), T of Ruiz & Stuetzle's form, Tf * (sum of processing times)
+ * / (n * m * 10), taken over each task's shortest time (sum_t min_j etc[t][j] / (n * 10): on
+ * unrelated machines the mean over all machines counts the slow ones a schedule never uses),
+ * Tf = 0.1. Two measured deviations from Fanjul-Peyro & Ruiz: the removed tasks go to random
+ * machines, not back greedily to the machine where they complete first (that put them back
+ * where they came from: u_c_hihi at 1 s, 7.95e6 against 7.77e6 with random machines), and (a')
+ * above. Tf = 0, 0.1 and 0.4 were within the noise of single runs on four Braun instances.
+ *
+ * Chains and determinism: chain q draws from Philox (seed, slot, step, q, DEVO__RNG_IG); every
+ * epoch steps the chains stop, the best of all (lowest makespan, lowest chain on ties) becomes
+ * every chain's current schedule, and they go on. Which thread runs a chain does not matter, so
+ * with a step budget (and no deadline reached) the answer depends only on the seed, the chain
+ * count and the budget. Under a deadline, how far each chain got varies with the machine.
+ * The makespan each chain compares is recomputed after every step in task order (etc.h's order,
+ * so devo_etc_evaluate's exact number): the merge and the acceptance never depend on the drift
+ * of incremental loads. */
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "../engine/internal.h"
+#include "devo_alloc.h"
+#include "etc_delta.h"
+#include "etc_vnd.h"
+#include "philox.h"
+
+/* Candidates between two looks at the clock: a few ns each, so well under 0.1 ms. */
+#define VND_CLOCK_EVERY 2048
+/* Tasks removed per step: IG_DMIN .. IG_DMIN + IG_DSPAN - 1, drawn (the 2 to 6 tasks of the
+ * issue-5 iterated local search, which measured well on the Braun instances). */
+#define IG_DMIN  2
+#define IG_DSPAN 5
+/* Ruiz & Stuetzle's temperature factor. */
+#define IG_TFACTOR 0.1
+/* A candidate must lower the critical load by this share of it, beyond the rounding of
+ * incrementally kept loads (loads are rebuilt exactly after every step). */
+#define VND_REL_GAP 1e-12
+
+typedef struct chain {
+  const double *etc, *ready;
+  int n, m;
+  int *assign;  /* n: current schedule (the search state) */
+  int *next;    /* n: next task on the same machine, -1 at the end */
+  int *prev;    /* n */
+  int *head;    /* m: first task of each machine, -1 when empty */
+  int *cnt;     /* m */
+  double *load; /* m */
+  int *cur;     /* n: the accepted schedule */
+  double cur_ms;
+  int *best; /* n: this chain's best */
+  double best_ms;
+  int *removed;        /* IG_DMIN + IG_DSPAN */
+  int *k3;             /* 3n: best_three's machines */
+  int *sw_id, *sw_seg; /* n, m + 1: scan_swaps's layout */
+  double *sw_a, *sw_b; /* n each */
+  int stale;           /* the state does not hold cur (a rejected step) */
+  double temp;
+  uint64_t seed;
+  uint32_t id;
+  int64_t steps, candidates, improved, clock_at;
+  double deadline;
+  int timed_out;
+} chain;
+
+static int out_of_time(chain *s)
+{
+  if (s->deadline > 0.0 && s->candidates >= s->clock_at) {
+    s->clock_at = s->candidates + VND_CLOCK_EVERY;
+    if (devo__now() >= s->deadline)
+      s->timed_out = 1;
+  }
+  return s->timed_out;
+}
+
+static void unlink_task(chain *s, int t)
+{
+  const int j = s->assign[t];
+  if (s->prev[t] >= 0)
+    s->next[s->prev[t]] = s->next[t];
+  else
+    s->head[j] = s->next[t];
+  if (s->next[t] >= 0)
+    s->prev[s->next[t]] = s->prev[t];
+  s->cnt[j]--;
+  s->load[j] -= s->etc[(size_t)t * s->m + j];
+}
+
+/* The list order inside a machine does not matter for the makespan; new tasks go first. */
+static void link_task(chain *s, int t, int j)
+{
+  s->assign[t] = j;
+  s->prev[t] = -1;
+  s->next[t] = s->head[j];
+  if (s->head[j] >= 0)
+    s->prev[s->head[j]] = t;
+  s->head[j] = t;
+  s->cnt[j]++;
+  s->load[j] += s->etc[(size_t)t * s->m + j];
+}
+
+static void move_task(chain *s, int t, int j)
+{
+  unlink_task(s, t);
+  link_task(s, t, j);
+}
+
+/* Loads in task order (etc.h's summation order: the exact makespan); returns the makespan. */
+static double exact_loads(chain *s)
+{
+  int t, j;
+  double ms;
+  for (j = 0; j < s->m; ++j)
+    s->load[j] = s->ready[j];
+  for (t = 0; t < s->n; ++t)
+    s->load[s->assign[t]] += s->etc[(size_t)t * s->m + s->assign[t]];
+  ms = s->load[0];
+  for (j = 1; j < s->m; ++j)
+    if (s->load[j] > ms)
+      ms = s->load[j];
+  return ms;
+}
+
+/* Rebuilds lists and loads from a (n ints); returns the makespan. */
+static double load_schedule(chain *s, const int *a)
+{
+  int t, j;
+  for (j = 0; j < s->m; ++j) {
+    s->head[j] = -1;
+    s->cnt[j] = 0;
+  }
+  for (t = s->n - 1; t >= 0; --t)
+    link_task(s, t, a[t]);
+  return exact_loads(s);
+}
+
+/* The critical machine and the three largest loads (lowest index on ties). */
+static int critical(const chain *s, int top[3])
+{
+  int j, q, k;
+  top[0] = top[1] = top[2] = -1;
+  for (j = 0; j < s->m; ++j) {
+    for (q = 0; q < 3; ++q)
+      if (top[q] < 0 || s->load[j] > s->load[top[q]])
+        break;
+    if (q < 3) {
+      for (k = 2; k > q; --k)
+        top[k] = top[k - 1];
+      top[q] = j;
+    }
+  }
+  return top[0];
+}
+
+/* (a): the best move of a task of c; *bt < 0 when none lowers the critical load below lim. */
+static double scan_moves(chain *s, int c, double lim, int *bt, int *bj)
+{
+  const int m = s->m;
+  double best = lim;
+  int t, j;
+  *bt = -1;
+  for (t = s->head[c]; t >= 0; t = s->next[t]) {
+    const double *row = s->etc + (size_t)t * m, lc = s->load[c] - row[c];
+    for (j = 0; j < m; ++j) {
+      double lj = s->load[j] + row[j], pair;
+      if (j == c)
+        continue;
+      pair = lc > lj ? lc : lj;
+      if (pair < best) {
+        best = pair;
+        *bt = t;
+        *bj = j;
+      }
+    }
+    s->candidates += m - 1;
+    if (out_of_time(s))
+      return best;
+  }
+  return best;
+}
+
+/* (a'): the move of any task that saves the most machine time (etc on its machine minus etc
+ * on the new one) among those whose new machine stays below lim: the makespan and the number
+ * of machines at it stay, the total load falls (the acceptance of Fanjul-Peyro & Ruiz 2010,
+ * which takes moves that shorten the two machines' total without exceeding the makespan; it
+ * packs tasks onto their fast machines and so makes room that later moves off the critical
+ * machine can use). */
+static int scan_compact(chain *s, double lim, int *bt, int *bj)
+{
+  const int m = s->m;
+  double best = 0.0;
+  int t, j;
+  *bt = -1;
+  for (t = 0; t < s->n; ++t) {
+    const double *row = s->etc + (size_t)t * m;
+    const int a = s->assign[t];
+    const double pa = row[a];
+    for (j = 0; j < m; ++j) {
+      const double gain = pa - row[j];
+      if (gain > best && s->load[j] + row[j] < lim && gain > VND_REL_GAP * pa) {
+        best = gain;
+        *bt = t;
+        *bj = j;
+      }
+    }
+    s->candidates += m;
+    if (out_of_time(s))
+      break;
+  }
+  return *bt >= 0;
+}
+
+/* (b): the best swap of a task of c with a task of another machine. The other machines' tasks
+ * are first laid out per machine in flat arrays (their etc on c, their machine's load without
+ * them), so the inner loop reads two contiguous arrays: a candidate costs about a nanosecond. */
+static double scan_swaps(chain *s, int c, double lim, int *bt, int *bu)
+{
+  const int m = s->m;
+  double best = lim;
+  int t, u, j, i, bi = -1;
+  *bt = -1;
+  for (j = 0, i = 0; j < m; ++j) {
+    s->sw_seg[j] = i;
+    if (j == c)
+      continue;
+    for (u = s->head[j]; u >= 0; u = s->next[u], ++i) {
+      const double *urow = s->etc + (size_t)u * m;
+      s->sw_id[i] = u;
+      s->sw_a[i] = urow[c];
+      s->sw_b[i] = s->load[j] - urow[j];
+    }
+  }
+  s->sw_seg[m] = i;
+  for (t = s->head[c]; t >= 0; t = s->next[t]) {
+    const double *row = s->etc + (size_t)t * m, lc0 = s->load[c] - row[c];
+    for (j = 0; j < m; ++j) {
+      const double pj = row[j];
+      const int end = s->sw_seg[j + 1];
+      if (j == c)
+        continue;
+      for (i = s->sw_seg[j]; i < end; ++i) {
+        const double lc = lc0 + s->sw_a[i], lj = s->sw_b[i] + pj;
+        const double pair = lc > lj ? lc : lj;
+        if (pair < best) {
+          best = pair;
+          *bt = t;
+          bi = i;
+        }
+      }
+    }
+    s->candidates += s->n - s->cnt[c];
+    if (out_of_time(s))
+      break;
+  }
+  if (*bt >= 0)
+    *bu = s->sw_id[bi];
+  return best;
+}
+
+/* For every task u off c, the three machines where it would complete first (load + etc, lowest
+ * index on ties): the best third machine of a chain through u's machine j is the first of them
+ * that is neither c nor j, so a chain costs O(1) instead of O(m). */
+static void best_three(chain *s, int c)
+{
+  const int m = s->m;
+  int u, k, q, i;
+  for (u = 0; u < s->n; ++u) {
+    const double *urow = s->etc + (size_t)u * m;
+    int *b = s->k3 + 3 * (size_t)u;
+    double v[3];
+    if (s->assign[u] == c)
+      continue;
+    b[0] = b[1] = b[2] = -1;
+    v[0] = v[1] = v[2] = 0.0;
+    for (k = 0; k < m; ++k) {
+      const double x = s->load[k] + urow[k];
+      for (q = 0; q < 3; ++q)
+        if (b[q] < 0 || x < v[q])
+          break;
+      if (q < 3) {
+        for (i = 2; i > q; --i) {
+          b[i] = b[i - 1];
+          v[i] = v[i - 1];
+        }
+        b[q] = k;
+        v[q] = x;
+      }
+    }
+    s->candidates += m;
+    if (out_of_time(s))
+      return;
+  }
+}
+
+/* (c): t from c to j, then u from j to k (k != c, j): the best such chain. */
+static double scan_chains(chain *s, int c, double lim, int *bt, int *bu, int *bk)
+{
+  const int m = s->m;
+  double best = lim;
+  int t, u, j, q;
+  *bt = -1;
+  best_three(s, c);
+  if (s->timed_out)
+    return best;
+  for (t = s->head[c]; t >= 0; t = s->next[t]) {
+    const double *row = s->etc + (size_t)t * m, lc = s->load[c] - row[c];
+    for (j = 0; j < m; ++j) {
+      const double lj1 = s->load[j] + row[j];
+      if (j == c)
+        continue;
+      for (u = s->head[j]; u >= 0; u = s->next[u]) {
+        const double *urow = s->etc + (size_t)u * m, lj = lj1 - urow[j];
+        const int *b = s->k3 + 3 * (size_t)u;
+        double pair = lc > lj ? lc : lj, lk;
+        int k = -1;
+        if (!(pair < best))
+          continue;
+        for (q = 0; q < 3 && k < 0; ++q)
+          if (b[q] >= 0 && b[q] != c && b[q] != j)
+            k = b[q];
+        if (k < 0)
+          continue; /* m = 2: no third machine */
+        lk = s->load[k] + urow[k];
+        if (lk > pair)
+          pair = lk;
+        if (pair < best) {
+          best = pair;
+          *bt = t;
+          *bu = u;
+          *bk = k;
+        }
+      }
+      s->candidates += s->cnt[j];
+      if (out_of_time(s))
+        return best;
+    }
+  }
+  return best;
+}
+
+/* Descends to a local optimum of (a), (b), (c) or the deadline. */
+static void vnd(chain *s)
+{
+  int top[3], c, t, u, j, k;
+  while (!out_of_time(s)) {
+    double lim;
+    c = critical(s, top);
+    lim = s->load[c] - VND_REL_GAP * s->load[c];
+    scan_moves(s, c, lim, &t, &j);
+    if (t >= 0) {
+      move_task(s, t, j);
+      continue;
+    }
+    if (s->timed_out)
+      break;
+    if (scan_compact(s, lim, &t, &j)) {
+      move_task(s, t, j);
+      continue;
+    }
+    scan_swaps(s, c, lim, &t, &u);
+    if (t >= 0) {
+      j = s->assign[u];
+      move_task(s, t, j);
+      move_task(s, u, c);
+      continue;
+    }
+    if (s->timed_out)
+      break;
+    scan_chains(s, c, lim, &t, &u, &k);
+    if (t < 0)
+      break;
+    j = s->assign[u];
+    move_task(s, u, k);
+    move_task(s, t, j);
+  }
+}
+
+/* One iterated-greedy step: destroy, reinsert greedily, descend, accept. */
+static void ig_step(chain *s)
+{
+  const int n = s->n, m = s->m;
+  const uint32_t step = (uint32_t)s->steps;
+  devo__u32x4 w = devo__rng(s->seed, 0u, step, s->id, DEVO__RNG_IG);
+  const int d = IG_DMIN + (int)devo__below(w.v[0], IG_DSPAN);
+  int q, nr = 0, j;
+  double ms;
+  if (s->stale)
+    load_schedule(s, s->cur);
+  s->stale = 0;
+  for (q = 0; q < d; ++q) {
+    devo__u32x4 x = devo__rng(s->seed, 1u + (uint32_t)q / 4u, step, s->id, DEVO__RNG_IG);
+    const int t = (int)devo__below(x.v[q % 4], (uint32_t)n);
+    int dup = 0, i;
+    for (i = 0; i < nr; ++i)
+      dup |= s->removed[i] == t;
+    if (dup)
+      continue;
+    unlink_task(s, t);
+    s->removed[nr++] = t;
+  }
+  /* each removed task goes to a random other machine (draws after the task draws) */
+  for (q = 0; q < nr; ++q) {
+    devo__u32x4 x =
+        devo__rng(s->seed, 1u + (uint32_t)(IG_DMIN + IG_DSPAN + q) / 4u, step, s->id, DEVO__RNG_IG);
+    const int t = s->removed[q], from = s->assign[t]; /* unlink kept it */
+    j = (int)devo__below(x.v[(IG_DMIN + IG_DSPAN + q) % 4], (uint32_t)m - 1);
+    link_task(s, t, j >= from ? j + 1 : j);
+  }
+  s->candidates += (int64_t)nr * m;
+  vnd(s);
+  ms = exact_loads(s);
+  s->steps++;
+  if (ms <= s->cur_ms || devo__u01(w.v[1], w.v[2]) < exp(-(ms - s->cur_ms) / s->temp)) {
+    memcpy(s->cur, s->assign, (size_t)n * sizeof(int));
+    s->cur_ms = ms;
+    if (ms < s->best_ms) {
+      memcpy(s->best, s->assign, (size_t)n * sizeof(int));
+      s->best_ms = ms;
+      s->improved++;
+    }
+  } else {
+    s->stale = 1;
+  }
+}
+
+static void chain_free(const devo_allocator *al, chain *s)
+{
+  devo__free(al, s->assign);
+  devo__free(al, s->next);
+  devo__free(al, s->prev);
+  devo__free(al, s->head);
+  devo__free(al, s->cnt);
+  devo__free(al, s->load);
+  devo__free(al, s->cur);
+  devo__free(al, s->best);
+  devo__free(al, s->removed);
+  devo__free(al, s->k3);
+  devo__free(al, s->sw_id);
+  devo__free(al, s->sw_seg);
+  devo__free(al, s->sw_a);
+  devo__free(al, s->sw_b);
+}
+
+static int chain_init(const devo_etc *e, chain *s)
+{
+  const devo_allocator *al = &e->al;
+  const size_t n = (size_t)e->ntasks, m = (size_t)e->nmach;
+  memset(s, 0, sizeof *s);
+  s->etc = e->values;
+  s->ready = e->ready;
+  s->n = e->ntasks;
+  s->m = e->nmach;
+  s->assign = (int *)devo__alloc(al, n, sizeof(int));
+  s->next = (int *)devo__alloc(al, n, sizeof(int));
+  s->prev = (int *)devo__alloc(al, n, sizeof(int));
+  s->head = (int *)devo__alloc(al, m, sizeof(int));
+  s->cnt = (int *)devo__alloc(al, m, sizeof(int));
+  s->load = (double *)devo__alloc(al, m, sizeof(double));
+  s->cur = (int *)devo__alloc(al, n, sizeof(int));
+  s->best = (int *)devo__alloc(al, n, sizeof(int));
+  s->removed = (int *)devo__alloc(al, IG_DMIN + IG_DSPAN, sizeof(int));
+  s->k3 = (int *)devo__alloc(al, 3 * n, sizeof(int));
+  s->sw_id = (int *)devo__alloc(al, n, sizeof(int));
+  s->sw_seg = (int *)devo__alloc(al, m + 1, sizeof(int));
+  s->sw_a = (double *)devo__alloc(al, n, sizeof(double));
+  s->sw_b = (double *)devo__alloc(al, n, sizeof(double));
+  if (!s->k3 || !s->sw_id || !s->sw_seg || !s->sw_a || !s->sw_b || !s->assign || !s->next ||
+      !s->prev || !s->head || !s->cnt || !s->load || !s->cur || !s->best || !s->removed) {
+    chain_free(al, s);
+    return DEVO_E_NOMEM;
+  }
+  return DEVO_OK;
+}
+
+/* Makes a (n ints, makespan ms) every chain's current schedule. */
+static void chain_restart(chain *s, const int *a, double ms)
+{
+  memcpy(s->cur, a, (size_t)s->n * sizeof(int));
+  s->cur_ms = ms;
+  if (ms < s->best_ms) {
+    memcpy(s->best, a, (size_t)s->n * sizeof(int));
+    s->best_ms = ms;
+  }
+  s->stale = 1;
+}
+
+typedef struct worker {
+  chain *chains;
+  int first, stride, nchains;
+  int64_t until; /* run each chain to this many steps */
+  pthread_t th;
+} worker;
+
+static void *run_worker(void *arg)
+{
+  worker *w = (worker *)arg;
+  int q;
+  for (q = w->first; q < w->nchains; q += w->stride) {
+    chain *s = &w->chains[q];
+    while (s->steps < w->until && !s->timed_out) {
+      if (s->deadline > 0.0 && devo__now() >= s->deadline) {
+        s->timed_out = 1;
+        break;
+      }
+      ig_step(s);
+    }
+  }
+  return NULL;
+}
+
+/* Runs every chain to `until` steps on the threads; returns DEVO_OK or DEVO_E_INTERNAL. */
+static int run_epoch(chain *ch, int nchains, int threads, int64_t until)
+{
+  worker w[64];
+  int k, started = 0, rc = DEVO_OK;
+  if (threads > nchains)
+    threads = nchains;
+  if (threads > 64)
+    threads = 64;
+  for (k = 0; k < threads; ++k) {
+    w[k].chains = ch;
+    w[k].first = k;
+    w[k].stride = threads;
+    w[k].nchains = nchains;
+    w[k].until = until;
+  }
+  for (k = 1; k < threads; ++k) {
+    if (pthread_create(&w[k].th, NULL, run_worker, &w[k]) != 0) {
+      rc = DEVO_E_INTERNAL;
+      break;
+    }
+    started = k;
+  }
+  if (rc == DEVO_OK)
+    run_worker(&w[0]);
+  for (k = 1; k <= started; ++k)
+    pthread_join(w[k].th, NULL);
+  return rc;
+}
+
+int devo__etc_ig(const devo_etc *e, int *assign, const devo__ig_opts *o, devo__ig_result *r)
+{
+  const devo_allocator *al;
+  chain *ch = NULL;
+  int q, rc = DEVO_OK, nch, done = 0, bq;
+  double tsum = 0.0, best_ms;
+  int64_t until = 0;
+  memset(r, 0, sizeof *r);
+  if (!e || !assign || !o || o->chains < 1 || o->chains > 4096 || o->threads < 1 || o->steps < 0 ||
+      o->epoch < 1 || (o->steps == 0 && !(o->deadline > 0.0)) || !devo__etc_assign_ok(e, assign))
+    return DEVO_E_INVALID;
+  al = &e->al;
+  nch = o->chains;
+  ch = (chain *)devo__calloc(al, (size_t)nch, sizeof(chain));
+  if (!ch)
+    return DEVO_E_NOMEM;
+  {
+    int t, j;
+    for (t = 0; t < e->ntasks; ++t) {
+      const double *row = e->values + (size_t)t * e->nmach;
+      double lo = row[0];
+      for (j = 1; j < e->nmach; ++j)
+        lo = row[j] < lo ? row[j] : lo;
+      tsum += lo;
+    }
+  }
+  for (q = 0; q < nch; ++q) {
+    if ((rc = chain_init(e, &ch[q])) != DEVO_OK) {
+      nch = q;
+      goto out;
+    }
+    ch[q].seed = o->seed;
+    ch[q].id = (uint32_t)q;
+    ch[q].deadline = o->deadline;
+    ch[q].temp = IG_TFACTOR * tsum / ((double)e->ntasks * 10.0);
+    best_ms = load_schedule(&ch[q], assign);
+    ch[q].best_ms = (double)INFINITY;
+    chain_restart(&ch[q], assign, best_ms);
+  }
+  best_ms = ch[0].best_ms;
+  bq = 0;
+  while (!done) {
+    until += o->epoch;
+    if (o->steps > 0 && until > o->steps)
+      until = o->steps;
+    if ((rc = run_epoch(ch, nch, o->threads, until)) != DEVO_OK)
+      break;
+    /* the merge: lowest makespan, lowest chain on ties; every chain goes on from it */
+    bq = 0;
+    for (q = 1; q < nch; ++q)
+      if (ch[q].best_ms < ch[bq].best_ms)
+        bq = q;
+    best_ms = ch[bq].best_ms;
+    for (q = 0; q < nch; ++q) {
+      if (ch[q].timed_out)
+        r->status = DEVO_TIME_LIMIT;
+      chain_restart(&ch[q], ch[bq].best, best_ms);
+    }
+    if (r->status == DEVO_TIME_LIMIT || (o->steps > 0 && until >= o->steps))
+      done = 1;
+    else if (o->progress && o->progress(o->progress_ud, until, best_ms) != 0) {
+      r->status = DEVO_STOPPED_BY_CALLBACK;
+      done = 1;
+    }
+  }
+  if (rc == DEVO_OK)
+    memcpy(assign, ch[bq].best, (size_t)e->ntasks * sizeof(int));
+out:
+  for (q = 0; q < nch; ++q) {
+    r->steps += ch[q].steps;
+    r->candidates += ch[q].candidates;
+    r->improved += ch[q].improved;
+    chain_free(al, &ch[q]);
+  }
+  devo__free(al, ch);
+  return rc;
+}
+
+int devo__etc_vnd(const devo_etc *e, int *assign, double deadline, int64_t *candidates)
+{
+  chain s;
+  int rc;
+  if (!e || !assign || !devo__etc_assign_ok(e, assign))
+    return DEVO_E_INVALID;
+  if ((rc = chain_init(e, &s)) != DEVO_OK)
+    return rc;
+  s.deadline = deadline;
+  load_schedule(&s, assign);
+  vnd(&s);
+  memcpy(assign, s.assign, (size_t)e->ntasks * sizeof(int));
+  if (candidates)
+    *candidates = s.candidates;
+  chain_free(&e->al, &s);
+  return DEVO_OK;
+}
