@@ -25,7 +25,7 @@
  * thread at the start of the command, beside reading the input; with --backend gpu the search
  * waits for it at most GPU_WAIT_SHARE of the limit, with auto it takes the GPU only if ready. */
 #define GPU_WARMUP_MIN_S 2.0
-#define GPU_WAIT_SHARE   0.5
+#define GPU_WAIT_SHARE 0.5
 /* A process that used the GPU needs time to end: the driver tears the context down at exit
  * (80 to 110 ms measured on the lent H100 after the answer was written), so that much of the
  * limit is kept back when the search uses the GPU. */
@@ -113,7 +113,7 @@ static const char *const schedule_help =
  * process ending up to 6 ms after its limit in 1 of 80 runs measured from outside on the H100
  * machine (2026-11-22, devo's own clock then at most 1.7 ms before the limit): the start and the
  * exit of a process vary by a few ms. */
-#define OUTPUT_MARGIN_S   0.006
+#define OUTPUT_MARGIN_S 0.006
 #define OUTPUT_PER_TASK_S 2e-7
 
 typedef struct sched_args {
@@ -181,70 +181,44 @@ static int parse(int argc, char **argv, sched_args *a)
         return cli_usage_error(cmd, "unexpected argument '%s' (one input file)", v);
       a->file = v;
       break;
-    case 0:
-      r = cli_pick(cmd, "--format", v, formats, &a->format);
-      break;
+    case 0: r = cli_pick(cmd, "--format", v, formats, &a->format); break;
     case 1:
       r = cli_int(cmd, "--machines", v, &a->nmach);
       if (!r && (a->nmach < 2 || a->nmach > DEVO_ETC_MAX_MACHINES))
-        r = cli_usage_error(cmd, "--machines must be 2 .. %d, got %s", DEVO_ETC_MAX_MACHINES, v);
+        r = cli_usage_error(cmd, "--machines must be 2 .. %d, got %s", DEVO_ETC_MAX_MACHINES,
+                            v);
       break;
-    case 2:
-      a->ready = v;
-      break;
+    case 2: a->ready = v; break;
     case 3:
       r = cli_double(cmd, "--time-limit", v, &a->time_limit);
       if (!r && !(a->time_limit > 0 && a->time_limit <= 1e9))
         r = cli_usage_error(cmd, "--time-limit must be a number of seconds > 0 and <= 1e9, got %s",
                             v);
       break;
-    case 4:
-      r = cli_pick(cmd, "--objective", v, objectives, &a->objective);
-      break;
+    case 4: r = cli_pick(cmd, "--objective", v, objectives, &a->objective); break;
     case 5:
       r = cli_double(cmd, "--lambda", v, &a->lambda);
       if (!r && !(a->lambda >= 0 && a->lambda <= 1))
         r = cli_usage_error(cmd, "--lambda must be in [0, 1], got %s", v);
       a->lambda_set = 1;
       break;
-    case 6:
-      r = cli_pick(cmd, "--order", v, orders, &a->order);
-      break;
+    case 6: r = cli_pick(cmd, "--order", v, orders, &a->order); break;
     case 7:
       a->heuristic = v;
       if (devo_heuristic_from_name(v) < 0)
-        r = cli_usage_error(cmd,
-                            "--heuristic: unknown '%s' (olb, met, mct, min-min, max-min, "
-                            "sufferage)",
+        r = cli_usage_error(cmd, "--heuristic: unknown '%s' (olb, met, mct, min-min, max-min, "
+                                 "sufferage)",
                             v);
       break;
-    case 8:
-      a->no_seed = 1;
-      break;
-    case 9:
-      r = cli_int(cmd, "--np", v, &a->np);
-      break;
-    case 10:
-      r = cli_double(cmd, "--f", v, &a->f);
-      break;
-    case 11:
-      r = cli_double(cmd, "--cr", v, &a->cr);
-      break;
-    case 12:
-      r = cli_u64(cmd, "--seed", v, &a->seed);
-      break;
-    case 13:
-      r = cli_int(cmd, "--threads", v, &a->threads);
-      break;
-    case 14:
-      r = cli_pick(cmd, "--backend", v, backends, &a->backend);
-      break;
-    case 15:
-      a->out = v;
-      break;
-    case 16:
-      a->json = 1;
-      break;
+    case 8: a->no_seed = 1; break;
+    case 9: r = cli_int(cmd, "--np", v, &a->np); break;
+    case 10: r = cli_double(cmd, "--f", v, &a->f); break;
+    case 11: r = cli_double(cmd, "--cr", v, &a->cr); break;
+    case 12: r = cli_u64(cmd, "--seed", v, &a->seed); break;
+    case 13: r = cli_int(cmd, "--threads", v, &a->threads); break;
+    case 14: r = cli_pick(cmd, "--backend", v, backends, &a->backend); break;
+    case 15: a->out = v; break;
+    case 16: a->json = 1; break;
     case 17:
       fputs(schedule_help, stdout);
       exit(CLI_OK);
@@ -266,11 +240,8 @@ static int parse(int argc, char **argv, sched_args *a)
       if (!r && (a->chains < 1 || a->chains > 4096))
         r = cli_usage_error(cmd, "--chains must be 1 .. 4096, got %s", v);
       break;
-    case 22:
-      r = cli_pick(cmd, "--search", v, searches, &a->search);
-      break;
-    default:
-      break;
+    case 22: r = cli_pick(cmd, "--search", v, searches, &a->search); break;
+    default: break;
     }
     if (r)
       return CLI_USAGE;
@@ -412,10 +383,11 @@ static int write_answer(const sched_args *a, const devo_etc *e, const answer *an
            "\"objective\":%.17g,\"lambda\":%.17g,\"order\":\"%s\",\"evaluations\":%lld,"
            "\"generations\":%lld,\"stop\":\"%s\",\"stop_message\":\"%s\",\"best_from\":\"%s\","
            "\"heuristic\":%s%s%s,\"backend\":\"%s\",\"elapsed\":%.6f",
-           n, m, ans->makespan, ans->flowtime, ans->objective, a->lambda, a->order ? "spt" : "fcfs",
-           (long long)ans->evals, (long long)ans->gens, ans->stop_name, ans->stop_msg, ans->from,
-           ans->heuristic ? "\"" : "", ans->heuristic ? ans->heuristic : "null",
-           ans->heuristic ? "\"" : "", ans->backend, cli_process_elapsed());
+           n, m, ans->makespan, ans->flowtime, ans->objective, a->lambda,
+           a->order ? "spt" : "fcfs", (long long)ans->evals, (long long)ans->gens,
+           ans->stop_name, ans->stop_msg, ans->from, ans->heuristic ? "\"" : "",
+           ans->heuristic ? ans->heuristic : "null", ans->heuristic ? "\"" : "", ans->backend,
+           cli_process_elapsed());
     if (!a->out) {
       printf(",\"assignment\":[");
       for (t = 0; t < n; ++t)
@@ -437,7 +409,7 @@ static int write_answer(const sched_args *a, const devo_etc *e, const answer *an
             (long long)ans->gens);
     fprintf(sf, "stop         %s (%s)\n", ans->stop_msg, ans->stop_name);
     fprintf(sf, "best from    %s%s%s%s\n", ans->from, ans->heuristic ? " (" : "",
-            ans->heuristic ? ans->heuristic : "", ans->heuristic ? ")" : "");
+                ans->heuristic ? ans->heuristic : "", ans->heuristic ? ")" : "");
     fprintf(sf, "backend      %s\n", ans->backend);
     fprintf(sf, "elapsed      %.6f s since process start\n", cli_process_elapsed());
   }
@@ -477,8 +449,8 @@ static int schedule(const sched_args *ap)
   in = strcmp(a.file, "-") == 0 ? stdin : fopen(a.file, "rb");
   if (!in)
     return cli_usage_error("schedule", "%s: %s", a.file, strerror(errno));
-  st = devo_etc_read(&e, in, strcmp(a.file, "-") == 0 ? "<stdin>" : a.file, a.format, a.nmach, NULL,
-                     err, sizeof err);
+  st = devo_etc_read(&e, in, strcmp(a.file, "-") == 0 ? "<stdin>" : a.file, a.format, a.nmach,
+                     NULL, err, sizeof err);
   if (in != stdin)
     fclose(in);
   if (st != DEVO_OK) {
