@@ -145,14 +145,12 @@ static int stop_on_sigint(void *ud, const devo_progress *pr)
 
 static int parse(int argc, char **argv, sched_args *a)
 {
-  static const char *const names[] = {"--format=",       "--machines=",  "--ready=",
-                                      "--time-limit=",   "--objective=", "--lambda=",
-                                      "--order=",        "--heuristic=", "--no-seed-heuristics",
-                                      "--np=",           "--f=",         "--cr=",
-                                      "--seed=",         "--threads=",   "--backend=",
-                                      "--out=",          "--json",       "--help",
-                                      "--local-search=", "--ils-share=", "--steps=",
-                                      "--chains=",       "--search=",    NULL};
+  static const char *const names[] = {
+      "--format=", "--machines=", "--ready=",     "--time-limit=",        "--objective=",
+      "--lambda=", "--order=",    "--heuristic=", "--no-seed-heuristics", "--np=",
+      "--f=",      "--cr=",       "--seed=",      "--threads=",           "--backend=",
+      "--out=",    "--json",      "--help",       "--local-search=",      "--ils-share=",
+      "--steps=",  "--chains=",   "--search=",    NULL};
   static const char *const formats[] = {"auto", "csv", "braun", NULL};
   static const char *const objectives[] = {"weighted", "makespan", NULL};
   static const char *const orders[] = {"fcfs", "spt", NULL};
