@@ -89,14 +89,15 @@ typedef struct chain {
   uint32_t id;
   int64_t steps, candidates, improved, clock_at;
   double deadline;
-  int timed_out;
+  const volatile sig_atomic_t *interrupt; /* borrowed, may be NULL */
+  int timed_out;                          /* the deadline passed or the interrupt came */
 } chain;
 
 static int out_of_time(chain *s)
 {
-  if (s->deadline > 0.0 && s->candidates >= s->clock_at) {
+  if (s->candidates >= s->clock_at) {
     s->clock_at = s->candidates + VND_CLOCK_EVERY;
-    if (devo__now() >= s->deadline)
+    if ((s->deadline > 0.0 && devo__now() >= s->deadline) || (s->interrupt && *s->interrupt))
       s->timed_out = 1;
   }
   return s->timed_out;
@@ -370,7 +371,7 @@ static double scan_chains(chain *s, int c, double lim, int *bt, int *bu, int *bk
 /* Descends to a local optimum of (a), (b), (c) or the deadline. */
 static void vnd(chain *s)
 {
-  int top[3], c, t, u, j, k;
+  int top[3], c, t = -1, u = -1, j = -1, k = -1;
   while (!out_of_time(s)) {
     double lim;
     c = critical(s, top);
@@ -530,7 +531,7 @@ static void *run_worker(void *arg)
   for (q = w->first; q < w->nchains; q += w->stride) {
     chain *s = &w->chains[q];
     while (s->steps < w->until && !s->timed_out) {
-      if (s->deadline > 0.0 && devo__now() >= s->deadline) {
+      if ((s->deadline > 0.0 && devo__now() >= s->deadline) || (s->interrupt && *s->interrupt)) {
         s->timed_out = 1;
         break;
       }
@@ -604,6 +605,7 @@ int devo__etc_ig(const devo_etc *e, int *assign, const devo__ig_opts *o, devo__i
     ch[q].seed = o->seed;
     ch[q].id = (uint32_t)q;
     ch[q].deadline = o->deadline;
+    ch[q].interrupt = o->interrupt;
     ch[q].temp = IG_TFACTOR * tsum / ((double)e->ntasks * 10.0);
     best_ms = load_schedule(&ch[q], assign);
     ch[q].best_ms = (double)INFINITY;
@@ -625,10 +627,10 @@ int devo__etc_ig(const devo_etc *e, int *assign, const devo__ig_opts *o, devo__i
     best_ms = ch[bq].best_ms;
     for (q = 0; q < nch; ++q) {
       if (ch[q].timed_out)
-        r->status = DEVO_TIME_LIMIT;
+        r->status = o->interrupt && *o->interrupt ? DEVO_INTERRUPTED : DEVO_TIME_LIMIT;
       chain_restart(&ch[q], ch[bq].best, best_ms);
     }
-    if (r->status == DEVO_TIME_LIMIT || (o->steps > 0 && until >= o->steps))
+    if (r->status != DEVO_OK || (o->steps > 0 && until >= o->steps))
       done = 1;
     else if (o->progress && o->progress(o->progress_ud, until, best_ms) != 0) {
       r->status = DEVO_STOPPED_BY_CALLBACK;

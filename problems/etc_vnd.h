@@ -4,6 +4,7 @@
 #ifndef DEVO_ETC_VND_H
 #define DEVO_ETC_VND_H
 
+#include <signal.h>
 #include <stdint.h>
 
 struct devo_etc;
@@ -19,13 +20,17 @@ typedef struct devo__ig_opts {
    * makespan; non-zero stops the search (DEVO_STOPPED_BY_CALLBACK). May be NULL. */
   int (*progress)(void *ud, int64_t steps, double best);
   void *progress_ud;
+  /* borrowed stop flag (devo_schedule_opts.interrupt), NULL = none: read every few thousand
+   * candidates by every chain; when up, the search ends with DEVO_INTERRUPTED */
+  const volatile sig_atomic_t *interrupt;
 } devo__ig_opts;
 
 typedef struct devo__ig_result {
   int64_t steps;      /* steps done, all chains together */
   int64_t candidates; /* neighbourhood candidates evaluated, all chains together */
   int64_t improved;   /* steps that improved their chain's best */
-  int status;         /* DEVO_OK (steps done), DEVO_TIME_LIMIT, DEVO_STOPPED_BY_CALLBACK */
+  int status;         /* DEVO_OK (steps done), DEVO_TIME_LIMIT, DEVO_STOPPED_BY_CALLBACK,
+                         DEVO_INTERRUPTED */
 } devo__ig_result;
 
 /* Improves assign (ntasks machine indices, read as the start of every chain and overwritten
