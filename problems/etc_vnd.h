@@ -29,6 +29,9 @@ typedef struct devo__ig_result {
   int64_t steps;      /* steps done, all chains together */
   int64_t candidates; /* neighbourhood candidates evaluated, all chains together */
   int64_t improved;   /* steps that improved their chain's best */
+  double lower_bound; /* a lower bound on the optimal makespan: the LP relaxation's dual value
+                         at the prices found (sum_t min_j mu_j p_tj + sum_j mu_j W_j, prices
+                         summing to 1) */
   int status;         /* DEVO_OK (steps done), DEVO_TIME_LIMIT, DEVO_STOPPED_BY_CALLBACK,
                          DEVO_INTERRUPTED */
 } devo__ig_result;

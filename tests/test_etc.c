@@ -1830,6 +1830,112 @@ TEST_CASE(schedule_ig_options)
   devo_etc_destroy(e);
 }
 
+/* The optimal makespan of a tiny instance by enumerating every assignment (m^n), for the
+ * lower bound of the pricing. */
+static double brute_force_makespan(const devo_etc *e)
+{
+  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
+  int a[10], t;
+  double best = (double)INFINITY;
+  memset(a, 0, sizeof a);
+  for (;;) {
+    const double ms = my_makespan(e, a);
+    best = ms < best ? ms : best;
+    for (t = 0; t < n && ++a[t] == m; ++t)
+      a[t] = 0;
+    if (t == n)
+      return best;
+  }
+}
+
+/* The annealing's prices give a lower bound (the dual of the LP relaxation, with ready times):
+ * never above the optimum, found by enumeration on 24 tiny instances; the search's answer is
+ * never below it, never worse than its start, and for a step budget (130 steps: the 128th is
+ * an iterated-greedy step) does not depend on the thread count. */
+TEST_CASE(ig_lower_bound_brute_force)
+{
+  int trial, exact = 0;
+  for (trial = 0; trial < 24; ++trial) {
+    const int n = 6 + trial % 3, m = 2 + trial % 3;
+    devo_etc *e = random_etc(n, m, trial % 2);
+    devo__ig_opts io;
+    devo__ig_result ir, ir2;
+    int a[10], a2[10], t;
+    double opt = brute_force_makespan(e), ms0, ms;
+    for (t = 0; t < n; ++t)
+      a[t] = 0; /* everything on machine 0: a poor start */
+    ms0 = my_makespan(e, a);
+    memcpy(a2, a, sizeof a);
+    memset(&io, 0, sizeof io);
+    io.seed = (uint64_t)trial + 1;
+    io.chains = 2;
+    io.threads = 1;
+    io.steps = 130;
+    io.epoch = 64;
+    CHECK(devo__etc_ig(e, a, &io, &ir) == DEVO_OK);
+    io.threads = 2;
+    CHECK(devo__etc_ig(e, a2, &io, &ir2) == DEVO_OK);
+    CHECK(memcmp(a, a2, (size_t)n * sizeof(int)) == 0);
+    CHECK(ir.lower_bound == ir2.lower_bound && ir.status == DEVO_OK);
+    ms = my_makespan(e, a);
+    CHECKF(ir.lower_bound <= opt * (1.0 + 1e-12), "trial %d: bound %.17g above the optimum %.17g",
+           trial, ir.lower_bound, opt);
+    CHECK(ir.lower_bound > 0.0 && ms >= opt && ms <= ms0);
+    exact += ms == opt;
+    devo_etc_destroy(e);
+  }
+  /* tiny instances: the search should find the optimum nearly always */
+  CHECKF(exact >= 21, "optimum found on %d of 24", exact);
+}
+
+/* On the Braun instances the bound is within 1% below the best-known makespans of REFERENCE.md
+ * (which it must not exceed): the prices are close to the LP optimum, which is what steers the
+ * annealing. 20 steps of one chain: the bound does not depend on the steps. */
+TEST_CASE(ig_lower_bound_braun)
+{
+  static const char *const cls[3] = {"u_c_hihi", "u_i_lolo", "u_s_lohi"};
+  const char *refp = tc_shared("etc_data/braun/REFERENCE.md");
+  char *md;
+  int k;
+  if (!refp)
+    TC_SKIP("data/etc_data/braun is absent (set DEVO_SHARED)");
+  md = tc_slurp(refp, NULL);
+  CHECK(md != NULL);
+  for (k = 0; k < 3; ++k) {
+    char sub[64], key[32];
+    const char *path, *row;
+    devo_etc *e = NULL;
+    devo__ig_opts io;
+    devo__ig_result ir;
+    double best_known, ms;
+    int a[512];
+    FILE *f;
+    snprintf(sub, sizeof sub, "etc_data/braun/%s.0", cls[k]);
+    snprintf(key, sizeof key, "| %s.0 |", cls[k]);
+    path = tc_shared(sub);
+    row = strstr(md, key);
+    CHECK(path && row && sscanf(row + strlen(key), " %lf", &best_known) == 1);
+    f = fopen(path, "rb");
+    CHECK(f && devo_etc_read(&e, f, path, DEVO_ETC_BRAUN, 16, NULL, sub, sizeof sub) == DEVO_OK);
+    fclose(f);
+    CHECK(devo_etc_heuristic(e, DEVO_HEUR_MINMIN, a) == DEVO_OK);
+    memset(&io, 0, sizeof io);
+    io.seed = 1;
+    io.chains = 1;
+    io.threads = 1;
+    io.steps = 20;
+    io.epoch = 64;
+    CHECK(devo__etc_ig(e, a, &io, &ir) == DEVO_OK);
+    printf("%s: bound %.2f, best-known %.2f (%.3f%% below)\n", cls[k], ir.lower_bound, best_known,
+           100.0 * (1.0 - ir.lower_bound / best_known));
+    CHECK(ir.lower_bound <= best_known && ir.lower_bound >= 0.99 * best_known);
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms, NULL) == DEVO_OK);
+    CHECK(ms >= ir.lower_bound);
+    devo_etc_destroy(e);
+  }
+  free(md);
+}
+
 static const tc_case cases[] = {
     TC(read_csv_variants),       TC(read_braun_variants),
     TC(read_malformed),          TC(read_too_many_machines_csv), TC(read_allocation_failures),
@@ -1849,7 +1955,7 @@ static const tc_case cases[] = {
     TC(schedule_run_callback_ends_ils),
     TC(local_search_deltas),
     TC(vnd_local_optimum),
-    TC(schedule_ig_deterministic),
+    TC(schedule_ig_deterministic), TC(ig_lower_bound_brute_force), TC(ig_lower_bound_braun),
     TC(schedule_ig_options),
 };
 
