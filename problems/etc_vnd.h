@@ -48,4 +48,13 @@ int devo__etc_ig(const struct devo_etc *e, int *assign, const devo__ig_opts *o, 
  * tests and the throughput benchmark. Returns DEVO_OK, DEVO_E_INVALID, DEVO_E_NOMEM. */
 int devo__etc_vnd(const struct devo_etc *e, int *assign, double deadline, int64_t *candidates);
 
+/* The machine prices of the makespan search (for a GPU search to share): mu (nmach) receives
+ * prices scaled to sum to nmach (priced times in time units), arg (ntasks) each task's cheapest
+ * machine at them, *lower_bound the LP relaxation's dual value there with the ready times (a
+ * lower bound on the optimal makespan). Deterministic (a fixed number of rounds for the size);
+ * deadline (absolute devo__now() seconds, 0 = none) cuts it short: about 2 ms at 512x16.
+ * Returns DEVO_OK, DEVO_E_INVALID, DEVO_E_NOMEM. */
+int devo__etc_prices(const struct devo_etc *e, double deadline, double *mu, int *arg,
+                     double *lower_bound);
+
 #endif /* DEVO_ETC_VND_H */

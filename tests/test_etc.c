@@ -1687,6 +1687,85 @@ TEST_CASE(local_search_deltas)
 /* devo__etc_vnd ends at a local optimum of its neighbourhoods, checked by brute force here:
  * no move and no swap of a task of the critical machine lowers the larger of the two loads
  * below the critical load, and no chain of two moves either. */
+/* The annealing's energy, written here from its definition (etc_delta.h): the overflow of every
+ * load above the target plus beta times the priced work. */
+static double sa_energy(const devo_etc *e, const int *a, const double *mu, double target,
+                        double beta)
+{
+  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
+  const double *v = devo_etc_values(e), *w = devo_etc_ready(e);
+  double load[8], en = 0.0;
+  int t, j;
+  for (j = 0; j < m; ++j)
+    load[j] = w[j];
+  for (t = 0; t < n; ++t) {
+    load[a[t]] += v[t * m + a[t]];
+    en += beta * mu[a[t]] * v[t * m + a[t]];
+  }
+  for (j = 0; j < m; ++j)
+    en += load[j] > target ? load[j] - target : 0.0;
+  return en;
+}
+
+/* etc_delta.h's annealing deltas (shared with the GPU search) against the energy recomputed
+ * from scratch on 4,000 random moves and swaps, with ready times, targets below, among and
+ * above the loads. */
+TEST_CASE(sa_deltas)
+{
+  int trial, bad = 0;
+  for (trial = 0; trial < 4000; ++trial) {
+    const int n = 12, m = 2 + trial % 5;
+    devo_etc *e = random_etc(n, m, trial % 2);
+    const double *v = devo_etc_values(e), *w = devo_etc_ready(e);
+    double mu[8], load[8], target, beta = 0.25 + urand(), d, na, nb, e0, e1;
+    int a[12], t, u, j, b;
+    for (j = 0; j < m; ++j) {
+      mu[j] = 0.5 + urand();
+      load[j] = w[j];
+    }
+    for (t = 0; t < n; ++t) {
+      a[t] = (int)(urand() * m);
+      load[a[t]] += v[t * m + a[t]];
+    }
+    target = (0.5 + urand()) * load[0];
+    e0 = sa_energy(e, a, mu, target, beta);
+    t = (int)(urand() * n);
+    j = a[t];
+    if (trial % 2) {
+      b = (j + 1 + (int)(urand() * (m - 1))) % m;
+      d = devo__etc_sa_move_delta(load[j], load[b], v[t * m + j], v[t * m + b], mu[j], mu[b],
+                                  target, beta, &na, &nb);
+      a[t] = b;
+    } else {
+      u = (int)(urand() * n);
+      b = a[u];
+      if (b == j) {
+        devo_etc_destroy(e);
+        continue;
+      }
+      d = devo__etc_sa_swap_delta(load[j], load[b], v[t * m + j], v[t * m + b], v[u * m + j],
+                                  v[u * m + b], mu[j], mu[b], target, beta, &na, &nb);
+      a[t] = b;
+      a[u] = j;
+    }
+    e1 = sa_energy(e, a, mu, target, beta);
+    if (fabs(e1 - e0 - d) > 1e-9 * (fabs(e0) + fabs(e1)))
+      bad++;
+    {
+      double l[8];
+      int q;
+      for (q = 0; q < m; ++q)
+        l[q] = w[q];
+      for (q = 0; q < n; ++q)
+        l[a[q]] += v[q * m + a[q]];
+      if (fabs(l[j] - na) > 1e-9 * l[j] || fabs(l[b] - nb) > 1e-9 * l[b])
+        bad++;
+    }
+    devo_etc_destroy(e);
+  }
+  CHECKF(bad == 0, "%d of 4000 deltas or loads differ from the recomputation", bad);
+}
+
 TEST_CASE(vnd_local_optimum)
 {
   int trial;
@@ -1954,7 +2033,7 @@ static const tc_case cases[] = {
     TC(schedule_run_short_limits), TC(local_search_deadline_large),
     TC(schedule_run_callback_ends_ils),
     TC(local_search_deltas),
-    TC(vnd_local_optimum),
+    TC(vnd_local_optimum), TC(sa_deltas),
     TC(schedule_ig_deterministic), TC(ig_lower_bound_brute_force), TC(ig_lower_bound_braun),
     TC(schedule_ig_options),
 };
