@@ -80,8 +80,7 @@ static int interrupted(const devo_schedule_opts *o)
   return o->interrupt && *o->interrupt;
 }
 
-static const char *const source_names[] = {"heuristic", "heuristic+ls", "de", "de+ls", "ils",
-                                            "ig"};
+static const char *const source_names[] = {"heuristic", "heuristic+ls", "de", "de+ls", "ils", "ig"};
 
 const char *devo_schedule_source_name(int source)
 {

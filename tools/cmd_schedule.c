@@ -72,7 +72,7 @@ static const char *const schedule_help =
     "machine that ends last), until the time limit, counted from the start of the process;\n"
     "local search then polishes DE's best, and iterated local search continues from the\n"
     "best schedule until the deadline. With --objective makespan the search after the\n"
-    "heuristics is an iterated greedy instead (--search).\n"
+    "heuristics is an annealing at LP machine prices instead (--search).\n"
     "\n"
     "input:\n"
     "  FILE or -            CSV (rows = tasks, columns = machines; ',' ';' or tab; optional\n"
@@ -100,8 +100,8 @@ static const char *const schedule_help_search =
     "  --local-search on|off on (default): improve the heuristic seeds and DE's best by local\n"
     "                       search; off: plain DE from the plain heuristics\n"
     "  --search S           auto (default: ig for --objective makespan, else pipeline), ig\n"
-    "                       (heuristics, then iterated greedy: random reassignments + moves,\n"
-    "                       swaps and ejection chains off the machine that ends last; makespan\n"
+    "                       (heuristics, then annealing of moves and swaps at the LP machine\n"
+    "                       prices, with iterated-greedy steps and ejection chains; makespan\n"
     "                       only) or pipeline (the DE pipeline described above)\n"
     "  --steps N            ig: stop after N steps per chain (with the seed and --chains the\n"
     "                       answer is then the same on every run and thread count, unless\n"
@@ -643,11 +643,10 @@ static void text_summary(FILE *sf, const sched_args *a, const devo_etc *e, const
           a->lambda, a->order ? "spt" : "fcfs");
   fprintf(sf, "evaluations  %lld\ngenerations  %lld\n", (long long)r->evaluations,
           (long long)r->generations);
-  fprintf(sf, "stop         %s (%s)%s\n", devo_status_name(r->status),
-          devo_status_message(r->status),
-          r->status == DEVO_TIME_LIMIT && !r->de_ran && r->candidates == 0
-              ? ": too little time for DE"
-              : "");
+  fprintf(
+      sf, "stop         %s (%s)%s\n", devo_status_name(r->status), devo_status_message(r->status),
+      r->status == DEVO_TIME_LIMIT && !r->de_ran && r->candidates == 0 ? ": too little time for DE"
+                                                                       : "");
   fprintf(sf, "best from    %s%s%s%s\n", devo_schedule_source_name(r->source),
           r->heuristic >= 0 ? " (" : "", r->heuristic >= 0 ? devo_heuristic_name(r->heuristic) : "",
           r->heuristic >= 0 ? ")" : "");

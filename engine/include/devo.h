@@ -413,7 +413,7 @@ enum {
 enum {
   DEVO_SEARCH_AUTO = 0,     /* IG for lambda = 1 (the makespan), else the DE pipeline */
   DEVO_SEARCH_PIPELINE = 1, /* heuristics, local search, DE, iterated local search (steps 1-6) */
-  DEVO_SEARCH_IG = 2        /* heuristics, then the iterated greedy of problems/etc_vnd.c on
+  DEVO_SEARCH_IG = 2        /* heuristics, then the makespan search of problems/etc_vnd.c on
                                threads (makespan only: lambda must be 1) */
 };
 
@@ -498,8 +498,9 @@ void devo_schedule_opts_init(devo_schedule_opts *o);
 
 /* The time-bounded anytime scheduler of `devo schedule`, for resource managers that link devo:
  * matrix in memory in, assignment out. With the IG search (o->search = IG, or AUTO with
- * lambda = 1; issue 19): step 1 below, then the iterated greedy of problems/etc_vnd.c from the
- * best heuristic schedule (on the CPU, o->chains chains on o->threads threads; the GPU is not
+ * lambda = 1; issue 19): step 1 below, then the makespan search of problems/etc_vnd.c
+ * (annealing at the LP relaxation's machine prices with iterated-greedy steps; docs/
+ * scheduling-search.md) from the best heuristic schedule (on the CPU, o->chains chains on o->threads threads; the GPU is not
  * used) until the deadline or o->steps steps per chain; the answer is the better of the two
  * (r->source FROM_IG or FROM_HEURISTIC), r->ils_rounds counts the steps and r->candidates the
  * neighbourhood candidates; r->status is DEVO_TIME_LIMIT (the deadline ended it), DEVO_OK
