@@ -90,6 +90,12 @@
 #define SA_BETA    1.0
 #define SA_TFACTOR 0.5
 #define SA_DT      0.001
+#ifndef SA_CYCLE
+#define SA_CYCLE 1
+#endif
+#ifndef SA_HOT
+#define SA_HOT 2.0
+#endif
 /* Pricing: multiplicative-weight rounds and their step size eta / (1 + decay * round); at most
  * PRICE_CELLS cells (tasks x machines) of work in all, so large instances get fewer rounds.
  * 500 rounds: 2 ms at 512x16 (3000: 40 to 55 ms on the loaded development machine, a large
@@ -516,6 +522,9 @@ static void sa_step(chain *s)
   const int n = s->n, m = s->m;
   const uint32_t step = (uint32_t)s->steps;
   const double *mu = s->mu;
+  /* cyclic temperature: SA_CYCLE steps from SA_HOT times the base down to a tenth of it */
+  const double cyc = (double)(s->steps % SA_CYCLE) / SA_CYCLE;
+  const double temp = s->sa_temp * (SA_CYCLE > 1 ? SA_HOT * pow(0.1 / SA_HOT, cyc) : 1.0);
   int q, j;
   double ms;
   if (s->stale)
@@ -544,7 +553,7 @@ static void sa_step(chain *s)
     }
     if ((++s->candidates & 255) == 0 && out_of_time(s))
       break; /* one step takes ~0.1 ms at 512x16, more where new bests cost O(n) each */
-    if (d > 0.0 && (double)w.v[3] * (1.0 / 4294967296.0) >= exp(-d / s->sa_temp))
+    if (d > 0.0 && (double)w.v[3] * (1.0 / 4294967296.0) >= exp(-d / temp))
       continue;
     s->assign[t] = b;
     if (u >= 0)

@@ -106,7 +106,8 @@ static const char *const schedule_help_search =
     "  --steps N            ig: stop after N steps per chain (with the seed and --chains the\n"
     "                       answer is then the same on every run and thread count, unless\n"
     "                       the time limit comes first; default: until the time limit)\n"
-    "  --chains N           ig: independent chains, merged every 64 steps (default: --threads)\n"
+    "  --chains N           ig: chains, merged every 64 steps (default: the larger of\n"
+    "                       --threads and 4)\n"
     "  --ils-share S        share of the search time for iterated local search (random\n"
     "                       reassignments + local search) on the best answer after DE, in\n"
     "                       [0, 1) (default 0.8; 0 = DE gets all of it)\n"
@@ -153,7 +154,7 @@ typedef struct sched_args {
   double lambda, time_limit, f, cr, ils_share;
   uint64_t seed;
   int64_t steps;      /* issue 19: IG steps per chain, 0 = until the limit */
-  int chains, search; /* IG chains (0 = threads), DEVO_SEARCH_* */
+  int chains, search; /* IG chains (0 = max(threads, 4)), DEVO_SEARCH_* */
 } sched_args;
 
 /* SIGINT or SIGTERM (what Slurm, systemd and Kubernetes send) stops the search, which still

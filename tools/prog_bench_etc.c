@@ -41,7 +41,7 @@ static const char *const usage =
     "  --only NAME        one instance, e.g. u_c_hihi\n"
     "  --search S         auto (default: the makespan search of etc_vnd.c), ig or pipeline\n"
     "                     (the DE pipeline of issue 5, for comparison)\n"
-    "  --chains N         IG chains (default 0 = as many as threads)\n";
+    "  --chains N         IG chains (default 0 = the larger of threads and 4)\n";
 
 static double median(double *v, int n)
 {

@@ -466,9 +466,9 @@ typedef struct devo_schedule_opts {
                     the same on every run and thread count for a fixed seed and chains,
                     provided the deadline does not end it first (r->status DEVO_OK, not
                     DEVO_TIME_LIMIT). Needs search = IG or AUTO with lambda = 1. */
-  int chains;    /* IG chains, 0 .. 4096; 0 (default) = threads. The answer depends on the
-                    chain count, not on the thread count: fix it for answers that do not
-                    depend on threads. At most 64 threads run chains. */
+  int chains;    /* IG chains, 0 .. 4096; 0 (default) = the larger of threads and 4. The
+                    answer depends on the chain count, not on the thread count: fix it for
+                    answers that do not depend on threads. At most 64 threads run chains. */
 } devo_schedule_opts;
 
 /* What devo_schedule_run did. */
@@ -500,8 +500,8 @@ void devo_schedule_opts_init(devo_schedule_opts *o);
  * matrix in memory in, assignment out. With the IG search (o->search = IG, or AUTO with
  * lambda = 1; issue 19): step 1 below, then the makespan search of problems/etc_vnd.c
  * (annealing at the LP relaxation's machine prices with iterated-greedy steps; docs/
- * scheduling-search.md) from the best heuristic schedule (on the CPU, o->chains chains on o->threads threads; the GPU is not
- * used) until the deadline or o->steps steps per chain; the answer is the better of the two
+ * scheduling-search.md) from the best heuristic schedule (on the CPU, o->chains chains on
+ * o->threads threads; the GPU is not used) until the deadline or o->steps steps per chain; the answer is the better of the two
  * (r->source FROM_IG or FROM_HEURISTIC), r->ils_rounds counts the steps and r->candidates the
  * neighbourhood candidates; r->status is DEVO_TIME_LIMIT (the deadline ended it), DEVO_OK
  * (o->steps done), DEVO_INTERRUPTED (o->interrupt, read every 2048 candidates) or
