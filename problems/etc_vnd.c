@@ -77,7 +77,9 @@
  * below the best makespan. Measured on the Braun instances at 1 s, one chain (single runs on the
  * loaded development machine, 2026-11-24): beta 1 and temperature 0.2 to 0.5 were best of
  * beta 0.1 .. 10 and 0.01 .. 0.5 (u_c_hihi 0.44% .. 0.51% above the best-known, u_s_hihi 2.0%;
- * beta 3: 0.5% .. 1.0% and 2.1% .. 4.0%; beta 0.1: 5.5% and 4.3%). */
+ * beta 3: 0.5% .. 1.0% and 2.1% .. 4.0%; beta 0.1: 5.5% and 4.3%). At 3 s neither a cyclic
+ * temperature (from 2x down to 0.1x the base over 200 or 2000 steps) nor a target 0.3% or 0.03%
+ * below the best was better than these (u_c_hihi, u_s_lohi, u_i_hihi, one seed). */
 #define SA_MOVES 1024
 /* Every IG_EVERY-th step of a chain is an iterated-greedy step (ig_step) instead: the
  * annealing alone stalled on the hihi instances where a few huge tasks fill the slow machines
@@ -90,12 +92,6 @@
 #define SA_BETA    1.0
 #define SA_TFACTOR 0.5
 #define SA_DT      0.001
-#ifndef SA_CYCLE
-#define SA_CYCLE 1
-#endif
-#ifndef SA_HOT
-#define SA_HOT 2.0
-#endif
 /* Pricing: multiplicative-weight rounds and their step size eta / (1 + decay * round); at most
  * PRICE_CELLS cells (tasks x machines) of work in all, so large instances get fewer rounds.
  * 500 rounds: 2 ms at 512x16 (3000: 40 to 55 ms on the loaded development machine, a large
@@ -522,9 +518,7 @@ static void sa_step(chain *s)
   const int n = s->n, m = s->m;
   const uint32_t step = (uint32_t)s->steps;
   const double *mu = s->mu;
-  /* cyclic temperature: SA_CYCLE steps from SA_HOT times the base down to a tenth of it */
-  const double cyc = (double)(s->steps % SA_CYCLE) / SA_CYCLE;
-  const double temp = s->sa_temp * (SA_CYCLE > 1 ? SA_HOT * pow(0.1 / SA_HOT, cyc) : 1.0);
+  const double temp = s->sa_temp;
   int q, j;
   double ms;
   if (s->stale)
