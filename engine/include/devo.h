@@ -501,13 +501,13 @@ void devo_schedule_opts_init(devo_schedule_opts *o);
  * lambda = 1; issue 19): step 1 below, then the makespan search of problems/etc_vnd.c
  * (annealing at the LP relaxation's machine prices with iterated-greedy steps; docs/
  * scheduling-search.md) from the best heuristic schedule (on the CPU, o->chains chains on
- * o->threads threads; the GPU is not used) until the deadline or o->steps steps per chain; the answer is the better of the two
- * (r->source FROM_IG or FROM_HEURISTIC), r->ils_rounds counts the steps and r->candidates the
- * neighbourhood candidates; r->status is DEVO_TIME_LIMIT (the deadline ended it), DEVO_OK
- * (o->steps done), DEVO_INTERRUPTED (o->interrupt, read every 2048 candidates) or
- * DEVO_STOPPED_BY_CALLBACK. The deadline promise below holds the same (the
- * search reads the clock every 2048 candidates, about 20 us). Otherwise (the DE pipeline),
- * steps, all inside o->time_limit:
+ * o->threads threads; the GPU is not used) until the deadline or o->steps steps per chain; the
+ * answer is the better of the two (r->source FROM_IG or FROM_HEURISTIC), r->ils_rounds counts the
+ * steps and r->candidates the neighbourhood candidates; r->status is DEVO_TIME_LIMIT (the deadline
+ * ended it), DEVO_OK (o->steps done), DEVO_INTERRUPTED (o->interrupt, read every 2048 candidates)
+ * or DEVO_STOPPED_BY_CALLBACK. The deadline promise below holds the same (the search reads the
+ * clock every 2048 candidates, about 20 us). Otherwise (the DE pipeline), steps, all inside
+ * o->time_limit:
  *  1. the six classic heuristics (or only o->heuristic, which then is the answer, no search, and
  *     always runs to its end, O(n^2 m) for Min-min, Max-min and Sufferage: minutes from about
  *     10^5 tasks): OLB, MET and MCT always, then Min-min, Sufferage and Max-min, each dropped
