@@ -558,12 +558,20 @@ static void sa_step(chain *s)
     ms = s->load[0];
     for (j = 1; j < m; ++j)
       ms = s->load[j] > ms ? s->load[j] : ms;
-    if (ms < s->best_ms && (ms = exact_loads(s)) < s->best_ms) {
-      memcpy(s->best, s->assign, (size_t)n * sizeof(int));
-      s->best_ms = ms;
-      s->improved++;
-      if (s->target > ms * (1.0 - SA_DT))
-        s->target = ms * (1.0 - SA_DT);
+    if (ms < s->best_ms) {
+      if ((ms = exact_loads(s)) < s->best_ms) {
+        memcpy(s->best, s->assign, (size_t)n * sizeof(int));
+        s->best_ms = ms;
+        s->improved++;
+        if (s->target > ms * (1.0 - SA_DT))
+          s->target = ms * (1.0 - SA_DT);
+      }
+      /* a new best costs O(n) (while the makespan falls fast, nearly every accepted candidate
+       * is one): read the clock after each, not only every 2048 candidates (4096x64 overran a
+       * 0.5 s limit by up to 7.5 ms before) */
+      s->clock_at = s->candidates;
+      if (out_of_time(s))
+        break;
     }
   }
   s->steps++;
