@@ -48,7 +48,10 @@
  * Chains and determinism: chain q draws from Philox (seed, slot, step, q, DEVO__RNG_IG); every
  * epoch steps the chains stop, the best of all (lowest makespan, lowest chain on ties) becomes
  * every other chain's current schedule (the chain that found it goes on from where it is), the
- * targets follow it, and they go on. Which thread runs a chain does not matter, so
+ * targets follow it, and they go on. Tried at 3 s (u_c_hihi, u_s_hihi, u_s_lohi, u_c_hilo, one
+ * seed; mean gap 0.45% with this merge): pulling only chains more than 0.2% or 1% behind the
+ * best (0.43%, 0.50%), restarting the other chains from the priced schedule every 1024 or 4096
+ * steps (0.49%, 0.48%): none clearly better. Which thread runs a chain does not matter, so
  * with a step budget (and no deadline reached) the answer depends only on the seed, the chain
  * count and the budget. Under a deadline, how far each chain got varies with the machine.
  * The makespan each chain compares is recomputed after every step in task order (etc.h's order,
