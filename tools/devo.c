@@ -13,6 +13,9 @@ static const struct {
     {"schedule", cmd_schedule, "map tasks to machines from an ETC matrix before a deadline"},
     {"eval", cmd_eval, "evaluate a built-in function at points read as CSV"},
     {"list-problems", cmd_list_problems, "list the built-in functions"},
+#ifdef DEVO_HAVE_SERVE
+    {"serve", cmd_serve, "answer scheduling requests over HTTP and JSON (a resident service)"},
+#endif
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
