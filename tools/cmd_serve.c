@@ -142,6 +142,8 @@ enum { R_NONE, R_SCHEDULE, R_HEALTH, R_METRICS };
 /* One request (MHD's per-request pointer). */
 typedef struct req {
   int route, is_csv, responded, http, outcome;
+  int too_large, no_memory; /* the body is being dropped, to answer 413 or 503 at its end */
+  int cut;                  /* closed without an answer: the body came too slowly */
   char method[16], path[128];
   double t_first, t_complete, t_answer;
   char *body;
@@ -452,7 +454,7 @@ static enum MHD_Result respond_error(server *s, struct MHD_Connection *c, req *q
     json_obj(&j);
     json_kv_int(&j, "status", http);
     json_kv_str(&j, "message", e->msg);
-    if (e->field)
+    if (e->field[0])
       json_kv_str(&j, "field", e->field);
     if (e->row)
       json_kv_int(&j, "row", e->row);
@@ -759,22 +761,25 @@ static enum MHD_Result first_call(server *s, struct MHD_Connection *c, req *q, c
   return MHD_YES;
 }
 
-/* Appends a piece of the body; answers 413 or 408 when it grows too large or comes too slowly. */
-static enum MHD_Result body_piece(server *s, struct MHD_Connection *c, req *q, const char *data,
-                                  size_t size)
+/* Appends a piece of the body. libmicrohttpd (0.9.75) takes an answer only before the body or
+ * after all of it: a body that grows past --max-body without a Content-Length that said so is
+ * read to its end and dropped, then answered 413; one still arriving after --read-timeout has its
+ * connection closed, since no answer can be sent then (logged as 408). */
+static enum MHD_Result body_piece(server *s, req *q, const char *data, size_t size)
 {
-  if (q->len + size > s->o.max_body) {
-    free(q->body);
-    q->body = NULL;
-    return respond_msg(s, c, q, 413, OUT_TOO_LARGE, "body of more than --max-body (%zu bytes)",
-                       s->o.max_body);
-  }
   if (now_s() - q->t_first > s->o.read_timeout) {
+    q->http = 408;
+    q->outcome = OUT_TIMEOUT;
+    q->cut = 1;
+    return MHD_NO;
+  }
+  if (q->too_large || q->len + size > s->o.max_body) {
     free(q->body);
     q->body = NULL;
-    return respond_msg(s, c, q, 408, OUT_TIMEOUT,
-                       "the body took more than --read-timeout (%g s) to arrive",
-                       s->o.read_timeout);
+    q->cap = 0;
+    q->too_large = 1;
+    q->len += size; /* counted for the log, not kept */
+    return MHD_YES;
   }
   if (q->len + size + 1 > q->cap) {
     size_t cap = q->cap ? q->cap : 65536;
@@ -782,8 +787,11 @@ static enum MHD_Result body_piece(server *s, struct MHD_Connection *c, req *q, c
     while (cap < q->len + size + 1)
       cap *= 2;
     nb = (char *)realloc(q->body, cap);
-    if (!nb)
-      return respond_msg(s, c, q, 503, OUT_ERROR, "out of memory for the body");
+    if (!nb) { /* answered 503 when the body ends */
+      q->no_memory = 1;
+      q->too_large = 1;
+      return MHD_YES;
+    }
     q->body = nb;
     q->cap = cap;
   }
@@ -820,11 +828,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     return MHD_YES;
   }
   if (*size) {
-    enum MHD_Result r = body_piece(s, c, q, data, *size);
+    enum MHD_Result r = body_piece(s, q, data, *size);
     *size = 0;
     return r;
   }
   q->t_complete = now_s();
+  if (q->no_memory)
+    return respond_msg(s, c, q, 503, OUT_ERROR, "out of memory for a body of %zu bytes", q->len);
+  if (q->too_large)
+    return respond_msg(s, c, q, 413, OUT_TOO_LARGE,
+                       "body of %zu bytes: more than --max-body (%zu bytes)", q->len,
+                       s->o.max_body);
   if (q->route == R_HEALTH)
     return health(s, c, q);
   if (q->route == R_METRICS)
@@ -841,16 +855,19 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
   (void)c;
   if (!q)
     return;
-  if (!q->responded || toe != MHD_REQUEST_TERMINATED_COMPLETED_OK) {
-    if (!q->responded)
-      q->outcome = OUT_ABORTED;
-    if (!q->responded)
-      q->t_answer = now_s();
+  if (!q->responded) { /* closed: by the client, for slowness (here or by libmicrohttpd's idle
+                          timeout), or for an error */
+    q->t_answer = now_s();
+    if (!q->cut && toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED) {
+      q->http = 408;
+      q->cut = 1;
+    }
+    q->outcome = q->cut ? OUT_TIMEOUT : OUT_ABORTED;
   }
   lat = q->t_answer - (q->t_complete > 0.0 ? q->t_complete : q->t_first);
   fprintf(stderr, "devo serve: %s %s %zu B %d %.1f ms %s admission %s stop %s\n", q->method,
-          q->path, q->len, q->responded ? q->http : 0, 1e3 * lat, outcome_names[q->outcome],
-          q->admission, q->stop);
+          q->path, q->len, q->responded || q->cut ? q->http : 0, 1e3 * lat,
+          outcome_names[q->outcome], q->admission, q->stop);
   pthread_mutex_lock(&s->mu);
   s->outcomes[q->outcome]++;
   s->active--;

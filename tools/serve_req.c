@@ -33,7 +33,7 @@ static int refuse(serve_err *err, const char *field, long row, long col, const c
 {
   va_list ap;
   err->http = 400;
-  err->field = field;
+  snprintf(err->field, sizeof err->field, "%s", field ? field : "");
   err->row = row;
   err->col = col;
   va_start(ap, fmt);

@@ -23,7 +23,7 @@ typedef struct serve_req {
 typedef struct serve_err {
   int http;
   char msg[512];
-  const char *field; /* static string or NULL */
+  char field[64];    /* the member or parameter, "" when none */
   long row, col;     /* 1-based; 0 = none */
 } serve_err;
 
