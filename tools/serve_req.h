@@ -23,8 +23,8 @@ typedef struct serve_req {
 typedef struct serve_err {
   int http;
   char msg[512];
-  char field[64];    /* the member or parameter, "" when none */
-  long row, col;     /* 1-based; 0 = none */
+  char field[64]; /* the member or parameter, "" when none */
+  long row, col;  /* 1-based; 0 = none */
 } serve_err;
 
 /* Bounds the server puts on a request. */
