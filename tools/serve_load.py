@@ -96,6 +96,7 @@ def main():
     ap.add_argument("--matrix", default="etc_data/512x16/u_c_hihi.csv")
     ap.add_argument("--time-limit", type=float, default=0.05)
     ap.add_argument("--backend", default=None)
+    ap.add_argument("--objective", default=None, help="weighted (the default of devo) or makespan")
     ap.add_argument("--bad-every", type=int, default=0)
     ap.add_argument("--log", help="write the server's log lines here")
     ap.add_argument("--json", help="write the figures as JSON here")
@@ -107,6 +108,8 @@ def main():
     req = {"etc": etc, "time_limit": args.time_limit}
     if args.backend:
         req["backend"] = args.backend
+    if args.objective:
+        req["objective"] = args.objective
     body = json.dumps(req).encode()
 
     proc = None
