@@ -126,10 +126,15 @@ def main():
     lat, problems, admissions, bad_ok, bad_sent = [], [], {}, [0], [0]
     limit = args.time_limit
 
+    rss_series = []  # (requests sent, RSS KiB) every tenth of the run: flat or growing?
+    step = max(1, args.requests // 10)
+
     def next_index():
         with lock:
             i = counter[0]
             counter[0] += 1
+            if pid and i % step == 0 and i < args.requests:
+                rss_series.append((i, rss_kib(pid)))
             return i if i < args.requests else None
 
     def client():
@@ -208,7 +213,7 @@ def main():
         "max_ms": 1e3 * (lat[-1] if lat else float("nan")), "overruns_limit_plus_5ms": over,
         "throughput_rps": (len(lat) + bad_sent[0]) / wall, "wall_s": wall,
         "bad_sent": bad_sent[0], "bad_right_status": bad_ok[0],
-        "rss_before_kib": rss0, "rss_after_kib": rss1,
+        "rss_before_kib": rss0, "rss_after_kib": rss1, "rss_series_kib": rss_series,
     }
     print("%d good requests answered of %d (%d clients, %d x %d, limit %.3f s), %d problems" %
           (len(lat), args.requests - bad_sent[0], args.clients, n, m, limit, len(problems)))
@@ -219,6 +224,8 @@ def main():
     if bad_sent[0]:
         print("malformed requests %d, with the right status %d" % (bad_sent[0], bad_ok[0]))
     print("server RSS %d KiB before, %d KiB after" % (rss0, rss1))
+    if rss_series:
+        print("server RSS (requests sent: KiB) " + ", ".join("%d: %d" % x for x in rss_series))
     for p in problems[:10]:
         print("  " + p)
     if args.json:
