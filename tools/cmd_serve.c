@@ -605,7 +605,10 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
   so.steps = r->steps;
   so.chains = r->chains;
   so.heuristic = quick ? DEVO_HEUR_MCT : -1;
-  if (!quick && r->backend != DEVO_BACKEND_CPU && s->gpu_ok) {
+  /* the GPU slot only for a search that uses it: the DE pipeline (the IG search of the makespan
+   * runs on the CPU) */
+  if (!quick && r->backend != DEVO_BACKEND_CPU && s->gpu_ok &&
+      (r->search == DEVO_SEARCH_PIPELINE || (r->search == DEVO_SEARCH_AUTO && r->lambda != 1.0))) {
     int free_gpu = 0;
     gpu = atomic_compare_exchange_strong(&s->gpu_busy, &free_gpu, 1);
   }
