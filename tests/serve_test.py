@@ -165,7 +165,11 @@ def case_api(devo, src):
         check(m.get('devo_schedule_latency_seconds_bucket{le="+Inf"}') == "5", "+Inf bucket")
         check(m.get("devo_queue_length") == "0", "queue length")
         check("devo_deadline_overruns_total" in m, "overruns")
-        logs = [l for l in s.lines if l.startswith("devo serve: POST /v1/schedule")]
+        for _ in range(100):  # a line is written when its connection is done: a moment after
+            logs = [l for l in s.lines if l.startswith("devo serve: POST /v1/schedule")]
+            if len(logs) >= 5:
+                break
+            time.sleep(0.02)
         check(len(logs) == 5, "one log line per request: %d" % len(logs))
         check(all(re.search(r" 200 [0-9.]+ ms search admission search stop DEVO_", l) for l in logs),
               "log line fields: %s" % logs[:1])

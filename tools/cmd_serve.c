@@ -435,6 +435,11 @@ static enum MHD_Result respond(server *s, struct MHD_Connection *c, req *q, int 
   q->http = http;
   q->outcome = outcome;
   q->t_answer = now_s();
+  /* counted now, not when the connection is done with it: a client that reads the metrics
+   * right after its answer sees it counted */
+  pthread_mutex_lock(&s->mu);
+  s->outcomes[outcome]++;
+  pthread_mutex_unlock(&s->mu);
   return ok;
 }
 
@@ -872,7 +877,8 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
           q->path, q->len, q->responded || q->cut ? q->http : 0, 1e3 * lat,
           outcome_names[q->outcome], q->admission, q->stop);
   pthread_mutex_lock(&s->mu);
-  s->outcomes[q->outcome]++;
+  if (!q->responded)
+    s->outcomes[q->outcome]++;
   s->active--;
   pthread_cond_broadcast(&s->cv);
   pthread_mutex_unlock(&s->mu);
