@@ -85,6 +85,10 @@ class Server:
             self.proc.kill()
             rc = None
         self.thread.join(5)
+        # a sanitizer build (-fsanitize=address,undefined,thread) reports on stderr
+        for line in self.lines:
+            if re.search(r"Sanitizer|runtime error:", line):
+                check(False, "sanitizer: " + line)
         return rc
 
 
