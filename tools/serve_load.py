@@ -123,7 +123,7 @@ def main():
 
     lock = threading.Lock()
     counter = [0]
-    lat, problems, admissions, bad_ok, bad_sent = [], [], {}, [0], [0]
+    lat, problems, admissions, backends, bad_ok, bad_sent = [], [], {}, {}, [0], [0]
     limit = args.time_limit
 
     rss_series = []  # (requests sent, RSS KiB) every tenth of the run: flat or growing?
@@ -192,6 +192,7 @@ def main():
                     problems.append("request %d: %s" % (i, err))
                 else:
                     admissions[a["admission"]] = admissions.get(a["admission"], 0) + 1
+                    backends[a["backend"]] = backends.get(a["backend"], 0) + 1
         c.close()
 
     threads = [threading.Thread(target=client) for _ in range(args.clients)]
@@ -209,7 +210,7 @@ def main():
     out = {
         "requests": args.requests, "clients": args.clients, "tasks": n, "machines": m,
         "time_limit": limit, "answered": len(lat), "problems": len(problems),
-        "admissions": admissions, "p50_ms": 1e3 * pick(0.50), "p99_ms": 1e3 * pick(0.99),
+        "admissions": admissions, "backends": backends, "p50_ms": 1e3 * pick(0.50), "p99_ms": 1e3 * pick(0.99),
         "max_ms": 1e3 * (lat[-1] if lat else float("nan")), "overruns_limit_plus_5ms": over,
         "throughput_rps": (len(lat) + bad_sent[0]) / wall, "wall_s": wall,
         "bad_sent": bad_sent[0], "bad_right_status": bad_ok[0],
@@ -217,7 +218,7 @@ def main():
     }
     print("%d good requests answered of %d (%d clients, %d x %d, limit %.3f s), %d problems" %
           (len(lat), args.requests - bad_sent[0], args.clients, n, m, limit, len(problems)))
-    print("admissions %s" % admissions)
+    print("admissions %s, backends %s" % (admissions, backends))
     print("latency p50 %.1f ms, p99 %.1f ms, max %.1f ms; over limit + 5 ms: %d" %
           (out["p50_ms"], out["p99_ms"], out["max_ms"], over))
     print("throughput %.1f requests/s over %.1f s" % (out["throughput_rps"], wall))
