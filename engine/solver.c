@@ -217,6 +217,13 @@ int devo_gpu_available(char *msg, size_t msglen)
   return devo__gpu_probe(msg, msglen);
 }
 
+/* The probe makes the primary context (kernels/gpu_backend.cu: cudaFree(0)); without CUDA
+ * (gpu_none.c) it answers 0. */
+int devo_gpu_warmup(void)
+{
+  return devo__gpu_probe(NULL, 0) ? DEVO_OK : DEVO_E_NODEVICE;
+}
+
 static int validate(devo_solver *s)
 {
   const devo__opts *o = &s->o;

@@ -23,6 +23,7 @@ int cmd_eval(int argc, char **argv);
 int cmd_list_problems(int argc, char **argv);
 int cmd_experiment(int argc, char **argv);
 int cmd_rank(int argc, char **argv);
+int cmd_serve(int argc, char **argv); /* built with libmicrohttpd only */
 
 /* Prints "devo <cmd>: <message>\n" to stderr and returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -15,6 +15,9 @@ static const struct {
     {"list-problems", cmd_list_problems, "list the built-in functions"},
     {"experiment", cmd_experiment, "run a grid of trials from a spec file into a results CSV"},
     {"rank", cmd_rank, "rank the algorithms of a results CSV (U-score, Mann-Whitney, Friedman)"},
+#ifdef DEVO_HAVE_SERVE
+    {"serve", cmd_serve, "answer scheduling requests over HTTP and JSON (a resident service)"},
+#endif
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 

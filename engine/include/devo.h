@@ -482,6 +482,14 @@ const char *devo_solver_backend_info(const devo_solver *s);
  * msg (may be NULL) receives the reason or the device name. Thread-safe. */
 int devo_gpu_available(char *msg, size_t msglen);
 
+/* Makes the GPU ready for later calls: creates this thread's device's primary CUDA context
+ * (0.2 to 1.1 s on an H100 the first time in a process; then shared by every thread of the
+ * process), so that a later devo_solve or devo_schedule_run on the GPU does not pay for it
+ * inside its time limit. For a long-lived caller (a resource manager linking libdevo): call it
+ * once at start-up, off the critical path (any thread). Calling it again is cheap. Thread-safe.
+ * Returns DEVO_OK, or DEVO_E_NODEVICE (no usable device, or a build without CUDA). */
+int devo_gpu_warmup(void);
+
 /* ---- the scheduling pipeline (devo schedule as a library call) ---------------------------- */
 
 /* Where the schedule returned by devo_schedule_run came from. */
@@ -490,7 +498,16 @@ enum {
   DEVO_SCHED_FROM_HEURISTIC_LS = 1, /* a heuristic schedule improved by devo_etc_local_search */
   DEVO_SCHED_FROM_DE = 2,           /* DE's best */
   DEVO_SCHED_FROM_DE_LS = 3,        /* DE's best, improved by the final local search */
-  DEVO_SCHED_FROM_ILS = 4           /* the best of the above, improved by iterated local search */
+  DEVO_SCHED_FROM_ILS = 4,          /* the best of the above, improved by iterated local search */
+  DEVO_SCHED_FROM_IG = 5            /* a heuristic schedule improved by the iterated greedy */
+};
+
+/* The search of devo_schedule_run (devo_schedule_opts.search). */
+enum {
+  DEVO_SEARCH_AUTO = 0,     /* IG for lambda = 1 (the makespan), else the DE pipeline */
+  DEVO_SEARCH_PIPELINE = 1, /* heuristics, local search, DE, iterated local search (steps 1-6) */
+  DEVO_SEARCH_IG = 2        /* heuristics, then the makespan search of problems/etc_vnd.c on
+                               threads (makespan only: lambda must be 1) */
 };
 
 /* Options of devo_schedule_run; devo_schedule_opts_init sets the defaults given here. */
@@ -533,6 +550,20 @@ typedef struct devo_schedule_opts {
      heuristics (MCT, O(nm)) always finishes, and a single --heuristic cut short has its
      unmapped tasks mapped by MCT. The call never writes *interrupt. */
   const volatile sig_atomic_t *interrupt;
+  /* issue 19: the iterated-greedy search (IG). With IG the progress callback is called from
+     the calling thread at each merge of the chains (generation = evaluations = steps per
+     chain so far). */
+  int search;    /* DEVO_SEARCH_*; default AUTO */
+  int64_t steps; /* IG steps per chain (destroy, greedy reinsertion, local search), >= 0;
+                    0 (default) = until the deadline. With steps > 0 the search ends after that
+                    many steps (or at the deadline, whichever comes first), the heuristics are
+                    not cut short by the 20% share (only by the deadline), and the answer is
+                    the same on every run and thread count for a fixed seed and chains,
+                    provided the deadline does not end it first (r->status DEVO_OK, not
+                    DEVO_TIME_LIMIT). Needs search = IG or AUTO with lambda = 1. */
+  int chains;    /* IG chains, 0 .. 4096; 0 (default) = the larger of threads and 4. The
+                    answer depends on the chain count, not on the thread count: fix it for
+                    answers that do not depend on threads. At most 64 threads run chains. */
 } devo_schedule_opts;
 
 /* What devo_schedule_run did. */
@@ -541,12 +572,15 @@ typedef struct devo_schedule_result {
   int64_t evaluations; /* DE's schedule evaluations, or the heuristics run when DE did not run */
   int64_t generations; /* DE generations (0 without DE) */
   int64_t ls_moves;    /* local-search steps kept: seeds and final polish together */
-  int64_t ils_rounds;  /* perturbation + local search rounds of step 5 */
+  int64_t ils_rounds;  /* perturbation + local search rounds of step 5, or IG steps (all
+                          chains together) */
+  int64_t candidates;  /* IG: neighbourhood candidates evaluated, all chains together */
   int de_ran;          /* 1 when DE ran */
   int status;          /* why the search ended, one of: DEVO_TIME_LIMIT (its time was used
                           up: the normal end, also when DE had no time to run),
                           DEVO_INTERRUPTED (o->interrupt), DEVO_STOPPED_BY_CALLBACK (the
-                          progress callback), DEVO_OK (a single o->heuristic ran to its end) */
+                          progress callback), DEVO_OK (a single o->heuristic ran to its end,
+                          or the IG search did its o->steps before the deadline) */
   int source;          /* DEVO_SCHED_FROM_* of the returned assignment */
   int heuristic;       /* DEVO_HEUR_* behind a FROM_HEURISTIC(_LS) answer, else -1 */
   int backend;         /* DEVO_BACKEND_CPU or _GPU that ran DE; -1 without DE */
@@ -560,7 +594,17 @@ typedef struct devo_schedule_result {
 void devo_schedule_opts_init(devo_schedule_opts *o);
 
 /* The time-bounded anytime scheduler of `devo schedule`, for resource managers that link devo:
- * matrix in memory in, assignment out. Steps, all inside o->time_limit:
+ * matrix in memory in, assignment out. With the IG search (o->search = IG, or AUTO with
+ * lambda = 1; issue 19): step 1 below, then the makespan search of problems/etc_vnd.c
+ * (annealing at the LP relaxation's machine prices with iterated-greedy steps; docs/
+ * scheduling-search.md) from the best heuristic schedule (on the CPU, o->chains chains on
+ * o->threads threads; the GPU is not used) until the deadline or o->steps steps per chain; the
+ * answer is the better of the two (r->source FROM_IG or FROM_HEURISTIC), r->ils_rounds counts the
+ * steps and r->candidates the neighbourhood candidates; r->status is DEVO_TIME_LIMIT (the deadline
+ * ended it), DEVO_OK (o->steps done), DEVO_INTERRUPTED (o->interrupt, read every 2048 candidates)
+ * or DEVO_STOPPED_BY_CALLBACK. The deadline promise below holds the same (the search reads the
+ * clock every 2048 candidates, about 20 us). Otherwise (the DE pipeline), steps, all inside
+ * o->time_limit:
  *  1. the six classic heuristics (or only o->heuristic, which then is the answer, no search, and
  *     always runs to its end, O(n^2 m) for Min-min, Max-min and Sufferage: minutes from about
  *     10^5 tasks): OLB, MET and MCT always, then Min-min, Sufferage and Max-min, each dropped
@@ -627,8 +671,8 @@ const char *devo_etc_machine_name(const devo_etc *e, int j);
 int devo_etc_timeline(const devo_etc *e, const int *assign, int order, double *start,
                       double *finish);
 
-/* "heuristic", "heuristic+ls", "de", "de+ls", "ils" for a DEVO_SCHED_FROM_* value; NULL for any
- * other. Static storage; thread-safe. */
+/* "heuristic", "heuristic+ls", "de", "de+ls", "ils", "ig" for a DEVO_SCHED_FROM_* value; NULL
+ * for any other. Static storage; thread-safe. */
 const char *devo_schedule_source_name(int source);
 
 #ifdef __cplusplus

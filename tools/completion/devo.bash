@@ -19,7 +19,7 @@ _devo() {
     *) cmd=${COMP_WORDS[i]}; break ;;
     esac
   done
-  local cmds="solve schedule eval list-problems experiment rank help"
+  local cmds="solve schedule eval list-problems experiment rank serve help"
   if [[ -z $cmd ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$cmds --help --version" -- "$cur")
     return
