@@ -27,6 +27,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../engine/etc_internal.h"
 #include "../engine/internal.h"
 #include "devo_alloc.h"
 #include "etc.h"
@@ -426,6 +427,14 @@ static int pass(ls_state *s)
 int devo_etc_local_search(const devo_etc *e, int *assign, int order, double lambda,
                           int64_t max_moves, double deadline_seconds_from_now, int64_t *moves_done)
 {
+  return devo__etc_local_search_ex(e, assign, order, lambda, max_moves, deadline_seconds_from_now,
+                                   moves_done, NULL);
+}
+
+int devo__etc_local_search_ex(const devo_etc *e, int *assign, int order, double lambda,
+                              int64_t max_moves, double deadline_seconds_from_now,
+                              int64_t *moves_done, int *restored)
+{
   const devo_allocator *al;
   ls_state s;
   int *orig = NULL, rc = DEVO_OK;
@@ -433,6 +442,8 @@ int devo_etc_local_search(const devo_etc *e, int *assign, int order, double lamb
   int64_t moves = 0;
   if (moves_done)
     *moves_done = 0;
+  if (restored)
+    *restored = 0;
   if (!e || !assign || (order != DEVO_ORDER_FCFS && order != DEVO_ORDER_SPT) ||
       !(lambda >= 0.0 && lambda <= 1.0) || max_moves < 0 ||
       !(deadline_seconds_from_now >= 0.0 && deadline_seconds_from_now <= 1e9))
@@ -486,6 +497,8 @@ int devo_etc_local_search(const devo_etc *e, int *assign, int order, double lamb
     if (!(after <= before)) { /* rounding led the search astray: keep the input */
       memcpy(assign, orig, (size_t)s.n * sizeof(int));
       moves = 0;
+      if (restored)
+        *restored = 1;
     }
   }
   if (moves_done)
