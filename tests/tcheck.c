@@ -227,9 +227,20 @@ tc_deadline tc_deadline_init(const char *what, double promise_abs, double promis
   return d;
 }
 
+static double tc_cpu(void)
+{
+  struct rusage r, c;
+  getrusage(RUSAGE_SELF, &r);
+  getrusage(RUSAGE_CHILDREN, &c);
+  return (double)(r.ru_utime.tv_sec + r.ru_stime.tv_sec + c.ru_utime.tv_sec + c.ru_stime.tv_sec) +
+         1e-6 * (double)(r.ru_utime.tv_usec + r.ru_stime.tv_usec + c.ru_utime.tv_usec +
+                         c.ru_stime.tv_usec);
+}
+
 tc_mark tc_mark_now(void)
 {
   tc_mark m;
+  m.cpu = tc_cpu();
   m.ivcsw = tc_preemptions();
   m.steal = tc_steal();
   m.t0 = tc_now(); /* last: the look at /proc/stat is not part of the run */
@@ -238,11 +249,16 @@ tc_mark tc_mark_now(void)
 
 double tc_deadline_add(tc_deadline *d, tc_mark m, double limit)
 {
-  const double over = tc_now() - m.t0 - limit; /* first: the bookkeeping is not part of it */
+  const double t1 = tc_now(), over = t1 - m.t0 - limit; /* first: not the bookkeeping */
+  const double cpu = tc_cpu() - m.cpu;
   const double promise =
       (d->promise_abs > d->promise_rel * limit ? d->promise_abs : d->promise_rel * limit) +
       d->allowance;
-  const int clean = tc_preemptions() == m.ivcsw && tc_steal() == m.steal;
+  const int clean = tc_preemptions() == m.ivcsw && tc_steal() == m.steal &&
+                    (d->busy <= 0.0 || cpu >= 0.95 * d->busy * (t1 - m.t0));
+  if (getenv("TC_VERBOSE"))
+    printf("  run %d: %.3f ms past the limit of %g s, cpu/wall %.3f, %s\n", d->runs + 1, over * 1e3,
+           limit, cpu / (t1 - m.t0), clean ? "clean" : "preempted");
   d->runs++;
   tc_checks++;
   if (clean) {

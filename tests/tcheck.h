@@ -1,10 +1,10 @@
 /* tcheck.h: the tiny test harness of devo's ctest programs. A program defines cases with
  * TEST_CASE(name) / SLOW_CASE(name) / TIMED_CASE(name) at the start of a line (CMake reads those
  * lines to register one ctest entry per case; slow and timed cases run alone, since timing
- * promises do not hold beside other tests), lists them in a TCASES table, and calls tc_main. A case fails by
- * CHECK*; TC_SKIP(msg) exits 77, which ctest reports as skipped. A case that made no check fails
- * (it proved nothing); a part of a case that cannot run calls tc_skip_after(msg), and the case
- * then ends as skipped with that message once the rest of it has passed, never as passed. */
+ * promises do not hold beside other tests), lists them in a TCASES table, and calls tc_main. A case
+ * fails by CHECK*; TC_SKIP(msg) exits 77, which ctest reports as skipped. A case that made no check
+ * fails (it proved nothing); a part of a case that cannot run calls tc_skip_after(msg), and the
+ * case then ends as skipped with that message once the rest of it has passed, never as passed. */
 #ifndef DEVO_TCHECK_H
 #define DEVO_TCHECK_H
 
@@ -13,8 +13,8 @@
 
 #include "engine/include/devo.h"
 
-#define TEST_CASE(name) static void name(void)
-#define SLOW_CASE(name) static void name(void)
+#define TEST_CASE(name)  static void name(void)
+#define SLOW_CASE(name)  static void name(void)
 #define TIMED_CASE(name) static void name(void)
 
 typedef struct tc_case {
@@ -89,22 +89,27 @@ void tc_expect_refused(const char *cmd, int code, const char *prefix, const char
 double tc_now(void);
 
 /* Deadline promises. A run counts as clean when the kernel did not take the CPU from the process
- * during it: its involuntary context switches (getrusage, children included) and the machine's steal time
- * (/proc/stat, a virtual machine's stalls) did not go up. Every clean run must end within the
- * promise, measured by the test around the call; a run that was not clean says nothing about the
- * promise (it is only held to the hang ceiling). Too few clean runs: the case is skipped as
+ * during it: its involuntary context switches (getrusage, children included) and the machine's
+ * steal time
+ * (/proc/stat, a virtual machine's stalls) did not go up, and, where the caller says how many
+ * threads the call keeps busy (d.busy), it got that much CPU time. Every clean run must end within
+ * the promise, measured by the test around the call; a run that was not clean says nothing about
+ * the promise (it is only held to the hang ceiling). Too few clean runs: the case is skipped as
  * inconclusive, never passed. Use: d = tc_deadline_init(...); for each run m = tc_mark_now();
  * call; tc_deadline_add(&d, m, limit); at the end tc_deadline_end(&d). */
 typedef struct tc_mark {
   long ivcsw;
   long long steal;
-  double t0;
+  double cpu, t0; /* the process's CPU seconds (children included), the monotonic clock */
 } tc_mark;
 typedef struct tc_deadline {
   const char *what;
   double promise_abs, promise_rel; /* allowed past the limit: max(abs, rel * limit) ... */
   double allowance;                /* ... + this (stated: process start-up for a CLI run) */
   double hang;                     /* any run, clean or not: past limit + hang fails */
+  double busy; /* threads the call keeps busy all along (0: not known): a run during which the
+                  process got less CPU time than busy x 95% of the wall time waited for a CPU
+                  (a woken thread left in the run queue is no context switch) and is not clean */
   int min_clean, runs, clean;
   double worst, worst_busy; /* largest overrun of a clean run, of one that was not */
 } tc_deadline;

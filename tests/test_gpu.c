@@ -107,8 +107,9 @@ static void compare(const char *fn, int dim, int np, int design, const run_out *
   printf("  %-10s D=%-6d NP=%-4d design 0x%04x: %zu/%zu coordinates bit-identical, max rel "
          "diff %.2g; fitness max rel diff %.2g; best cpu %.17g gpu %.17g (rel %.2g)\n",
          fn, dim, np, design, same, n, worst, worst_fit, c->best, g->best, rb);
-  CHECKF(same == n, "%s D=%d NP=%d design 0x%x: %zu of %zu coordinates differ (largest %.3g relative)",
-         fn, dim, np, design, n - same, n, worst);
+  CHECKF(same == n,
+         "%s D=%d NP=%d design 0x%x: %zu of %zu coordinates differ (largest %.3g relative)", fn,
+         dim, np, design, n - same, n, worst);
   CHECKF(worst_fit <= 1e-12, "%s D=%d NP=%d design 0x%x: fitness differs by %.3g relative", fn, dim,
          np, design, worst_fit);
   CHECKF(rb <= 1e-12, "%s D=%d NP=%d design 0x%x: best %.17g vs %.17g", fn, dim, np, design,

@@ -261,7 +261,8 @@ SLOW_CASE(time_limit_overshoot)
     const double limit = limits[k % 2];
     tc_mark m;
     int rc;
-    CHECK(devo_solver_set_threads(s, 1 + (k / 2) % 2) == DEVO_OK);
+    d.busy = 1 + (k / 2) % 2;
+    CHECK(devo_solver_set_threads(s, (int)d.busy) == DEVO_OK);
     CHECK(devo_solver_set_max_evals(s, 1000000000) == DEVO_OK);
     CHECK(devo_solver_set_time_limit(s, limit) == DEVO_OK);
     m = tc_mark_now();
@@ -311,6 +312,7 @@ SLOW_CASE(time_limit_slow_objective)
               before = tc_deadline_init("slow objective, generation not started (5 ms)", 0.001,
                                         0.01, 0.0, 3);
   int k;
+  inside.busy = before.busy = 1; /* one thread, spinning in the objective */
   for (k = 0; k < 90 && !(tc_deadline_enough(&inside) && tc_deadline_enough(&before) && k >= 15);
        ++k) {
     devo_problem *p = NULL;
@@ -620,8 +622,8 @@ static hand_count hand_de(int rule, int kind, int np, int dim, double f, double 
     double *next = (double *)malloc(nd * sizeof(double));
     CHECK(next != NULL);
     for (i = 0; i < np; ++i) {
-      devo__de_idx r = devo__de_indices(seed, (uint32_t)g, (uint32_t)i, (uint32_t)np,
-                                        (uint32_t)dim);
+      devo__de_idx r =
+          devo__de_indices(seed, (uint32_t)g, (uint32_t)i, (uint32_t)np, (uint32_t)dim);
       const double *xi = pop + (size_t)i * dim, *t = trials + (size_t)i * dim;
       double ft;
       CHECK(r.r1 != (uint32_t)i && r.r2 != (uint32_t)i && r.r3 != (uint32_t)i && r.r1 != r.r2 &&
