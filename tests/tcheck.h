@@ -90,8 +90,7 @@ double tc_now(void);
 
 /* Deadline promises. A run counts as clean when the kernel did not take the CPU from the process
  * during it: its involuntary context switches (getrusage, children included) and the machine's
- * steal time
- * (/proc/stat, a virtual machine's stalls) did not go up, and, where the caller says how many
+ * steal time (/proc/stat, a virtual machine's stalls) did not go up, and, where the caller says how many
  * threads the call keeps busy (d.busy), it got that much CPU time. Every clean run must end within
  * the promise, measured by the test around the call; a run that was not clean says nothing about
  * the promise (it is only held to the hang ceiling). Too few clean runs: the case is skipped as

@@ -144,8 +144,8 @@ static void check_reference(int id)
     fo = data_eval(&d, d.shift);
     want = optimum_value(optpath, id, dim);
     CHECK_CLOSE(fo, want, 1e-13, 0.0);
-    printf("F%02d D=%-3d %d rows, max rel err %.3g, f(o) = %.17g (official %.17g)\n", id, dim, rows,
-           maxrel, fo, want);
+    printf("F%02d D=%-3d %d rows, max rel err %.3g, f(o) = %.17g (official %.17g)\n", id, dim,
+           rows, maxrel, fo, want);
     free(line);
     free(x);
     free(path);
@@ -155,46 +155,16 @@ static void check_reference(int id)
   free(optpath);
 }
 
-TEST_CASE(ref_f01)
-{
-  check_reference(1);
-}
-TEST_CASE(ref_f02)
-{
-  check_reference(2);
-}
-TEST_CASE(ref_f03)
-{
-  check_reference(3);
-}
-TEST_CASE(ref_f04)
-{
-  check_reference(4);
-}
-TEST_CASE(ref_f05)
-{
-  check_reference(5);
-}
-TEST_CASE(ref_f06)
-{
-  check_reference(6);
-}
-TEST_CASE(ref_f07)
-{
-  check_reference(7);
-}
-TEST_CASE(ref_f08)
-{
-  check_reference(8);
-}
-TEST_CASE(ref_f09)
-{
-  check_reference(9);
-}
-TEST_CASE(ref_f10)
-{
-  check_reference(10);
-}
+TEST_CASE(ref_f01) { check_reference(1); }
+TEST_CASE(ref_f02) { check_reference(2); }
+TEST_CASE(ref_f03) { check_reference(3); }
+TEST_CASE(ref_f04) { check_reference(4); }
+TEST_CASE(ref_f05) { check_reference(5); }
+TEST_CASE(ref_f06) { check_reference(6); }
+TEST_CASE(ref_f07) { check_reference(7); }
+TEST_CASE(ref_f08) { check_reference(8); }
+TEST_CASE(ref_f09) { check_reference(9); }
+TEST_CASE(ref_f10) { check_reference(10); }
 
 /* ---- generated data ------------------------------------------------------------------------- */
 
@@ -265,8 +235,8 @@ TEST_CASE(gen_shift_range)
       lo = d.shift[j] < lo ? d.shift[j] : lo;
       hi = d.shift[j] > hi ? d.shift[j] : hi;
     }
-    CHECKF(lo >= -80.0 && hi < 80.0 && lo < -70.0 && hi > 70.0, "F%02d shift in [%g, %g]", id, lo,
-           hi);
+    CHECKF(lo >= -80.0 && hi < 80.0 && lo < -70.0 && hi > 70.0, "F%02d shift in [%g, %g]", id,
+           lo, hi);
     data_free(&d);
   }
 }
@@ -358,10 +328,12 @@ TEST_CASE(gen_dims)
       int st = data_make(&d, id, dim, 1, NULL, err, sizeof err);
       if (devo__cec_dim_ok(id, dim)) {
         CHECKF(st == DEVO_OK, "F%02d D=%d: %s", id, dim, err);
-        CHECKF(fabs(data_eval(&d, d.shift) - devo__cec_fstar(id)) <= 1e-8, "F%02d D=%d", id, dim);
+        CHECKF(fabs(data_eval(&d, d.shift) - devo__cec_fstar(id)) <= 1e-8, "F%02d D=%d", id,
+               dim);
         data_free(&d);
       } else {
-        CHECKF(st == DEVO_E_INVALID && d.shift == NULL && err[0], "F%02d D=%d: %d", id, dim, st);
+        CHECKF(st == DEVO_E_INVALID && d.shift == NULL && err[0], "F%02d D=%d: %d", id, dim,
+               st);
       }
     }
   }
@@ -426,9 +398,10 @@ TEST_CASE(fmod500_exact)
 
 TEST_CASE(names)
 {
-  static const char *const names[10] = {"cec2017:f3",  "cec2017:f4",  "cec2017:f5",  "cec2017:f10",
-                                        "cec2014:f18", "cec2017:f16", "cec2014:f22", "cec2017:f22",
-                                        "cec2017:f24", "cec2017:f26"};
+  static const char *const names[10] = {"cec2017:f3",  "cec2017:f4",  "cec2017:f5",
+                                        "cec2017:f10", "cec2014:f18", "cec2017:f16",
+                                        "cec2014:f22", "cec2017:f22", "cec2017:f24",
+                                        "cec2017:f26"};
   static const double fstar[10] = {300, 400, 500, 1000, 1800, 1600, 2200, 2200, 2400, 2600};
   int i;
   char alias[8];
@@ -511,7 +484,8 @@ static void tmp_write(tmpdir *t, const char *name, const char *bytes, size_t len
 
 /* Copies ../shared/cec/<suite>/<src> less its last `cut` bytes (0: intact) to dir/<dst> (dst
  * NULL: same name). */
-static void tmp_copy_cut(tmpdir *t, const char *suite, const char *src, const char *dst, size_t cut)
+static void tmp_copy_cut(tmpdir *t, const char *suite, const char *src, const char *dst,
+                         size_t cut)
 {
   char sub[128], *path, *buf;
   size_t len;
@@ -544,7 +518,8 @@ static void check_msg(const char *err, const tmpdir *t, const char *file, int li
     snprintf(want, sizeof want, "%s/%s:%d: ", t->path, file, line);
   else
     snprintf(want, sizeof want, "%s/%s: ", t->path, file);
-  CHECKF(strncmp(err, want, strlen(want)) == 0, "message '%s' does not start with '%s'", err, want);
+  CHECKF(strncmp(err, want, strlen(want)) == 0, "message '%s' does not start with '%s'", err,
+         want);
 }
 
 /* A folder holding the files directly (no cec2017/ level) works and gives the same data. */
@@ -666,6 +641,7 @@ TEST_CASE(bad_truncated_file)
   free(path);
   tmp_close(&t);
 }
+
 
 /* A file that lost its last few bytes: the last number can still parse ("...e-0" from
  * "...e-01", or the mantissa alone), and in a shift file it can lie in the part that is
