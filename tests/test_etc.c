@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/etc_internal.h"
 #include "engine/include/devo.h"
@@ -1432,7 +1433,8 @@ TEST_CASE(cli_malformed_exit_2)
     char *out = NULL, *err = NULL;
     int rc;
     size_t len = strcmp(bad_cases[k].what, "NUL byte") == 0 ? 9 : strlen(bad_cases[k].text);
-    snprintf(path, sizeof path, "/tmp/devo_test_etc_%d.csv", k);
+    /* the process id: test runs of other checkouts share /tmp */
+    snprintf(path, sizeof path, "/tmp/devo_test_etc_%ld_%d.csv", (long)getpid(), k);
     write_file(path, bad_cases[k].text, len);
     snprintf(cmd, sizeof cmd, "%s schedule %s --heuristic min-min%s%s%s", bin, path,
              bad_cases[k].format == DEVO_ETC_BRAUN ? " --format braun" : "",
@@ -1457,9 +1459,12 @@ TEST_CASE(cli_schedule_runs)
 {
   const char *bin = tc_devo_bin();
   char cmd[512], *out = NULL, *err = NULL;
-  const char *path = "/tmp/devo_test_etc_ok.csv";
+  char path[64];
   int rc, lines = 0;
   const char *p;
+  /* the process id: test runs of other checkouts share /tmp (found in issue 25: this case
+   * failed when another run removed the file under it) */
+  snprintf(path, sizeof path, "/tmp/devo_test_etc_ok_%ld.csv", (long)getpid());
   write_file(path, "m0,m1,m2\n3,1,2\n2,2,9\n4,8,1\n1,5,5\n", 33); /* optimum with ready 0,0,4: 5 */
   snprintf(cmd, sizeof cmd, "%s schedule %s --heuristic mct", bin, path);
   rc = tc_run(cmd, &out, &err);

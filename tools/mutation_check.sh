@@ -187,10 +187,10 @@ cmake "${CMAKE_ARGS[@]}" >"$SCRATCH/configure.log" 2>&1 ||
 build() { cmake --build "$B" -j "$JOBS" >"$SCRATCH/build.log" 2>&1; }
 # Runs the cpu tests; FAILED and SKIPPED get the names. Returns 0 when none failed (124: timed
 # out). With --rt, skipped deadline tests run again under SCHED_FIFO (RERUN says which).
-names() { sed -n "s/^[[:space:]]*[0-9]* - \([^ ]*\) ($1).*/\1/p" "$2" | tr '\n' ' '; }
+names() { sed -n "s/^[[:space:]]*[0-9]* - \([^ ]*\) (\($1\)).*/\1/p" "$2" | tr '\n' ' '; }
 run_tests() {
   local log="$SCRATCH/ctest.log" rc re
-  timeout 900 ctest --test-dir "$B" -L cpu -j "$JOBS" >"$log" 2>&1
+  timeout 900 ctest --test-dir "$B" -L cpu -j "$JOBS" --output-on-failure >"$log" 2>&1
   rc=$?
   FAILED=$(names 'Failed\|Timeout\|SEGFAULT\|Subprocess aborted\|Exception\|Child aborted\|Not Run' "$log")
   SKIPPED=$(names Skipped "$log")
@@ -200,7 +200,8 @@ run_tests() {
     re=$(echo "$SKIPPED" | tr ' ' '\n' | grep -E 'time_limit|deadline|short_limits' | paste -sd'|' -)
     if [ -n "$re" ]; then
       RERUN=$re
-      timeout 300 chrt -f 10 ctest --test-dir "$B" -R "^($re)\$" >"$SCRATCH/ctest-rt.log" 2>&1
+      timeout 300 chrt -f 10 ctest --test-dir "$B" -R "^($re)\$" --output-on-failure \
+        >"$SCRATCH/ctest-rt.log" 2>&1
       [ $? -ne 0 ] && rc=8
       FAILED="$FAILED$(names 'Failed\|Timeout\|SEGFAULT\|Subprocess aborted\|Exception\|Child aborted' "$SCRATCH/ctest-rt.log")"
       SKIPPED="$(echo "$SKIPPED" | tr ' ' '\n' | grep -vE "^($re)\$" | paste -sd' ' -) $(names Skipped "$SCRATCH/ctest-rt.log")"
@@ -240,6 +241,7 @@ if ! run_tests; then
   KEEP=1
   exit 2
 fi
+SKIPPED=$(echo $SKIPPED)
 echo "baseline: ctest -L cpu passed in $TOTAL; skipped: ${SKIPPED:-none}${RERUN:+; rerun under SCHED_FIFO: ${RERUN//|/ }}"
 
 caught=0 survived=0 broken=0 ran=0
@@ -262,8 +264,10 @@ for ((k = 0; k < N; ++k)); do
       [ $rc -eq 124 ] && FAILED="$FAILED(timed out) "
       printf 'caught      %-26s %s: %s%s\n' "${IDS[k]}" "${WHYS[k]}" "$FAILED" \
         "${RERUN:+(SCHED_FIFO rerun of: ${RERUN//|/ })}"
+      grep -m1 '^FAIL ' "$SCRATCH/ctest.log" | cut -c1-300 | sed 's/^/              /'
       caught=$((caught + 1))
     else
+      SKIPPED=$(echo $SKIPPED)
       printf 'SURVIVED    %-26s %s (skipped: %s)\n' "${IDS[k]}" "${WHYS[k]}" "${SKIPPED:-none}"
       survived=$((survived + 1))
       SURV="$SURV ${IDS[k]}"
