@@ -16,7 +16,7 @@
  *                                                                                  F* 2600
  *
  * Semantics follow the official code where it and the definitions PDF disagree (see
- * ../shared/cec/README.md): z = M * (s * (x - o)) with M exactly as stored (not orthogonal in
+ * data/cec/README.md): z = M * (s * (x - o)) with M exactly as stored (not orthogonal in
  * general, never transposed); hybrids rotate the full vector first, then permute with the
  * shuffle, then split into groups of ceil(p_k * D) (computed in double, as the code does) and
  * scale each group by its function's own s; compositions weight with 1e99 at distance 0 (the
@@ -27,7 +27,7 @@
  * summed (b: summed, multiplied, or folded into the sum of a, depending on the function) and a
  * finish(n, A, B). The CPU walks the elements in index order, which reproduces the official
  * loops operation for operation (with glibc it reproduces all 280 official reference values of
- * ../shared/cec/reference bit for bit); the GPU (kernels/cec_device.cuh) computes the same terms
+ * data/cec/reference bit for bit); the GPU (kernels/cec_device.cuh) computes the same terms
  * one thread per element and reduces them.
  * The offsets inside the basic functions (+1 of Rosenbrock, -1 of HGBat, +420.97 of Schwefel)
  * are applied inside the element function, on the scaled and rotated value. */

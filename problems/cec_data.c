@@ -1,7 +1,7 @@
 /* cec_data.c: the catalogue of F01..F10 and their data, read strictly from the official CEC input
  * files or generated deterministically from a seed.
  *
- * Official files (../shared/cec/README.md): shift_data_N.txt (simple and hybrid functions: the
+ * Official files (data/cec/README.md): shift_data_N.txt (simple and hybrid functions: the
  * first D numbers of line 1; compositions: the first D numbers of each of the first ncomp lines,
  * the rest of each line skipped as the code's fscanf("%*[^\n]%*c") does), M_N_DD.txt (D lines of
  * D numbers per matrix, compositions stack 10 and use the first ncomp), shuffle_data_N_DD.txt

@@ -9,7 +9,7 @@
  * (availability times) in double precision, added in assignment order. Ties go to the lowest
  * task index, then to the lowest machine index (every comparison below is strict, scanning
  * indices upwards). Sufferage maps one task per step (the task whose best completion time is
- * furthest below its second-best), as ../shared/etc_data/braun/REFERENCE.md describes; the
+ * furthest below its second-best), as data/etc_data/braun/REFERENCE.md describes; the
  * original batch formulation of Maheswaran et al. differs in how conflicts within a pass are
  * resolved. */
 #include <string.h>

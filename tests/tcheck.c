@@ -2,6 +2,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tcheck.h"
 
+/* the repository's data/ folder, which CMake passes in (DEVO_SHARED_DIR) */
+#ifndef DEVO_TEST_DATA
+#define DEVO_TEST_DATA "data"
+#endif
+
 #include <stdarg.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -74,7 +79,7 @@ const char *tc_shared(const char *sub)
   struct stat st;
   const char *dir = getenv("DEVO_SHARED");
   if (!dir || !*dir)
-    dir = "../shared";
+    dir = DEVO_TEST_DATA;
   snprintf(buf, sizeof buf, "%s/%s", dir, sub);
   if (stat(buf, &st) != 0)
     return NULL;

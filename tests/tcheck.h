@@ -68,7 +68,8 @@ extern int tc_checks;
   } while (0)
 #define TC_SKIP(msg) tc_skip(msg)
 
-/* Path of the shared data folder: $DEVO_SHARED, else "../shared"; the result is a static buffer
+/* Path of the test data folder: $DEVO_SHARED, else the repository's data/ (the DEVO_SHARED_DIR
+ * the tests were built with); the result is a static buffer
  * holding dir + "/" + sub. Returns NULL (and the case should skip) when it does not exist. */
 const char *tc_shared(const char *sub);
 /* Path of the devo CLI ($DEVO_BIN), or skips the case. */

@@ -1,5 +1,5 @@
 /* test_cec.c: the CEC functions F01..F10 (problems/cec.h, problems/cec_data.c): every official
- * reference value of ../shared/cec/reference reproduced from the official data files, the
+ * reference value of data/cec/reference reproduced from the official data files, the
  * generated data (optimum, orthogonality, permutations, determinism), strict loading of bad
  * files, allocation failures, and the eval / list-problems commands of the CLI. */
 #define _POSIX_C_SOURCE 200809L
@@ -102,7 +102,7 @@ static void check_reference(int id)
   char *dir = shared_path("cec"), *optpath = shared_path("cec/reference/optimum_values.csv");
   int di;
   if (!dir || !tc_shared("cec/reference/F01_D10.csv") || !optpath)
-    TC_SKIP("../shared/cec (official data and reference values) not found; set DEVO_SHARED");
+    TC_SKIP("data/cec (official data and reference values) not found; set DEVO_SHARED");
   for (di = 0; di < 4; ++di) {
     int dim = official_dims[di], rows = 0, st;
     cec_data d;
@@ -482,7 +482,7 @@ static void tmp_write(tmpdir *t, const char *name, const char *bytes, size_t len
   fclose(f);
 }
 
-/* Copies ../shared/cec/<suite>/<src> less its last `cut` bytes (0: intact) to dir/<dst> (dst
+/* Copies data/cec/<suite>/<src> less its last `cut` bytes (0: intact) to dir/<dst> (dst
  * NULL: same name). */
 static void tmp_copy_cut(tmpdir *t, const char *suite, const char *src, const char *dst,
                          size_t cut)
@@ -507,7 +507,7 @@ static void tmp_copy(tmpdir *t, const char *suite, const char *src, const char *
 static void need_shared(void)
 {
   if (!tc_shared("cec/cec2017/M_3_D10.txt") || !tc_shared("cec/cec2014/M_18_D10.txt"))
-    TC_SKIP("../shared/cec not found; set DEVO_SHARED");
+    TC_SKIP("data/cec not found; set DEVO_SHARED");
 }
 
 /* The message starts with "<dir>/<file>:<line>:" (line > 0), or "<dir>/<file>: " for I/O. */
@@ -908,7 +908,7 @@ TEST_CASE(cli_eval)
   int rc, rows = 0;
   FILE *f;
   if (!dir || !tc_shared("cec/reference/F07_D10.csv"))
-    TC_SKIP("../shared/cec not found; set DEVO_SHARED");
+    TC_SKIP("data/cec not found; set DEVO_SHARED");
   ref = shared_path("cec/reference/F07_D10.csv");
   buf = slurp(ref, &len);
   tmp_open(&t);

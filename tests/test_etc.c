@@ -551,7 +551,7 @@ TEST_CASE(braun_reference_minmin)
   char *md;
   int k;
   if (!refp)
-    TC_SKIP("../shared/etc_data/braun is absent (set DEVO_SHARED)");
+    TC_SKIP("data/etc_data/braun is absent (set DEVO_SHARED)");
   md = tc_slurp(refp, NULL);
   CHECK(md != NULL);
   for (k = 0; k < 12; ++k) {
@@ -1139,7 +1139,7 @@ TEST_CASE(braun_minmin_local_search)
 {
   int k;
   if (!tc_shared("etc_data/braun/REFERENCE.md"))
-    TC_SKIP("../shared/etc_data/braun is absent (set DEVO_SHARED)");
+    TC_SKIP("data/etc_data/braun is absent (set DEVO_SHARED)");
   for (k = 0; k < 12; ++k) {
     devo_etc *e = load_braun(k);
     int a[512];

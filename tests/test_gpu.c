@@ -438,7 +438,7 @@ static double gpu_vs_cpu_points(devo_problem *p, const double *x, int n, int dim
   return worst;
 }
 
-/* Issue 4: every row of ../shared/cec/reference, plus f(o) and 32 random points per function and
+/* Issue 4: every row of data/cec/reference, plus f(o) and 32 random points per function and
  * dimension, on the official data: the GPU kernel agrees with the CPU within 1e-12 relative. */
 TEST_CASE(cec_reference)
 {
@@ -450,7 +450,7 @@ TEST_CASE(cec_reference)
   need_gpu();
   sh = tc_shared("cec/reference/F01_D10.csv");
   if (!sh)
-    TC_SKIP("../shared/cec/reference not found; set DEVO_SHARED");
+    TC_SKIP("data/cec/reference not found; set DEVO_SHARED");
   sh = tc_shared("cec");
   CHECK(sh != NULL);
   snprintf(dir, sizeof dir, "%s", sh);
@@ -504,7 +504,7 @@ TEST_CASE(cec_reference)
   printf("  cec_reference: largest GPU/CPU relative difference %.3g\n", worst);
 }
 
-/* Generated data (no ../shared needed), including dimensions above the block size. Within
+/* Generated data (no data/ needed), including dimensions above the block size. Within
  * 1e-12 up to D = 200; at D = 1500, 1e-10: Schwefel (F04) near its optimum sums 1500 terms of
  * about -420 that cancel against +418.98 * D, so the summation order alone moves the result by
  * ~1e-10 of the bias (measured on the H100: 1.2e-11). */

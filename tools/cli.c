@@ -169,6 +169,8 @@ int cli_next(const char *cmd, int argc, char **argv, int *pos, const char *const
     *val = arg; /* "-" is a positional argument: standard input */
     return -3;
   }
+  if (strcmp(arg, "-h") == 0)
+    arg = "--help"; /* the one short option, the same everywhere */
   eq = strchr(arg, '=');
   len = eq ? (size_t)(eq - arg) : strlen(arg);
   for (k = 0; names[k]; ++k) {

@@ -1,6 +1,6 @@
 /* cmd_schedule.c: `devo schedule`: the time-bounded anytime scheduler. Reads an ETC matrix, and
  * answers with the best assignment of tasks to machines found before the deadline, which counts
- * from process start (issue 5): reading the input, the search and writing the answer all fit
+ * from process start: reading the input, the search and writing the answer all fit
  * inside --time-limit. The search itself is the library's devo_schedule_run (engine/schedule.c):
  * the classic heuristics (Braun et al. 2001), local search on them, DE seeded with the results,
  * local search on DE's best; this file only parses, reads and writes. */

@@ -19,7 +19,8 @@ static const struct {
 static void usage(FILE *f)
 {
   int k;
-  fprintf(f, "usage: devo <command> [options]\n       devo --help | --version\n\ncommands:\n");
+  fprintf(f, "usage: devo <command> [options]\n       devo help <command> | --help | --version\n\n"
+             "commands:\n");
   for (k = 0; k < NCOMMANDS; ++k)
     fprintf(f, "  %-14s %s\n", commands[k].name, commands[k].what);
   fprintf(f, "\n'devo <command> --help' describes a command's options.\n"
@@ -34,6 +35,17 @@ int main(int argc, char **argv)
   if (argc < 2) /* bad usage is one line (DESIGN.md); --help has the list */
     return cli_usage_error(NULL, "a command is needed: solve, schedule, eval or list-problems "
                                  "(see devo --help)");
+  if (strcmp(argv[1], "help") == 0 && argc > 2) { /* devo help CMD = devo CMD --help */
+    static char help[] = "--help";
+    char *sub[3];
+    sub[0] = argv[2];
+    sub[1] = help;
+    sub[2] = NULL;
+    for (k = 0; k < NCOMMANDS; ++k)
+      if (strcmp(argv[2], commands[k].name) == 0)
+        return commands[k].fn(2, sub);
+    return cli_usage_error(NULL, "unknown command '%s' (see devo --help)", argv[2]);
+  }
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
       strcmp(argv[1], "help") == 0) {
     usage(stdout);

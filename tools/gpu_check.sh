@@ -9,17 +9,16 @@
 # SKIP_SANITIZER=1, SKIP_TESTS=1, CTEST_REGEX (only the gpu tests matching it), SKIP_PHILOX=1
 # (the RNG micro-benchmark and its sanitizer run), CLASSIC_SAN_TOOLS / BLK_SAN_TOOLS (the
 # compute-sanitizer tools for parity_small and blk_small; empty = none).
-# Block kinds (issues 4 and 5): SKIP_BENCH_GPU=1 (the classic bench-gpu), SKIP_BENCH_CEC=1
+# Block kinds: SKIP_BENCH_GPU=1 (the classic bench-gpu), SKIP_BENCH_CEC=1
 # (bench-cec, Janssen et al.'s case study 1 on F01..F10, ~2 min), SKIP_BENCH_SCHED=1 (bench-sched,
 # schedule evaluations per second, ~1.5 min; SCHED_ARGS e.g. "--reps 3"), SKIP_DEADLINE=1 (20 runs each of `devo schedule
 # etc_data/512x16/u_c_hihi.csv --time-limit 0.1 / 1` per backend, timed from outside, ~1 min;
 # DEADLINE_LIMITS="0.1 1 3" changes the limits),
-# SKIP_SOLVE_DEADLINE=1 (20 runs of `devo solve --backend gpu --time-limit 0.1`, issue 3),
+# SKIP_SOLVE_DEADLINE=1 (20 runs of `devo solve --backend gpu --time-limit 0.1`),
 # SKIP_ETC_QUALITY=1 (bench-etc on the 12 Braun instances with ETC_QUALITY_ARGS, default
 # "--times 1 --seeds 5", ~1.2 min). The whole script with every part takes more than one
 # 10-minute device call: split it with the SKIP_ flags.
-# Shared data (official CEC files, Braun instances): $DEVO_SHARED, else ../shared; a copy in
-# .devo_dev/shared/ is used when neither exists (it travels to the device machine).
+# Data (official CEC files, Braun instances): $DEVO_SHARED, else the repository's data/.
 # If libcsv is not installed, a copy of csv.h and libcsv.a in .devo_dev/ is used.
 set -u
 cd "$(dirname "$0")/.."
@@ -42,13 +41,9 @@ if [ ! -f /usr/include/csv.h ] && [ -f "$root/.devo_dev/csv.h" ]; then
   note "# libcsv: not installed here, using .devo_dev/"
 fi
 
-shared=${DEVO_SHARED:-}
-if [ -z "$shared" ]; then
-  if [ -d "$root/../shared" ]; then shared=$(cd "$root/../shared" && pwd)
-  elif [ -d "$root/.devo_dev/shared" ]; then shared=$root/.devo_dev/shared; fi
-fi
+shared=${DEVO_SHARED:-$root/data}
 export DEVO_SHARED=$shared
-note "# shared data: ${shared:-none (CEC reference and Braun parts skip)}"
+note "# data: ${shared:-none (CEC reference and Braun parts skip)}"
 
 # ---- build ----------------------------------------------------------------------------------
 t0=$(date +%s)
@@ -100,7 +95,7 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
     note "# bench-sched exit $? ($(( $(date +%s) - t0 )) s), table in bench_sched.txt"
   fi
   if [ -x "$build/devo" ] && [ "${SKIP_SOLVE_DEADLINE:-0}" != 1 ] && command -v python3 >/dev/null; then
-    # issue 3: 20 runs of `devo solve --backend gpu --time-limit 0.1`; the overshoot is counted
+    # 20 runs of `devo solve --backend gpu --time-limit 0.1`; the overshoot is counted
     # from the start of devo_solve (the JSON "elapsed"), the outside wall time is shown beside it
     t0=$(date +%s)
     python3 - "$build/devo" >"$out/solve_deadline.txt" 2>&1 <<'PYEOF'

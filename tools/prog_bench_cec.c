@@ -1,4 +1,4 @@
-/* prog_bench_cec.c: bench-cec, issue 4's GPU benchmark: Janssen et al.'s case study 1
+/* prog_bench_cec.c: bench-cec, the CEC GPU benchmark: Janssen et al.'s case study 1
  * (DE/rand/1/bin, NP = 250, F = 0.5, CR = 0.3, D = 100, 10,000,000 evaluations, official CEC
  * data) for each of F01..F10. Columns: the fused design with its defaults (at D <= 128 on sm_90
  * kernels/gpu_cec.cu, the matrices resident in shared memory: of one block where they fit, else
@@ -21,6 +21,7 @@
 
 #include "engine/internal.h"
 #include "tools/bench_util.h"
+#include "tools/tool_util.h"
 #include "kernels/gpu_variants.cuh"
 
 enum { COL_FUSED, COL_FMA, COL_VL1, COL_PAIR, COL_BLOCK, COL_GLOBAL, COL_MULTI, COL_CPU1, NCOL };
@@ -41,13 +42,23 @@ static const int col_design[NCOL] = {DEVO_GPU_FUSED,
                                      DEVO_GPU_MULTIKERNEL,
                                      -1};
 
+static const char usage[] =
+    "usage: bench-cec [--cec-data DIR] [--reps N] [--cpu-div N] [--evals N] [--only ID]\n"
+    "                 [--no-cpu]\n"
+    "\n"
+    "Janssen et al.'s case study 1 on the GPU: DE/rand/1/bin, NP = 250, D = 100, 10^7\n"
+    "evaluations of each CEC function F01..F10 with the official data (default data/cec), per\n"
+    "GPU design, median of --reps runs (default 5); the CPU column runs evals / --cpu-div.\n";
+
 int main(int argc, char **argv)
 {
-  const char *dir = "../shared/cec";
+  const char *dir = "data/cec";
   int reps = 5, cpu_div = 500, no_cpu = 0, dim = 100, np = 250, only = 0, a, id, k, fail = 0;
   int64_t evals = 10000000;
   char dev[256], date[64], info[DEVO__ERRLEN];
   double ms[11][NCOL];
+  if ((a = tool_std_args("bench-cec", usage, &argc, &argv)) != 0)
+    return a > 0 ? 0 : 1;
   for (a = 1; a < argc; ++a) {
     if (strcmp(argv[a], "--cec-data") == 0 && a + 1 < argc)
       dir = argv[++a];
@@ -62,8 +73,7 @@ int main(int argc, char **argv)
     else if (strcmp(argv[a], "--no-cpu") == 0)
       no_cpu = 1;
     else {
-      fprintf(stderr, "usage: bench-cec [--cec-data DIR] [--reps N] [--cpu-div N] [--evals N] "
-                      "[--only ID] [--no-cpu]\n");
+      fputs(usage, stderr);
       return 2;
     }
   }

@@ -9,12 +9,22 @@
 
 #include "engine/include/devo.h"
 #include "tools/bench_util.h"
+#include "tools/tool_util.h"
+
+static const char usage[] =
+    "usage: bench-cpu [--reps N] [--threads 1,2,...]\n"
+    "\n"
+    "Evaluations per second of the CPU backend (DE/rand/1/bin, NP = 100, F = 0.5, CR = 0.9) on\n"
+    "sphere, rosenbrock, griewank and rastrigin at D = 10, 100, 1000 per thread count (default\n"
+    "1,2); median of --reps runs (default 5) after a warm-up.\n";
 
 int main(int argc, char **argv)
 {
   static const char *const fns[] = {"sphere", "rosenbrock", "griewank", "rastrigin"};
   static const int dims[] = {10, 100, 1000};
   int threads[8] = {1, 2}, nthreads = 2, reps = 5, a, f, d, t;
+  if ((a = tool_std_args("bench-cpu", usage, &argc, &argv)) != 0)
+    return a > 0 ? 0 : 1;
   for (a = 1; a < argc; ++a) {
     if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
       reps = atoi(argv[++a]);
@@ -26,7 +36,7 @@ int main(int argc, char **argv)
         tok = strtok(NULL, ",");
       }
     } else {
-      fprintf(stderr, "usage: bench-cpu [--reps N] [--threads 1,2,...]\n");
+      fputs(usage, stderr);
       return 2;
     }
   }

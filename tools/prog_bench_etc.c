@@ -1,4 +1,4 @@
-/* prog_bench_etc.c: bench-etc, issue 5's quality benchmark. For the 12 Braun et al. instances
+/* prog_bench_etc.c: bench-etc, the scheduling quality benchmark. For the 12 Braun et al. instances
  * (512 tasks x 16 machines) it runs the library's scheduling pipeline (devo_schedule_run: the
  * same as `devo schedule`) with --objective makespan for each time limit and seed, and prints
  * the median makespan beside Min-min and the best-known makespans of REFERENCE.md (Gogos et al.,
@@ -14,6 +14,7 @@
 
 #include "engine/include/devo.h"
 #include "tools/bench_util.h"
+#include "tools/tool_util.h"
 
 #define NINST     12
 #define MAX_TIMES 8
@@ -28,7 +29,7 @@ static const char *const usage =
     "\n"
     "Runs devo_schedule_run (the pipeline of `devo schedule`: heuristics, local search, DE,\n"
     "local search) with --objective makespan on the 12 Braun instances DIR/u_*_*.0 (default\n"
-    "../shared/etc_data/braun) and prints the median makespan per time limit against Min-min\n"
+    "data/etc_data/braun) and prints the median makespan per time limit against Min-min\n"
     "and the best-known makespans of DIR/REFERENCE.md.\n"
     "\n"
     "  --times T1,T2,..   time limits in seconds (default 1,10)\n"
@@ -98,12 +99,14 @@ static int parse_times(const char *s, double *t, int *nt)
 
 int main(int argc, char **argv)
 {
-  const char *dir = "../shared/etc_data/braun", *only = NULL;
+  const char *dir = "data/etc_data/braun", *only = NULL;
   double times[MAX_TIMES] = {1, 10};
   int ntimes = 2, nseeds = 5, threads = 1, backend = DEVO_BACKEND_CPU, np = 64, ls = 1, i, k, ti;
   double worst_over = -1e9;
   int all_below = 1;
   char date[64];
+  if ((i = tool_std_args("bench-etc", usage, &argc, &argv)) != 0)
+    return i > 0 ? 0 : 1;
   for (i = 1; i < argc; ++i) {
     const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {

@@ -1,6 +1,6 @@
 /* prog_bench_gpu.c: benchmark of the CUDA backend (the `bench-gpu` program), the table of
  * BENCHMARKS.md: DE/rand/1/bin, F = 0.5, CR = 0.3, shifted Rastrigin, double precision, at
- * D=100 NP=250 (10^7 evaluations, the issue's target: fused loop <= 100 ms on an H100),
+ * D=100 NP=250 (10^7 evaluations, the target: fused loop <= 100 ms on an H100),
  * D=1000 NP=1000 and D=10 NP=50. Columns: the fused design with its defaults (persistent
  * kernel, devo's split grid barrier with acquire polls, threads per vector chosen by the wave
  * rule of kernels/gpu_backend.cu), side by side the two persistent kernels, gpu_fused.cu's
@@ -22,6 +22,7 @@
 
 #include "engine/internal.h"
 #include "tools/bench_util.h"
+#include "tools/tool_util.h"
 #include "kernels/gpu_variants.cuh"
 
 enum {
@@ -67,12 +68,21 @@ typedef struct bcase {
   int64_t evals;
 } bcase;
 
+static const char usage[] =
+    "usage: bench-gpu [--reps N] [--cpu-div N] [--no-cpu] [--quick]\n"
+    "\n"
+    "Generation-loop time of DE/rand/1/bin on shifted Rastrigin (D = 100 NP = 250, D = 1000\n"
+    "NP = 1000, D = 10 NP = 50) per GPU design and on the CPU backend; median of --reps runs\n"
+    "(default 5). --quick runs a twentieth of the evaluations.\n";
+
 int main(int argc, char **argv)
 {
   bcase cases[3] = {{100, 250, 10000000}, {1000, 1000, 2000000}, {10, 50, 10000000}};
   int reps = 5, cpu_div = 20, no_cpu = 0, quick = 0, ncores, a, c, k;
   char dev[256], date[64], info[DEVO__ERRLEN];
   double ms[3][NCOL];
+  if ((a = tool_std_args("bench-gpu", usage, &argc, &argv)) != 0)
+    return a > 0 ? 0 : 1;
   for (a = 1; a < argc; ++a) {
     if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
       reps = atoi(argv[++a]);
@@ -83,7 +93,7 @@ int main(int argc, char **argv)
     else if (strcmp(argv[a], "--quick") == 0)
       quick = 1;
     else {
-      fprintf(stderr, "usage: bench-gpu [--reps N] [--cpu-div N] [--no-cpu] [--quick]\n");
+      fputs(usage, stderr);
       return 2;
     }
   }

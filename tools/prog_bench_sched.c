@@ -1,4 +1,4 @@
-/* prog_bench_sched.c: bench-sched, issue 5's throughput benchmark: schedule evaluations per
+/* prog_bench_sched.c: bench-sched, the scheduling throughput benchmark: schedule evaluations per
  * second of DE on an ETC matrix (default etc_data/512x16/u_c_hihi.csv, lambda 0.75, FCFS and
  * SPT) at NP = 64, 256 and 1024. Columns: the fused GPU design with its defaults; with
  * kernels/gpu_etc.cu's warp kernel wherever it applies (FCFS; version 3 where it applies, else
@@ -20,6 +20,7 @@
 
 #include "engine/internal.h"
 #include "tools/bench_util.h"
+#include "tools/tool_util.h"
 #include "kernels/gpu_variants.cuh"
 
 enum {
@@ -59,6 +60,13 @@ static const int col_design[NCOL] = {DEVO_GPU_FUSED,
                                      -1,
                                      -1};
 
+static const char usage[] =
+    "usage: bench-sched [--etc FILE] [--reps N] [--cpu-div N] [--gens N]\n"
+    "\n"
+    "Schedule evaluations per second of DE on an ETC matrix (default\n"
+    "etc_data/512x16/u_c_hihi.csv) at NP = 64, 256, 1024, FCFS and SPT, per GPU design and on\n"
+    "the CPU backend; median of --reps runs (default 5) of --gens generations (default 20000).\n";
+
 int main(int argc, char **argv)
 {
   static const int nps[3] = {64, 256, 1024};
@@ -69,6 +77,8 @@ int main(int argc, char **argv)
   double rate[2][3][NCOL];
   devo_etc *e = NULL;
   FILE *f;
+  if ((a = tool_std_args("bench-sched", usage, &argc, &argv)) != 0)
+    return a > 0 ? 0 : 1;
   for (a = 1; a < argc; ++a) {
     if (strcmp(argv[a], "--etc") == 0 && a + 1 < argc)
       file = argv[++a];
@@ -79,7 +89,7 @@ int main(int argc, char **argv)
     else if (strcmp(argv[a], "--gens") == 0 && a + 1 < argc)
       gens = atoll(argv[++a]);
     else {
-      fprintf(stderr, "usage: bench-sched [--etc FILE] [--reps N] [--cpu-div N] [--gens N]\n");
+      fputs(usage, stderr);
       return 2;
     }
   }

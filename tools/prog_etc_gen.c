@@ -82,6 +82,8 @@ int main(int argc, char **argv)
   FILE *f;
   int i, t, j, rc = 0, have_n = 0, have_m = 0, have_method = 0;
   devo__etcgen_defaults(&g);
+  if ((i = tool_std_args("etc-gen", usage, &argc, &argv)) != 0)
+    return i > 0 ? 0 : 1;
   for (i = 1; i < argc; ++i) {
     const char *o = argv[i], *val;
     if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {

@@ -5,7 +5,47 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+#include "engine/include/devo.h"
+
+int tool_std_args(const char *prog, const char *usage, int *argc, char ***argv)
+{
+  char **in = *argv, **out;
+  int n = *argc, i, k = 0, opts = 1;
+  for (i = 1; i < n && strcmp(in[i], "--") != 0; ++i) {
+    if (strcmp(in[i], "-h") == 0 || strcmp(in[i], "--help") == 0) {
+      fputs(usage, stdout);
+      return 1;
+    }
+    if (strcmp(in[i], "--version") == 0) {
+      printf("%s %s\n", prog, devo_version());
+      return 1;
+    }
+  }
+  /* the copy is the program's argv from here on, so it lives as long as the process */
+  out = malloc(sizeof *out * (2 * (size_t)n + 1));
+  if (!out)
+    return -1;
+  for (i = 0; i < n; ++i) {
+    char *eq = in[i] ? strchr(in[i], '=') : NULL;
+    if (i > 0 && strcmp(in[i], "--") == 0)
+      opts = 0;
+    if (i > 0 && opts && eq && strncmp(in[i], "--", 2) == 0) {
+      *eq = 0; /* argv strings are the program's to modify (C11 5.1.2.2.1) */
+      out[k++] = in[i];
+      out[k++] = eq + 1;
+    } else {
+      out[k++] = in[i];
+    }
+  }
+  out[k] = NULL;
+  *argc = k;
+  *argv = out;
+  return 0;
+}
 
 FILE *out_file_open(const char *path, char *tmp, size_t tmplen)
 {

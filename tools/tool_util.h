@@ -25,4 +25,12 @@ int out_file_close(FILE *f, const char *tmp, const char *path);
 /* Closes f and removes tmp (the output is abandoned). */
 void out_file_discard(FILE *f, const char *tmp);
 
+/* The options every small program (etc-gen, bench-*) answers alike, looked at before its own
+ * parsing: -h or --help prints usage on standard output, --version prints "PROG VERSION" (the
+ * library's version); both return 1, and the caller exits 0. Otherwise every "--opt=value" before
+ * a "--" is split into "--opt" "value" in a copy of argv that *argv then points to (*argc grows),
+ * so a parser that reads "--opt value" takes both spellings; returns 0, or -1 when out of memory.
+ * This one prints, as the programs' own output. */
+int tool_std_args(const char *prog, const char *usage, int *argc, char ***argv);
+
 #endif /* DEVO_TOOL_UTIL_H */

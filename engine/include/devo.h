@@ -1,5 +1,6 @@
 /* devo.h: the public C API of devo, a differential-evolution engine with a CPU reference backend
- * and a CUDA backend. This is the only header a program that links libdevo.a needs.
+ * and a CUDA backend. This is the only header a program that links libdevo (static or shared)
+ * needs.
  *
  * Conventions (in the spirit of NLopt and SQLite):
  * - Opaque handles (devo_problem, devo_solver, devo_etc). Nothing is global: every function is
@@ -432,7 +433,7 @@ typedef struct devo_schedule_result {
 void devo_schedule_opts_init(devo_schedule_opts *o);
 
 /* The time-bounded anytime scheduler of `devo schedule`, for resource managers that link devo:
- * matrix in memory in, assignment out (issue 5). Steps, all inside o->time_limit:
+ * matrix in memory in, assignment out. Steps, all inside o->time_limit:
  *  1. the six classic heuristics (or only o->heuristic, which then is the answer, no search, and
  *     always runs to its end, O(n^2 m) for Min-min, Max-min and Sufferage: minutes from about
  *     10^5 tasks): OLB, MET and MCT always, then Min-min, Sufferage and Max-min, each dropped
