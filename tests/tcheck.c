@@ -7,6 +7,7 @@
 #define DEVO_TEST_DATA "data"
 #endif
 
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -259,11 +260,14 @@ double tc_deadline_add(tc_deadline *d, tc_mark m, double limit)
   const double promise =
       (d->promise_abs > d->promise_rel * limit ? d->promise_abs : d->promise_rel * limit) +
       d->allowance;
+  /* CPU time the busy threads did not get: a run queue's wait, or a virtual machine's stall that
+   * the steal ticks (10 ms) miss (a CLI run "clean" by context switches lost 4 ms of 206) */
+  const double lost = d->busy * (t1 - m.t0) - cpu;
   const int clean = tc_preemptions() == m.ivcsw && tc_steal() == m.steal &&
-                    (d->busy <= 0.0 || cpu >= 0.95 * d->busy * (t1 - m.t0));
+                    (d->busy <= 0.0 || lost <= fmax(0.5e-3, 0.01 * (t1 - m.t0)));
   if (getenv("TC_VERBOSE"))
-    printf("  run %d: %.3f ms past the limit of %g s, cpu/wall %.3f, %s\n", d->runs + 1, over * 1e3,
-           limit, cpu / (t1 - m.t0), clean ? "clean" : "preempted");
+    printf("  run %d: %.3f ms past the limit of %g s, %.3f ms of CPU lost, %s\n", d->runs + 1,
+           over * 1e3, limit, lost * 1e3, clean ? "clean" : "preempted");
   d->runs++;
   tc_checks++;
   if (clean) {

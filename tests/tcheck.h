@@ -91,11 +91,11 @@ double tc_now(void);
 
 /* Deadline promises. A run counts as clean when the kernel did not take the CPU from the process
  * during it: its involuntary context switches (getrusage, children included) and the machine's
- * steal time (/proc/stat, a virtual machine's stalls) did not go up, and, where the caller says how many
- * threads the call keeps busy (d.busy), it got that much CPU time. Every clean run must end within
- * the promise, measured by the test around the call; a run that was not clean says nothing about
- * the promise (it is only held to the hang ceiling). Too few clean runs: the case is skipped as
- * inconclusive, never passed. Use: d = tc_deadline_init(...); for each run m = tc_mark_now();
+ * steal time (/proc/stat, a virtual machine's stalls) did not go up, and, where the caller says how
+ * many threads the call keeps busy (d.busy), it got that much CPU time. Every clean run must end
+ * within the promise, measured by the test around the call; a run that was not clean says nothing
+ * about the promise (it is only held to the hang ceiling). Too few clean runs: the case is skipped
+ * as inconclusive, never passed. Use: d = tc_deadline_init(...); for each run m = tc_mark_now();
  * call; tc_deadline_add(&d, m, limit); at the end tc_deadline_end(&d). */
 typedef struct tc_mark {
   long ivcsw;
@@ -107,9 +107,10 @@ typedef struct tc_deadline {
   double promise_abs, promise_rel; /* allowed past the limit: max(abs, rel * limit) ... */
   double allowance;                /* ... + this (stated: process start-up for a CLI run) */
   double hang;                     /* any run, clean or not: past limit + hang fails */
-  double busy; /* threads the call keeps busy all along (0: not known): a run during which the
-                  process got less CPU time than busy x 95% of the wall time waited for a CPU
-                  (a woken thread left in the run queue is no context switch) and is not clean */
+  double busy; /* threads the call keeps busy all along (0: not known): a run in which they got
+                  less CPU time than busy x wall time - max(0.5 ms, 1% of it) waited for a CPU
+                  (a woken thread left in the run queue is no context switch; a virtual
+                  machine's stall shows no steal tick below 10 ms) and is not clean */
   int min_clean, runs, clean;
   double worst, worst_busy; /* largest overrun of a clean run, of one that was not */
 } tc_deadline;
