@@ -892,7 +892,7 @@ TEST_CASE(out_of_memory)
     check_nomem(6, 10, dir);
     check_nomem(10, 10, dir);
   } else {
-    tc_skip_after("the official-data part needs ../shared/cec (set DEVO_SHARED)");
+    tc_skip_after("the official-data part needs data/cec (set DEVO_SHARED)");
   }
   free(dir);
 }

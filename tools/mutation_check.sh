@@ -12,7 +12,7 @@
 #   --rt             (root only) a deadline test that skipped as inconclusive on a loaded machine
 #                    is run once more, alone, under SCHED_FIFO (chrt -f 10: a few seconds in which
 #                    other processes cannot preempt it), so that its promise is tested after all
-#   DEVO_SHARED_DIR  the shared test data (default: ../shared beside the source, if present)
+#   DEVO_SHARED_DIR  the test data (default: the copy's own data/, which the repository holds)
 #   JOBS             ctest and build parallelism (default 2)
 # Exit status: 0 when every mutation was caught, 1 otherwise, 2 on a usage or setup error.
 set -u -o pipefail
@@ -172,10 +172,9 @@ if [ "$LIST" = 1 ]; then
 fi
 
 SHARED=${DEVO_SHARED_DIR:-}
-if [ -z "$SHARED" ] && [ -d "$ROOT/../shared" ]; then SHARED=$(cd "$ROOT/../shared" && pwd); fi
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/devo-mutation.XXXXXX") || exit 2
 trap '[ "$KEEP" = 1 ] || rm -rf "$SCRATCH"' EXIT
-echo "scratch copy: $SCRATCH (shared data: ${SHARED:-none})"
+echo "scratch copy: $SCRATCH (test data: ${SHARED:-the copy's data/})"
 (cd "$ROOT" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$SCRATCH" ||
   { echo "mutation_check.sh: could not copy the tree" >&2; exit 2; }
 B="$SCRATCH/build"
