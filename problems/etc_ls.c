@@ -443,8 +443,7 @@ int devo__etc_local_search_stop(const devo_etc *e, int *assign, int order, doubl
 
 int devo__etc_local_search_ex(const devo_etc *e, int *assign, int order, double lambda,
                               int64_t max_moves, double deadline_seconds_from_now,
-                              int64_t *moves_done, const volatile sig_atomic_t *stop,
-                              int *restored)
+                              int64_t *moves_done, const volatile sig_atomic_t *stop, int *restored)
 {
   const devo_allocator *al;
   ls_state s;
