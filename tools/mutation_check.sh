@@ -174,7 +174,7 @@ fi
 SHARED=${DEVO_SHARED_DIR:-}
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/devo-mutation.XXXXXX") || exit 2
 trap '[ "$KEEP" = 1 ] || rm -rf "$SCRATCH"' EXIT
-echo "scratch copy: $SCRATCH (test data: ${SHARED:-the copy's data/})"
+echo "scratch copy: $SCRATCH (test data: ${SHARED:-data/ of the copy})"
 (cd "$ROOT" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$SCRATCH" ||
   { echo "mutation_check.sh: could not copy the tree" >&2; exit 2; }
 B="$SCRATCH/build"
