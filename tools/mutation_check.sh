@@ -6,7 +6,7 @@
 # cannot rot silently), rebuilds, runs `ctest -L cpu`, puts the file back, and prints whether a
 # test failed (caught), the build broke (an error of the list) or everything passed or skipped
 # (survived). A deadline test that skips as inconclusive (too few runs not preempted) does not
-# catch anything: the two deadline mutations need a quiet machine.
+# catch anything: the two deadline mutations need a quiet machine or --rt.
 #
 # Usage: bash tools/mutation_check.sh [--list] [--only ID[,ID...]] [--keep] [--rt]
 #   --rt             (root only) a deadline test that skipped as inconclusive on a loaded machine
@@ -163,6 +163,29 @@ M cec_reader_no_line_end problems/cec_data.c \
 M cli_usage_exit_1 tools/cli.c \
   'r = vreport(CLI_USAGE, cmd, fmt, ap);' 'r = vreport(CLI_RUNTIME, cmd, fmt, ap);' \
   'CLI: bad usage exits 1 instead of 2'
+
+# ---- SOCO functions, box setters, schedule output, signals -------------------------------------
+M soco_f10_exponent problems/soco.h \
+  'sin(DEVO_MUL(50.0, pow(p, 0.1)))' 'sin(DEVO_MUL(50.0, pow(p, 0.11)))' \
+  'SOCO f10 term: (x^2 + y^2)^0.11 inside the sine instead of ^0.1'
+M soco_hybrid_share problems/soco.h \
+  'static const int m4[8] = {1, 1, 1, 1, 2, 3, 3, 3};' 'static const int m4[8] = {1, 1, 1, 1, 2, 3, 3, 2};' \
+  'SOCO F19: share 0.5 of the non-separable part instead of 0.75'
+M box_optimum_unchecked engine/problem.c \
+  'st = optimum_inside(p, lower, upper);
+  if (st != DEVO_OK)
+    return st;' \
+  'st = DEVO_OK;' \
+  'devo_problem_set_box accepts a box that leaves the optimum out'
+M timeline_start_at_ready problems/etc_names.c \
+  'start[t] = c[j];' 'start[t] = e->ready[j];' \
+  'schedule timeline (FCFS): every task starts at its machine ready time'
+M json_15_digits tools/json_out.c \
+  'if (strtod(buf, NULL) != x)' 'if (0)' \
+  'JSON numbers with 15 significant digits only (do not read back exactly)'
+M second_signal_ignored tools/cmd_schedule.c \
+  'if (stop_signal) {' 'if (0) {' \
+  'devo schedule: a second SIGINT/SIGTERM does not end the process at once'
 
 # ------------------------------------------------------------------------------------------------
 N=${#IDS[@]}
