@@ -92,7 +92,10 @@ double tc_now(void);
 /* Deadline promises. A run counts as clean when the kernel did not take the CPU from the process
  * during it: its involuntary context switches (getrusage, children included) and the machine's
  * steal time (/proc/stat, a virtual machine's stalls) did not go up, and, where the caller says how
- * many threads the call keeps busy (d.busy), it got that much CPU time. Every clean run must end
+ * many threads the call keeps busy (d.busy), it got that much CPU time; and when nothing else
+ * was ready to run on the machine before and after it (/proc/stat procs_running: other work slows
+ * a run through the shared caches and memory even where it keeps its CPU; TC_DEADLINE_SHARED=1
+ * waives this, for the SCHED_FIFO reruns of tools/mutation_check.sh --rt). Every clean run must end
  * within the promise, measured by the test around the call; a run that was not clean says nothing
  * about the promise (it is only held to the hang ceiling). Too few clean runs: the case is skipped
  * as inconclusive, never passed. Use: d = tc_deadline_init(...); for each run m = tc_mark_now();
@@ -101,6 +104,7 @@ typedef struct tc_mark {
   long ivcsw;
   long long steal;
   double cpu, t0; /* the process's CPU seconds (children included), the monotonic clock */
+  int running;    /* threads ready to run on the machine (procs_running), -1: unknown */
 } tc_mark;
 typedef struct tc_deadline {
   const char *what;
@@ -112,9 +116,13 @@ typedef struct tc_deadline {
                   (a woken thread left in the run queue is no context switch; a virtual
                   machine's stall shows no steal tick below 10 ms) and is not clean */
   int min_clean, runs, clean;
+  int last_running;         /* the larger procs_running of the last run (before or after it) */
   double worst, worst_busy; /* largest overrun of a clean run, of one that was not */
 } tc_deadline;
 long tc_preemptions(void);
+/* Threads running or ready to run on the whole machine, this one included (/proc/stat
+ * procs_running), -1 where unknown: for timing checks that cannot use tc_deadline. */
+int tc_procs_running(void);
 tc_deadline tc_deadline_init(const char *what, double promise_abs, double promise_rel,
                              double allowance, int min_clean);
 tc_mark tc_mark_now(void);
