@@ -214,7 +214,8 @@ TEST_CASE(gen_orthogonal)
       CHECK_EQ_INT(data_make(&d, id, dim, 7, NULL, err, sizeof err), DEVO_OK);
       for (k = 0; k < devo__cec_ncomp(id); ++k) {
         double e = orth_error(d.rot + (size_t)k * dim * dim, dim);
-        CHECKF(e <= 1e-12, "F%02d D=%d matrix %d: max|M M^T - I| = %.3g", id, dim, k, e);
+        /* the bound docs/cec.md states (2.1e-15 measured; Gram-Schmidt applied once: 7.2e-13) */
+        CHECKF(e <= 3e-15, "F%02d D=%d matrix %d: max|M M^T - I| = %.3g", id, dim, k, e);
         if (e > worst)
           worst = e;
       }
