@@ -62,5 +62,5 @@ static void none_stop(devo_solver *s)
   (void)s;
 }
 
-const devo_backend devo__gpu_backend = {"none",      none_start,      none_run,
-                                        none_best_x, none_population, none_stop};
+const devo_backend devo__gpu_backend = {"none",          none_start, none_run, none_best_x,
+                                        none_population, none_stop,  NULL};

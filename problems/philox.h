@@ -30,7 +30,13 @@ enum {
   DEVO__RNG_COORD = 3, /* crossover and bound-repair uniforms: slot = coordinate */
   DEVO__RNG_DATA = 4,  /* problem data (shift vectors, matrices): slot, individual = stream */
   DEVO__RNG_USER = 5,  /* tools and tests */
-  DEVO__RNG_SCHED = 6  /* scheduling pipeline perturbations: slot = draw, generation = round */
+  DEVO__RNG_SCHED = 6, /* scheduling pipeline perturbations: slot = draw, generation = round */
+  DEVO__RNG_INDEX2 = 7, /* de_variant.h: donors r4, r5 and the exponential crossover's length */
+  DEVO__RNG_JDE = 8,    /* de_variant.h: jDE's F (slot 0) and CR (slot 1) redraws */
+  DEVO__RNG_GOBL = 9,   /* de_variant.h: GOBL jump decision and k (slot 0, individual 0),
+                           repair uniforms (slot = coordinate + 1) */
+  DEVO__RNG_IG = 10     /* makespan search (etc_vnd.c): slot = draw (block), generation = step,
+                           individual = chain */
 };
 
 static inline DEVO_HD void devo__philox_round(uint32_t c[4], const uint32_t k[2])

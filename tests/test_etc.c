@@ -14,6 +14,8 @@
 #include "engine/etc_internal.h"
 #include "engine/include/devo.h"
 #include "problems/etc.h"
+#include "problems/etc_delta.h"
+#include "problems/etc_vnd.h"
 #include "problems/etc_gen.h"
 #include "tests/tcheck.h"
 
@@ -1299,6 +1301,7 @@ TEST_CASE(schedule_run_iterated_ls)
   devo_schedule_opts_init(&o);
   CHECK(o.ils_share == 0.8);
   o.lambda = 1.0;
+  o.search = DEVO_SEARCH_PIPELINE;
   o.time_limit = 0.2;
   o.ils_share = 0.0;
   CHECK(devo_schedule_run(e, &o, a, &r0) == DEVO_OK);
@@ -1345,6 +1348,7 @@ TEST_CASE(schedule_run_library)
   for (mode = 0; mode < 3; ++mode) {
     devo_schedule_opts_init(&o);
     o.lambda = 1.0;
+    o.search = DEVO_SEARCH_PIPELINE; /* AUTO would take the iterated greedy at lambda = 1 */
     o.time_limit = 0.15;
     o.seeds = mode == 0   ? DEVO_ETC_SEED_LOCAL
               : mode == 1 ? DEVO_ETC_SEED_PLAIN
@@ -1542,6 +1546,464 @@ TEST_CASE(cli_schedule_runs)
   remove(path);
 }
 
+/* ---- issue 19: move and swap deltas, the IG search ------------------------------------- */
+
+/* Tasks of machine j that run before task t (t itself excluded, whether on j or not) under
+ * the order, and their ETC on j summed: counted here one by one (no library code). *k gets the
+ * number of tasks of j other than t. */
+static void run_pos(const devo_etc *e, const int *a, int order, int j, int t, int *r, double *h,
+                    int *k)
+{
+  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
+  const double *v = devo_etc_values(e);
+  int u;
+  *r = 0;
+  *h = 0.0;
+  *k = 0;
+  for (u = 0; u < n; ++u) {
+    int before;
+    if (u == t || a[u] != j)
+      continue;
+    (*k)++;
+    before = order == DEVO_ORDER_FCFS
+                 ? u < t
+                 : (v[u * m + j] < v[t * m + j] || (v[u * m + j] == v[t * m + j] && u < t));
+    if (before) {
+      (*r)++;
+      *h += v[u * m + j];
+    }
+  }
+}
+
+/* The three largest loads (indices, -1 where m < 3), in the layout etc_delta.h expects. */
+static void top_three(const double *load, int m, int top[3])
+{
+  int j, q, i;
+  top[0] = top[1] = top[2] = -1;
+  for (j = 0; j < m; ++j)
+    for (q = 0; q < 3; ++q)
+      if (top[q] < 0 || load[j] > load[top[q]]) {
+        for (i = 2; i > q; --i)
+          top[i] = top[i - 1];
+        top[q] = j;
+        break;
+      }
+}
+
+/* etc_delta.h (the O(1) deltas of issue 19) against a full recomputation (devo_etc_evaluate)
+ * on thousands of random moves and swaps, FCFS and SPT, with ready times and ties. */
+TEST_CASE(local_search_deltas)
+{
+  int trial, checked = 0;
+  double worst = 0.0;
+  for (trial = 0; trial < 6000; ++trial) {
+    const int order = trial % 2, swap = (trial / 2) % 2;
+    const int n = 2 + (int)(urand() * 40), m = 2 + (int)(urand() * 7);
+    double v[64 * 8], w[8], load[8], ms0, ft0, ms1, ft1, pred_ms, d = 0.0;
+    int a[64], top[3], t, u, ta, tb, j, r, k;
+    devo_etc *e;
+    for (k = 0; k < n * m; ++k)
+      v[k] = trial % 3 ? 1.0 + floor(urand() * 20.0) : 0.5 + urand() * 1000.0;
+    e = make_etc(n, m, v);
+    for (j = 0; j < m; ++j)
+      w[j] = trial % 4 == 0 ? 0.0 : floor(urand() * 30.0);
+    CHECK(devo_etc_set_ready(e, w, NULL, 0) == DEVO_OK);
+    for (t = 0; t < n; ++t)
+      a[t] = (int)(urand() * m);
+    CHECK(devo_etc_evaluate(e, a, order, &ms0, &ft0) == DEVO_OK);
+    for (j = 0; j < m; ++j)
+      load[j] = w[j];
+    for (t = 0; t < n; ++t)
+      load[a[t]] += v[t * m + a[t]];
+    top_three(load, m, top);
+    t = (int)(urand() * n);
+    ta = a[t];
+    if (!swap) {
+      double h, c, hb;
+      int rb, kb;
+      tb = (ta + 1 + (int)(urand() * (m - 1))) % m;
+      run_pos(e, a, order, ta, t, &r, &h, &k);
+      c = w[ta] + h + v[t * m + ta]; /* t's finish time */
+      run_pos(e, a, order, tb, t, &rb, &hb, &kb);
+      d = devo__etc_flow_remove(c, v[t * m + ta], k + 1, r) +
+          devo__etc_flow_insert(w[tb], hb, v[t * m + tb], kb, rb);
+      pred_ms = devo__etc_pair_makespan(top, load, ta, tb, load[ta] - v[t * m + ta],
+                                        load[tb] + v[t * m + tb]);
+      a[t] = tb;
+    } else {
+      double ht, hu, hua, htb;
+      int rt, kt, ru, ku, rua, kua, rtb, ktb;
+      for (u = 0; u < n && a[u] == ta; ++u)
+        ;
+      if (u == n) { /* every task on one machine: no swap */
+        devo_etc_destroy(e);
+        continue;
+      }
+      u = (u + (int)(urand() * n)) % n;
+      while (a[u] == ta)
+        u = (u + 1) % n;
+      tb = a[u];
+      run_pos(e, a, order, ta, t, &rt, &ht, &kt);
+      run_pos(e, a, order, tb, u, &ru, &hu, &ku);
+      /* u into ta and t into tb, each after the other left */
+      run_pos(e, a, order, ta, u, &rua, &hua, &kua);
+      devo__etc_rank_without(&rua, &hua, rt, v[t * m + ta]);
+      run_pos(e, a, order, tb, t, &rtb, &htb, &ktb);
+      devo__etc_rank_without(&rtb, &htb, ru, v[u * m + tb]);
+      d = devo__etc_flow_remove(w[ta] + ht + v[t * m + ta], v[t * m + ta], kt + 1, rt) +
+          devo__etc_flow_insert(w[ta], hua, v[u * m + ta], kua - 1, rua) +
+          devo__etc_flow_remove(w[tb] + hu + v[u * m + tb], v[u * m + tb], ku + 1, ru) +
+          devo__etc_flow_insert(w[tb], htb, v[t * m + tb], ktb - 1, rtb);
+      pred_ms = devo__etc_pair_makespan(top, load, ta, tb, load[ta] - v[t * m + ta] + v[u * m + ta],
+                                        load[tb] - v[u * m + tb] + v[t * m + tb]);
+      a[t] = tb;
+      a[u] = ta;
+    }
+    CHECK(devo_etc_evaluate(e, a, order, &ms1, &ft1) == DEVO_OK);
+    CHECK_CLOSE(pred_ms, ms1, 1e-12, 1e-9);
+    CHECK_CLOSE(ft0 + d, ft1, 1e-12, 1e-7);
+    if (fabs(ft0 + d - ft1) / ft1 > worst)
+      worst = fabs(ft0 + d - ft1) / ft1;
+    checked++;
+    devo_etc_destroy(e);
+  }
+  printf("deltas: %d random moves and swaps (FCFS and SPT) against devo_etc_evaluate, largest "
+         "relative flowtime difference %.3g\n",
+         checked, worst);
+  CHECK(checked > 5000);
+}
+
+/* devo__etc_vnd ends at a local optimum of its neighbourhoods, checked by brute force here:
+ * no move and no swap of a task of the critical machine lowers the larger of the two loads
+ * below the critical load, and no chain of two moves either. */
+/* The annealing's energy, written here from its definition (etc_delta.h): the overflow of every
+ * load above the target plus beta times the priced work. */
+static double sa_energy(const devo_etc *e, const int *a, const double *mu, double target,
+                        double beta)
+{
+  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
+  const double *v = devo_etc_values(e), *w = devo_etc_ready(e);
+  double load[8], en = 0.0;
+  int t, j;
+  for (j = 0; j < m; ++j)
+    load[j] = w[j];
+  for (t = 0; t < n; ++t) {
+    load[a[t]] += v[t * m + a[t]];
+    en += beta * mu[a[t]] * v[t * m + a[t]];
+  }
+  for (j = 0; j < m; ++j)
+    en += load[j] > target ? load[j] - target : 0.0;
+  return en;
+}
+
+/* etc_delta.h's annealing deltas (shared with the GPU search) against the energy recomputed
+ * from scratch on 4,000 random moves and swaps, with ready times, targets below, among and
+ * above the loads. */
+TEST_CASE(sa_deltas)
+{
+  int trial, bad = 0;
+  for (trial = 0; trial < 4000; ++trial) {
+    const int n = 12, m = 2 + trial % 5;
+    devo_etc *e = random_etc(n, m, trial % 2);
+    const double *v = devo_etc_values(e), *w = devo_etc_ready(e);
+    double mu[8], load[8], target, beta = 0.25 + urand(), d, na, nb, e0, e1;
+    int a[12], t, u, j, b;
+    for (j = 0; j < m; ++j) {
+      mu[j] = 0.5 + urand();
+      load[j] = w[j];
+    }
+    for (t = 0; t < n; ++t) {
+      a[t] = (int)(urand() * m);
+      load[a[t]] += v[t * m + a[t]];
+    }
+    target = (0.5 + urand()) * load[0];
+    e0 = sa_energy(e, a, mu, target, beta);
+    t = (int)(urand() * n);
+    j = a[t];
+    if (trial % 2) {
+      b = (j + 1 + (int)(urand() * (m - 1))) % m;
+      d = devo__etc_sa_move_delta(load[j], load[b], v[t * m + j], v[t * m + b], mu[j], mu[b],
+                                  target, beta, &na, &nb);
+      a[t] = b;
+    } else {
+      u = (int)(urand() * n);
+      b = a[u];
+      if (b == j) {
+        devo_etc_destroy(e);
+        continue;
+      }
+      d = devo__etc_sa_swap_delta(load[j], load[b], v[t * m + j], v[t * m + b], v[u * m + j],
+                                  v[u * m + b], mu[j], mu[b], target, beta, &na, &nb);
+      a[t] = b;
+      a[u] = j;
+    }
+    e1 = sa_energy(e, a, mu, target, beta);
+    if (fabs(e1 - e0 - d) > 1e-9 * (fabs(e0) + fabs(e1)))
+      bad++;
+    {
+      double l[8];
+      int q;
+      for (q = 0; q < m; ++q)
+        l[q] = w[q];
+      for (q = 0; q < n; ++q)
+        l[a[q]] += v[q * m + a[q]];
+      if (fabs(l[j] - na) > 1e-9 * l[j] || fabs(l[b] - nb) > 1e-9 * l[b])
+        bad++;
+    }
+    devo_etc_destroy(e);
+  }
+  CHECKF(bad == 0, "%d of 4000 deltas or loads differ from the recomputation", bad);
+}
+
+TEST_CASE(vnd_local_optimum)
+{
+  int trial;
+  for (trial = 0; trial < 40; ++trial) {
+    const int n = 60, m = 2 + trial % 6;
+    double v[60 * 8], load[8], ms0, ms1, crit, lim;
+    int a[60], t, u, j, k, c = 0, bad = 0;
+    int64_t cand = 0;
+    devo_etc *e;
+    for (k = 0; k < n * m; ++k)
+      v[k] = 1.0 + urand() * 100.0;
+    e = make_etc(n, m, v);
+    for (t = 0; t < n; ++t)
+      a[t] = (int)(urand() * m);
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms0, NULL) == DEVO_OK);
+    CHECK(devo__etc_vnd(e, a, 0.0, &cand) == DEVO_OK);
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms1, NULL) == DEVO_OK);
+    CHECK(ms1 <= ms0 && cand > 0);
+    for (j = 0; j < m; ++j)
+      load[j] = 0.0;
+    for (t = 0; t < n; ++t)
+      load[a[t]] += v[t * m + a[t]];
+    for (j = 1; j < m; ++j)
+      if (load[j] > load[c])
+        c = j;
+    crit = load[c];
+    lim = crit * (1.0 - 1e-9);
+    for (t = 0; t < n; ++t) {
+      if (a[t] != c)
+        continue;
+      for (j = 0; j < m; ++j)
+        if (j != c && fmax(crit - v[t * m + c], load[j] + v[t * m + j]) < lim)
+          bad++;
+      for (u = 0; u < n; ++u) {
+        j = a[u];
+        if (j == c)
+          continue;
+        if (fmax(crit - v[t * m + c] + v[u * m + c], load[j] - v[u * m + j] + v[t * m + j]) < lim)
+          bad++;
+        for (k = 0; k < m; ++k)
+          if (k != c && k != j &&
+              fmax(fmax(crit - v[t * m + c], load[j] + v[t * m + j] - v[u * m + j]),
+                   load[k] + v[u * m + k]) < lim)
+            bad++;
+      }
+    }
+    CHECKF(bad == 0, "trial %d: %d improving candidates left", trial, bad);
+    devo_etc_destroy(e);
+  }
+}
+
+/* Issue 19's determinism: with a step budget, the IG answer is the same on 1, 2 and 4 threads
+ * (fixed chains) and on a second run, bit for bit; a different seed is allowed to differ. */
+TEST_CASE(schedule_ig_deterministic)
+{
+  devo_etc *e = gen_etc("u_c_hihi", 256, 8);
+  devo_schedule_opts o;
+  devo_schedule_result r[4];
+  int a[4][256], k, mm[256];
+  const int threads[4] = {1, 2, 4, 1};
+  double ms_mm;
+  CHECK(devo_etc_heuristic(e, DEVO_HEUR_MINMIN, mm) == DEVO_OK);
+  CHECK(devo_etc_evaluate(e, mm, DEVO_ORDER_FCFS, &ms_mm, NULL) == DEVO_OK);
+  for (k = 0; k < 4; ++k) {
+    double ms;
+    devo_schedule_opts_init(&o);
+    o.lambda = 1.0;
+    o.time_limit = 120.0;
+    o.steps = 150;
+    o.chains = 4;
+    o.seed = 7;
+    o.threads = threads[k];
+    CHECK(devo_schedule_run(e, &o, a[k], &r[k]) == DEVO_OK);
+    CHECK_EQ_INT(r[k].status, DEVO_OK);
+    CHECK(r[k].ils_rounds == 4 * 150);
+    CHECK(devo_etc_evaluate(e, a[k], DEVO_ORDER_FCFS, &ms, NULL) == DEVO_OK);
+    CHECK(ms == r[k].makespan);
+    CHECK(ms < ms_mm);
+    CHECK(memcmp(a[k], a[0], sizeof a[0]) == 0);
+    CHECK(r[k].makespan == r[0].makespan && r[k].candidates == r[0].candidates);
+  }
+  printf("IG, 256x8, 4 chains x 150 steps: makespan %.6f on 1, 2 and 4 threads (Min-min %.6f), "
+         "%lld candidates\n",
+         r[0].makespan, ms_mm, (long long)r[0].candidates);
+  devo_etc_destroy(e);
+}
+
+static int count_and_stop(void *ud, const devo_progress *p)
+{
+  int *calls = (int *)ud;
+  CHECK(p->generation == 64 * (int64_t)(*calls + 1)); /* a merge every 64 steps */
+  return ++*calls == 3;
+}
+
+/* The options of issue 19 are validated, never clamped. */
+TEST_CASE(schedule_ig_options)
+{
+  devo_etc *e = gen_etc("u_i_hilo", 64, 4);
+  devo_schedule_opts o;
+  devo_schedule_result r;
+  int a[64];
+  devo_schedule_opts_init(&o);
+  CHECK(o.search == DEVO_SEARCH_AUTO && o.steps == 0 && o.chains == 0);
+  o.time_limit = 0.05;
+  o.search = 3;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_E_INVALID && strstr(r.message, "search"));
+  o.search = DEVO_SEARCH_IG; /* lambda 0.75 */
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_E_INVALID && strstr(r.message, "lambda"));
+  o.search = DEVO_SEARCH_AUTO;
+  o.steps = 10; /* AUTO with lambda 0.75 is the DE pipeline, which counts no steps */
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_E_INVALID && strstr(r.message, "steps"));
+  o.lambda = 1.0;
+  o.steps = -1;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_E_INVALID && strstr(r.message, "steps"));
+  o.steps = 0;
+  o.chains = 4097;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_E_INVALID && strstr(r.message, "chains"));
+  o.chains = 0;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_OK);
+  CHECK_EQ_INT(r.source == DEVO_SCHED_FROM_IG || r.source == DEVO_SCHED_FROM_HEURISTIC, 1);
+  CHECK_EQ_INT(r.status, DEVO_TIME_LIMIT);
+  CHECK(r.candidates > 0 && r.ils_rounds > 0);
+  /* the progress callback is heard at the merges and ends the search */
+  {
+    int calls = 0;
+    o.time_limit = 5.0;
+    o.progress = count_and_stop;
+    o.progress_ud = &calls;
+    CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_OK);
+    CHECK_EQ_INT(r.status, DEVO_STOPPED_BY_CALLBACK);
+    CHECK_EQ_INT(calls, 3);
+    CHECKF(r.elapsed < 1.0, "elapsed %.3f s", r.elapsed);
+    o.progress = NULL;
+  }
+  o.search = DEVO_SEARCH_PIPELINE;
+  o.time_limit = 0.05;
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_OK);
+  CHECK(r.source != DEVO_SCHED_FROM_IG);
+  CHECK_EQ_INT(devo_gpu_warmup() == DEVO_OK || devo_gpu_warmup() == DEVO_E_NODEVICE, 1);
+  CHECK_EQ_INT(devo_gpu_warmup() == DEVO_OK, devo_gpu_available(NULL, 0));
+  devo_etc_destroy(e);
+}
+
+/* The optimal makespan of a tiny instance by enumerating every assignment (m^n), for the
+ * lower bound of the pricing. */
+static double brute_force_makespan(const devo_etc *e)
+{
+  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
+  int a[10], t;
+  double best = (double)INFINITY;
+  memset(a, 0, sizeof a);
+  for (;;) {
+    const double ms = my_makespan(e, a);
+    best = ms < best ? ms : best;
+    for (t = 0; t < n && ++a[t] == m; ++t)
+      a[t] = 0;
+    if (t == n)
+      return best;
+  }
+}
+
+/* The annealing's prices give a lower bound (the dual of the LP relaxation, with ready times):
+ * never above the optimum, found by enumeration on 24 tiny instances; the search's answer is
+ * never below it, never worse than its start, and for a step budget (130 steps: the 128th is
+ * an iterated-greedy step) does not depend on the thread count. */
+TEST_CASE(ig_lower_bound_brute_force)
+{
+  int trial, exact = 0;
+  for (trial = 0; trial < 24; ++trial) {
+    const int n = 6 + trial % 3, m = 2 + trial % 3;
+    devo_etc *e = random_etc(n, m, trial % 2);
+    devo__ig_opts io;
+    devo__ig_result ir, ir2;
+    int a[10], a2[10], t;
+    double opt = brute_force_makespan(e), ms0, ms;
+    for (t = 0; t < n; ++t)
+      a[t] = 0; /* everything on machine 0: a poor start */
+    ms0 = my_makespan(e, a);
+    memcpy(a2, a, sizeof a);
+    memset(&io, 0, sizeof io);
+    io.seed = (uint64_t)trial + 1;
+    io.chains = 2;
+    io.threads = 1;
+    io.steps = 130;
+    io.epoch = 64;
+    CHECK(devo__etc_ig(e, a, &io, &ir) == DEVO_OK);
+    io.threads = 2;
+    CHECK(devo__etc_ig(e, a2, &io, &ir2) == DEVO_OK);
+    CHECK(memcmp(a, a2, (size_t)n * sizeof(int)) == 0);
+    CHECK(ir.lower_bound == ir2.lower_bound && ir.status == DEVO_OK);
+    ms = my_makespan(e, a);
+    CHECKF(ir.lower_bound <= opt * (1.0 + 1e-12), "trial %d: bound %.17g above the optimum %.17g",
+           trial, ir.lower_bound, opt);
+    CHECK(ir.lower_bound > 0.0 && ms >= opt && ms <= ms0);
+    exact += ms == opt;
+    devo_etc_destroy(e);
+  }
+  /* tiny instances: the search should find the optimum nearly always */
+  CHECKF(exact >= 21, "optimum found on %d of 24", exact);
+}
+
+/* On the Braun instances the bound is within 1% below the best-known makespans of REFERENCE.md
+ * (which it must not exceed): the prices are close to the LP optimum, which is what steers the
+ * annealing. 20 steps of one chain: the bound does not depend on the steps. */
+TEST_CASE(ig_lower_bound_braun)
+{
+  static const char *const cls[3] = {"u_c_hihi", "u_i_lolo", "u_s_lohi"};
+  const char *refp = tc_shared("etc_data/braun/REFERENCE.md");
+  char *md;
+  int k;
+  if (!refp)
+    TC_SKIP("data/etc_data/braun is absent (set DEVO_SHARED)");
+  md = tc_slurp(refp, NULL);
+  CHECK(md != NULL);
+  for (k = 0; k < 3; ++k) {
+    char sub[64], key[32];
+    const char *path, *row;
+    devo_etc *e = NULL;
+    devo__ig_opts io;
+    devo__ig_result ir;
+    double best_known, ms;
+    int a[512];
+    FILE *f;
+    snprintf(sub, sizeof sub, "etc_data/braun/%s.0", cls[k]);
+    snprintf(key, sizeof key, "| %s.0 |", cls[k]);
+    path = tc_shared(sub);
+    row = strstr(md, key);
+    CHECK(path && row && sscanf(row + strlen(key), " %lf", &best_known) == 1);
+    f = fopen(path, "rb");
+    CHECK(f && devo_etc_read(&e, f, path, DEVO_ETC_BRAUN, 16, NULL, sub, sizeof sub) == DEVO_OK);
+    fclose(f);
+    CHECK(devo_etc_heuristic(e, DEVO_HEUR_MINMIN, a) == DEVO_OK);
+    memset(&io, 0, sizeof io);
+    io.seed = 1;
+    io.chains = 1;
+    io.threads = 1;
+    io.steps = 20;
+    io.epoch = 64;
+    CHECK(devo__etc_ig(e, a, &io, &ir) == DEVO_OK);
+    printf("%s: bound %.2f, best-known %.2f (%.3f%% below)\n", cls[k], ir.lower_bound, best_known,
+           100.0 * (1.0 - ir.lower_bound / best_known));
+    CHECK(ir.lower_bound <= best_known && ir.lower_bound >= 0.99 * best_known);
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms, NULL) == DEVO_OK);
+    CHECK(ms >= ir.lower_bound);
+    devo_etc_destroy(e);
+  }
+  free(md);
+}
+
 static const tc_case cases[] = {
     TC(read_csv_variants),       TC(read_braun_variants),
     TC(read_malformed),          TC(read_too_many_machines_csv), TC(read_allocation_failures),
@@ -1559,6 +2021,10 @@ static const tc_case cases[] = {
     TC(problem_etc_seed_local),  TC(schedule_run_library), TC(schedule_run_iterated_ls),
     TC(schedule_run_short_limits), TC(local_search_deadline_large),
     TC(schedule_run_callback_ends_ils),
+    TC(local_search_deltas),
+    TC(vnd_local_optimum), TC(sa_deltas),
+    TC(schedule_ig_deterministic), TC(ig_lower_bound_brute_force), TC(ig_lower_bound_braun),
+    TC(schedule_ig_options),
 };
 
 int main(int argc, char **argv)

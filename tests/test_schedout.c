@@ -242,7 +242,8 @@ TEST_CASE(source_names)
   CHECK(strcmp(devo_schedule_source_name(DEVO_SCHED_FROM_DE), "de") == 0);
   CHECK(strcmp(devo_schedule_source_name(DEVO_SCHED_FROM_DE_LS), "de+ls") == 0);
   CHECK(strcmp(devo_schedule_source_name(DEVO_SCHED_FROM_ILS), "ils") == 0);
-  CHECK(devo_schedule_source_name(-1) == NULL && devo_schedule_source_name(5) == NULL);
+  CHECK(strcmp(devo_schedule_source_name(DEVO_SCHED_FROM_IG), "ig") == 0);
+  CHECK(devo_schedule_source_name(-1) == NULL && devo_schedule_source_name(6) == NULL);
 }
 
 /* Every double the writer prints reads back bit for bit (cJSON's own printer changed 18% of

@@ -574,6 +574,19 @@ TEST_CASE(library_interrupt_flag)
     CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms, NULL) == DEVO_OK);
     CHECK(ms == r.makespan && ms == makespan_of(v, n, m, a));
   }
+  /* the makespan search (issue 19's annealing and iterated greedy on two chains) too */
+  lib_flag = 0;
+  o.lambda = 1.0;
+  o.threads = 2;
+  CHECK(pthread_create(&th, NULL, raise_flag_later, NULL) == 0);
+  t0 = tc_now();
+  CHECK(devo_schedule_run(e, &o, a, &r) == DEVO_OK);
+  t0 = tc_now() - t0;
+  pthread_join(th, NULL);
+  CHECKF(t0 < 1.0, "makespan search: returned %.3f s after the start", t0);
+  CHECK_EQ_INT(r.status, DEVO_INTERRUPTED);
+  CHECK(r.candidates > 0);
+  CHECK(r.makespan == makespan_of(v, n, m, a));
   devo_etc_destroy(e);
   free(a);
   free(mct);

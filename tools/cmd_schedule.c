@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "json_out.h"
+#include "sched_json.h"
 #include "tool_util.h"
 
 /* GPU start-up (driver and context creation, the first CUDA call of a process) took about 1.1 s
@@ -71,7 +72,8 @@ static const char *const schedule_help =
     "heuristic schedules, improved by local search (moves and swaps of tasks off the\n"
     "machine that ends last), until the time limit, counted from the start of the process;\n"
     "local search then polishes DE's best, and iterated local search continues from the\n"
-    "best schedule until the deadline.\n"
+    "best schedule until the deadline. With --objective makespan the search after the\n"
+    "heuristics is an annealing at LP machine prices instead (--search).\n"
     "\n"
     "input:\n"
     "  FILE or -            CSV (rows = tasks, columns = machines; ',' ';' or tab; optional\n"
@@ -81,7 +83,10 @@ static const char *const schedule_help =
     "  --task-names         the first CSV column holds task names (detected without this\n"
     "                       when every row starts with text); a header row names machines\n"
     "  --machines M         machines of a Braun file without the 'n m 0' line\n"
-    "  --ready FILE|a,b,..  machine ready times (one per machine, >= 0; default 0)\n"
+    "  --ready FILE|a,b,..  machine ready times (one per machine, >= 0; default 0)\n";
+
+/* The help in two strings: one would pass the 4095 characters C99 compilers must support. */
+static const char *const schedule_help_search =
     "objective (minimised: lambda * makespan + (1 - lambda) * flowtime / machines):\n"
     "  --objective O        weighted (default, lambda 0.75) or makespan (lambda 1)\n"
     "  --lambda L           weight of the makespan, in [0, 1] (implies weighted)\n"
@@ -95,6 +100,15 @@ static const char *const schedule_help =
     "  --no-seed-heuristics start DE from random schedules only\n"
     "  --local-search on|off on (default): improve the heuristic seeds and DE's best by local\n"
     "                       search; off: plain DE from the plain heuristics\n"
+    "  --search S           auto (default: ig for --objective makespan, else pipeline), ig\n"
+    "                       (heuristics, then annealing of moves and swaps at the LP machine\n"
+    "                       prices, with iterated-greedy steps and ejection chains; makespan\n"
+    "                       only) or pipeline (the DE pipeline described above)\n"
+    "  --steps N            ig: stop after N steps per chain (with the seed and --chains the\n"
+    "                       answer is then the same on every run and thread count, unless\n"
+    "                       the time limit comes first; default: until the time limit)\n"
+    "  --chains N           ig: chains, merged every 64 steps (default: the larger of\n"
+    "                       --threads and 4)\n"
     "  --ils-share S        share of the search time for iterated local search (random\n"
     "                       reassignments + local search) on the best answer after DE, in\n"
     "                       [0, 1) (default 0.8; 0 = DE gets all of it)\n"
@@ -140,6 +154,9 @@ typedef struct sched_args {
   int local_search; /* 0 = on, 1 = off (index into on_off) */
   double lambda, time_limit, f, cr, ils_share;
   uint64_t seed;
+  int64_t steps;      /* issue 19: IG steps per chain, 0 = until the limit */
+  int chains, search; /* IG chains (0 = max(threads, 4)), DEVO_SEARCH_* */
+  cli_variant var; /* DE's variant */
 } sched_args;
 
 /* SIGINT or SIGTERM (what Slurm, systemd and Kubernetes send) stops the search, which still
@@ -202,6 +219,20 @@ static int parse(int argc, char **argv, sched_args *a)
                                       "--ils-share=",
                                       "--input-format=",
                                       "--task-names",
+                                      /* cli_variant_names: */
+                                      "--strategy=",
+                                      "--algorithm=",
+                                      "--jde",
+                                      "--jde-tau1=",
+                                      "--jde-tau2=",
+                                      "--jde-fl=",
+                                      "--jde-fu=",
+                                      "--jde-crl=",
+                                      "--jde-cru=",
+                                      "--gobl=",
+                                      "--steps=",
+                                      "--chains=",
+                                      "--search=",
                                       NULL};
   static const char *const formats[] = {"auto", "csv", "braun", NULL};
   static const char *const out_formats[] = {"text", "csv", "json", NULL};
@@ -209,6 +240,7 @@ static int parse(int argc, char **argv, sched_args *a)
   static const char *const orders[] = {"fcfs", "spt", NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
   static const char *const on_off[] = {"on", "off", NULL};
+  static const char *const searches[] = {"auto", "pipeline", "ig", NULL}; /* DEVO_SEARCH_* */
   const char *cmd = "schedule", *v;
   devo_schedule_opts d;
   int pos = 1, k, r = 0;
@@ -222,6 +254,7 @@ static int parse(int argc, char **argv, sched_args *a)
   a->cr = d.cr;
   a->seed = d.seed;
   a->threads = d.threads;
+  cli_variant_init(&a->var);
   while ((k = cli_next(cmd, argc, argv, &pos, names, &v)) != -1) {
     switch (k) {
     case -2:
@@ -309,6 +342,9 @@ static int parse(int argc, char **argv, sched_args *a)
       break;
     case 17:
       fputs(schedule_help, stdout);
+      fputs(schedule_help_search, stdout);
+      fputs("DE variants (docs/variants.md):\n", stdout);
+      cli_variant_print_help(stdout);
       exit(CLI_OK);
     case 18:
       r = cli_pick(cmd, "--local-search", v, on_off, &a->local_search);
@@ -318,12 +354,29 @@ static int parse(int argc, char **argv, sched_args *a)
       if (!r && !(a->ils_share >= 0.0 && a->ils_share < 1.0))
         r = cli_usage_error(cmd, "--ils-share must be in [0, 1), got %s", v);
       break;
+    case 32:
+      r = cli_int64(cmd, "--steps", v, &a->steps);
+      if (!r && a->steps < 1)
+        r = cli_usage_error(cmd, "--steps must be >= 1, got %s", v);
+      break;
+    case 33:
+      r = cli_int(cmd, "--chains", v, &a->chains);
+      if (!r && (a->chains < 1 || a->chains > 4096))
+        r = cli_usage_error(cmd, "--chains must be 1 .. 4096, got %s", v);
+      break;
+    case 34:
+      r = cli_pick(cmd, "--search", v, searches, &a->search);
+      break;
     default:
+      if (cli_variant_index(names, k) >= 0)
+        r = cli_variant_option(cmd, cli_variant_index(names, k), v, &a->var);
       break;
     }
     if (r)
       return CLI_USAGE;
   }
+  if (cli_variant_finish(cmd, &a->var))
+    return CLI_USAGE;
   if (!a->file)
     return cli_usage_error(cmd, "an input file (or - for standard input) is required");
   if (a->out_format == OUT_JSON)
@@ -494,108 +547,25 @@ static void write_schedule(FILE *f, int format, const devo_etc *e, const answer 
   }
 }
 
-/* Per machine: tasks, load (their times summed in task index order) and completion (the same
- * sum from the ready time: problems/etc.h's completion(j), whose largest is the makespan). */
-static void machine_stats(const devo_etc *e, const int *assign, int *count, double *load,
-                          double *done)
-{
-  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
-  const double *v = devo_etc_values(e);
-  int t, j;
-  for (j = 0; j < m; ++j) {
-    count[j] = 0;
-    load[j] = 0.0;
-    done[j] = devo_etc_ready(e)[j];
-  }
-  for (t = 0; t < n; ++t) {
-    j = assign[t];
-    count[j]++;
-    load[j] += v[(size_t)t * m + j];
-    done[j] += v[(size_t)t * m + j];
-  }
-}
-
-static void json_summary(json_out *j, const sched_args *a, const devo_etc *e, const answer *ans)
-{
-  const devo_schedule_result *r = ans->res;
-  json_kv_str(j, "version", devo_version());
-  json_kv_int(j, "tasks", devo_etc_ntasks(e));
-  json_kv_int(j, "machines", devo_etc_nmach(e));
-  json_kv_num(j, "makespan", r->makespan);
-  json_kv_num(j, "flowtime", r->flowtime);
-  json_kv_num(j, "objective", r->objective);
-  json_kv_num(j, "lambda", a->lambda);
-  json_kv_str(j, "order", a->order ? "spt" : "fcfs");
-  json_kv_num(j, "time_limit", a->time_limit);
-  json_kv_uint(j, "seed", a->seed);
-  json_kv_int(j, "evaluations", r->evaluations);
-  json_kv_int(j, "generations", r->generations);
-  json_kv_int(j, "ls_moves", r->ls_moves);
-  json_kv_int(j, "ils_rounds", r->ils_rounds);
-  json_kv_str(j, "stop", devo_status_name(r->status));
-  json_kv_str(j, "stop_message", devo_status_message(r->status));
-  json_kv_str(j, "best_from", devo_schedule_source_name(r->source));
-  json_kv_str(j, "heuristic", r->heuristic >= 0 ? devo_heuristic_name(r->heuristic) : NULL);
-  json_kv_str(j, "backend", r->backend == DEVO_BACKEND_GPU ? "gpu" : "cpu");
-  json_kv_num(j, "elapsed", ans->answer_at);
-  json_kv_bool(j, "deadline_met", ans->deadline_met);
-}
-
-/* The JSON object: the summary, the machines, and the schedule when with_schedule. */
+/* The JSON object (tools/sched_json.c): the summary, the machines, and the schedule when
+ * with_schedule. */
 static int write_json(FILE *f, const sched_args *a, const devo_etc *e, const answer *ans,
                       int with_schedule)
 {
-  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
-  int *count = (int *)malloc((size_t)m * sizeof(int)), t, k;
-  double *load = (double *)malloc((size_t)m * sizeof(double));
-  double *done = (double *)malloc((size_t)m * sizeof(double));
-  json_out j;
-  if (!count || !load || !done || json_init(&j, f) != 0) {
-    free(count);
-    free(load);
-    free(done);
-    return cli_runtime_error("schedule", "out of memory for the JSON output");
-  }
-  machine_stats(e, ans->assign, count, load, done);
-  json_obj(&j);
-  json_summary(&j, a, e, ans);
-  json_key(&j, "per_machine");
-  json_arr(&j);
-  for (k = 0; k < m; ++k) {
-    json_obj(&j);
-    json_kv_int(&j, "machine", k);
-    json_kv_str(&j, "name", devo_etc_machine_name(e, k));
-    json_kv_int(&j, "tasks", count[k]);
-    json_kv_num(&j, "load", load[k]);
-    json_kv_num(&j, "completion", done[k]);
-    json_end_obj(&j);
-  }
-  json_end_arr(&j);
-  if (with_schedule) {
-    json_key(&j, "schedule");
-    json_arr(&j);
-    for (t = 0; t < n; ++t) {
-      json_obj(&j);
-      json_kv_int(&j, "task", t);
-      json_kv_str(&j, "name", devo_etc_task_name(e, t));
-      json_kv_int(&j, "machine", ans->assign[t]);
-      json_kv_str(&j, "machine_name", devo_etc_machine_name(e, ans->assign[t]));
-      json_kv_num(&j, "start", ans->start[t]);
-      json_kv_num(&j, "finish", ans->finish[t]);
-      json_end_obj(&j);
-    }
-    json_end_arr(&j);
-    json_key(&j, "assignment");
-    json_arr(&j);
-    for (t = 0; t < n; ++t)
-      json_int(&j, ans->assign[t]);
-    json_end_arr(&j);
-  }
-  json_end_obj(&j);
-  free(count);
-  free(load);
-  free(done);
-  if (json_done(&j) != 0)
+  sched_answer sa;
+  memset(&sa, 0, sizeof sa);
+  sa.assign = ans->assign;
+  sa.start = ans->start;
+  sa.finish = ans->finish;
+  sa.res = ans->res;
+  sa.lambda = a->lambda;
+  sa.time_limit = a->time_limit;
+  sa.order = a->order;
+  sa.seed = a->seed;
+  sa.elapsed = ans->answer_at;
+  sa.deadline_met = ans->deadline_met;
+  sa.var = &a->var;
+  if (sched_json_write(f, e, &sa, with_schedule) != 0)
     return cli_runtime_error("schedule", "out of memory for the JSON output");
   return CLI_OK;
 }
@@ -611,9 +581,10 @@ static void text_summary(FILE *sf, const sched_args *a, const devo_etc *e, const
           a->lambda, a->order ? "spt" : "fcfs");
   fprintf(sf, "evaluations  %lld\ngenerations  %lld\n", (long long)r->evaluations,
           (long long)r->generations);
-  fprintf(sf, "stop         %s (%s)%s\n", devo_status_name(r->status),
-          devo_status_message(r->status),
-          r->status == DEVO_TIME_LIMIT && !r->de_ran ? ": too little time for DE" : "");
+  fprintf(
+      sf, "stop         %s (%s)%s\n", devo_status_name(r->status), devo_status_message(r->status),
+      r->status == DEVO_TIME_LIMIT && !r->de_ran && r->candidates == 0 ? ": too little time for DE"
+                                                                       : "");
   fprintf(sf, "best from    %s%s%s%s\n", devo_schedule_source_name(r->source),
           r->heuristic >= 0 ? " (" : "", r->heuristic >= 0 ? devo_heuristic_name(r->heuristic) : "",
           r->heuristic >= 0 ? ")" : "");
@@ -744,9 +715,13 @@ static int schedule(const sched_args *ap)
   so.np = a.np;
   so.f = a.f;
   so.cr = a.cr;
+  so.variant = a.var.v;
   so.seed = a.seed;
   so.threads = a.threads;
   so.backend = backend_now(a.backend);
+  so.steps = a.steps;
+  so.chains = a.chains;
+  so.search = a.search;
   if (so.backend == DEVO_BACKEND_GPU)
     so.time_limit = fmax(so.time_limit - GPU_EXIT_S, 1e-6);
   so.interrupt = &stop_signal;

@@ -91,10 +91,22 @@ M clock_3ms_late engine/solver.c \
   's->deadline = s->o.time_limit > 0.0 ? s->t0 + s->o.time_limit + 0.003 : 0.0;' \
   'deadline: the clock fires 3 ms late'
 M no_deadline_in_generation engine/cpu_backend.c \
-  'if (devo__should_abort(st->s)) {
-      atomic_store(&st->aborted, 1);' \
-  'if (atomic_load(&st->s->interrupt)) {
-      atomic_store(&st->aborted, 1);' \
+  'int d = st->dim, i, lo, hi;
+  for (lo = a; lo < b; lo = hi) {
+    hi = lo + (st->v->kind == DEVO__P_USER ? st->batch : st->stride);
+    if (hi > b)
+      hi = b;
+    if (atomic_load_explicit(&st->aborted, memory_order_relaxed))
+      return;
+    if (devo__should_abort(st->s)) {' \
+  'int d = st->dim, i, lo, hi;
+  for (lo = a; lo < b; lo = hi) {
+    hi = lo + (st->v->kind == DEVO__P_USER ? st->batch : st->stride);
+    if (hi > b)
+      hi = b;
+    if (atomic_load_explicit(&st->aborted, memory_order_relaxed))
+      return;
+    if (atomic_load(&st->s->interrupt)) {' \
   'deadline: not looked at inside a generation'
 
 # ---- random numbers, classic and CEC functions ------------------------------------------------

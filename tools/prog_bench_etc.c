@@ -38,7 +38,10 @@ static const char *const usage =
     "  --backend B        cpu (default), gpu or auto\n"
     "  --np N             DE population (default 64)\n"
     "  --local-search on|off  on (default); off = plain DE from the plain heuristics\n"
-    "  --only NAME        one instance, e.g. u_c_hihi\n";
+    "  --only NAME        one instance, e.g. u_c_hihi\n"
+    "  --search S         auto (default: the makespan search of etc_vnd.c), ig or pipeline\n"
+    "                     (the DE pipeline of issue 5, for comparison)\n"
+    "  --chains N         IG chains (default 0 = the larger of threads and 4)\n";
 
 static double median(double *v, int n)
 {
@@ -73,6 +76,7 @@ static const char *source_name(int s)
          : s == DEVO_SCHED_FROM_DE         ? "de"
          : s == DEVO_SCHED_FROM_DE_LS      ? "de+ls"
          : s == DEVO_SCHED_FROM_ILS        ? "ils"
+         : s == DEVO_SCHED_FROM_IG         ? "ig"
                                            : "heur";
 }
 
@@ -102,8 +106,10 @@ int main(int argc, char **argv)
   const char *dir = "data/etc_data/braun", *only = NULL;
   double times[MAX_TIMES] = {1, 10};
   int ntimes = 2, nseeds = 5, threads = 1, backend = DEVO_BACKEND_CPU, np = 64, ls = 1, i, k, ti;
-  double worst_over = -1e9;
-  int all_below = 1;
+  int search = DEVO_SEARCH_AUTO, chains = 0;
+  double worst_over = -1e9, max_gap[MAX_TIMES], sum_gap[MAX_TIMES];
+  int all_below = 1, ninst = 0;
+  const char *max_at[MAX_TIMES];
   char date[64];
   if ((i = tool_std_args("bench-etc", usage, &argc, &argv)) != 0)
     return i > 0 ? 0 : 1;
@@ -151,6 +157,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench-etc: --local-search: on or off\n");
         return 2;
       }
+    } else if (strcmp(o, "--search") == 0) {
+      search = strcmp(v, "auto") == 0       ? DEVO_SEARCH_AUTO
+               : strcmp(v, "ig") == 0       ? DEVO_SEARCH_IG
+               : strcmp(v, "pipeline") == 0 ? DEVO_SEARCH_PIPELINE
+                                            : -1;
+      if (search < 0) {
+        fprintf(stderr, "bench-etc: --search: auto, ig or pipeline\n");
+        return 2;
+      }
+    } else if (strcmp(o, "--chains") == 0) {
+      chains = atoi(v);
     } else if (strcmp(o, "--only") == 0) {
       only = v;
     } else {
@@ -158,10 +175,20 @@ int main(int argc, char **argv)
       return 2;
     }
   }
+  for (ti = 0; ti < MAX_TIMES; ++ti) {
+    max_gap[ti] = -1e9;
+    sum_gap[ti] = 0.0;
+    max_at[ti] = "";
+  }
   bench_stamp(date, sizeof date);
-  printf("bench-etc: devo %s, %s; %s backend, %d thread(s), NP %d, local search %s, %d seed(s), "
-         "--objective makespan; best-known from %s/REFERENCE.md (Gogos et al. 2016)\n",
+  printf("bench-etc: devo %s, %s; search %s, %d chain(s); %s backend, %d thread(s), NP %d, local "
+         "search %s, %d seed(s), --objective makespan; best-known from %s/REFERENCE.md (Gogos et "
+         "al. 2016)\n",
          devo_version(), date,
+         search == DEVO_SEARCH_PIPELINE ? "pipeline"
+         : search == DEVO_SEARCH_IG     ? "ig"
+                                        : "auto",
+         chains,
          backend == DEVO_BACKEND_GPU    ? "gpu"
          : backend == DEVO_BACKEND_AUTO ? "auto"
                                         : "cpu",
@@ -210,7 +237,7 @@ int main(int argc, char **argv)
     fflush(stdout);
     for (ti = 0; ti < ntimes; ++ti) {
       double ms[MAX_SEEDS], med;
-      int s, below = 0, src_count[DEVO_SCHED_FROM_ILS + 1] = {0}, top = 0;
+      int s, below = 0, src_count[DEVO_SCHED_FROM_IG + 1] = {0}, top = 0;
       for (s = 0; s < nseeds; ++s) {
         devo_schedule_opts o;
         devo_schedule_result r;
@@ -224,6 +251,8 @@ int main(int argc, char **argv)
         o.np = np;
         o.seeds = ls ? DEVO_ETC_SEED_LOCAL : DEVO_ETC_SEED_PLAIN;
         o.polish = ls;
+        o.search = search;
+        o.chains = chains;
         st = devo_schedule_run(e, &o, a, &r);
         if (st != DEVO_OK) {
           fprintf(stderr, "\nbench-etc: %s: %s (%s)\n", classes[k], r.message,
@@ -236,16 +265,22 @@ int main(int argc, char **argv)
         if (r.elapsed - times[ti] > worst_over)
           worst_over = r.elapsed - times[ti];
       }
-      for (s = 1; s <= DEVO_SCHED_FROM_ILS; ++s)
+      for (s = 1; s <= DEVO_SCHED_FROM_IG; ++s)
         if (src_count[s] > src_count[top])
           top = s;
       med = median(ms, nseeds);
       all_below &= below == nseeds;
+      sum_gap[ti] += 100.0 * (med - best_known) / best_known;
+      if (100.0 * (med - best_known) / best_known > max_gap[ti]) {
+        max_gap[ti] = 100.0 * (med - best_known) / best_known;
+        max_at[ti] = classes[k];
+      }
       printf(" %.2f | %.2f%% | %d/%d | %s |", med, 100.0 * (med - best_known) / best_known, below,
              nseeds, source_name(top));
       fflush(stdout);
     }
     printf("\n");
+    ninst++;
     free(a);
     devo_etc_destroy(e);
   }
@@ -254,5 +289,8 @@ int main(int argc, char **argv)
          "%.2f ms\n%s\n",
          1e3 * worst_over,
          all_below ? "every run is below Min-min" : "NOT every run is below Min-min");
+  for (ti = 0; ti < ntimes && ninst > 0; ++ti)
+    printf("%gs: largest median gap %.2f%% (%s), mean of the medians %.2f%%\n", times[ti],
+           max_gap[ti], max_at[ti], sum_gap[ti] / ninst);
   return all_below ? 0 : 1;
 }

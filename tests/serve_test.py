@@ -1,0 +1,418 @@
+#!/usr/bin/env python3
+"""serve_test.py: integration and fault tests of `devo serve` (ctest serve.api, serve.admission,
+serve.faults, serve.shutdown). Each starts the real server on a free port of 127.0.0.1, talks to
+it with http.client (or a raw socket where a client must misbehave), and checks the answers:
+schedules against `devo schedule` run with the same seed and a fixed step count (identical
+assignments), makespans recomputed here from the matrix, every refusal's status and where it
+points, and the service still answering afterwards.
+
+usage: serve_test.py CASE DEVO_BINARY SOURCE_DIR
+"""
+import http.client
+import json
+import math
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+FAILURES = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print("FAIL:", what, flush=True)
+
+
+class Server:
+    """The real devo serve, its stderr drained by a thread (it logs one line per request)."""
+
+    def __init__(self, devo, *args):
+        self.proc = subprocess.Popen([devo, "serve", "--listen", "127.0.0.1:0", *args],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.lines = []
+        self.port = None
+        ready = threading.Event()
+
+        def drain():
+            for line in self.proc.stderr:
+                self.lines.append(line.rstrip("\n"))
+                m = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+                if m:
+                    self.port = int(m.group(1))
+                if "devo serve: ready" in line:
+                    ready.set()
+            ready.set()
+
+        self.thread = threading.Thread(target=drain, daemon=True)
+        self.thread.start()
+        if not ready.wait(30) or self.port is None:
+            raise RuntimeError("devo serve did not start: " + "\n".join(self.lines))
+
+    def request(self, method, path, body=None, ctype="application/json", timeout=30):
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        headers = {"Content-Type": ctype} if body is not None else {}
+        if isinstance(body, str):
+            body = body.encode()
+        c.request(method, path, body=body, headers=headers)
+        r = c.getresponse()
+        data = r.read()
+        c.close()
+        return r.status, data, r
+
+    def json(self, method, path, obj=None, **kw):
+        st, data, _ = self.request(method, path, None if obj is None else json.dumps(obj), **kw)
+        return st, json.loads(data)
+
+    def rss_kib(self):
+        with open("/proc/%d/status" % self.proc.pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return -1
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            rc = self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            rc = None
+        self.thread.join(5)
+        # a sanitizer build (-fsanitize=address,undefined,thread) reports on stderr
+        for line in self.lines:
+            if re.search(r"Sanitizer|runtime error:", line):
+                check(False, "sanitizer: " + line)
+        return rc
+
+
+def read_csv(path):
+    with open(path) as f:
+        return [[float(x) for x in line.split(",")] for line in f if line.strip()]
+
+
+def makespan(etc, assign, ready=None):
+    """The makespan recomputed here: each machine's ready time plus its tasks' times."""
+    m = len(etc[0])
+    load = list(ready) if ready else [0.0] * m
+    for t, j in enumerate(assign):
+        load[j] += etc[t][j]
+    return max(load)
+
+
+def devo_schedule(devo, path, *args):
+    out = subprocess.run([devo, "schedule", path, "--format", "json", *args],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def case_api(devo, src):
+    path = os.path.join(src, "etc_data", "512x16", "u_c_hihi.csv")
+    etc = read_csv(path)
+    ready = [float(1000 * (j % 5)) for j in range(16)]
+    s = Server(devo, "--workers", "2")
+    try:
+        st, h = s.json("GET", "/v1/health")
+        version = subprocess.run([devo, "--version"], capture_output=True, text=True).stdout.split()
+        check(st == 200 and h["ready"] is True and h["workers"] == 2, "health: %s %s" % (st, h))
+        check(h["version"] == version[1], "health version %s vs %s" % (h["version"], version))
+        check(h["gpu"] is None or isinstance(h["gpu"], str), "health gpu")
+        # identical assignments to devo schedule for the same seed and steps (IG, makespan)
+        for seed, steps, with_ready in ((7, 30, False), (11, 60, True)):
+            args = ["--objective", "makespan", "--seed", str(seed), "--steps", str(steps),
+                    "--time-limit", "20"]
+            body = {"etc": etc, "objective": "makespan", "seed": seed, "steps": steps,
+                    "time_limit": 20}
+            if with_ready:
+                args += ["--ready", ",".join(repr(x) for x in ready)]
+                body["ready"] = ready
+            ref = devo_schedule(devo, path, *args)
+            st, a = s.json("POST", "/v1/schedule", body)
+            check(st == 200, "schedule status %d" % st)
+            check(a["assignment"] == ref["assignment"], "JSON answer = devo schedule (seed %d)" % seed)
+            check(a["stop"] == "DEVO_OK" and ref["stop"] == "DEVO_OK", "steps done: %s" % a["stop"])
+            check(a["makespan"] == ref["makespan"], "makespan %r vs %r" % (a["makespan"], ref["makespan"]))
+            mk = makespan(etc, a["assignment"], ready if with_ready else None)
+            check(math.isclose(mk, a["makespan"], rel_tol=1e-12), "makespan recomputed %r %r" % (mk, a["makespan"]))
+            check(a["admission"] == "search" and a["deadline_met"] is True, "admission/deadline")
+            check(set(ref) - {"elapsed"} <= set(a), "the fields of devo schedule --format json")
+            # the same as CSV with query parameters
+            q = "/v1/schedule?objective=makespan&seed=%d&steps=%d&time_limit=20" % (seed, steps)
+            if with_ready:
+                q += "&ready=" + ",".join(repr(x) for x in ready)
+            with open(path, "rb") as f:
+                st, data, _ = s.request("POST", q, f.read(), ctype="text/csv")
+            c = json.loads(data)
+            check(st == 200 and c["assignment"] == ref["assignment"], "CSV answer = devo schedule")
+        # a short deadline is kept (generous slack: this machine is shared)
+        t0 = time.monotonic()
+        st, a = s.json("POST", "/v1/schedule", {"etc": etc, "time_limit": 0.1})
+        took = time.monotonic() - t0
+        check(st == 200 and a["time_limit"] == 0.1 and len(a["assignment"]) == 512, "0.1 s request")
+        check(took < 1.0, "0.1 s request answered after %.3f s" % took)
+        check(math.isclose(makespan(etc, a["assignment"]), a["makespan"], rel_tol=1e-12), "valid")
+        # metrics: counters match what was sent
+        st, data, r = s.request("GET", "/metrics")
+        text = data.decode()
+        check(st == 200 and r.getheader("Content-Type").startswith("text/plain"), "metrics type")
+        m = dict(re.findall(r'^(devo_\S+) (\S+)$', text, re.M))
+        check(m.get('devo_requests_total{outcome="search"}') == "5", "search count: %s" %
+              m.get('devo_requests_total{outcome="search"}'))
+        check(m.get('devo_requests_total{outcome="info"}') == "1", "info count")
+        check(m.get("devo_schedule_latency_seconds_count") == "5", "histogram count")
+        check(m.get('devo_schedule_latency_seconds_bucket{le="+Inf"}') == "5", "+Inf bucket")
+        check(m.get("devo_queue_length") == "0", "queue length")
+        check("devo_deadline_overruns_total" in m, "overruns")
+        for _ in range(100):  # a line is written when its connection is done: a moment after
+            logs = [l for l in s.lines if l.startswith("devo serve: POST /v1/schedule")]
+            if len(logs) >= 5:
+                break
+            time.sleep(0.02)
+        check(len(logs) == 5, "one log line per request: %d" % len(logs))
+        check(all(re.search(r" 200 [0-9.]+ ms search admission search stop DEVO_", l) for l in logs),
+              "log line fields: %s" % logs[:1])
+    finally:
+        rc = s.stop()
+    check(rc == 0, "exit code %s after SIGTERM" % rc)
+
+
+def case_admission(devo, src):
+    etc = read_csv(os.path.join(src, "etc_data", "small_64x8.csv"))
+    s = Server(devo, "--workers", "1", "--queue", "1")
+    try:
+        res = {}
+
+        def call(name, limit):
+            res[name] = s.json("POST", "/v1/schedule", {"etc": etc, "time_limit": limit})
+
+        long_ = threading.Thread(target=call, args=("long", 1.5))
+        long_.start()
+        time.sleep(0.3)  # the long one holds the only worker until its deadline
+        t0 = time.monotonic()
+        call("short", 0.2)  # cannot start before its deadline: answered at once
+        took = time.monotonic() - t0
+        st, a = res["short"]
+        check(st == 200 and a["admission"] == "quick" and a["heuristic"] == "mct", "quick: %s" % a.get("admission"))
+        # at once: not after the long one's deadline (1.2 s away), whatever the machine's load
+        check(took < 0.8, "quick answer after %.3f s" % took)
+        check(math.isclose(makespan(etc, a["assignment"]), a["makespan"], rel_tol=1e-12), "quick valid")
+        waiter = threading.Thread(target=call, args=("queued", 3.0))
+        waiter.start()  # can start when the long one ends: waits in the queue (1 place)
+        time.sleep(0.2)
+        st, h = s.json("GET", "/v1/health")
+        check(h["queue_length"] == 1 and h["running"] == 1, "health queue %s" % h)
+        st, e = s.json("POST", "/v1/schedule", {"etc": etc, "time_limit": 3.0})
+        check(st == 503 and "queue" in e["error"]["message"], "queue full: %d" % st)
+        long_.join()
+        waiter.join()
+        check(res["long"][0] == 200 and res["long"][1]["admission"] == "search", "long answered")
+        st, q = res["queued"]
+        check(st == 200 and q["admission"] == "search" and q["queue_wait"] > 0.5, "queued then ran: %s" % q.get("queue_wait"))
+        # its search ends at its deadline, counted from its arrival, not a full limit after
+        # it left the queue (about 1.2 s later): a margin for this shared machine's load
+        check(q["elapsed"] < 3.0 + 0.5, "queued one answered %.3f s after arrival" % q["elapsed"])
+    finally:
+        rc = s.stop()
+    check(rc == 0, "exit code %s" % rc)
+
+
+def raw(port, data, read=True, timeout=10):
+    """Sends bytes on a fresh connection; returns the status (0 when the server closed without
+    an answer)."""
+    sk = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    try:
+        try:
+            sk.sendall(data)
+        except OSError:
+            pass  # the server answered early and closed: its answer may still be there
+        if not read:
+            return None
+        got = b""
+        while b"\r\n" not in got:
+            piece = sk.recv(4096)
+            if not piece:
+                break
+            got += piece
+        m = re.match(rb"HTTP/1\.[01] (\d+)", got)
+        return int(m.group(1)) if m else 0
+    finally:
+        sk.close()
+
+
+def trickle(port, limit):
+    """A client that sends its body one byte every 0.2 s: its connection is closed once
+    --read-timeout is over (libmicrohttpd 0.9.75 sends no answer in the middle of a body).
+    Returns the status read (0: closed without one) and the seconds until then."""
+    sk = socket.create_connection(("127.0.0.1", port), timeout=10)
+    body = b'{"etc": [[1, 2], [3, 4]]}' * 4
+    sk.sendall(b"POST /v1/schedule HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+               b"Content-Length: %d\r\n\r\n" % len(body))
+    t0 = time.monotonic()
+    status = 0
+    try:
+        for b in body:
+            sk.sendall(bytes([b]))
+            time.sleep(0.2)
+            if time.monotonic() - t0 > limit + 2:
+                break
+    except OSError:
+        pass  # closed
+    took = time.monotonic() - t0
+    try:
+        got = sk.recv(4096)
+        m = re.match(rb"HTTP/1\.[01] (\d+)", got)
+        status = int(m.group(1)) if m else 0
+    except OSError:
+        status = 0
+    sk.close()
+    return status, took
+
+
+def bad_requests(s):
+    """(name, method, path, body, content type, expected status, expected field/row/column)."""
+    return [
+        ("malformed JSON", "POST", "/v1/schedule", '{"etc": [[1, 2],', None, 400, (None, 1, 16)),
+        ("not an object", "POST", "/v1/schedule", "[1, 2]", None, 400, None),
+        ("missing etc", "POST", "/v1/schedule", "{}", None, 400, ("etc", 0, 0)),
+        ("etc a number", "POST", "/v1/schedule", '{"etc": 5}', None, 400, ("etc", 0, 0)),
+        ("ragged rows", "POST", "/v1/schedule", '{"etc": [[1, 2], [1, 2, 3]]}', None, 400, ("etc", 2, 0)),
+        ("one machine", "POST", "/v1/schedule", '{"etc": [[1], [2]]}', None, 400, ("etc", 0, 0)),
+        ("NaN", "POST", "/v1/schedule", '{"etc": [[NaN, 1], [1, 1]]}', None, 400, (None, 1, 11)),
+        ("a string", "POST", "/v1/schedule", '{"etc": [[1, 2], [1, "x"]]}', None, 400, ("etc", 2, 2)),
+        ("negative", "POST", "/v1/schedule", '{"etc": [[1, 2], [-3, 1]]}', None, 400, ("etc", 2, 1)),
+        ("zero", "POST", "/v1/schedule", '{"etc": [[1, 0], [3, 1]]}', None, 400, ("etc", 1, 2)),
+        ("infinite", "POST", "/v1/schedule", '{"etc": [[1, 2], [3, 1e999]]}', None, 400, ("etc", 2, 2)),
+        ("unknown member", "POST", "/v1/schedule", '{"etc": [[1, 2]], "speed": 1}', None, 400, None),
+        ("zero time limit", "POST", "/v1/schedule", '{"etc": [[1, 2]], "time_limit": 0}', None, 400, ("time_limit", 0, 0)),
+        ("time limit too long", "POST", "/v1/schedule", '{"etc": [[1, 2]], "time_limit": 1e6}', None, 400, ("time_limit", 0, 0)),
+        ("bad objective", "POST", "/v1/schedule", '{"etc": [[1, 2]], "objective": "fast"}', None, 400, ("objective", 0, 0)),
+        ("lambda contradicts", "POST", "/v1/schedule", '{"etc": [[1, 2]], "objective": "makespan", "lambda": 0.5}', None, 400, ("lambda", 0, 0)),
+        ("ready too short", "POST", "/v1/schedule", '{"etc": [[1, 2]], "ready": [0]}', None, 400, ("ready", 0, 0)),
+        ("ready negative", "POST", "/v1/schedule", '{"etc": [[1, 2]], "ready": [0, -1]}', None, 400, ("ready", 0, 2)),
+        ("steps without IG", "POST", "/v1/schedule", '{"etc": [[1, 2]], "steps": 5, "search": "pipeline"}', None, 400, None),
+        ("seed not an integer", "POST", "/v1/schedule", '{"etc": [[1, 2]], "seed": 1.5}', None, 400, ("seed", 0, 0)),
+        ("empty body", "POST", "/v1/schedule", "", None, 400, None),
+        ("CSV ragged", "POST", "/v1/schedule", "1,2\n3,4,5\n", "text/csv", 400, (None, 2, 3)),
+        ("CSV text", "POST", "/v1/schedule", "1,2\n3,abc\n", "text/csv", 400, (None, 2, 2)),
+        ("CSV negative", "POST", "/v1/schedule", "1,2\n3,-4\n", "text/csv", 400, (None, 2, 2)),
+        ("CSV unknown parameter", "POST", "/v1/schedule?speed=3", "1,2\n", "text/csv", 400, None),
+        ("CSV bad ready", "POST", "/v1/schedule?ready=1,x", "1,2\n", "text/csv", 400, ("ready", 0, 2)),
+        ("wrong content type", "POST", "/v1/schedule", "{}", "text/plain", 415, None),
+        ("unknown path", "GET", "/v2/schedule", None, None, 404, None),
+        ("GET schedule", "GET", "/v1/schedule", None, None, 405, None),
+        ("POST health", "POST", "/v1/health", "{}", None, 405, None),
+        ("DELETE metrics", "DELETE", "/metrics", None, None, 405, None),
+    ]
+
+
+def case_faults(devo, src):
+    etc = read_csv(os.path.join(src, "etc_data", "small_16x4.csv"))
+    good = {"etc": etc, "objective": "makespan", "seed": 3, "steps": 20, "time_limit": 10}
+    s = Server(devo, "--workers", "2", "--max-body", "1M", "--read-timeout", "1")
+    try:
+        st, ref = s.json("POST", "/v1/schedule", good)
+        check(st == 200 and ref["stop"] == "DEVO_OK", "first good request")
+        check(math.isclose(makespan(etc, ref["assignment"]), ref["makespan"], rel_tol=1e-12), "valid")
+        rss0 = s.rss_kib()
+        sent = 0
+        for rnd in range(4):
+            for name, method, path, body, ctype, want, where in bad_requests(s):
+                st, data, _ = s.request(method, path, body, ctype=ctype or "application/json")
+                sent += 1
+                check(st == want, "%s: status %d, expected %d" % (name, st, want))
+                try:
+                    e = json.loads(data)["error"]
+                except (ValueError, KeyError):
+                    check(False, "%s: no JSON error object: %r" % (name, data[:100]))
+                    continue
+                check(e["status"] == want and e["message"], "%s: error object %s" % (name, e))
+                if where and rnd == 0:
+                    field, row, col = where
+                    check(e.get("field") == field and e.get("row", 0) == row and e.get("column", 0) == col,
+                          "%s: where: %s" % (name, e))
+                st, a = s.json("POST", "/v1/schedule", good)  # a good one after each bad one
+                check(st == 200 and a["assignment"] == ref["assignment"], "%s: good one after it" % name)
+            # clients that misbehave on the wire
+            check(raw(s.port, b"HELLO\r\n\r\n") in (0, 400), "garbage request line")
+            check(raw(s.port, b"POST /v1/schedule HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n"
+                      b'{"etc": [[1,', read=False) is None, "disconnect mid-body")
+            chunk = b"1," * 400000 + b"1\n"
+            status = raw(s.port, b"POST /v1/schedule HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\n"
+                         b"Transfer-Encoding: chunked\r\n\r\n" + (b"%x\r\n" % len(chunk) + chunk + b"\r\n") * 2
+                         + b"0\r\n\r\n")
+            check(status == 413, "oversize chunked body: %d" % status)
+            status = raw(s.port, b"POST /v1/schedule HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n"
+                         % ((1 << 20) + 1))
+            check(status == 413, "oversize body (Content-Length): %d" % status)
+            sent += 4
+        status, took = trickle(s.port, 1.0)
+        check(status == 0, "trickling body: status %d after %.2f s" % (status, took))
+        check(took > 0.9, "trickling body cut only after --read-timeout: %.2f s" % took)
+        check(took < 3.5, "trickling body cut after %.2f s" % took)
+        st, h = s.json("GET", "/v1/health")
+        check(st == 200 and h["ready"] is True, "still serving after %d bad requests" % sent)
+        st, a = s.json("POST", "/v1/schedule", good)
+        check(st == 200 and a["assignment"] == ref["assignment"], "good answer at the end")
+        rss1 = s.rss_kib()
+        print("RSS %d KiB after the first request, %d KiB after %d bad and %d good requests" %
+              (rss0, rss1, sent, sent), flush=True)
+        check(rss1 - rss0 < 16 * 1024, "RSS grew by %d KiB" % (rss1 - rss0))
+        st, data, _ = s.request("GET", "/metrics")
+        m = dict(re.findall(r'^(devo_\S+) (\S+)$', data.decode(), re.M))
+        check(int(m['devo_requests_total{outcome="bad_request"}']) >= 4 * 26, "bad_request count")
+        check(int(m['devo_requests_total{outcome="too_large"}']) == 8, "too_large count")
+        check(int(m['devo_requests_total{outcome="timeout"}']) == 1, "timeout count")
+    finally:
+        rc = s.stop()
+    check(rc == 0, "exit code %s" % rc)
+
+
+def case_shutdown(devo, src):
+    etc = read_csv(os.path.join(src, "etc_data", "small_64x8.csv"))
+    s = Server(devo, "--workers", "2")
+    res = {}
+
+    def call():
+        res["a"] = s.json("POST", "/v1/schedule", {"etc": etc, "time_limit": 1.0})
+
+    th = threading.Thread(target=call)
+    th.start()
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    s.proc.send_signal(signal.SIGTERM)
+    time.sleep(0.2)
+    refused = False
+    try:
+        socket.create_connection(("127.0.0.1", s.port), timeout=2).close()
+    except OSError:
+        refused = True
+    check(refused, "no new connections after SIGTERM")
+    th.join()
+    rc = s.stop()
+    took = time.monotonic() - t0
+    st, a = res["a"]
+    check(st == 200 and a["admission"] == "search" and len(a["assignment"]) == 64, "in-flight answered")
+    check(rc == 0, "exit code %s" % rc)
+    check(took < 2.5, "stopped %.2f s after SIGTERM" % took)
+    check(any("SIGTERM: stopping" in l for l in s.lines), "said it stops")
+
+
+def main():
+    case, devo, src = sys.argv[1], sys.argv[2], sys.argv[3]
+    {"api": case_api, "admission": case_admission, "faults": case_faults,
+     "shutdown": case_shutdown}[case](devo, src)
+    if FAILURES:
+        print("%d check(s) failed" % len(FAILURES))
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1102 @@
+/* cmd_serve.c: `devo serve`: devo_schedule_run as an HTTP+JSON service for resource managers
+ * (docs/serve.md). libmicrohttpd runs one thread per connection; those threads read and parse
+ * the bodies (tools/serve_req.c), then take one of --workers search slots in arrival order,
+ * waiting in a queue of at most --queue requests, never past their own deadline: a request that
+ * cannot start in time is answered at once by the MCT heuristic (O(nm)) and says so. The
+ * deadline of a request counts from the moment its body is complete in memory. The answer is
+ * the JSON of `devo schedule --format json` (tools/sched_json.c). Nothing of the search is here:
+ * the GPU is made ready once (devo_gpu_warmup) and handed to one search at a time. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "json_out.h"
+#include "sched_json.h"
+#include "serve_req.h"
+
+/* A search shorter than this is not worth a slot: the request gets the quick answer. */
+#define MIN_RUN_S 0.003
+/* Time kept back from the search for the timeline and the JSON answer: a fixed part and a part
+ * per task (devo schedule's figure for JSON with the schedule: 2 us per task). */
+#define ANSWER_MARGIN_S   0.001
+#define ANSWER_PER_TASK_S 2e-6
+/* An answer later than its deadline + this is an overrun (metrics, deadline_met). */
+#define DEADLINE_SLACK_S 0.005
+
+static const char *const serve_help =
+    "usage: devo serve [options]\n"
+    "\n"
+    "Runs the scheduler of 'devo schedule' as an HTTP service (docs/serve.md):\n"
+    "  POST /v1/schedule  body: JSON {\"etc\": [[...], ...], \"ready\": [...], \"objective\",\n"
+    "                     \"lambda\", \"order\", \"time_limit\", \"seed\", \"backend\", "
+    "\"steps\",\n"
+    "                     \"search\", \"chains\"}, or CSV (Content-Type: text/csv) with the same\n"
+    "                     options as query parameters (ready=a,b,c); answer: the JSON of\n"
+    "                     'devo schedule --format json' plus admission and queue_wait\n"
+    "  GET /v1/health     ready, version, GPU, workers, queue\n"
+    "  GET /metrics       Prometheus text: requests by outcome, latency histogram, deadline\n"
+    "                     overruns, queue length\n"
+    "The deadline of a request (its time_limit) counts from the moment its body is complete in\n"
+    "memory. A request that cannot start its search before its deadline is answered at once by\n"
+    "the MCT heuristic (\"admission\": \"quick\"); one that finds the queue full gets 503.\n"
+    "\n"
+    "options:\n"
+    "  --listen ADDR        HOST:PORT (default 127.0.0.1:8707; [::1]:PORT for IPv6; port 0 picks\n"
+    "                       a free one, said on stderr) or a UNIX socket path (holding a '/')\n"
+    "  --workers N          searches at once, 1 .. 1024 (default: the core count); each search\n"
+    "                       runs on one thread\n"
+    "  --queue N            requests waiting for a worker, 0 .. 100000 (default 64); more: 503\n"
+    "  --max-connections N  open connections, 1 .. 100000 (default 256); one thread each\n"
+    "  --max-body BYTES     largest body, with an optional K, M or G (binary) suffix (default\n"
+    "                       64M); larger: 413\n"
+    "  --read-timeout S     seconds to receive a whole request, > 0 (default 10): a body still\n"
+    "                       arriving after that gets 408; an idle connection is closed\n"
+    "  --time-limit S       time_limit of requests that give none (default 1)\n"
+    "  --max-time-limit S   largest time_limit accepted (default 60)\n"
+    "  --backend B          backend of requests that give none: cpu, gpu or auto (default auto);\n"
+    "                       gpu and auto search on the GPU when it is free (one search at a\n"
+    "                       time), else on the CPU; with cpu the GPU is not started\n"
+    "  --help               this text\n"
+    "Each request is logged as one line on stderr: method, path, body bytes, status, latency\n"
+    "(from the complete request to the answer), admission and stop reason. SIGTERM or SIGINT:\n"
+    "stop accepting, let the requests in flight end at their deadlines, exit 0.\n";
+
+/* Answer outcomes, the label of devo_requests_total. */
+enum {
+  OUT_SEARCH,
+  OUT_QUICK,
+  OUT_INFO,
+  OUT_BAD_REQUEST,
+  OUT_NOT_FOUND,
+  OUT_METHOD,
+  OUT_TIMEOUT,
+  OUT_TOO_LARGE,
+  OUT_MEDIA,
+  OUT_REJECTED,
+  OUT_ERROR,
+  OUT_ABORTED,
+  OUT_COUNT
+};
+static const char *const outcome_names[OUT_COUNT] = {
+    "search",      "quick",     "info",
+    "bad_request", "not_found", "method_not_allowed",
+    "timeout",     "too_large", "unsupported_media_type",
+    "rejected",    "error",     "aborted"};
+
+static const double hist_le[] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+                                 0.25,  0.5,    1.0,   2.5,  5.0,   10.0};
+#define NHIST ((int)(sizeof hist_le / sizeof hist_le[0]))
+
+typedef struct serve_opts {
+  const char *listen;
+  int workers, queue, max_conn, backend;
+  size_t max_body;
+  double read_timeout, time_limit, max_time_limit;
+} serve_opts;
+
+/* A request waiting for a search slot (on its connection thread's stack). */
+typedef struct waiter {
+  double deadline;
+  struct waiter *next;
+} waiter;
+
+typedef struct server {
+  serve_opts o;
+  serve_limits lim;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;     /* slots freed, waiters left, requests ended */
+  double *slot_deadline; /* per worker slot: the deadline of its search, 0 = free */
+  double *free_at;       /* scratch of estimated_start, one per worker */
+  int running, queued, active;
+  atomic_int stopping; /* after SIGTERM or SIGINT */
+  waiter *head, *tail;
+  /* metrics, under mu */
+  uint64_t outcomes[OUT_COUNT], hist[NHIST + 1], overruns;
+  double lat_sum;
+  uint64_t lat_count;
+  /* the GPU: ready once at start, one search at a time */
+  int gpu_ok;
+  char gpu_name[256];
+  atomic_int gpu_busy;
+} server;
+
+/* Routes. */
+enum { R_NONE, R_SCHEDULE, R_HEALTH, R_METRICS };
+
+/* One request (MHD's per-request pointer). */
+typedef struct req {
+  int route, is_csv, responded, http, outcome;
+  int too_large, no_memory; /* the body is being dropped, to answer 413 or 503 at its end */
+  int cut;                  /* closed without an answer: the body came too slowly */
+  char method[16], path[128];
+  double t_first, t_complete, t_answer;
+  char *body;
+  size_t len, cap;
+  const char *admission, *stop; /* for the log; static strings */
+} req;
+
+static double now_s(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- options ------------------------------------------------------------------------------ */
+
+static int parse_size(const char *v, size_t *out)
+{
+  char *end;
+  unsigned long long x;
+  unsigned long long mul = 1;
+  errno = 0;
+  if (!*v || *v == '-')
+    return -1;
+  x = strtoull(v, &end, 10);
+  if (errno || end == v)
+    return -1;
+  if (*end == 'K' || *end == 'k')
+    mul = 1ull << 10;
+  else if (*end == 'M')
+    mul = 1ull << 20;
+  else if (*end == 'G')
+    mul = 1ull << 30;
+  if (mul > 1)
+    ++end;
+  if (*end || x == 0 || x > (1ull << 40) / mul)
+    return -1;
+  *out = (size_t)(x * mul);
+  return 0;
+}
+
+static int positive_seconds(const char *opt, const char *v, double *out)
+{
+  if (cli_double("serve", opt, v, out))
+    return CLI_USAGE;
+  if (!(*out > 0.0 && *out <= 1e6))
+    return cli_usage_error("serve", "%s must be seconds > 0 and <= 1e6, got %s", opt, v);
+  return 0;
+}
+
+static int int_in(const char *opt, const char *v, int lo, int hi, int *out)
+{
+  if (cli_int("serve", opt, v, out))
+    return CLI_USAGE;
+  if (*out < lo || *out > hi)
+    return cli_usage_error("serve", "%s must be %d .. %d, got %s", opt, lo, hi, v);
+  return 0;
+}
+
+static int parse(int argc, char **argv, serve_opts *o)
+{
+  static const char *const names[] = {"--listen=",
+                                      "--workers=",
+                                      "--queue=",
+                                      "--max-connections=",
+                                      "--max-body=",
+                                      "--read-timeout=",
+                                      "--time-limit=",
+                                      "--max-time-limit=",
+                                      "--backend=",
+                                      "--help",
+                                      NULL};
+  static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
+  const char *v;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  int pos = 1, k, r = 0;
+  memset(o, 0, sizeof *o);
+  o->listen = "127.0.0.1:8707";
+  o->workers = cores < 1 ? 1 : cores > 1024 ? 1024 : (int)cores;
+  o->queue = 64;
+  o->max_conn = 256;
+  o->max_body = (size_t)64 << 20;
+  o->read_timeout = 10.0;
+  o->time_limit = 1.0;
+  o->max_time_limit = 60.0;
+  o->backend = DEVO_BACKEND_AUTO;
+  while ((k = cli_next("serve", argc, argv, &pos, names, &v)) != -1) {
+    switch (k) {
+    case -2:
+      return CLI_USAGE;
+    case -3:
+      return cli_usage_error("serve", "unexpected argument '%s'", v);
+    case 0:
+      o->listen = v;
+      break;
+    case 1:
+      r = int_in("--workers", v, 1, 1024, &o->workers);
+      break;
+    case 2:
+      r = int_in("--queue", v, 0, 100000, &o->queue);
+      break;
+    case 3:
+      r = int_in("--max-connections", v, 1, 100000, &o->max_conn);
+      break;
+    case 4:
+      if (parse_size(v, &o->max_body))
+        r = cli_usage_error("serve", "--max-body: '%s' is not a size (bytes, K, M or G), 1 .. 1T",
+                            v);
+      break;
+    case 5:
+      r = positive_seconds("--read-timeout", v, &o->read_timeout);
+      break;
+    case 6:
+      r = positive_seconds("--time-limit", v, &o->time_limit);
+      break;
+    case 7:
+      r = positive_seconds("--max-time-limit", v, &o->max_time_limit);
+      break;
+    case 8:
+      r = cli_pick("serve", "--backend", v, backends, &o->backend);
+      break;
+    case 9:
+      fputs(serve_help, stdout);
+      exit(CLI_OK);
+    default:
+      break;
+    }
+    if (r)
+      return CLI_USAGE;
+  }
+  if (o->time_limit > o->max_time_limit)
+    return cli_usage_error("serve", "--time-limit %g is above --max-time-limit %g", o->time_limit,
+                           o->max_time_limit);
+  return 0;
+}
+
+/* ---- admission: search slots and the queue ------------------------------------------------ */
+
+/* When a request arriving now could start: the running searches end at their deadlines, and
+ * each queued one before it takes the first slot to free up, ending at its own deadline (or at
+ * once, with the quick answer, when that slot frees after it). Under s->mu. */
+static double estimated_start(const server *s, double now)
+{
+  double *free_at = s->free_at;
+  const waiter *w;
+  int k, best;
+  for (k = 0; k < s->o.workers; ++k)
+    free_at[k] = s->slot_deadline[k] > now ? s->slot_deadline[k] : now;
+  for (w = s->head;; w = w->next) {
+    best = 0;
+    for (k = 1; k < s->o.workers; ++k)
+      if (free_at[k] < free_at[best])
+        best = k;
+    if (!w)
+      return free_at[best];
+    if (free_at[best] + MIN_RUN_S <= w->deadline)
+      free_at[best] = w->deadline;
+  }
+}
+
+static int take_slot(server *s, double deadline)
+{
+  int k;
+  for (k = 0; k < s->o.workers; ++k)
+    if (s->slot_deadline[k] == 0.0) {
+      s->slot_deadline[k] = deadline;
+      s->running++;
+      return k;
+    }
+  return -1; /* not reached: callers check running < workers */
+}
+
+static void release_slot(server *s, int k)
+{
+  pthread_mutex_lock(&s->mu);
+  s->slot_deadline[k] = 0.0;
+  s->running--;
+  pthread_cond_broadcast(&s->cv);
+  pthread_mutex_unlock(&s->mu);
+}
+
+static void unlink_waiter(server *s, waiter *w)
+{
+  waiter **p = &s->head, *prev = NULL;
+  while (*p && *p != w) {
+    prev = *p;
+    p = &(*p)->next;
+  }
+  if (!*p)
+    return;
+  *p = w->next;
+  if (s->tail == w)
+    s->tail = prev;
+  s->queued--;
+}
+
+enum { ADMIT_RUN, ADMIT_QUICK, ADMIT_FULL };
+
+/* Admits a request whose deadline is given: ADMIT_RUN with *slot taken (release_slot after),
+ * ADMIT_QUICK (it cannot start before its deadline), ADMIT_FULL (the queue is full). Waits at
+ * most until deadline - MIN_RUN_S. */
+static int admit(server *s, double deadline, int *slot)
+{
+  waiter w;
+  struct timespec until;
+  double now = now_s(), limit = deadline - MIN_RUN_S;
+  int rc;
+  pthread_mutex_lock(&s->mu);
+  if (s->running < s->o.workers && !s->head) {
+    *slot = take_slot(s, deadline);
+    pthread_mutex_unlock(&s->mu);
+    return ADMIT_RUN;
+  }
+  if (estimated_start(s, now) > limit) {
+    pthread_mutex_unlock(&s->mu);
+    return ADMIT_QUICK;
+  }
+  if (s->queued >= s->o.queue) {
+    pthread_mutex_unlock(&s->mu);
+    return ADMIT_FULL;
+  }
+  w.deadline = deadline;
+  w.next = NULL;
+  if (s->tail)
+    s->tail->next = &w;
+  else
+    s->head = &w;
+  s->tail = &w;
+  s->queued++;
+  until.tv_sec = (time_t)floor(limit);
+  until.tv_nsec = (long)((limit - floor(limit)) * 1e9);
+  for (;;) {
+    if (s->head == &w && s->running < s->o.workers) {
+      unlink_waiter(s, &w);
+      *slot = take_slot(s, deadline);
+      rc = ADMIT_RUN;
+      break;
+    }
+    if (now_s() >= limit) {
+      unlink_waiter(s, &w);
+      rc = ADMIT_QUICK;
+      break;
+    }
+    pthread_cond_timedwait(&s->cv, &s->mu, &until);
+  }
+  pthread_cond_broadcast(&s->cv); /* the head changed: the next one may go */
+  pthread_mutex_unlock(&s->mu);
+  return rc;
+}
+
+/* ---- answers -------------------------------------------------------------------------------- */
+
+/* Counts an answer of a schedule request in the metrics; latency from the complete request. */
+static void count_answer(server *s, const req *q, double deadline)
+{
+  const double lat = q->t_answer - q->t_complete;
+  int b = 0;
+  pthread_mutex_lock(&s->mu);
+  while (b < NHIST && lat > hist_le[b])
+    ++b;
+  s->hist[b]++;
+  s->lat_sum += lat;
+  s->lat_count++;
+  if (deadline > 0.0 && q->t_answer > deadline + DEADLINE_SLACK_S)
+    s->overruns++;
+  pthread_mutex_unlock(&s->mu);
+}
+
+/* Queues buf (malloc'd, len bytes; taken over) as the answer with its status and outcome. */
+static enum MHD_Result respond(server *s, struct MHD_Connection *c, req *q, int http, int outcome,
+                               char *buf, size_t len, const char *ctype)
+{
+  struct MHD_Response *resp;
+  enum MHD_Result ok;
+  resp = MHD_create_response_from_buffer(len, buf, MHD_RESPMEM_MUST_FREE);
+  if (!resp) {
+    free(buf);
+    return MHD_NO;
+  }
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+  if (outcome == OUT_METHOD)
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW,
+                            q->route == R_SCHEDULE ? "POST" : "GET, HEAD");
+  if (atomic_load(&s->stopping))
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+  ok = MHD_queue_response(c, (unsigned int)http, resp);
+  MHD_destroy_response(resp);
+  q->responded = 1;
+  q->http = http;
+  q->outcome = outcome;
+  q->t_answer = now_s();
+  /* counted now, not when the connection is done with it: a client that reads the metrics
+   * right after its answer sees it counted */
+  pthread_mutex_lock(&s->mu);
+  s->outcomes[outcome]++;
+  pthread_mutex_unlock(&s->mu);
+  return ok;
+}
+
+/* The JSON error object: {"error": {"status", "message", "field", "row", "column"}}. */
+static enum MHD_Result respond_error(server *s, struct MHD_Connection *c, req *q, int http,
+                                     int outcome, const serve_err *e)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  json_out j;
+  if (!f)
+    return MHD_NO;
+  if (json_init(&j, f) == 0) {
+    json_obj(&j);
+    json_key(&j, "error");
+    json_obj(&j);
+    json_kv_int(&j, "status", http);
+    json_kv_str(&j, "message", e->msg);
+    if (e->field[0])
+      json_kv_str(&j, "field", e->field);
+    if (e->row)
+      json_kv_int(&j, "row", e->row);
+    if (e->col)
+      json_kv_int(&j, "column", e->col);
+    json_end_obj(&j);
+    json_end_obj(&j);
+    json_done(&j);
+  }
+  fclose(f);
+  return respond(s, c, q, http, outcome, buf, len, "application/json");
+}
+
+static enum MHD_Result respond_msg(server *s, struct MHD_Connection *c, req *q, int http,
+                                   int outcome, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+static enum MHD_Result respond_msg(server *s, struct MHD_Connection *c, req *q, int http,
+                                   int outcome, const char *fmt, ...)
+{
+  serve_err e;
+  va_list ap;
+  memset(&e, 0, sizeof e);
+  va_start(ap, fmt);
+  vsnprintf(e.msg, sizeof e.msg, fmt, ap);
+  va_end(ap);
+  return respond_error(s, c, q, http, outcome, &e);
+}
+
+static enum MHD_Result health(server *s, struct MHD_Connection *c, req *q)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  json_out j;
+  if (!f)
+    return MHD_NO;
+  pthread_mutex_lock(&s->mu);
+  if (json_init(&j, f) == 0) {
+    json_obj(&j);
+    json_kv_bool(&j, "ready", !atomic_load(&s->stopping));
+    json_kv_str(&j, "version", devo_version());
+    json_kv_str(&j, "gpu", s->gpu_ok ? s->gpu_name : NULL);
+    json_kv_int(&j, "workers", s->o.workers);
+    json_kv_int(&j, "running", s->running);
+    json_kv_int(&j, "queue_length", s->queued);
+    json_kv_int(&j, "queue_max", s->o.queue);
+    json_end_obj(&j);
+    json_done(&j);
+  }
+  pthread_mutex_unlock(&s->mu);
+  fclose(f);
+  return respond(s, c, q, 200, OUT_INFO, buf, len, "application/json");
+}
+
+/* Prometheus text exposition format 0.0.4. */
+static enum MHD_Result metrics(server *s, struct MHD_Connection *c, req *q)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  uint64_t cum = 0;
+  int k;
+  if (!f)
+    return MHD_NO;
+  pthread_mutex_lock(&s->mu);
+  fputs("# HELP devo_requests_total Requests answered, by outcome.\n"
+        "# TYPE devo_requests_total counter\n",
+        f);
+  for (k = 0; k < OUT_COUNT; ++k)
+    fprintf(f, "devo_requests_total{outcome=\"%s\"} %llu\n", outcome_names[k],
+            (unsigned long long)s->outcomes[k]);
+  fputs("# HELP devo_schedule_latency_seconds From the complete request to its answer.\n"
+        "# TYPE devo_schedule_latency_seconds histogram\n",
+        f);
+  for (k = 0; k <= NHIST; ++k) {
+    cum += s->hist[k];
+    if (k < NHIST)
+      fprintf(f, "devo_schedule_latency_seconds_bucket{le=\"%g\"} %llu\n", hist_le[k],
+              (unsigned long long)cum);
+    else
+      fprintf(f, "devo_schedule_latency_seconds_bucket{le=\"+Inf\"} %llu\n",
+              (unsigned long long)cum);
+  }
+  fprintf(f, "devo_schedule_latency_seconds_sum %.9g\n", s->lat_sum);
+  fprintf(f, "devo_schedule_latency_seconds_count %llu\n", (unsigned long long)s->lat_count);
+  fprintf(f,
+          "# HELP devo_deadline_overruns_total Answers later than their deadline + 5 ms.\n"
+          "# TYPE devo_deadline_overruns_total counter\n"
+          "devo_deadline_overruns_total %llu\n",
+          (unsigned long long)s->overruns);
+  fprintf(f,
+          "# HELP devo_queue_length Requests waiting for a worker.\n"
+          "# TYPE devo_queue_length gauge\ndevo_queue_length %d\n",
+          s->queued);
+  fprintf(f,
+          "# HELP devo_searches_running Searches running.\n"
+          "# TYPE devo_searches_running gauge\ndevo_searches_running %d\n",
+          s->running);
+  pthread_mutex_unlock(&s->mu);
+  fclose(f);
+  return respond(s, c, q, 200, OUT_INFO, buf, len, "text/plain; version=0.0.4");
+}
+
+/* ---- one schedule ------------------------------------------------------------------------- */
+
+/* The members devo serve adds to the JSON of devo schedule. */
+typedef struct extra_info {
+  const char *admission;
+  double queue_wait;
+} extra_info;
+
+static void extra_members(json_out *j, const void *ud)
+{
+  const extra_info *x = (const extra_info *)ud;
+  json_kv_str(j, "admission", x->admission);
+  json_kv_num(j, "queue_wait", x->queue_wait);
+}
+
+/* Runs the search (or the quick heuristic) and writes the JSON answer into *buf. Returns 0, or
+ * the library's status with its message in res->message. */
+static int search(server *s, const serve_req *r, double deadline, int quick, double waited,
+                  char **buf, size_t *len, devo_schedule_result *res)
+{
+  const int n = devo_etc_ntasks(r->e);
+  int *assign = (int *)malloc((size_t)n * sizeof(int)), st, gpu = 0;
+  double *start = (double *)malloc((size_t)n * sizeof(double));
+  double *finish = (double *)malloc((size_t)n * sizeof(double));
+  devo_schedule_opts so;
+  sched_answer sa;
+  extra_info x;
+  FILE *f;
+  memset(res, 0, sizeof *res);
+  if (!assign || !start || !finish) {
+    st = DEVO_E_NOMEM;
+    goto done;
+  }
+  devo_schedule_opts_init(&so);
+  so.time_limit = fmax(deadline - now_s() - ANSWER_MARGIN_S - ANSWER_PER_TASK_S * n, 1e-6);
+  so.lambda = r->lambda;
+  so.order = r->order;
+  so.seed = r->seed;
+  so.threads = 1;
+  so.search = r->search;
+  so.steps = r->steps;
+  so.chains = r->chains;
+  so.heuristic = quick ? DEVO_HEUR_MCT : -1;
+  /* the GPU slot only for a search that uses it: the DE pipeline (the IG search of the makespan
+   * runs on the CPU) */
+  if (!quick && r->backend != DEVO_BACKEND_CPU && s->gpu_ok &&
+      (r->search == DEVO_SEARCH_PIPELINE || (r->search == DEVO_SEARCH_AUTO && r->lambda != 1.0))) {
+    int free_gpu = 0;
+    gpu = atomic_compare_exchange_strong(&s->gpu_busy, &free_gpu, 1);
+  }
+  so.backend = gpu ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU;
+  st = devo_schedule_run(r->e, &so, assign, res);
+  if (gpu)
+    atomic_store(&s->gpu_busy, 0);
+  if (st == DEVO_OK)
+    st = devo_etc_timeline(r->e, assign, r->order, start, finish);
+  if (st != DEVO_OK)
+    goto done;
+  memset(&sa, 0, sizeof sa);
+  sa.assign = assign;
+  sa.start = start;
+  sa.finish = finish;
+  sa.res = res;
+  sa.lambda = r->lambda;
+  sa.time_limit = r->time_limit;
+  sa.order = r->order;
+  sa.seed = r->seed;
+  sa.elapsed = now_s() - (deadline - r->time_limit);
+  sa.deadline_met = sa.elapsed <= r->time_limit + DEADLINE_SLACK_S;
+  x.admission = quick ? "quick" : "search";
+  x.queue_wait = waited;
+  sa.extra = extra_members;
+  sa.extra_ud = &x;
+  f = open_memstream(buf, len);
+  if (!f || sched_json_write(f, r->e, &sa, 1) != 0)
+    st = DEVO_E_NOMEM;
+  if (f)
+    fclose(f);
+  if (st != DEVO_OK) {
+    free(*buf);
+    *buf = NULL;
+  }
+done:
+  if (st == DEVO_E_NOMEM && !res->message[0])
+    snprintf(res->message, sizeof res->message, "out of memory");
+  free(assign);
+  free(start);
+  free(finish);
+  return st;
+}
+
+/* Query parameters of a CSV request: serve_req_csv's getter, and the first unknown name. */
+static const char *query_get(void *ud, const char *key)
+{
+  return MHD_lookup_connection_value((struct MHD_Connection *)ud, MHD_GET_ARGUMENT_KIND, key);
+}
+
+static enum MHD_Result first_unknown(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     const char *value)
+{
+  char *out = (char *)cls;
+  int k;
+  (void)kind;
+  (void)value;
+  for (k = 0; serve_req_params[k]; ++k)
+    if (strcmp(key, serve_req_params[k]) == 0)
+      return MHD_YES;
+  snprintf(out, 80, "%s", key);
+  return MHD_NO;
+}
+
+static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
+{
+  serve_req r;
+  serve_err err;
+  devo_schedule_result res;
+  char *buf = NULL, unknown[80] = "";
+  size_t len = 0;
+  double deadline, t_admit;
+  int rc, adm, slot = -1, st;
+  if (q->is_csv) {
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, first_unknown, unknown);
+    rc = serve_req_csv(q->body, q->len, query_get, c, unknown[0] ? unknown : NULL, &s->lim, &r,
+                       &err);
+  } else {
+    rc = serve_req_json(q->body, q->len, &s->lim, &r, &err);
+  }
+  free(q->body); /* the matrix is in r.e now */
+  q->body = NULL;
+  if (rc)
+    return respond_error(s, c, q, err.http, err.http == 503 ? OUT_ERROR : OUT_BAD_REQUEST, &err);
+  deadline = q->t_complete + r.time_limit;
+  t_admit = now_s();
+  adm = admit(s, deadline, &slot);
+  if (adm == ADMIT_FULL) {
+    serve_req_free(&r);
+    q->admission = "full";
+    return respond_msg(s, c, q, 503, OUT_REJECTED, "the queue is full (%d waiting): try again",
+                       s->o.queue);
+  }
+  q->admission = adm == ADMIT_RUN ? "search" : "quick";
+  st = search(s, &r, deadline, adm == ADMIT_QUICK, now_s() - t_admit, &buf, &len, &res);
+  if (slot >= 0)
+    release_slot(s, slot);
+  serve_req_free(&r);
+  if (st != DEVO_OK) {
+    const int bad = st == DEVO_E_INVALID;
+    return respond_msg(s, c, q, bad ? 400 : 500, bad ? OUT_BAD_REQUEST : OUT_ERROR, "%s",
+                       res.message[0] ? res.message : devo_status_message(st));
+  }
+  q->stop = devo_status_name(res.status);
+  rc = respond(s, c, q, 200, adm == ADMIT_RUN ? OUT_SEARCH : OUT_QUICK, buf, len,
+               "application/json");
+  count_answer(s, q, deadline);
+  return (enum MHD_Result)rc;
+}
+
+/* ---- HTTP ----------------------------------------------------------------------------------- */
+
+/* The printable start of s, for the log line. */
+static void copy_printable(char *dst, size_t cap, const char *src)
+{
+  size_t i;
+  for (i = 0; src && src[i] && i + 1 < cap; ++i)
+    dst[i] = src[i] > ' ' && src[i] < 127 ? src[i] : '?';
+  dst[i] = 0;
+}
+
+/* The checks of a request's first call (headers in, no body yet). Returns MHD_YES with nothing
+ * queued when the body is to be read. */
+static enum MHD_Result first_call(server *s, struct MHD_Connection *c, req *q, const char *url,
+                                  const char *method)
+{
+  const char *ct, *cl;
+  const int get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+  q->route = strcmp(url, "/v1/schedule") == 0 ? R_SCHEDULE
+             : strcmp(url, "/v1/health") == 0 ? R_HEALTH
+             : strcmp(url, "/metrics") == 0   ? R_METRICS
+                                              : R_NONE;
+  if (q->route == R_NONE)
+    return respond_msg(s, c, q, 404, OUT_NOT_FOUND,
+                       "no such path (POST /v1/schedule, GET /v1/health, GET /metrics)");
+  if (atomic_load(&s->stopping))
+    return respond_msg(s, c, q, 503, OUT_REJECTED, "the service is stopping");
+  if (q->route != R_SCHEDULE)
+    return get ? MHD_YES
+               : respond_msg(s, c, q, 405, OUT_METHOD, "%.15s: this path takes GET", method);
+  if (strcmp(method, "POST") != 0)
+    return respond_msg(s, c, q, 405, OUT_METHOD, "%.15s: /v1/schedule takes POST", method);
+  ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+  if (ct && strncasecmp(ct, "text/csv", 8) == 0)
+    q->is_csv = 1;
+  else if (ct && strncasecmp(ct, "application/json", 16) != 0)
+    return respond_msg(s, c, q, 415, OUT_MEDIA,
+                       "Content-Type %.64s: application/json or text/csv is needed", ct);
+  cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+  if (cl && strtod(cl, NULL) > (double)s->o.max_body)
+    return respond_msg(s, c, q, 413, OUT_TOO_LARGE,
+                       "body of %.20s bytes: more than --max-body (%zu bytes)", cl, s->o.max_body);
+  return MHD_YES;
+}
+
+/* Appends a piece of the body. libmicrohttpd (0.9.75) takes an answer only before the body or
+ * after all of it: a body that grows past --max-body without a Content-Length that said so is
+ * read to its end and dropped, then answered 413; one still arriving after --read-timeout has its
+ * connection closed, since no answer can be sent then (logged as 408). */
+static enum MHD_Result body_piece(server *s, req *q, const char *data, size_t size)
+{
+  if (now_s() - q->t_first > s->o.read_timeout) {
+    q->http = 408;
+    q->outcome = OUT_TIMEOUT;
+    q->cut = 1;
+    return MHD_NO;
+  }
+  if (q->too_large || q->len + size > s->o.max_body) {
+    free(q->body);
+    q->body = NULL;
+    q->cap = 0;
+    q->too_large = 1;
+    q->len += size; /* counted for the log, not kept */
+    return MHD_YES;
+  }
+  if (q->len + size + 1 > q->cap) {
+    size_t cap = q->cap ? q->cap : 65536;
+    char *nb;
+    while (cap < q->len + size + 1)
+      cap *= 2;
+    nb = (char *)realloc(q->body, cap);
+    if (!nb) { /* answered 503 when the body ends */
+      q->no_memory = 1;
+      q->too_large = 1;
+      return MHD_YES;
+    }
+    q->body = nb;
+    q->cap = cap;
+  }
+  memcpy(q->body + q->len, data, size);
+  q->len += size;
+  q->body[q->len] = 0;
+  return MHD_YES;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version, const char *data,
+                                  size_t *size, void **con_cls)
+{
+  server *s = (server *)cls;
+  req *q = (req *)*con_cls;
+  (void)version;
+  if (!q) {
+    q = (req *)calloc(1, sizeof *q);
+    if (!q)
+      return MHD_NO;
+    *con_cls = q;
+    q->t_first = now_s();
+    q->admission = "-";
+    q->stop = "-";
+    copy_printable(q->method, sizeof q->method, method);
+    copy_printable(q->path, sizeof q->path, url);
+    pthread_mutex_lock(&s->mu);
+    s->active++;
+    pthread_mutex_unlock(&s->mu);
+    return first_call(s, c, q, url, method);
+  }
+  if (q->responded) { /* an early answer (413, 408, ...): the rest of the body is dropped */
+    *size = 0;
+    return MHD_YES;
+  }
+  if (*size) {
+    enum MHD_Result r = body_piece(s, q, data, *size);
+    *size = 0;
+    return r;
+  }
+  q->t_complete = now_s();
+  if (q->no_memory)
+    return respond_msg(s, c, q, 503, OUT_ERROR, "out of memory for a body of %zu bytes", q->len);
+  if (q->too_large)
+    return respond_msg(s, c, q, 413, OUT_TOO_LARGE,
+                       "body of %zu bytes: more than --max-body (%zu bytes)", q->len,
+                       s->o.max_body);
+  if (q->route == R_HEALTH)
+    return health(s, c, q);
+  if (q->route == R_METRICS)
+    return metrics(s, c, q);
+  return schedule(s, c, q);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+  server *s = (server *)cls;
+  req *q = (req *)*con_cls;
+  double lat;
+  (void)c;
+  if (!q)
+    return;
+  if (!q->responded) { /* closed: by the client, for slowness (here or by libmicrohttpd's idle
+                          timeout), or for an error */
+    q->t_answer = now_s();
+    if (!q->cut && toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED) {
+      q->http = 408;
+      q->cut = 1;
+    }
+    q->outcome = q->cut ? OUT_TIMEOUT : OUT_ABORTED;
+  }
+  lat = q->t_answer - (q->t_complete > 0.0 ? q->t_complete : q->t_first);
+  fprintf(stderr, "devo serve: %s %s %zu B %d %.1f ms %s admission %s stop %s\n", q->method,
+          q->path, q->len, q->responded || q->cut ? q->http : 0, 1e3 * lat,
+          outcome_names[q->outcome], q->admission, q->stop);
+  pthread_mutex_lock(&s->mu);
+  if (!q->responded)
+    s->outcomes[q->outcome]++;
+  s->active--;
+  pthread_cond_broadcast(&s->cv);
+  pthread_mutex_unlock(&s->mu);
+  free(q->body);
+  free(q);
+  *con_cls = NULL;
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+  char line[512];
+  size_t n;
+  (void)cls;
+  vsnprintf(line, sizeof line, fmt, ap);
+  n = strlen(line);
+  while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+    line[--n] = 0;
+  fprintf(stderr, "devo serve: libmicrohttpd: %s\n", line);
+}
+
+/* ---- the listening socket ----------------------------------------------------------------- */
+
+/* The error code of cli_usage_error or cli_runtime_error as a failed listen_*: -2 for a bad
+ * --listen, -1 for one that could not be bound. */
+static int listen_fail(int code)
+{
+  return code == CLI_USAGE ? -2 : -1;
+}
+
+static int listen_unix(const char *path)
+{
+  struct sockaddr_un a;
+  struct stat st;
+  int fd;
+  if (strlen(path) >= sizeof a.sun_path)
+    return listen_fail(cli_usage_error("serve",
+                                       "--listen %s: a UNIX socket path of at most %zu bytes", path,
+                                       sizeof a.sun_path - 1));
+  if (stat(path, &st) == 0 && S_ISSOCK(st.st_mode))
+    unlink(path); /* a socket left by an earlier run */
+  memset(&a, 0, sizeof a);
+  a.sun_family = AF_UNIX;
+  memcpy(a.sun_path, path, strlen(path) + 1);
+  fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 128) != 0) {
+    cli_runtime_error("serve", "--listen %s: %s", path, strerror(errno));
+    if (fd >= 0)
+      close(fd);
+    return -1;
+  }
+  fprintf(stderr, "devo serve: listening on %s\n", path);
+  return fd;
+}
+
+/* HOST:PORT or [HOST]:PORT; the port actually bound is said on stderr (port 0 picks one). */
+static int listen_tcp(const char *spec)
+{
+  char host[256], port[32], shown[64];
+  const char *colon = strrchr(spec, ':');
+  struct addrinfo hints, *res = NULL, *ai;
+  struct sockaddr_storage sa;
+  socklen_t sl = sizeof sa;
+  int fd = -1, one = 1, e;
+  size_t hl;
+  if (!colon || colon == spec || strlen(colon + 1) == 0 || strlen(colon + 1) >= sizeof port)
+    return listen_fail(
+        cli_usage_error("serve", "--listen %s: HOST:PORT or a UNIX socket path is needed", spec));
+  hl = (size_t)(colon - spec);
+  if (spec[0] == '[' && hl >= 2 && spec[hl - 1] == ']') {
+    spec++;
+    hl -= 2;
+  }
+  if (hl >= sizeof host)
+    return listen_fail(cli_usage_error("serve", "--listen: host name too long"));
+  memcpy(host, spec, hl);
+  host[hl] = 0;
+  snprintf(port, sizeof port, "%s", colon + 1);
+  memset(&hints, 0, sizeof hints);
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  if ((e = getaddrinfo(host, port, &hints, &res)) != 0)
+    return listen_fail(cli_usage_error("serve", "--listen %s: %s", host, gai_strerror(e)));
+  for (ai = res; ai; ai = ai->ai_next) {
+    fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
+    if (fd < 0)
+      continue;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0)
+      break;
+    e = errno;
+    close(fd);
+    fd = -1;
+    errno = e;
+  }
+  freeaddrinfo(res);
+  if (fd < 0)
+    return listen_fail(
+        cli_runtime_error("serve", "--listen %s:%s: %s", host, port, strerror(errno)));
+  if (getsockname(fd, (struct sockaddr *)&sa, &sl) == 0 &&
+      getnameinfo((struct sockaddr *)&sa, sl, shown, sizeof shown, port, sizeof port,
+                  NI_NUMERICHOST | NI_NUMERICSERV) == 0)
+    fprintf(stderr, "devo serve: listening on %s%s%s:%s\n", sa.ss_family == AF_INET6 ? "[" : "",
+            shown, sa.ss_family == AF_INET6 ? "]" : "", port);
+  return fd;
+}
+
+/* ---- the service ---------------------------------------------------------------------------- */
+
+static void start_gpu(server *s)
+{
+  if (s->o.backend == DEVO_BACKEND_CPU)
+    return;
+  if (devo_gpu_warmup() == DEVO_OK && devo_gpu_available(s->gpu_name, sizeof s->gpu_name)) {
+    s->gpu_ok = 1;
+    fprintf(stderr, "devo serve: GPU ready: %s\n", s->gpu_name);
+  } else {
+    fprintf(stderr, "devo serve: no usable GPU: searching on the CPU\n");
+  }
+}
+
+static int server_init(server *s, const serve_opts *o)
+{
+  pthread_condattr_t ca;
+  memset(s, 0, sizeof *s);
+  s->o = *o;
+  s->lim.max_time_limit = o->max_time_limit;
+  s->lim.default_time_limit = o->time_limit;
+  s->lim.default_backend = o->backend;
+  s->slot_deadline = (double *)calloc((size_t)o->workers, sizeof(double));
+  s->free_at = (double *)calloc((size_t)o->workers, sizeof(double));
+  if (!s->slot_deadline || !s->free_at)
+    return -1;
+  pthread_mutex_init(&s->mu, NULL);
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* the clock of the deadlines */
+  pthread_cond_init(&s->cv, &ca);
+  pthread_condattr_destroy(&ca);
+  atomic_store(&s->gpu_busy, 0);
+  return 0;
+}
+
+/* After SIGTERM or SIGINT: no new connections, then the requests in flight end (each by its
+ * deadline, or by --read-timeout while its body arrives). */
+static void drain(server *s, struct MHD_Daemon *d, const char *unix_path)
+{
+  MHD_socket lfd = MHD_quiesce_daemon(d);
+  const double until = now_s() + s->o.max_time_limit + s->o.read_timeout + 1.0;
+  if (lfd != MHD_INVALID_SOCKET)
+    close(lfd);
+  if (unix_path)
+    unlink(unix_path);
+  pthread_mutex_lock(&s->mu);
+  atomic_store(&s->stopping, 1);
+  while (s->active > 0 && now_s() < until) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    t.tv_nsec += 50000000L;
+    if (t.tv_nsec >= 1000000000L) {
+      t.tv_sec++;
+      t.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&s->cv, &s->mu, &t);
+  }
+  pthread_mutex_unlock(&s->mu);
+  MHD_stop_daemon(d);
+}
+
+int cmd_serve(int argc, char **argv)
+{
+  serve_opts o;
+  server s;
+  struct MHD_Daemon *d;
+  sigset_t set;
+  const char *unix_path = NULL;
+  unsigned int tmo;
+  int rc, fd, sig = 0;
+  if ((rc = parse(argc, argv, &o)) != 0)
+    return rc;
+  if (server_init(&s, &o) != 0)
+    return cli_runtime_error("serve", "out of memory");
+  if (strchr(o.listen, '/'))
+    unix_path = o.listen;
+  fd = unix_path ? listen_unix(o.listen) : listen_tcp(o.listen);
+  if (fd < 0) /* -2: a bad --listen, -1: it could not be bound */
+    return fd == -2 ? CLI_USAGE : CLI_RUNTIME;
+  start_gpu(&s);
+  /* every thread (libmicrohttpd's too) inherits the mask: the signals come to sigwait below */
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, NULL);
+  signal(SIGPIPE, SIG_IGN);
+  tmo = (unsigned int)ceil(o.read_timeout);
+  d = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+                           MHD_USE_POLL | MHD_USE_ITC | MHD_USE_ERROR_LOG,
+                       0, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+                       MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_TIMEOUT, tmo,
+                       MHD_OPTION_CONNECTION_LIMIT, (unsigned int)o.max_conn,
+                       MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s, MHD_OPTION_END);
+  if (!d) {
+    close(fd);
+    return cli_runtime_error("serve", "cannot start the HTTP server (libmicrohttpd)");
+  }
+  fprintf(stderr, "devo serve: ready (workers %d, queue %d, backend %s)\n", o.workers, o.queue,
+          o.backend == DEVO_BACKEND_CPU ? "cpu"
+          : s.gpu_ok                    ? "gpu when free"
+                                        : "cpu");
+  while (sig != SIGINT && sig != SIGTERM)
+    if (sigwait(&set, &sig) != 0)
+      sig = 0;
+  fprintf(stderr,
+          "devo serve: %s: stopping (no new connections; requests in flight end at "
+          "their deadlines)\n",
+          sig == SIGINT ? "SIGINT" : "SIGTERM");
+  drain(&s, d, unix_path);
+  fprintf(stderr, "devo serve: stopped\n");
+  free(s.slot_deadline);
+  free(s.free_at);
+  return CLI_OK;
+}
