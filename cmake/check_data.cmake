@@ -1,6 +1,7 @@
 # check_data.cmake: verifies the bundled benchmark data against data/SHA256SUMS (a ctest case).
 # Run as: cmake -DDATA_DIR=<repo>/data -P check_data.cmake. Fails when a listed file is missing or
-# differs (for example after a line-end conversion), or when a data file is not listed.
+# differs (for example after a line-end conversion), when a data file is not listed, or when
+# SHA256SUMS lists nothing.
 cmake_minimum_required(VERSION 3.22)
 if(NOT DATA_DIR OR NOT EXISTS "${DATA_DIR}/SHA256SUMS")
   message(FATAL_ERROR "check_data: ${DATA_DIR}/SHA256SUMS not found")
@@ -35,6 +36,9 @@ foreach(rel IN LISTS present)
   endif()
 endforeach()
 list(LENGTH listed n)
+if(n EQUAL 0) # a check of nothing proves nothing (the test harness's rule, docs/testing.md)
+  message(FATAL_ERROR "check_data: ${DATA_DIR}/SHA256SUMS lists no file")
+endif()
 if(bad GREATER 0)
   message(FATAL_ERROR "check_data: ${bad} of ${n} files wrong")
 endif()

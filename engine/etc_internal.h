@@ -16,4 +16,13 @@ int devo__problem_set_etc_seeds(devo_problem *p, const devo_etc *e, double lambd
  * since the solver keeps only NP - 4 seeds): DEVO_HEUR_COUNT entries. */
 extern const int devo__etc_seed_order[DEVO_HEUR_COUNT];
 
+/* devo__etc_local_search_stop (stop: the interrupt flag, may be NULL), also saying in *restored
+ * (when not NULL) whether the search ended worse than its input (rounding) so that the input was
+ * put back (1; *moves_done is then 0) or not (0). For the tests: the fallback must not be what
+ * keeps the search "never worse". */
+int devo__etc_local_search_ex(const devo_etc *e, int *assign, int order, double lambda,
+                              int64_t max_moves, double deadline_seconds_from_now,
+                              int64_t *moves_done, const volatile sig_atomic_t *stop,
+                              int *restored);
+
 #endif /* DEVO_ETC_INTERNAL_H */

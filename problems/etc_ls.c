@@ -27,6 +27,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../engine/etc_internal.h"
 #include "../engine/internal.h"
 #include "devo_alloc.h"
 #include "etc.h"
@@ -428,13 +429,21 @@ static int pass(ls_state *s)
 int devo_etc_local_search(const devo_etc *e, int *assign, int order, double lambda,
                           int64_t max_moves, double deadline_seconds_from_now, int64_t *moves_done)
 {
-  return devo__etc_local_search_stop(e, assign, order, lambda, max_moves, deadline_seconds_from_now,
-                                     moves_done, NULL);
+  return devo__etc_local_search_ex(e, assign, order, lambda, max_moves, deadline_seconds_from_now,
+                                   moves_done, NULL, NULL);
 }
 
 int devo__etc_local_search_stop(const devo_etc *e, int *assign, int order, double lambda,
                                 int64_t max_moves, double deadline_seconds_from_now,
                                 int64_t *moves_done, const volatile sig_atomic_t *stop)
+{
+  return devo__etc_local_search_ex(e, assign, order, lambda, max_moves, deadline_seconds_from_now,
+                                   moves_done, stop, NULL);
+}
+
+int devo__etc_local_search_ex(const devo_etc *e, int *assign, int order, double lambda,
+                              int64_t max_moves, double deadline_seconds_from_now,
+                              int64_t *moves_done, const volatile sig_atomic_t *stop, int *restored)
 {
   const devo_allocator *al;
   ls_state s;
@@ -443,6 +452,8 @@ int devo__etc_local_search_stop(const devo_etc *e, int *assign, int order, doubl
   int64_t moves = 0;
   if (moves_done)
     *moves_done = 0;
+  if (restored)
+    *restored = 0;
   if (!e || !assign || (order != DEVO_ORDER_FCFS && order != DEVO_ORDER_SPT) ||
       !(lambda >= 0.0 && lambda <= 1.0) || max_moves < 0 ||
       !(deadline_seconds_from_now >= 0.0 && deadline_seconds_from_now <= 1e9))
@@ -499,6 +510,8 @@ int devo__etc_local_search_stop(const devo_etc *e, int *assign, int order, doubl
     if (!(after <= before)) { /* rounding led the search astray: keep the input */
       memcpy(assign, orig, (size_t)s.n * sizeof(int));
       moves = 0;
+      if (restored)
+        *restored = 1;
     }
   }
   if (moves_done)

@@ -1,8 +1,10 @@
 /* tcheck.h: the tiny test harness of devo's ctest programs. A program defines cases with
  * TEST_CASE(name) / SLOW_CASE(name) / TIMED_CASE(name) at the start of a line (CMake reads those
  * lines to register one ctest entry per case; slow and timed cases run alone, since timing
- * promises do not hold beside other tests), lists them in a TCASES table, and calls tc_main. A case fails by
- * CHECK*; TC_SKIP(msg) exits 77, which ctest reports as skipped. */
+ * promises do not hold beside other tests), lists them in a TCASES table, and calls tc_main. A case
+ * fails by CHECK*; TC_SKIP(msg) exits 77, which ctest reports as skipped. A case that made no check
+ * fails (it proved nothing); a part of a case that cannot run calls tc_skip_after(msg), and the
+ * case then ends as skipped with that message once the rest of it has passed, never as passed. */
 #ifndef DEVO_TCHECK_H
 #define DEVO_TCHECK_H
 
@@ -11,8 +13,8 @@
 
 #include "engine/include/devo.h"
 
-#define TEST_CASE(name) static void name(void)
-#define SLOW_CASE(name) static void name(void)
+#define TEST_CASE(name)  static void name(void)
+#define SLOW_CASE(name)  static void name(void)
 #define TIMED_CASE(name) static void name(void)
 
 typedef struct tc_case {
@@ -31,6 +33,9 @@ void tc_fail(const char *file, int line, const char *fmt, ...)
 #endif
     ;
 void tc_skip(const char *why);
+/* Marks the running case as skipped (exit 77, with why) once it returns: for a part of it that
+ * cannot run here while the rest still runs and is checked. */
+void tc_skip_after(const char *why);
 extern int tc_checks;
 
 #define CHECK(cond)                                                                                \
@@ -84,15 +89,50 @@ void tc_expect_refused(const char *cmd, int code, const char *prefix, const char
 /* Monotonic seconds. */
 double tc_now(void);
 
-/* Overruns of a time limit, the runs during which the kernel preempted the process
- * (involuntary context switches went up) kept apart: a timing promise assumes the process has
- * its CPU. Before each run, mark = tc_preemptions(); after it, tc_overrun_add. */
-typedef struct tc_overrun {
-  int clean, late;          /* runs never preempted; of them, over late_above */
-  double worst, worst_busy; /* largest overrun of a clean run, of a preempted one */
-} tc_overrun;
+/* Deadline promises. A run counts as clean when the kernel did not take the CPU from the process
+ * during it: its involuntary context switches (getrusage, children included) and the machine's
+ * steal time (/proc/stat, a virtual machine's stalls) did not go up, and, where the caller says how
+ * many threads the call keeps busy (d.busy), it got that much CPU time; and when nothing else
+ * was ready to run on the machine before and after it (/proc/stat procs_running: other work slows
+ * a run through the shared caches and memory even where it keeps its CPU; TC_DEADLINE_SHARED=1
+ * waives this, for the SCHED_FIFO reruns of tools/mutation_check.sh --rt). Every clean run must end
+ * within the promise, measured by the test around the call; a run that was not clean says nothing
+ * about the promise (it is only held to the hang ceiling). Too few clean runs: the case is skipped
+ * as inconclusive, never passed. Use: d = tc_deadline_init(...); for each run m = tc_mark_now();
+ * call; tc_deadline_add(&d, m, limit); at the end tc_deadline_end(&d). */
+typedef struct tc_mark {
+  long ivcsw;
+  long long steal;
+  double cpu, t0; /* the process's CPU seconds (children included), the monotonic clock */
+  int running;    /* threads ready to run on the machine (procs_running), -1: unknown */
+} tc_mark;
+typedef struct tc_deadline {
+  const char *what;
+  double promise_abs, promise_rel; /* allowed past the limit: max(abs, rel * limit) ... */
+  double allowance;                /* ... + this (stated: process start-up for a CLI run) */
+  double hang;                     /* any run, clean or not: past limit + hang fails */
+  double busy; /* threads the call keeps busy all along (0: not known): a run in which they got
+                  less CPU time than busy x wall time - max(0.5 ms, 1% of it) waited for a CPU
+                  (a woken thread left in the run queue is no context switch; a virtual
+                  machine's stall shows no steal tick below 10 ms) and is not clean */
+  int min_clean, runs, clean;
+  int last_running;         /* the larger procs_running of the last run (before or after it) */
+  double worst, worst_busy; /* largest overrun of a clean run, of one that was not */
+} tc_deadline;
 long tc_preemptions(void);
-void tc_overrun_add(tc_overrun *o, long mark, double over, double late_above);
+/* Threads running or ready to run on the whole machine, this one included (/proc/stat
+ * procs_running), -1 where unknown: for timing checks that cannot use tc_deadline. */
+int tc_procs_running(void);
+tc_deadline tc_deadline_init(const char *what, double promise_abs, double promise_rel,
+                             double allowance, int min_clean);
+tc_mark tc_mark_now(void);
+/* After the call: measures, fails the case at once on a clean run past the promise; returns the
+ * seconds past the limit. */
+double tc_deadline_add(tc_deadline *d, tc_mark m, double limit);
+/* Whether enough clean runs were seen (callers may stop early). */
+int tc_deadline_enough(const tc_deadline *d);
+/* Prints the summary; skips the case (exit 77) when fewer than min_clean runs were clean. */
+void tc_deadline_end(const tc_deadline *d);
 
 /* A counting allocator (devo_allocator) that fails the fail_at-th allocation (0: none), and
  * with sticky every one after it too (code that retries smaller, as libcsv does, then still

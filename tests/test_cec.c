@@ -132,8 +132,10 @@ static void check_reference(int id)
       rel = fabs(fx - x[dim]) / fabs(x[dim]);
       if (rel > maxrel)
         maxrel = rel;
-      CHECKF(rel <= 1e-10, "F%02d D=%d row %d: %.17g, official %.17g (rel %.3g)", id, dim,
-             rows + 1, fx, x[dim], rel);
+      /* README: "reproduced exactly (largest relative error 0)": every bit of the official
+       * value as printed (the reference files carry 17 significant digits, which round-trip) */
+      CHECKF(rel == 0.0, "F%02d D=%d row %d: %.17g, official %.17g (rel %.3g)", id, dim, rows + 1,
+             fx, x[dim], rel);
       rows++;
     }
     fclose(f);
@@ -212,7 +214,8 @@ TEST_CASE(gen_orthogonal)
       CHECK_EQ_INT(data_make(&d, id, dim, 7, NULL, err, sizeof err), DEVO_OK);
       for (k = 0; k < devo__cec_ncomp(id); ++k) {
         double e = orth_error(d.rot + (size_t)k * dim * dim, dim);
-        CHECKF(e <= 1e-12, "F%02d D=%d matrix %d: max|M M^T - I| = %.3g", id, dim, k, e);
+        /* the bound docs/cec.md states (2.1e-15 measured; Gram-Schmidt applied once: 7.2e-13) */
+        CHECKF(e <= 3e-15, "F%02d D=%d matrix %d: max|M M^T - I| = %.3g", id, dim, k, e);
         if (e > worst)
           worst = e;
       }
@@ -889,6 +892,8 @@ TEST_CASE(out_of_memory)
   if (dir && tc_shared("cec/cec2017/M_16_D10.txt")) {
     check_nomem(6, 10, dir);
     check_nomem(10, 10, dir);
+  } else {
+    tc_skip_after("the official-data part needs data/cec (set DEVO_SHARED)");
   }
   free(dir);
 }
@@ -943,7 +948,7 @@ TEST_CASE(cli_eval)
       qv = strrchr(q, ',') + 1;
       got = strtod(o, NULL);
       want = strtod(qv, NULL);
-      CHECK_CLOSE(got, want, 1e-10, 0.0);
+      CHECKF(got == want, "devo eval printed %.17g, official %.17g", got, want); /* %.17g */
       rows++;
       o = onl + 1;
       q = qnl + 1;

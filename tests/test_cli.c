@@ -163,18 +163,33 @@ TEST_CASE(target_error_within_e)
   }
 }
 
-/* A run ended by its time limit is a success (exit 0) with the time-limit reason. */
+/* A run ended by its time limit is a success (exit 0) with the time-limit reason, and the
+ * process ends within the library's promise, limit + max(1 ms, 1% of the limit), plus one stated
+ * allowance of 5 ms for what lies outside the solve's clock: the shell, exec and loading of the
+ * program (1.7 to 2 ms measured on the 2-core development machine), making the problem and the
+ * exit. Measured around the command; every run not preempted (children included) must keep it;
+ * fewer than 3 such runs: skipped as inconclusive. */
 TIMED_CASE(time_limit_exit_0)
 {
-  char cmd[1024], *out = NULL;
+  char cmd[1024];
+  tc_deadline d =
+      tc_deadline_init("devo solve --time-limit 0.2, whole process", 0.001, 0.01, 0.005, 3);
+  int k;
+  d.busy = 1; /* one solver thread; the shell and the start-up are short */
   snprintf(cmd, sizeof cmd,
            "%s solve --problem rastrigin --dim 500 --np 500 --max-evals 1e9 --time-limit 0.2 "
-           "--json",
+           "--threads 1 --json",
            tc_devo_bin());
-  CHECK(tc_run(cmd, &out, NULL) == 0);
-  CHECK(out && strstr(out, "DEVO_TIME_LIMIT"));
-  CHECK(json_number(out, "elapsed") < 0.21);
-  free(out);
+  for (k = 0; k < 15 && !(tc_deadline_enough(&d) && k >= 5); ++k) {
+    char *out = NULL;
+    tc_mark m = tc_mark_now();
+    const int rc = tc_run(cmd, &out, NULL);
+    tc_deadline_add(&d, m, 0.2);
+    CHECK(rc == 0);
+    CHECK(out && strstr(out, "DEVO_TIME_LIMIT"));
+    free(out);
+  }
+  tc_deadline_end(&d);
 }
 
 /* An answer that cannot be written is a failure (exit 1), and an --out file appears whole or

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "engine/etc_internal.h"
 #include "engine/include/devo.h"
 #include "problems/etc.h"
 #include "problems/etc_delta.h"
@@ -934,7 +936,7 @@ TEST_CASE(local_search_never_worse)
     int n = 1 + (int)(urand() * 60), m = 2 + (int)(urand() * 6), order = trial % 2;
     double lambda = ls_lambdas[(trial / 2) % 4], before, after;
     devo_etc *e = random_etc(n, m, trial % 3 == 0);
-    int a[64], b[64], c[64];
+    int a[64], b[64], c[64], restored = -1;
     int64_t moves = -1, moves2 = -1;
     if (trial % 5 == 0)
       CHECK(devo_etc_heuristic(e, (trial / 5) % DEVO_HEUR_COUNT, a) == DEVO_OK);
@@ -943,7 +945,11 @@ TEST_CASE(local_search_never_worse)
         a[t] = (int)(urand() * m);
     memcpy(b, a, sizeof a);
     before = objective_of(e, a, order, lambda);
-    CHECK(devo_etc_local_search(e, a, order, lambda, 0, 0.0, &moves) == DEVO_OK);
+    /* the search itself never ends worse: the library's fallback (put the input back when
+     * rounding led it astray) must not be what keeps this true */
+    CHECK(devo__etc_local_search_ex(e, a, order, lambda, 0, 0.0, &moves, NULL, &restored) ==
+          DEVO_OK);
+    CHECKF(!restored, "trial %d: the search ended worse than its input and was undone", trial);
     after = objective_of(e, a, order, lambda);
     CHECKF(after <= before, "trial %d: %.17g -> %.17g", trial, before, after);
     CHECK(moves >= 0);
@@ -1184,11 +1190,6 @@ TEST_CASE(problem_etc_seed_local)
 }
 
 /* devo_schedule_run: the library form of `devo schedule`. */
-static int cmp_double(const void *x, const void *y)
-{
-  const double a = *(const double *)x, b = *(const double *)y;
-  return a < b ? -1 : a > b;
-}
 
 /* The progress callback also ends the iterated local search (step 5), where most of a run's
  * time goes; devo schedule's Ctrl-C uses it (found in review: it was ignored there). */
@@ -1219,88 +1220,72 @@ TEST_CASE(schedule_run_callback_ends_ils)
 /* devo.h's promise for devo_etc_local_search: within about a millisecond of the deadline on
  * instances up to ~10^5 tasks (found in review: with the SPT order, setting up and checking the
  * result sorted every machine without a look at the clock, 31 to 36 ms for a 10 ms deadline at
- * 10^5 tasks). Preempted runs are held only to a 100 ms ceiling. */
+ * 10^5 tasks). Held to max(1 ms, 1%) as the solver is; every run not preempted, at least 4. */
 TIMED_CASE(local_search_deadline_large)
 {
   const int n = 100000, m = 16;
-  double *v = (double *)malloc((size_t)n * m * sizeof(double)), overs[8];
+  double *v = (double *)malloc((size_t)n * m * sizeof(double));
   int *a = (int *)malloc((size_t)n * sizeof(int)), k, t;
-  tc_overrun ov = {0, 0, 0.0, 0.0};
+  tc_deadline d =
+      tc_deadline_init("local search, 10^5 x 16, deadlines of 2 and 10 ms", 0.001, 0.01, 0.0, 4);
   devo_etc *e;
   CHECK(v != NULL && a != NULL);
+  d.busy = 1; /* the search runs on the calling thread */
   for (k = 0; k < n * m; ++k)
     v[k] = 1.0 + floor(urand() * 1000.0);
   e = make_etc(n, m, v);
-  for (k = 0; k < 8; ++k) {
+  for (k = 0; k < 40 && !(tc_deadline_enough(&d) && k >= 8); ++k) {
     const double limit = k % 4 < 2 ? 0.01 : 0.002;
     int64_t moves = -1;
-    long mark;
-    double t0;
+    tc_mark mk;
     int rc;
     for (t = 0; t < n; ++t)
       a[t] = (int)(urand() * m);
-    mark = tc_preemptions();
-    t0 = tc_now();
+    mk = tc_mark_now();
     rc = devo_etc_local_search(e, a, k % 2, 0.75, 0, limit, &moves);
-    overs[k] = tc_now() - t0 - limit;
-    tc_overrun_add(&ov, mark, overs[k], 0.002);
+    tc_deadline_add(&d, mk, limit);
     CHECK(rc == DEVO_OK);
     CHECK(moves >= 0);
   }
-  printf("local search, 10^5 x 16, deadlines of 2 and 10 ms, 8 runs: largest overshoot %.3f ms in "
-         "%d runs never preempted, %.3f ms in the %d others\n",
-         ov.worst * 1e3, ov.clean, ov.worst_busy * 1e3, 8 - ov.clean);
-  CHECKF(ov.worst_busy <= 0.1, "overshoot %.6f s in a preempted run", ov.worst_busy);
-  /* runs this long are often preempted or stalled by the virtual machine, so the median and the
-   * third largest of all eight (the old code: 35 ms in every run) */
-  qsort(overs, 8, sizeof overs[0], cmp_double);
-  CHECKF(overs[3] <= 0.002, "median overshoot %.6f s", overs[3]);
-  CHECKF(overs[5] <= 0.005, "third largest overshoot %.6f s", overs[5]);
   devo_etc_destroy(e);
   free(v);
   free(a);
+  tc_deadline_end(&d);
 }
 
 /* devo.h's promise for devo_schedule_run: it returns at the latest about 1 ms after the deadline
  * on instances of the Braun size, also with limits shorter than its heuristics take (Min-min,
  * Max-min and Sufferage need 2 to 3 ms each at 512x16: found in review, limits of 1 to 5 ms
- * ended after 6.4 to 7 ms), and always with a valid schedule. Runs that the kernel preempted
- * (involuntary context switches) are held only to a 100 ms ceiling. */
+ * ended after 6.4 to 7 ms), and always with a valid schedule. Measured around the call; every
+ * run not preempted within 1 ms; at least 10 such runs, else skipped as inconclusive. */
 TIMED_CASE(schedule_run_short_limits)
 {
   const double limits[3] = {0.001, 0.002, 0.005};
   devo_etc *e = gen_etc("u_c_hihi", 512, 16);
   double ms;
-  tc_overrun ov = {0, 0, 0.0, 0.0};
+  tc_deadline d =
+      tc_deadline_init("devo_schedule_run 512x16, limits of 1, 2 and 5 ms", 0.001, 0.01, 0.0, 10);
   int k, t, a[512];
-  for (k = 0; k < 30; ++k) {
+  d.busy = 1; /* below 2 s the pipeline runs on the CPU, DE with one thread by default */
+  for (k = 0; k < 150 && !(tc_deadline_enough(&d) && k >= 30); ++k) {
     devo_schedule_opts o;
     devo_schedule_result r;
-    long mark;
+    tc_mark mk;
     int rc;
     devo_schedule_opts_init(&o);
     o.time_limit = limits[k % 3];
     o.lambda = 1.0;
-    mark = tc_preemptions();
+    mk = tc_mark_now();
     rc = devo_schedule_run(e, &o, a, &r);
-    tc_overrun_add(&ov, mark, r.elapsed - o.time_limit, 0.001);
+    tc_deadline_add(&d, mk, o.time_limit);
     CHECK(rc == DEVO_OK);
     for (t = 0; t < 512; ++t)
       CHECK(a[t] >= 0 && a[t] < 16);
     CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms, NULL) == DEVO_OK);
     CHECK(ms == r.makespan);
   }
-  printf("devo_schedule_run 512x16, limits of 1, 2 and 5 ms, 30 runs: largest overshoot %.3f ms "
-         "in %d runs never preempted (%d over 1 ms), %.3f ms in the %d others\n",
-         ov.worst * 1e3, ov.clean, ov.late, ov.worst_busy * 1e3, 30 - ov.clean);
-  /* a virtual machine stalls a process now and then without a context switch (a few ms in
-   * about 1 of 100 calls on the development machine, more right after a build, in the library
-   * before this fix and after it), so one late run in five is tolerated; the fault this catches
-   * made every run late */
-  CHECKF(ov.late * 5 <= ov.clean, "%d of %d runs more than 1 ms late (largest %.6f s)", ov.late,
-         ov.clean, ov.worst);
-  CHECKF(ov.worst_busy <= 0.1, "overshoot %.6f s in a preempted run", ov.worst_busy);
   devo_etc_destroy(e);
+  tc_deadline_end(&d);
 }
 
 /* Step 5 of devo_schedule_run: iterated local search never returns a worse schedule than the
@@ -1453,7 +1438,8 @@ TEST_CASE(cli_malformed_exit_2)
     char *out = NULL, *err = NULL;
     int rc;
     size_t len = strcmp(bad_cases[k].what, "NUL byte") == 0 ? 9 : strlen(bad_cases[k].text);
-    snprintf(path, sizeof path, "/tmp/devo_test_etc_%d.csv", k);
+    /* the process id: test runs of other checkouts share /tmp */
+    snprintf(path, sizeof path, "/tmp/devo_test_etc_%ld_%d.csv", (long)getpid(), k);
     write_file(path, bad_cases[k].text, len);
     snprintf(cmd, sizeof cmd, "%s schedule %s --heuristic min-min%s%s%s", bin, path,
              bad_cases[k].format == DEVO_ETC_BRAUN ? " --input-format braun" : "",
@@ -1478,9 +1464,12 @@ TEST_CASE(cli_schedule_runs)
 {
   const char *bin = tc_devo_bin();
   char cmd[512], *out = NULL, *err = NULL;
-  const char *path = "/tmp/devo_test_etc_ok.csv";
+  char path[64];
   int rc, lines = 0;
   const char *p;
+  /* the process id: test runs of other checkouts share /tmp (found in issue 25: this case
+   * failed when another run removed the file under it) */
+  snprintf(path, sizeof path, "/tmp/devo_test_etc_ok_%ld.csv", (long)getpid());
   write_file(path, "m0,m1,m2\n3,1,2\n2,2,9\n4,8,1\n1,5,5\n", 33); /* optimum with ready 0,0,4: 5 */
   snprintf(cmd, sizeof cmd, "%s schedule %s --heuristic mct", bin, path);
   rc = tc_run(cmd, &out, &err);

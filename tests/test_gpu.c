@@ -1,9 +1,9 @@
 /* test_gpu.c: the CUDA backend against the CPU reference. Every case skips (exit 77) where no
- * CUDA device is usable. Parity: the same seed gives the same population after K generations on
- * both backends, per coordinate within 1e-12 relative (the DE operators are bit-exact on both
- * sides; only an evaluation, summed in a different order on the GPU, differs by rounding, and
- * only a replacement decided by that rounding could make a coordinate differ). Each parity case
- * prints how many coordinates are bit-identical and the largest differences. */
+ * CUDA device is usable. Parity (README, "GPU backend"): the same seed gives a bit-identical
+ * population after K generations on both backends, every coordinate of every kind (classic, CEC,
+ * ETC); fitness values may differ in the last bits (an evaluation summed in a different order),
+ * within 1e-12 relative (ETC: bit-identical too). Each parity case prints how many coordinates
+ * are bit-identical and the largest differences. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
@@ -107,8 +107,9 @@ static void compare(const char *fn, int dim, int np, int design, const run_out *
   printf("  %-10s D=%-6d NP=%-4d design 0x%04x: %zu/%zu coordinates bit-identical, max rel "
          "diff %.2g; fitness max rel diff %.2g; best cpu %.17g gpu %.17g (rel %.2g)\n",
          fn, dim, np, design, same, n, worst, worst_fit, c->best, g->best, rb);
-  CHECKF(worst <= 1e-12, "%s D=%d NP=%d design 0x%x: population differs by %.3g relative", fn, dim,
-         np, design, worst);
+  CHECKF(same == n,
+         "%s D=%d NP=%d design 0x%x: %zu of %zu coordinates differ (largest %.3g relative)", fn,
+         dim, np, design, n - same, n, worst);
   CHECKF(worst_fit <= 1e-12, "%s D=%d NP=%d design 0x%x: fitness differs by %.3g relative", fn, dim,
          np, design, worst_fit);
   CHECKF(rb <= 1e-12, "%s D=%d NP=%d design 0x%x: best %.17g vs %.17g", fn, dim, np, design,
@@ -373,14 +374,16 @@ TEST_CASE(backend_info)
   free_out(&g);
 }
 
-/* 20 solves with a 0.1 s time limit end by the time limit within max(1 ms, 1%) (+1 ms of
- * scheduling slack); the largest overshoot is printed. */
+/* Solves with a 0.1 s time limit end by the time limit within the library's promise,
+ * max(1 ms, 1% of the limit) = 1 ms, measured around the call; the first solve of the process is
+ * a warm-up (it creates the CUDA context, about 1 s) and is not counted. Every run not preempted
+ * must keep the promise; fewer than 8 such runs: skipped as inconclusive. */
 TIMED_CASE(deadline)
 {
   devo_problem *p;
   devo_solver *s;
-  double worst = -1.0;
-  int k;
+  tc_deadline d = tc_deadline_init("gpu, time limit 0.1 s", 0.001, 0.01, 0.0, 8);
+  int k, r;
   need_gpu();
   CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
   CHECK_EQ_INT(devo_problem_set_builtin(p, "rastrigin", 100, 7, NULL), DEVO_OK);
@@ -388,18 +391,17 @@ TIMED_CASE(deadline)
   CHECK_EQ_INT(devo_solver_set_np(s, 250), DEVO_OK);
   CHECK_EQ_INT(devo_solver_set_backend(s, DEVO_BACKEND_GPU), DEVO_OK);
   CHECK_EQ_INT(devo_solver_set_time_limit(s, 0.1), DEVO_OK);
-  for (k = 0; k < 21; ++k) {
-    devo_stats st;
-    int r = devo_solve(s);
+  r = devo_solve(s); /* warm-up */
+  CHECKF(r == DEVO_TIME_LIMIT, "%s: %s", devo_status_name(r), devo_solver_errmsg(s));
+  for (k = 0; k < 40 && !(tc_deadline_enough(&d) && k >= 20); ++k) {
+    tc_mark m = tc_mark_now();
+    r = devo_solve(s);
+    tc_deadline_add(&d, m, 0.1);
     CHECKF(r == DEVO_TIME_LIMIT, "%s: %s", devo_status_name(r), devo_solver_errmsg(s));
-    CHECK_EQ_INT(devo_solver_stats(s, &st), DEVO_OK);
-    if (k > 0 && st.elapsed - 0.1 > worst) /* run 0 warms up */
-      worst = st.elapsed - 0.1;
   }
-  printf("  deadline 0.1 s x 20: largest overshoot %.3f ms\n", worst * 1e3);
-  CHECK(worst <= 0.002);
   devo_solver_destroy(s);
   devo_problem_destroy(p);
+  tc_deadline_end(&d);
 }
 
 /* ---- CEC F01..F10 and ETC scheduling (block kinds) ------------------------------------------ */
@@ -546,6 +548,9 @@ static void cec_parity(const char *fn, int dim, int np, int64_t gens, const int 
     sh = tc_shared("cec");
     snprintf(dir, sizeof dir, "%s", sh ? sh : "");
   }
+  if (!dir[0] && (dim == 10 || dim == 30 || dim == 50 || dim == 100))
+    tc_skip_after("the official-data runs need data/cec (set DEVO_SHARED); generated data "
+                  "ran instead");
   CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
   CHECKF(devo_problem_set_builtin(p, fn, dim, 7, dir[0] ? dir : NULL) == DEVO_OK, "%s: %s", fn,
          devo_problem_errmsg(p));
@@ -553,6 +558,8 @@ static void cec_parity(const char *fn, int dim, int np, int64_t gens, const int 
   for (k = 0; designs[k] >= 0; ++k) {
     run_solver_p(p, fn, dim, np, DEVO_BACKEND_GPU, designs[k], gens, (double)NAN, &g);
     printf("  info (%s, %s data): %s\n", fn, dir[0] ? "official" : "generated", g.info);
+    if (dim <= 128 && !strstr(g.info, "(sm_9"))
+      tc_skip_after("the kernel-choice checks (gpu_cec.cu, tensor cores, clusters) need sm_90");
     /* the default at D <= 128 on sm_90 is gpu_cec.cu (one block where a single matrix is
      * staged, else two-block clusters): prove that it ran; DEVO__GPU_CEC_PAIR: the clusters */
     if (designs[k] == DEVO_GPU_FUSED && dim <= 128 && strstr(g.info, "(sm_9")) {
@@ -821,6 +828,8 @@ static void etc_parity_ex(int n, int m, int order, int np, const int *designs, i
     printf("  info (%s): %s\n", fn, g.info);
     /* a forced warp kernel runs where it applies (FCFS, m <= 32, n <= 512), version 1 when
      * asked for or where the others' shared memory does not fit */
+    if (!strstr(g.info, "(sm_"))
+      tc_skip_after("backend info names no sm_ architecture: the kernel-choice checks did not run");
     if ((designs[k] & DEVO__GPU_ETC_WARP) && order == DEVO_ORDER_FCFS && m <= 32 && n <= 512 &&
         strstr(g.info, "(sm_")) {
       CHECKF(strstr(g.info, "generations by gpu_etc.cu version") != NULL,

@@ -25,7 +25,11 @@
 /* The promise: the search ends within 10 ms of the signal. From outside, the exit also waits for
  * the answer to be written (a few ms for the summary of JSON and a schedule file of 20,000 text
  * lines) and for the process to end; on the shared 2-core machine that was measured up to about
- * 20 ms more (see the report printed by each case). */
+ * 20 ms more (see the report printed by each case). A later exit fails the case only where the
+ * machine was quiet (check_latency); beside other work it says nothing about the promise (exits
+ * 66 to 203 ms after the signal were seen on the loaded 2-core machine, in builds whose only
+ * change was elsewhere), and the case is then skipped as inconclusive once the rest of it has
+ * passed, never passed. */
 #define SEARCH_STOP_S    0.010
 #define EXIT_ALLOWANCE_S 0.040
 
@@ -66,6 +70,7 @@ static const char *make_matrix(int n, int m, const char *tag, double **v)
 
 typedef struct run_result {
   int exited, code, signaled, termsig;
+  int quiet; /* nothing but devo and this test was ready to run at the signal and after the exit */
   double t_signal, t_second, t_exit; /* seconds since the spawn */
   char *out, *err;
 } run_result;
@@ -89,6 +94,43 @@ static void wait_delivered(pid_t pid, int sig)
     if (!pending)
       return;
     nanosleep(&ts, NULL);
+  }
+}
+
+/* Whether nothing but this thread and process pid's threads is ready to run on the machine. */
+static int quiet_beside(pid_t pid)
+{
+  char path[64], line[256];
+  int threads = 0, running;
+  FILE *f;
+  snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+  f = fopen(path, "r");
+  if (!f)
+    return 0;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "Threads: %d", &threads) == 1)
+      break;
+  fclose(f);
+  running = tc_procs_running();
+  return running >= 1 && threads >= 1 && running <= 1 + threads;
+}
+
+/* The exit within the promise after the signal. Later: a failure where the machine was quiet,
+ * else (load) the case ends as skipped, inconclusive, once the rest of it has passed; beyond 1 s
+ * a hang, which fails anyway. */
+static void check_latency(const run_result *r, const char *what)
+{
+  const double late = r->t_exit - r->t_signal;
+  char why[256];
+  CHECKF(late <= SEARCH_STOP_S + EXIT_ALLOWANCE_S || (!r->quiet && late <= 1.0),
+         "%s: exit %.1f ms after the signal (%s machine)", what, 1e3 * late,
+         r->quiet ? "quiet" : "busy");
+  if (late > SEARCH_STOP_S + EXIT_ALLOWANCE_S) {
+    snprintf(why, sizeof why,
+             "inconclusive: %s: exit %.1f ms after the signal beside other work (the promise: "
+             "%.0f ms); the promise was not tested",
+             what, 1e3 * late, 1e3 * (SEARCH_STOP_S + EXIT_ALLOWANCE_S));
+    tc_skip_after(why);
   }
 }
 
@@ -137,6 +179,7 @@ static void run_devo2(const char *const *argv, int sig, double at, int sig2, dou
       ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
       nanosleep(&ts, NULL);
     }
+    r->quiet = quiet_beside(pid);
     r->t_signal = tc_now() - t0;
     kill(pid, sig);
     if (second > 0) {
@@ -152,6 +195,7 @@ static void run_devo2(const char *const *argv, int sig, double at, int sig2, dou
   }
   waitpid(pid, &st, 0);
   r->t_exit = tc_now() - t0;
+  r->quiet = r->quiet && tc_procs_running() == 1;
   r->exited = WIFEXITED(st);
   r->code = r->exited ? WEXITSTATUS(st) : -1;
   r->signaled = WIFSIGNALED(st);
@@ -275,8 +319,7 @@ static void one_phase(int phase, int sig, const char *path, const double *v, int
             phase_names[phase], sig == SIGINT ? "SIGINT " : "SIGTERM", r.t_signal,
             jnum(j, "elapsed"), 1e3 * (r.t_exit - r.t_signal), jstr(j, "stop"));
   }
-  CHECKF(r.t_exit - r.t_signal <= SEARCH_STOP_S + EXIT_ALLOWANCE_S,
-         "%s: exit %.1f ms after the signal", phase_names[phase], 1e3 * (r.t_exit - r.t_signal));
+  check_latency(&r, phase_names[phase]);
   cJSON_Delete(j);
   free(sched);
   free(a);
@@ -404,8 +447,7 @@ TIMED_CASE(solve_signals)
               k ? "SIGTERM" : "SIGINT ", r.t_signal, 1e3 * (r.t_exit - r.t_signal),
               jstr(j, "stop"));
     }
-    CHECKF(r.t_exit - r.t_signal <= SEARCH_STOP_S + EXIT_ALLOWANCE_S, "solve: exit %.1f ms after",
-           1e3 * (r.t_exit - r.t_signal));
+    check_latency(&r, "solve");
     cJSON_Delete(j);
     run_free(&r);
   }
