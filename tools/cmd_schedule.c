@@ -90,7 +90,10 @@ static const char *const schedule_help =
     "  --search S           auto (default: ig for --objective makespan, else pipeline), ig\n"
     "                       (heuristics, then iterated greedy: random reassignments + moves,\n"
     "                       swaps and ejection chains off the machine that ends last; makespan\n"
-    "                       only) or pipeline (the DE pipeline described above)\n"
+    "                       only), pipeline (the DE pipeline described above) or gpu-ls\n"
+    "                       (heuristics, then hundreds of such searches at once on the GPU,\n"
+    "                       recombined by DE; makespan only; with --backend gpu and a GPU\n"
+    "                       ready in time, else ig on the CPU)\n"
     "  --steps N            ig: stop after N steps per chain (with the seed and --chains the\n"
     "                       answer is then the same on every run and thread count, unless\n"
     "                       the time limit comes first; default: until the time limit)\n"
@@ -156,7 +159,8 @@ static int parse(int argc, char **argv, sched_args *a)
   static const char *const orders[] = {"fcfs", "spt", NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
   static const char *const on_off[] = {"on", "off", NULL};
-  static const char *const searches[] = {"auto", "pipeline", "ig", NULL}; /* DEVO_SEARCH_* */
+  static const char *const searches[] = {"auto", "pipeline", "ig", "gpu-ls",
+                                         NULL}; /* DEVO_SEARCH_* */
   const char *cmd = "schedule", *v;
   devo_schedule_opts d;
   int pos = 1, k, r = 0;
