@@ -49,7 +49,8 @@ typedef struct devo__gls_result {
 
 /* Improves the best of starts (nstarts >= 1 assignments of ntasks machine indices each; chain q
  * starts from starts[q % nstarts]) for the makespan and writes the best schedule found into
- * assign (never worse than the best start by devo_etc_evaluate's makespan). Deterministic for
+ * assign (never worse by devo_etc_evaluate's makespan than the best start a chain got: all of them
+ * when chains >= nstarts, else the first chains). Deterministic for
  * a fixed seed, chains, block, de_every and steps when no deadline is reached. Thread-safe
  * across calls (each call has its own device memory and stream). Returns DEVO_OK (r->status
  * says how it ended), DEVO_E_INVALID (bad options, or the instance needs more shared memory

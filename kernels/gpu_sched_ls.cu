@@ -380,6 +380,7 @@ __device__ void devo__gls_perturb(const devo__gls_args &g, const devo__gls_sh &s
           jb = oj;
         }
       }
+      __syncwarp(); /* every lane has read a[t] and the loads */
       if (lane == 0) {
         s.load[j0] = s.load[j0] - devo__gls_etc(g, t, j0);
         s.load[jb] = s.load[jb] + devo__gls_etc(g, t, jb);
@@ -705,8 +706,11 @@ static int devo__gls_loop(const devo__gls_opts *o, devo__gls_mem *d, devo__gls_a
   const int P = g->P;
   long long s = 0;
   double *hms = NULL;
+  cudaError_t ce = cudaSuccess;
   r->status = DEVO_OK;
   *par = 0;
+  if (o->progress && !(hms = (double *)malloc((size_t)P * sizeof(double))))
+    return devo__gls_fail(err, errlen, DEVO_E_NOMEM, "out of memory");
   for (;;) {
     if (o->steps > 0 && s >= o->steps)
       break;
@@ -718,22 +722,20 @@ static int devo__gls_loop(const devo__gls_opts *o, devo__gls_mem *d, devo__gls_a
     if (o->steps > 0 && o->steps - s < len)
       len = (int)(o->steps - s);
     void *args[] = {(void *)g, (void *)par, (void *)&s, (void *)&len};
-    DEVO__GCK(cudaLaunchKernel((const void *)devo__k_gls, dim3((unsigned)P), dim3((unsigned)block),
-                               args, smem, d->st));
-    DEVO__GCK(cudaStreamSynchronize(d->st));
+    ce = cudaLaunchKernel((const void *)devo__k_gls, dim3((unsigned)P), dim3((unsigned)block), args,
+                          smem, d->st);
+    if (ce == cudaSuccess)
+      ce = cudaStreamSynchronize(d->st);
+    if (ce != cudaSuccess)
+      break;
     s += len;
     *par ^= 1;
-    if (o->progress) {
-      double best = 0.0;
-      if (!hms && !(hms = (double *)malloc((size_t)P * sizeof(double))))
-        return devo__gls_fail(err, errlen, DEVO_E_NOMEM, "out of memory");
-      cudaError_t ce = cudaMemcpy(hms, g->ms + (size_t)*par * P, (size_t)P * sizeof(double),
-                                  cudaMemcpyDeviceToHost);
-      if (ce != cudaSuccess) {
-        free(hms);
-        return devo__gls_cuerr(err, errlen, ce, "cudaMemcpy(makespans)", __LINE__);
-      }
-      best = hms[0];
+    if (hms) {
+      ce = cudaMemcpy(hms, g->ms + (size_t)*par * P, (size_t)P * sizeof(double),
+                      cudaMemcpyDeviceToHost);
+      if (ce != cudaSuccess)
+        break;
+      double best = hms[0];
       for (int q = 1; q < P; ++q)
         best = hms[q] < best ? hms[q] : best;
       if (o->progress(o->progress_ud, s, best) != 0) {
@@ -743,6 +745,8 @@ static int devo__gls_loop(const devo__gls_opts *o, devo__gls_mem *d, devo__gls_a
     }
   }
   free(hms);
+  if (ce != cudaSuccess)
+    return devo__gls_cuerr(err, errlen, ce, "the search kernel", __LINE__);
   return DEVO_OK;
 }
 

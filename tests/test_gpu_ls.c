@@ -14,6 +14,8 @@
 
 #include "engine/gpu_ls.h"
 #include "engine/internal.h"
+#include "problems/de_ops.h"
+#include "problems/philox.h"
 #include "tests/tcheck.h"
 
 static void need_gpu(void)
@@ -65,25 +67,45 @@ static devo_etc *read_braun(const char *cls)
   return e;
 }
 
-/* The brute-force scan: loads summed in task order from the ready times, the critical machine
- * (largest load, lowest index), every move t -> j and swap (t, u) off it with the expressions
- * gpu_ls.h's index order refers to, the lowest (value, index). */
-static void brute_force(const devo_etc *e, const int *a, devo__gls_move *r)
+/* Loads summed in task order from the ready times (etc.h's order); returns the makespan. */
+static double ref_loads(const devo_etc *e, const int *a, double *L)
 {
   const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
   const double *v = devo_etc_values(e), *w = devo_etc_ready(e);
-  double *L = (double *)malloc((size_t)m * sizeof(double)), best = INFINITY;
-  long long bidx = LLONG_MAX, kc = 0;
-  const long long nm = (long long)n * m;
-  int t, u, j, c = 0;
-  CHECK(L != NULL);
+  double ms;
+  int t, j;
   for (j = 0; j < m; ++j)
     L[j] = w ? w[j] : 0.0;
   for (t = 0; t < n; ++t)
     L[a[t]] += v[(size_t)t * m + a[t]];
+  ms = L[0];
+  for (j = 1; j < m; ++j)
+    ms = L[j] > ms ? L[j] : ms;
+  return ms;
+}
+
+/* The critical machine: largest load, lowest index. */
+static int ref_crit(const double *L, int m)
+{
+  int j, c = 0;
   for (j = 1; j < m; ++j)
     if (L[j] > L[c])
       c = j;
+  return c;
+}
+
+/* Every move t -> j and swap (t, u) off c with the loads L, by the expressions gpu_ls.h's index
+ * order refers to: the lowest (value, index) into *bv, *bidx (LLONG_MAX: none); returns the
+ * candidates. */
+static long long ref_scan(const devo_etc *e, const int *a, const double *L, int c, double *bv,
+                          long long *bidx)
+{
+  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
+  const double *v = devo_etc_values(e);
+  const long long nm = (long long)n * m;
+  double best = INFINITY;
+  long long bi = LLONG_MAX, kc = 0;
+  int t, u, j;
   for (t = 0; t < n; ++t) {
     if (a[t] != c)
       continue;
@@ -96,9 +118,9 @@ static void brute_force(const devo_etc *e, const int *a, devo__gls_move *r)
       l0 = L[c] - v[(size_t)t * m + c];
       lj = L[j] + v[(size_t)t * m + j];
       val = l0 > lj ? l0 : lj;
-      if (val < best || (val == best && idx < bidx)) {
+      if (val < best || (val == best && idx < bi)) {
         best = val;
-        bidx = idx;
+        bi = idx;
       }
     }
     for (u = 0; u < n; ++u) {
@@ -110,16 +132,29 @@ static void brute_force(const devo_etc *e, const int *a, devo__gls_move *r)
       lc = (L[c] - v[(size_t)t * m + c]) + v[(size_t)u * m + c];
       lb = (L[b] - v[(size_t)u * m + b]) + v[(size_t)t * m + b];
       val = lc > lb ? lc : lb;
-      if (val < best || (val == best && idx < bidx)) {
+      if (val < best || (val == best && idx < bi)) {
         best = val;
-        bidx = idx;
+        bi = idx;
       }
     }
   }
+  *bv = best;
+  *bidx = bi;
+  return kc * (m - 1) + kc * (n - kc);
+}
+
+/* The brute-force scan of a schedule: exact loads, the critical machine, ref_scan. */
+static void brute_force(const devo_etc *e, const int *a, devo__gls_move *r)
+{
+  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
+  const long long nm = (long long)n * m;
+  double *L = (double *)malloc((size_t)m * sizeof(double));
+  long long bidx;
+  CHECK(L != NULL);
+  ref_loads(e, a, L);
   memset(r, 0, sizeof *r);
-  r->crit = c;
-  r->value = best;
-  r->candidates = kc * (m - 1) + kc * (n - kc);
+  r->crit = ref_crit(L, m);
+  r->candidates = ref_scan(e, a, L, r->crit, &r->value, &bidx);
   if (bidx == LLONG_MAX) {
     r->kind = -1;
     r->t = r->other = -1;
@@ -285,6 +320,214 @@ TEST_CASE(search_valid_and_exact)
   devo_etc_destroy(e);
 }
 
+/* ---- a sequential reference of the whole search (the algorithm that kernels/gpu_sched_ls.cu
+ * documents at its top, written again here): chains step by step, the same Philox draws and DE
+ * operators (the library's shared philox.h and de_ops.h), the descent by ref_scan. */
+
+typedef struct ref_stats {
+  long long steps, moves, cands;
+} ref_stats;
+
+/* Steepest descent off the critical machine with incrementally kept loads. */
+static void ref_descend(const devo_etc *e, int *a, double *L, int cap, ref_stats *st)
+{
+  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
+  const double *v = devo_etc_values(e);
+  const long long nm = (long long)n * m;
+  int k;
+  for (k = 0; k < cap; ++k) {
+    const int c = ref_crit(L, m);
+    const double lim = L[c] - 1e-12 * L[c];
+    double bv;
+    long long bi;
+    st->cands += ref_scan(e, a, L, c, &bv, &bi);
+    if (!(bv < lim))
+      break;
+    if (bi < nm) {
+      const int t = (int)(bi / m), j = (int)(bi % m);
+      a[t] = j;
+      L[c] = L[c] - v[(size_t)t * m + c];
+      L[j] = L[j] + v[(size_t)t * m + j];
+    } else {
+      const int t = (int)((bi - nm) / n), u = (int)((bi - nm) % n), b = a[u];
+      const double lc = (L[c] - v[(size_t)t * m + c]) + v[(size_t)u * m + c];
+      const double lb = (L[b] - v[(size_t)u * m + b]) + v[(size_t)t * m + b];
+      a[t] = b;
+      a[u] = c;
+      L[c] = lc;
+      L[b] = lb;
+    }
+    st->moves++;
+  }
+}
+
+/* The perturbation: 2 .. 6 drawn tasks, each to the machine other than its own where it
+ * completes first (lowest index on ties). */
+static void ref_perturb(const devo_etc *e, int *a, double *L, uint64_t seed, uint32_t step,
+                        uint32_t chain)
+{
+  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
+  const double *v = devo_etc_values(e);
+  const devo__u32x4 w0 = devo__rng(seed, 0u, step, chain, DEVO__RNG_GLS);
+  const int d = 2 + (int)devo__below(w0.v[0], 5u);
+  int q, j;
+  for (q = 0; q < d; ++q) {
+    const devo__u32x4 w = devo__rng(seed, 1u + (uint32_t)q, step, chain, DEVO__RNG_GLS);
+    const int t = (int)devo__below(w.v[0], (uint32_t)n), j0 = a[t];
+    double best = INFINITY;
+    int jb = -1;
+    for (j = 0; j < m; ++j) {
+      const double x = L[j] + v[(size_t)t * m + j];
+      if (j != j0 && x < best) {
+        best = x;
+        jb = j;
+      }
+    }
+    L[j0] = L[j0] - v[(size_t)t * m + j0];
+    L[jb] = L[jb] + v[(size_t)t * m + jb];
+    a[t] = jb;
+  }
+}
+
+/* DE rand/1/bin of chain i from the snapshot pop (P n): machine a as a + 0.5, clipped to
+ * [0, m], decoded by floor. */
+static void ref_de(int n, int m, int P, const int *pop, int *a, uint64_t seed, uint32_t step,
+                   uint32_t i, double f, double cr)
+{
+  const devo__de_idx r = devo__de_indices(seed, step, i, (uint32_t)P, (uint32_t)n);
+  const int *xi = pop + (size_t)i * n, *x1 = pop + (size_t)r.r1 * n, *x2 = pop + (size_t)r.r2 * n,
+            *x3 = pop + (size_t)r.r3 * n;
+  int j;
+  for (j = 0; j < n; ++j) {
+    const devo__de_u u = devo__de_coord(seed, step, i, (uint32_t)j);
+    a[j] = xi[j];
+    if (u.cr < cr || (uint32_t)j == r.jrand) {
+      double y = (x1[j] + 0.5) + f * ((x2[j] + 0.5) - (x3[j] + 0.5));
+      y = y < 0.0 ? 0.0 : (y > (double)m ? (double)m : y);
+      a[j] = y < 1.0 ? 0 : (y >= (double)m ? m - 1 : (int)y);
+    }
+  }
+}
+
+/* The search of devo__gpu_sched_ls with a step budget: the best chain into out, its makespan
+ * into *ms, the totals into *tot. */
+static void ref_search(const devo_etc *e, const int *starts, int nstarts, const devo__gls_opts *o,
+                       int P, int *out, double *ms, ref_stats *tot)
+{
+  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
+  const int de_every = P >= 4 ? o->de_every : 0;
+  int *pop = (int *)malloc((size_t)P * n * sizeof(int)),
+      *snap = (int *)malloc((size_t)P * n * sizeof(int));
+  int *a = (int *)malloc((size_t)n * sizeof(int));
+  double *cur = (double *)malloc((size_t)P * sizeof(double)),
+         *L = (double *)malloc((size_t)m * sizeof(double));
+  long long s;
+  int q, bq = 0;
+  CHECK(pop && snap && a && cur && L);
+  memset(tot, 0, sizeof *tot);
+  for (q = 0; q < P; ++q) {
+    memcpy(pop + (size_t)q * n, starts + (size_t)(q % nstarts) * n, (size_t)n * sizeof(int));
+    cur[q] = ref_loads(e, pop + (size_t)q * n, L);
+  }
+  for (s = 0; s < o->steps; ++s) {
+    const int de = de_every > 0 && s > 0 && s % de_every == 0;
+    if (de)
+      memcpy(snap, pop, (size_t)P * n * sizeof(int));
+    for (q = 0; q < P; ++q) {
+      int *x = pop + (size_t)q * n;
+      double t_ms;
+      memcpy(a, x, (size_t)n * sizeof(int));
+      ref_loads(e, a, L);
+      if (de) {
+        ref_de(n, m, P, snap, a, o->seed, (uint32_t)s, (uint32_t)q, o->f, o->cr);
+        ref_loads(e, a, L);
+      } else if (s > 0) {
+        ref_perturb(e, a, L, o->seed, (uint32_t)s, (uint32_t)q);
+      }
+      ref_descend(e, a, L, s == 0 ? 4 * n + 64 : n + 64, tot);
+      t_ms = ref_loads(e, a, L);
+      tot->steps++;
+      if (t_ms <= cur[q]) {
+        cur[q] = t_ms;
+        memcpy(x, a, (size_t)n * sizeof(int));
+      }
+    }
+  }
+  for (q = 1; q < P; ++q)
+    if (cur[q] < cur[bq])
+      bq = q;
+  memcpy(out, pop + (size_t)bq * n, (size_t)n * sizeof(int));
+  *ms = cur[bq];
+  free(pop);
+  free(snap);
+  free(a);
+  free(cur);
+  free(L);
+}
+
+static void compare_reference(const devo_etc *e, const int *starts, int nstarts,
+                              const devo__gls_opts *o, const char *what)
+{
+  const int n = devo_etc_ntasks(e);
+  int *g = (int *)malloc((size_t)n * sizeof(int)), *c = (int *)malloc((size_t)n * sizeof(int));
+  devo__gls_result r;
+  ref_stats rs;
+  double ms;
+  CHECK(g && c);
+  run_checked(e, starts, nstarts, o, g, &r, what);
+  ref_search(e, starts, nstarts, o, r.chains, c, &ms, &rs);
+  CHECKF(rs.steps == r.steps && rs.moves == r.moves && rs.cands == r.candidates,
+         "%s: GPU %lld steps, %lld moves, %lld candidates; CPU reference %lld, %lld, %lld", what,
+         (long long)r.steps, (long long)r.moves, (long long)r.candidates, rs.steps, rs.moves,
+         rs.cands);
+  CHECKF(memcmp(&ms, &r.makespan, sizeof ms) == 0, "%s: GPU %.17g, CPU reference %.17g", what,
+         r.makespan, ms);
+  CHECKF(memcmp(g, c, (size_t)n * sizeof(int)) == 0, "%s: the schedules differ", what);
+  free(g);
+  free(c);
+}
+
+/* The GPU search equals the sequential reference bit for bit with a step budget: the same
+ * schedule, makespan, and counts of steps, moves and candidates. */
+TEST_CASE(search_matches_cpu_reference)
+{
+  devo_etc *e;
+  devo__gls_opts o;
+  int *starts;
+  need_gpu();
+  e = read_braun("u_c_hihi");
+  starts = (int *)malloc(2 * 512 * sizeof(int));
+  CHECK(starts != NULL);
+  CHECK(devo_etc_heuristic(e, DEVO_HEUR_MCT, starts) == DEVO_OK);
+  CHECK(devo_etc_heuristic(e, DEVO_HEUR_MINMIN, starts + 512) == DEVO_OK);
+  opts(&o, 24, 19, 4);
+  compare_reference(e, starts, 2, &o, "u_c_hihi, 24 chains, 19 steps, DE every 4");
+  opts(&o, 3, 12, 4); /* fewer than 4 chains: no DE */
+  o.block = 64;
+  compare_reference(e, starts, 2, &o, "u_c_hihi, 3 chains, 12 steps");
+  devo_etc_destroy(e);
+  free(starts);
+  /* ties everywhere (integer times), ready times */
+  {
+    devo_etc *g = make_etc(300, 8, 4, 1, 21u);
+    double w[8];
+    char err[256];
+    int *a = (int *)malloc(300 * sizeof(int)), t;
+    CHECK(a != NULL);
+    for (t = 0; t < 8; ++t)
+      w[t] = (double)(t % 3);
+    CHECKF(devo_etc_set_ready(g, w, err, sizeof err) == DEVO_OK, "%s", err);
+    lcg_state = 5;
+    for (t = 0; t < 300; ++t)
+      a[t] = (int)(lcg() % 8u);
+    opts(&o, 10, 17, 3);
+    o.block = 1024;
+    compare_reference(g, a, 1, &o, "300x8 integer times, 10 chains, 17 steps, DE every 3");
+    free(a);
+    devo_etc_destroy(g);
+  }
+}
+
 TEST_CASE(search_deterministic)
 {
   devo_etc *e;
@@ -361,7 +604,8 @@ TEST_CASE(bad_options)
 
 int main(int argc, char **argv)
 {
-  static const tc_case cases[] = {TC(scan_matches_brute_force), TC(search_valid_and_exact),
-                                  TC(search_deterministic), TC(search_deadline), TC(bad_options)};
+  static const tc_case cases[] = {
+      TC(scan_matches_brute_force), TC(search_valid_and_exact), TC(search_matches_cpu_reference),
+      TC(search_deterministic),     TC(search_deadline),        TC(bad_options)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }
