@@ -15,5 +15,7 @@ int devo__should_abort(devo_solver *s)
 {
   if (atomic_load_explicit(&s->interrupt, memory_order_relaxed))
     return 1;
+  if (s->ext_interrupt && *s->ext_interrupt)
+    return 1;
   return s->deadline > 0.0 && devo__now() >= s->deadline;
 }

@@ -5,6 +5,7 @@
 #include "../problems/cec.h"
 #include "../problems/classic.h"
 #include "../problems/etc.h"
+#include "../problems/soco.h"
 #include "internal.h"
 
 size_t devo__eval_scratch(const devo__pview *v)
@@ -28,6 +29,9 @@ double devo__eval_builtin(const devo__pview *v, const double *x, double *scratch
     break;
   case DEVO__P_ETC:
     f = devo__etc_eval(v, x, scratch);
+    break;
+  case DEVO__P_SOCO:
+    f = devo__soco_eval(v, x);
     break;
   case DEVO__P_SPHERE:
   case DEVO__P_ROSENBROCK:

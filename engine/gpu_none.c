@@ -25,6 +25,16 @@ int devo__gpu_eval_points(const devo_problem *p, const double *x, int n, double 
   return DEVO_E_NODEVICE;
 }
 
+int devo__gpu_copy_rate(size_t bytes, int reps, double *bytes_per_s, char *err, size_t errlen)
+{
+  (void)bytes;
+  (void)reps;
+  (void)bytes_per_s;
+  if (err && errlen)
+    snprintf(err, errlen, "devo was built without CUDA");
+  return DEVO_E_NODEVICE;
+}
+
 static int none_start(devo_solver *s)
 {
   return devo__set_err(s, DEVO_E_NODEVICE, "no GPU backend: devo was built without CUDA");

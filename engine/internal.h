@@ -52,6 +52,7 @@ struct devo_problem {
   char name[64];
   devo__pview view; /* host pointers into the arrays below */
   double fstar;     /* NAN when unknown */
+  uint64_t data_seed; /* of a built-in problem (devo_problem_set_ranges redraws from it) */
   /* owned data (NULL when unused) */
   double *shift;
   double *rot;
@@ -71,6 +72,10 @@ struct devo_etc {
   int ntasks, nmach;
   double *values; /* ntasks * nmach, task-major */
   double *ready;  /* nmach */
+  /* names (problems/etc_names.c), NULL when none: each a packed block of NUL-terminated
+   * strings and the offset of every name in it */
+  char *task_names, *mach_names;
+  size_t *task_off, *mach_off;
 };
 
 /* The evaluation view of a matrix (problems/etc.h) under a task order and lambda. */
@@ -125,6 +130,7 @@ struct devo_solver {
   char info[DEVO__ERRLEN];
   devo__opts o;
   atomic_int interrupt;
+  const volatile sig_atomic_t *ext_interrupt; /* devo__solver_watch; NULL = none */
   int running;
   /* run state, valid after a backend's start() succeeded */
   const struct devo_backend *bk;
@@ -172,6 +178,11 @@ int devo__gpu_probe(char *msg, size_t msglen);
  * DEVO_E_INVALID, DEVO_E_NOMEM or DEVO_E_CUDA with a message in err. */
 int devo__gpu_eval_points(const devo_problem *p, const double *x, int n, double *f, char *err,
                           size_t errlen);
+/* The device-to-device cudaMemcpy rate of the current device, bytes read plus bytes written
+ * per second (2 * bytes per copy), the median of reps timed copies of `bytes` after a warm-up
+ * (kernels/gpu_problem.cu; for tools/prog_bench_soco.c's bandwidth column). DEVO_OK,
+ * DEVO_E_NODEVICE, DEVO_E_NOMEM or DEVO_E_CUDA with a message in err. */
+int devo__gpu_copy_rate(size_t bytes, int reps, double *bytes_per_s, char *err, size_t errlen);
 
 /* Formats the solver's error message (printf-like) and returns status. */
 int devo__set_err(devo_solver *s, int status, const char *fmt, ...)
@@ -193,6 +204,23 @@ void devo__problem_reset(devo_problem *p);
  * is then not a schedule). OLB, MET and MCT (one pass over the matrix) always finish. */
 int devo__etc_heuristic_until(const struct devo_etc *e, int heuristic, int *assign,
                               double deadline);
+/* The same, also ended by *stop becoming non-zero (stop may be NULL): a batch heuristic then
+ * maps its unmapped tasks as MCT would (index order, earliest completion given the loads so
+ * far), so that assign is a complete schedule, and returns DEVO_INTERRUPTED. */
+int devo__etc_heuristic_stop(const struct devo_etc *e, int heuristic, int *assign, double deadline,
+                             const volatile sig_atomic_t *stop);
+/* devo_etc_local_search that also ends, like at its deadline, when *stop becomes non-zero (stop
+ * may be NULL); checked with the clock (every few hundred candidates). */
+int devo__etc_local_search_stop(const struct devo_etc *e, int *assign, int order, double lambda,
+                                int64_t max_moves, double deadline_seconds_from_now,
+                                int64_t *moves_done, const volatile sig_atomic_t *stop);
+/* NULL when the len bytes at s make a valid name (devo_etc_set_names), else the reason. */
+const char *devo__etc_name_problem(const char *s, size_t len);
+/* Frees e's names (problems/etc_names.c). */
+void devo__etc_free_names(struct devo_etc *e);
+/* Makes devo_solve on s also stop (DEVO_INTERRUPTED) when *flag becomes non-zero, at the checks
+ * of devo_interrupt; flag is borrowed (NULL = none). Not thread-safe: call before devo_solve. */
+void devo__solver_watch(devo_solver *s, const volatile sig_atomic_t *flag);
 static inline int devo__etc_heuristic_immediate(int heuristic)
 {
   return heuristic == DEVO_HEUR_OLB || heuristic == DEVO_HEUR_MET || heuristic == DEVO_HEUR_MCT;

@@ -1,5 +1,6 @@
-/* problem.c: the problem handle: creation, the built-in catalogue (classic functions here, CEC
- * functions through problems/cec_data.c), user objectives, and CPU evaluation of one point. */
+/* problem.c: the problem handle: creation, the built-in catalogue (classic and SOCO functions
+ * here, CEC functions through problems/cec_data.c), user objectives, search boxes, and CPU
+ * evaluation of one point. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 
 #include "../problems/cec_data.h"
 #include "../problems/classic.h"
+#include "../problems/soco.h"
 #include "internal.h"
 
 /* The classic functions: data seed -> o, see classic.h. */
@@ -91,6 +93,63 @@ static int set_classic(devo_problem *p, int idx, int dim, uint64_t data_seed)
   return DEVO_OK;
 }
 
+/* SOCO 2010 F1..F19 (problems/soco.h): names soco:f1 .. soco:f19. */
+static const char *const soco_names[DEVO__SOCO_N] = {
+    "soco:f1",  "soco:f2",  "soco:f3",  "soco:f4",  "soco:f5",  "soco:f6",  "soco:f7",
+    "soco:f8",  "soco:f9",  "soco:f10", "soco:f11", "soco:f12", "soco:f13", "soco:f14",
+    "soco:f15", "soco:f16", "soco:f17", "soco:f18", "soco:f19"};
+static const char *const soco_sources[DEVO__SOCO_N] = {
+    "SOCO 2010 F1 shifted sphere (CEC 2008 F1)",
+    "SOCO 2010 F2 shifted Schwefel 2.21 (CEC 2008 F2)",
+    "SOCO 2010 F3 shifted Rosenbrock (CEC 2008 F3)",
+    "SOCO 2010 F4 shifted Rastrigin (CEC 2008 F4)",
+    "SOCO 2010 F5 shifted Griewank (CEC 2008 F5)",
+    "SOCO 2010 F6 shifted Ackley (CEC 2008 F6)",
+    "SOCO 2010 F7 shifted Schwefel 2.22",
+    "SOCO 2010 F8 shifted Schwefel 1.2",
+    "SOCO 2010 F9 shifted extended f10",
+    "SOCO 2010 F10 shifted Bohachevsky",
+    "SOCO 2010 F11 shifted Schaffer 2",
+    "SOCO 2010 F12 hybrid F9 + F1, m_ns 0.25",
+    "SOCO 2010 F13 hybrid F9 + F3, m_ns 0.25",
+    "SOCO 2010 F14 hybrid F9 + F4, m_ns 0.25",
+    "SOCO 2010 F15 hybrid F10 + F7, m_ns 0.25",
+    "SOCO 2010 F16 hybrid F9 + F1, m_ns 0.5",
+    "SOCO 2010 F17 hybrid F9 + F3, m_ns 0.75",
+    "SOCO 2010 F18 hybrid F9 + F4, m_ns 0.75",
+    "SOCO 2010 F19 hybrid F10 + F7, m_ns 0.75"};
+
+static int soco_find(const char *name)
+{
+  int i;
+  for (i = 0; i < DEVO__SOCO_N; ++i)
+    if (strcasecmp(name, soco_names[i]) == 0)
+      return i + 1;
+  return 0;
+}
+
+static int set_soco(devo_problem *p, int id, int dim, uint64_t data_seed)
+{
+  const devo__soco_shape sh = devo__soco_shape_of(id);
+  int j;
+  if (dim < devo__soco_min_dim(id))
+    return devo__problem_err(p, DEVO_E_INVALID, "%s needs D >= %d (got %d)", soco_names[id - 1],
+                             devo__soco_min_dim(id), dim);
+  p->shift = (double *)devo__alloc(&p->al, (size_t)dim, sizeof(double));
+  if (!p->shift)
+    return devo__problem_err(p, DEVO_E_NOMEM, "out of memory for a shift vector of %d values", dim);
+  for (j = 0; j < dim; ++j)
+    p->shift[j] = devo__soco_shift(data_seed, id, dim, j);
+  p->view.kind = DEVO__P_SOCO;
+  p->view.soco_id = id;
+  p->view.shift = p->shift;
+  p->view.lower = -sh.half;
+  p->view.upper = sh.half;
+  p->fstar = sh.fstar;
+  snprintf(p->name, sizeof p->name, "%s", soco_names[id - 1]);
+  return DEVO_OK;
+}
+
 static int set_cec(devo_problem *p, int id, int dim, uint64_t data_seed, const char *dir)
 {
   char msg[DEVO__ERRLEN];
@@ -131,8 +190,11 @@ int devo_problem_set_builtin(devo_problem *p, const char *name, int dim, uint64_
   for (i = 0; i < NCLASSIC; ++i)
     if (strcasecmp(name, classic_table[i].name) == 0)
       break;
+  p->data_seed = data_seed;
   if (i < NCLASSIC) {
     st = set_classic(p, i, dim, data_seed);
+  } else if ((id = soco_find(name)) != 0) {
+    st = set_soco(p, id, dim, data_seed);
   } else {
     id = devo__cec_find(name);
     if (id == 0)
@@ -201,7 +263,7 @@ double devo_problem_fstar(const devo_problem *p)
 int devo_problem_optimum(const devo_problem *p, double *x)
 {
   if (!p || !x || !p->shift ||
-      !(p->view.kind == DEVO__P_CEC ||
+      !(p->view.kind == DEVO__P_CEC || p->view.kind == DEVO__P_SOCO ||
         (p->view.kind >= DEVO__P_SPHERE && p->view.kind <= DEVO__P_RASTRIGIN)))
     return DEVO_E_STATE;
   memcpy(x, p->shift, (size_t)p->view.dim * sizeof(double));
@@ -230,9 +292,72 @@ int devo_problem_eval(const devo_problem *p, const double *x, double *f)
   return DEVO_OK;
 }
 
+/* The known optimum of a built-in problem is inside [lower, upper]^D, else a message naming the
+ * first coordinate outside. */
+static int optimum_inside(devo_problem *p, double lower, double upper)
+{
+  int j;
+  if (!p->shift || p->view.kind == DEVO__P_USER || p->view.kind == DEVO__P_ETC)
+    return DEVO_OK;
+  for (j = 0; j < p->view.dim; ++j)
+    if (!(p->shift[j] >= lower && p->shift[j] <= upper))
+      return devo__problem_err(p, DEVO_E_INVALID,
+                               "box [%g, %g] excludes the optimum of %s: coordinate %d is %.17g",
+                               lower, upper, p->name, j, p->shift[j]);
+  return DEVO_OK;
+}
+
+int devo_problem_set_box(devo_problem *p, double lower, double upper)
+{
+  int st;
+  if (!p)
+    return DEVO_E_INVALID;
+  if (p->view.kind == DEVO__P_NONE)
+    return devo__problem_err(p, DEVO_E_STATE, "no problem is configured");
+  if (!isfinite(lower) || !isfinite(upper) || !(lower < upper) || !isfinite(upper - lower))
+    return devo__problem_err(p, DEVO_E_INVALID,
+                             "box [%g, %g] must be finite with lower < upper and a finite width",
+                             lower, upper);
+  if (p->view.kind == DEVO__P_ETC)
+    return devo__problem_err(
+        p, DEVO_E_INVALID, "an ETC scheduling problem has no settable box (its decoding fixes it)");
+  st = optimum_inside(p, lower, upper);
+  if (st != DEVO_OK)
+    return st;
+  p->view.lower = lower;
+  p->view.upper = upper;
+  return DEVO_OK;
+}
+
+int devo_problem_set_ranges(devo_problem *p, const char *ranges)
+{
+  /* CEC 2005 (Suganthan et al. 2005) ranges of the classic shapes: F1 sphere and F6 Rosenbrock
+   * [-100, 100], F7 Griewank [-600, 600] (its initialisation range; the function is unbounded
+   * there), F9 Rastrigin [-5, 5]; indexed by kind - DEVO__P_SPHERE */
+  static const double cec2005[4] = {100.0, 100.0, 600.0, 5.0};
+  double h;
+  int j, kind;
+  if (!p)
+    return DEVO_E_INVALID;
+  if (!ranges || (strcmp(ranges, "cec2005") != 0 && strcmp(ranges, "default") != 0))
+    return devo__problem_err(p, DEVO_E_INVALID, "unknown ranges '%s' (cec2005 or default)",
+                             ranges ? ranges : "(null)");
+  kind = p->view.kind;
+  if (kind < DEVO__P_SPHERE || kind > DEVO__P_RASTRIGIN)
+    return devo__problem_err(p, DEVO_E_INVALID,
+                             "ranges %s apply to the classic functions only, not to %s", ranges,
+                             kind == DEVO__P_NONE ? "an unconfigured problem" : p->name);
+  h = strcmp(ranges, "cec2005") == 0 ? cec2005[kind - DEVO__P_SPHERE] : 100.0;
+  for (j = 0; j < p->view.dim; ++j)
+    p->shift[j] = devo__classic_shift_in(p->data_seed, (uint32_t)j, -0.8 * h, 1.6 * h);
+  p->view.lower = -h;
+  p->view.upper = h;
+  return DEVO_OK;
+}
+
 int devo_builtin_count(void)
 {
-  return NCLASSIC + devo__cec_count();
+  return NCLASSIC + devo__cec_count() + DEVO__SOCO_N;
 }
 
 int devo_builtin_get(int index, devo_builtin_info *out)
@@ -246,7 +371,28 @@ int devo_builtin_get(int index, devo_builtin_info *out)
     out->fstar = 0.0;
     out->min_dim = 1;
     out->official = "";
+    out->lower = -100.0;
+    out->upper = 100.0;
     return DEVO_OK;
   }
-  return devo__cec_builtin(index - NCLASSIC, out);
+  index -= NCLASSIC;
+  if (index < devo__cec_count()) {
+    int st = devo__cec_builtin(index, out);
+    out->lower = -100.0;
+    out->upper = 100.0;
+    return st;
+  }
+  index -= devo__cec_count();
+  {
+    const devo__soco_shape sh = devo__soco_shape_of(index + 1);
+    out->name = soco_names[index];
+    out->alias = "";
+    out->source = soco_sources[index];
+    out->fstar = sh.fstar;
+    out->min_dim = devo__soco_min_dim(index + 1);
+    out->official = "";
+    out->lower = -sh.half;
+    out->upper = sh.half;
+  }
+  return DEVO_OK;
 }

@@ -75,6 +75,22 @@ fail(devo_schedule_result *r, int status, const char *fmt, ...)
   return status;
 }
 
+/* 1 when the caller's interrupt flag is up (devo.h: o->interrupt). */
+static int interrupted(const devo_schedule_opts *o)
+{
+  return o->interrupt && *o->interrupt;
+}
+
+static const char *const source_names[] = {"heuristic", "heuristic+ls", "de", "de+ls", "ils",
+                                            "ig"};
+
+const char *devo_schedule_source_name(int source)
+{
+  if (source < 0 || source >= (int)(sizeof source_names / sizeof source_names[0]))
+    return NULL;
+  return source_names[source];
+}
+
 /* A candidate answer and where it came from. */
 typedef struct cand {
   const int *assign;
@@ -210,6 +226,10 @@ static int iterated_ls(const devo_etc *e, const devo_schedule_opts *o, int *cur,
     int64_t moves = 0;
     if (left <= 0.0)
       break;
+    if (interrupted(o)) {
+      *stopped = DEVO_INTERRUPTED;
+      break;
+    }
     memcpy(work, cur, (size_t)n * sizeof(int));
     k = ILS_MIN_KICK + (int)(round % ILS_KICK_SPAN);
     for (q = 0; q < k; ++q) {
@@ -217,7 +237,7 @@ static int iterated_ls(const devo_etc *e, const devo_schedule_opts *o, int *cur,
       int t = (int)devo__below(w.v[0], (uint32_t)n), j = (int)devo__below(w.v[1], (uint32_t)m - 1);
       work[t] = j >= work[t] ? j + 1 : j; /* any machine but its own */
     }
-    st = devo_etc_local_search(e, work, o->order, o->lambda, 0, left, &moves);
+    st = devo__etc_local_search_stop(e, work, o->order, o->lambda, 0, left, &moves, o->interrupt);
     if (st != DEVO_OK)
       break;
     ++*rounds;
@@ -235,7 +255,7 @@ static int iterated_ls(const devo_etc *e, const devo_schedule_opts *o, int *cur,
       pr.elapsed = devo__now() - t0;
       pr.best = *cur_obj;
       if (o->progress(o->progress_ud, &pr) != 0) {
-        *stopped = 1;
+        *stopped = DEVO_STOPPED_BY_CALLBACK;
         break;
       }
     }
@@ -254,20 +274,28 @@ static int run_heuristics(const devo_etc *e, const devo_schedule_opts *o, double
                           int *plain, int *heur, int *count)
 {
   const int n = e->ntasks;
-  int done[DEVO_HEUR_COUNT] = {0}, pass, k, st;
+  int done[DEVO_HEUR_COUNT] = {0}, pass, k, q, any, st;
   *count = 0;
   if (o->heuristic >= 0) {
     heur[0] = o->heuristic;
     *count = 1;
-    return devo_etc_heuristic(e, o->heuristic, plain);
+    /* DEVO_INTERRUPTED: complete, the rest mapped as MCT would */
+    st = devo__etc_heuristic_stop(e, o->heuristic, plain, 0.0, o->interrupt);
+    return st == DEVO_INTERRUPTED ? DEVO_OK : st;
   }
   for (pass = 0; pass < 2; ++pass)
     for (k = 0; k < DEVO_HEUR_COUNT; ++k) {
       const int h = devo__etc_seed_order[k];
       if (devo__etc_heuristic_immediate(h) != (pass == 0))
         continue;
-      st = devo__etc_heuristic_until(e, h, plain + (size_t)k * n, pass == 0 ? 0.0 : deadline);
-      if (st != DEVO_OK && st != DEVO_TIME_LIMIT)
+      /* the first one (MCT) always runs, so that an interrupted call has an answer */
+      for (q = 0, any = 0; q < DEVO_HEUR_COUNT; ++q)
+        any |= done[q];
+      if (any && interrupted(o))
+        continue;
+      st = devo__etc_heuristic_stop(e, h, plain + (size_t)k * n, pass == 0 ? 0.0 : deadline,
+                                    o->interrupt);
+      if (st != DEVO_OK && st != DEVO_TIME_LIMIT && st != DEVO_INTERRUPTED)
         return st;
       done[k] = st == DEVO_OK;
     }
@@ -317,6 +345,7 @@ static int stage_ig(const devo_etc *e, const devo_schedule_opts *o, double t0, d
   io.steps = o->steps;
   io.epoch = IG_EPOCH;
   io.deadline = deadline;
+  io.interrupt = o->interrupt;
   pp.o = o;
   pp.t0 = t0;
   if (o->progress) {
@@ -406,6 +435,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
   double deadline, ls_min = (double)INFINITY, reserve, avail, budget;
   int *plain = NULL, *improved = NULL, *seeds = NULL, *ils = NULL, changed[DEVO_HEUR_COUNT];
   int heur[DEVO_HEUR_COUNT], n, h, k, st = DEVO_OK, nheur = 0, nseeds = 0, ls_ran = 0;
+  int ig_done = 0;
   cand best, c;
   de_run d;
   if (!r)
@@ -444,7 +474,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
     goto done;
   }
   r->evaluations = nheur;
-  if (o->heuristic >= 0)
+  if (o->heuristic >= 0 || interrupted(o))
     goto answer;
   if (o->search == DEVO_SEARCH_GPU_LS && o->backend == DEVO_BACKEND_GPU) {
     int ran = 0;
@@ -456,6 +486,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
   if (uses_ig(o)) {
     if ((st = stage_ig(e, o, t0, deadline, ils, &best, r)) != DEVO_OK)
       goto done;
+    ig_done = r->candidates > 0 && r->status == DEVO_OK; /* o->steps done before the deadline */
     goto answer;
   }
 
@@ -466,9 +497,10 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
     for (k = 0; k < nheur; ++k) {
       int64_t moves = 0;
       double t1 = devo__now(), left = ls_end - t1;
-      if (left <= 0.0)
+      if (left <= 0.0 || interrupted(o))
         break;
-      st = devo_etc_local_search(e, improved + (size_t)k * n, o->order, o->lambda, 0, left, &moves);
+      st = devo__etc_local_search_stop(e, improved + (size_t)k * n, o->order, o->lambda, 0, left,
+                                       &moves, o->interrupt);
       if (st != DEVO_OK) {
         st = fail(r, st, "local search: %s", devo_status_message(st));
         goto done;
@@ -506,7 +538,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
   if (o->polish && o->ils_share > 0.0)
     reserve = fmax(reserve, o->ils_share * (deadline - devo__now()));
   avail = deadline - reserve - devo__now();
-  if (fmin(avail - 0.001, avail / 1.01) >= MIN_SOLVE_S) {
+  if (fmin(avail - 0.001, avail / 1.01) >= MIN_SOLVE_S && !interrupted(o)) {
     int backend = o->backend, ds;
     devo_stats stats;
     double value;
@@ -541,6 +573,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
       st = fail(r, st, "%s", devo_solver_errmsg(d.s));
       goto done;
     }
+    devo__solver_watch(d.s, o->interrupt);
     ds = devo_solve(d.s);
     if (ds < 0) {
       st = fail(r, ds, "%s", devo_solver_errmsg(d.s));
@@ -569,7 +602,8 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
       double left = deadline - devo__now();
       int64_t moves = 0;
       if (left > 0.0) {
-        st = devo_etc_local_search(e, d.a, o->order, o->lambda, 0, left, &moves);
+        st =
+            devo__etc_local_search_stop(e, d.a, o->order, o->lambda, 0, left, &moves, o->interrupt);
         if (st != DEVO_OK) {
           st = fail(r, st, "local search: %s", devo_status_message(st));
           goto done;
@@ -605,7 +639,7 @@ searched:
       goto done;
     }
     if (stopped)
-      r->status = DEVO_STOPPED_BY_CALLBACK;
+      r->status = stopped;
     if (obj < best.obj) {
       st = eval_cand(e, o, ils, DEVO_SCHED_FROM_ILS, -1, &c);
       if (st != DEVO_OK) {
@@ -617,6 +651,11 @@ searched:
   }
 
 answer:
+  /* why the search ended (devo.h): the interrupt wins, then the callback, else the clock */
+  if (interrupted(o))
+    r->status = DEVO_INTERRUPTED;
+  else if (r->status != DEVO_STOPPED_BY_CALLBACK && r->status != DEVO_INTERRUPTED)
+    r->status = o->heuristic >= 0 || ig_done ? DEVO_OK : DEVO_TIME_LIMIT;
   st = DEVO_OK;
   memcpy(assign, best.assign, (size_t)n * sizeof(int));
   r->makespan = best.ms;

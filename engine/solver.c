@@ -205,6 +205,12 @@ void devo_interrupt(devo_solver *s)
     atomic_store(&s->interrupt, 1);
 }
 
+void devo__solver_watch(devo_solver *s, const volatile sig_atomic_t *flag)
+{
+  if (s)
+    s->ext_interrupt = flag;
+}
+
 int devo_gpu_available(char *msg, size_t msglen)
 {
   return devo__gpu_probe(msg, msglen);
@@ -239,7 +245,7 @@ static int validate(devo_solver *s)
 static int stop_reason(devo_solver *s)
 {
   const devo__opts *o = &s->o;
-  if (atomic_load(&s->interrupt))
+  if (atomic_load(&s->interrupt) || (s->ext_interrupt && *s->ext_interrupt))
     return DEVO_INTERRUPTED;
   if (!isnan(o->target) && s->best_f <= o->target)
     return DEVO_TARGET_REACHED;

@@ -432,7 +432,7 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
     if (fast_ok && (DEVO__GPU_DEFAULT_ETC_WARP || (want & DEVO__GPU_ETC_WARP)) &&
         !(want & (blk_opts | DEVO__GPU_ETC_BLOCK | v1)))
       DEVO__CK(devo__gpu_etcw_plan(&g->a.v, np, want, p, &g->fc, &g->fast));
-  } else if (fast_ok && !(want & DEVO__GPU_CLASSIC) &&
+  } else if (g->a.v.kind != DEVO__P_SOCO && fast_ok && !(want & DEVO__GPU_CLASSIC) &&
              (DEVO__GPU_DEFAULT_FAST || (want & DEVO__GPU_FAST))) {
     DEVO__CK(devo__gpu_fast_plan(g->a.v.kind, np, d, want, p, &g->fc, &g->fast));
     if (!(want & DEVO__GPU_FAST) && g->fc.c > 1)

@@ -27,6 +27,7 @@ static_assert(sizeof(atomic_int) == sizeof(int), "atomic_int layout differs betw
 
 #include "../problems/classic.h"
 #include "../problems/de_ops.h"
+#include "../problems/soco.h"
 #include "block_reduce.cuh"
 #include "cec_device.cuh"
 #include "etc_device.cuh"
@@ -408,6 +409,92 @@ template <int KIND>
 __device__ __forceinline__ double devo__gpu_eval_blk(const devo__gpu_args &a, const double *x,
                                                      int i, double *sm);
 
+/* Group-wide inclusive prefix sum of v in lane order; every thread of the block calls it (the
+ * groups of a block alike), *total gets the group's sum. Uses red[0..31] and ends with a
+ * __syncthreads where the group is the block, so red is free again at the return. */
+__device__ __forceinline__ double devo__grp_scan(double v, int lane, int lanes, double *red,
+                                                 double *total)
+{
+  if (lanes > 32) {
+    const int w = lane >> 5, nw = lanes >> 5, l32 = lane & 31;
+    for (int off = 1; off < 32; off <<= 1) {
+      const double t = __shfl_up_sync(0xffffffffu, v, off);
+      if (l32 >= off)
+        v += t;
+    }
+    if (l32 == 31)
+      red[w] = v;
+    __syncthreads();
+    double before = 0.0, all = 0.0;
+    for (int k = 0; k < nw; ++k) {
+      if (k < w)
+        before += red[k];
+      all += red[k];
+    }
+    __syncthreads();
+    *total = all;
+    return before + v;
+  }
+  for (int off = 1; off < lanes; off <<= 1) {
+    const double t = __shfl_up_sync(0xffffffffu, v, off, lanes);
+    if (lane >= off)
+      v += t;
+  }
+  *total = __shfl_sync(0xffffffffu, v, lanes - 1, lanes);
+  return v;
+}
+
+/* f(x) of SOCO F1..F19 (soco.h) by the group: each thread its coordinates' terms and auxiliary
+ * values (F2's maximum, F5's and F7's products, F6's cosine sum), then two group reductions;
+ * F8's prefix sums by a group scan in chunks of `lanes` coordinates. Sums in tree order, so the
+ * value differs from the CPU's sequential one by rounding only. */
+__device__ __forceinline__ double devo__gpu_eval_soco(const devo__gpu_args &a, const double *x,
+                                                      bool active, int lane, double *red)
+{
+  const int d = a.dim, lanes = a.lanes, id = a.v.soco_id;
+  const devo__soco_shape sh = devo__soco_shape_of(id);
+  const devo__soco_split sp = devo__soco_split_of(sh.m4, d);
+  const double *o = a.v.shift;
+  double sum = 0.0;
+  if (id == DEVO__SOCO_S12) {
+    double carry = 0.0;
+    for (int base = 0; base < d; base += lanes) {
+      const int j = base + lane;
+      double tot;
+      double p = devo__grp_scan(active && j < d ? x[j] - o[j] : 0.0, lane, lanes, red, &tot);
+      if (j < d) {
+        p = carry + p;
+        sum += DEVO_MUL(p, p);
+      }
+      carry += tot;
+    }
+    sum = devo__grp_reduce<DEVO__RED_SUM>(sum, lanes, red);
+    return devo__gpu_fitness(sum);
+  }
+  const int op = devo__soco_aux_op(sh.p2 ? sh.p2 : sh.p1);
+  double aux = op == 1 ? 1.0 : 0.0;
+  if (active) {
+    for (int j = lane; j < d; j += lanes) {
+      double w;
+      sum += devo__soco_coord_term(&sh, &sp, j, x, o, &w);
+      if (op == 1)
+        aux = DEVO_MUL(aux, w);
+      else if (op == 2)
+        aux += w;
+      else if (op == 3)
+        aux = w > aux ? w : aux;
+    }
+  }
+  sum = devo__grp_reduce<DEVO__RED_SUM>(sum, lanes, red);
+  if (op == 1)
+    aux = devo__grp_reduce<DEVO__RED_PROD>(aux, lanes, red + DEVO__RED_DOUBLES / 2);
+  else if (op == 2)
+    aux = devo__grp_reduce<DEVO__RED_SUM>(aux, lanes, red + DEVO__RED_DOUBLES / 2);
+  else if (op == 3)
+    aux = devo__grp_reduce<DEVO__RED_MAX>(aux, lanes, red + DEVO__RED_DOUBLES / 2);
+  return devo__gpu_fitness(devo__soco_finish(id, d, sum, aux));
+}
+
 /* f(x) for the classic functions: per-coordinate terms over the group, then a reduction
  * (griewank also reduces its product). Inactive groups contribute nothing and get garbage. NaN
  * becomes +inf like the CPU's devo__eval_builtin. Block kinds go to devo__gpu_eval_blk: i is the
@@ -419,6 +506,8 @@ __device__ __forceinline__ double devo__gpu_eval(const devo__gpu_args &a, const 
 {
   if (DEVO__GPU_IS_BLOCK_KIND(KIND))
     return active ? devo__gpu_eval_blk<KIND>(a, x, i, red) : devo__gpu_inf();
+  if (KIND == DEVO__P_SOCO)
+    return devo__gpu_eval_soco(a, x, active, lane, red);
   const int d = a.dim, lanes = a.lanes;
   double sum = 0.0, prod = 1.0;
   if (active) {
@@ -440,6 +529,9 @@ __device__ __forceinline__ double devo__gpu_eval(const devo__gpu_args &a, const 
 /* The kinds with kernels; the host maps a run-time kind to one of these instantiations. */
 #define DEVO__GPU_FOR_KINDS(M)                                                                     \
   M(DEVO__P_SPHERE) M(DEVO__P_ROSENBROCK) M(DEVO__P_GRIEWANK) M(DEVO__P_RASTRIGIN)
+/* Group kinds that only the general kernels (fused, multikernel) host: gpu_fast.cu hands them
+ * over. */
+#define DEVO__GPU_FOR_GENERAL_KINDS(M) M(DEVO__P_SOCO)
 
 /* Block kinds: copies the matrix that the launch configuration chose to stage (sm_stage >= 0)
  * into shared memory; every thread of the block calls it once at kernel entry. sm is the

@@ -15,8 +15,8 @@
  *                    then read the indices instead of computing them (args.idx0 != NULL).
  * Trial storage: shared memory when it fits (opt-in above 48 KB), else the destination row in
  * global memory, rewritten with the target when the trial loses.
- * Problem kinds: the classic functions (group per vector) and the block kinds CEC F01..F10 and
- * ETC scheduling (one vector per block, cec_device.cuh / etc_device.cuh; the matrix staged in
+ * Problem kinds: the classic and SOCO functions (group per vector) and the block kinds CEC F01..F10
+ * and ETC scheduling (one vector per block, cec_device.cuh / etc_device.cuh; the matrix staged in
  * shared memory at kernel entry when the configuration chose it: once per chunk in
  * devo__k_persist, once per launch in devo__k_gen). */
 #include <cooperative_groups.h>
@@ -144,6 +144,7 @@ int devo__gpu_fused_fill(int kind, devo__gpu_ktab *t)
     t->persist = (const void *)devo__k_persist<K>;                                                 \
     break;
     DEVO__GPU_FOR_KINDS(DEVO__FUSED_CASE)
+    DEVO__GPU_FOR_GENERAL_KINDS(DEVO__FUSED_CASE)
     DEVO__GPU_FOR_BLOCK_KINDS(DEVO__FUSED_CASE)
 #undef DEVO__FUSED_CASE
   default:

@@ -86,6 +86,7 @@ int devo__gpu_multi_fill(int kind, devo__gpu_ktab *t)
     t->mk_eval = (const void *)devo__k_mk_eval<K>;                                                 \
     break;
     DEVO__GPU_FOR_KINDS(DEVO__MULTI_CASE)
+    DEVO__GPU_FOR_GENERAL_KINDS(DEVO__MULTI_CASE)
     DEVO__GPU_FOR_BLOCK_KINDS(DEVO__MULTI_CASE)
 #undef DEVO__MULTI_CASE
   default:

@@ -255,3 +255,47 @@ extern "C" int devo__gpu_eval_points(const devo_problem *p, const double *x, int
   cudaGetLastError(); /* leave no sticky error for the next caller */
   return r;
 }
+
+/* ---- devo__gpu_copy_rate ----------------------------------------------------------------- */
+
+extern "C" int devo__gpu_copy_rate(size_t bytes, int reps, double *bytes_per_s, char *err,
+                                   size_t errlen)
+{
+  char *src = NULL, *dst = NULL;
+  cudaEvent_t e0 = NULL, e1 = NULL;
+  cudaError_t e = cudaSuccess;
+  float t[64];
+  int k, n = reps < 1 ? 1 : (reps > 64 ? 64 : reps);
+  if (!devo__gpu_probe(err, errlen))
+    return DEVO_E_NODEVICE;
+  if ((e = cudaMalloc((void **)&src, bytes)) != cudaSuccess ||
+      (e = cudaMalloc((void **)&dst, bytes)) != cudaSuccess ||
+      (e = cudaMemset(src, 1, bytes)) != cudaSuccess || (e = cudaEventCreate(&e0)) != cudaSuccess ||
+      (e = cudaEventCreate(&e1)) != cudaSuccess ||
+      (e = cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice)) != cudaSuccess)
+    goto out;
+  for (k = 0; k < n; ++k) {
+    if ((e = cudaEventRecord(e0)) != cudaSuccess ||
+        (e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice)) != cudaSuccess ||
+        (e = cudaEventRecord(e1)) != cudaSuccess || (e = cudaEventSynchronize(e1)) != cudaSuccess ||
+        (e = cudaEventElapsedTime(&t[k], e0, e1)) != cudaSuccess)
+      goto out;
+  }
+  for (k = 1; k < n; ++k) /* insertion sort; the median below */
+    for (int j = k; j > 0 && t[j] < t[j - 1]; --j) {
+      float w = t[j];
+      t[j] = t[j - 1];
+      t[j - 1] = w;
+    }
+  *bytes_per_s = 2.0 * (double)bytes / ((double)t[n / 2] * 1e-3);
+out:
+  if (e0)
+    cudaEventDestroy(e0);
+  if (e1)
+    cudaEventDestroy(e1);
+  cudaFree(src);
+  cudaFree(dst);
+  if (e != cudaSuccess)
+    return devo__pd_err(err, errlen, e, "device-to-device copy", __LINE__);
+  return DEVO_OK;
+}

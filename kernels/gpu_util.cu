@@ -113,6 +113,7 @@ int devo__gpu_util_fill(int kind, devo__gpu_ktab *t)
     t->init = (const void *)devo__k_init<K>;                                                      \
     break;
     DEVO__GPU_FOR_KINDS(DEVO__UTIL_CASE)
+    DEVO__GPU_FOR_GENERAL_KINDS(DEVO__UTIL_CASE)
     DEVO__GPU_FOR_BLOCK_KINDS(DEVO__UTIL_CASE)
 #undef DEVO__UTIL_CASE
   default:

@@ -18,10 +18,18 @@
 
 /* o_j = -80 + 160 u_j with u_j from Philox(key = data_seed, slot j, purpose DATA): the same o_j
  * for every dimension, so a prefix of a larger problem's shift is a smaller problem's shift. */
-static inline DEVO_HD double devo__classic_shift(uint64_t data_seed, uint32_t j)
+static inline DEVO_HD double devo__classic_shift_in(uint64_t data_seed, uint32_t j, double lo,
+                                                    double width)
 {
   devo__u32x4 w = devo__rng(data_seed, j, 0u, 0u, DEVO__RNG_DATA);
-  return -80.0 + DEVO_MUL(160.0, devo__u01(w.v[0], w.v[1]));
+  return lo + DEVO_MUL(width, devo__u01(w.v[0], w.v[1]));
+}
+
+/* The default draw ([-80, 80): 80% of [-100, 100]); devo_problem_set_ranges draws in 80% of
+ * another box with the same uniforms. */
+static inline DEVO_HD double devo__classic_shift(uint64_t data_seed, uint32_t j)
+{
+  return devo__classic_shift_in(data_seed, j, -80.0, 160.0);
 }
 
 /* Term j of the sum (for rosenbrock it needs x_{j+1}; pass anything for the last j). */

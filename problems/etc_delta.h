@@ -80,4 +80,44 @@ static inline DEVO_HD double devo__etc_pair_makespan(const int *top, const doubl
   return ms;
 }
 
+/* ---- the annealing of the makespan search (etc_vnd.c, sa_step; issue 19) ---------------------
+ * Energy of a schedule at a load target T and machine prices mu (etc_vnd.c's price_machines):
+ *   E = sum_j max(0, L_j - T) + beta * sum_t mu_{a(t)} p_{t,a(t)},
+ * the loads' overflow above T plus beta times the priced work. A move or a swap changes two
+ * loads, so its delta is O(1). The GPU search uses the same functions (one candidate per
+ * thread), so both sides accept the same candidates. */
+
+/* The overflow of a load above the target. */
+static inline DEVO_HD double devo__etc_overflow(double load, double target)
+{
+  return load > target ? load - target : 0.0;
+}
+
+/* The change of E when a task of time pa on its machine a (load la, price mua) moves to b (load
+ * lb, price mub, its time there pb); *na and *nb receive the new loads of a and b. */
+static inline DEVO_HD double devo__etc_sa_move_delta(double la, double lb, double pa, double pb,
+                                                     double mua, double mub, double target,
+                                                     double beta, double *na, double *nb)
+{
+  *na = la - pa;
+  *nb = lb + pb;
+  return devo__etc_overflow(*na, target) + devo__etc_overflow(*nb, target) -
+         devo__etc_overflow(la, target) - devo__etc_overflow(lb, target) +
+         beta * (mub * pb - mua * pa);
+}
+
+/* The change of E when task t of machine a (times ta on a, tb on b) and task u of machine b
+ * (times ua on a, ub on b) swap; loads la, lb, prices mua, mub; *na, *nb the new loads. */
+static inline DEVO_HD double devo__etc_sa_swap_delta(double la, double lb, double ta, double tb,
+                                                     double ua, double ub, double mua, double mub,
+                                                     double target, double beta, double *na,
+                                                     double *nb)
+{
+  *na = la - ta + ua;
+  *nb = lb - ub + tb;
+  return devo__etc_overflow(*na, target) + devo__etc_overflow(*nb, target) -
+         devo__etc_overflow(la, target) - devo__etc_overflow(lb, target) +
+         beta * (mua * (ua - ta) + mub * (tb - ub));
+}
+
 #endif /* DEVO_ETC_DELTA_H */

@@ -99,7 +99,8 @@ static void best_two(const double *row, const double *load, int m, int *b1, doub
  * The per-task best (and second best) are cached: a step only makes one machine j later, so
  * only the tasks whose best (or second best) was j need a new scan. deadline: absolute monotonic
  * seconds (0 = none); past it the mapping stops unfinished (DEVO_TIME_LIMIT). */
-static int batch_heuristic(const devo_etc *e, int h, int *assign, double deadline)
+static int batch_heuristic(const devo_etc *e, int h, int *assign, double deadline,
+                           const volatile sig_atomic_t *stop)
 {
   const int n = e->ntasks, m = e->nmach;
   const double *etc = e->values;
@@ -123,6 +124,17 @@ static int batch_heuristic(const devo_etc *e, int h, int *assign, double deadlin
     int pick = 0, t;
     if (deadline > 0.0 && step % HEUR_CLOCK_EVERY == 0 && devo__now() >= deadline) {
       rc = DEVO_TIME_LIMIT;
+      break;
+    }
+    if (stop && step % HEUR_CLOCK_EVERY == 0 && *stop) {
+      /* the rest as MCT maps it, so that the caller still has a complete schedule */
+      for (k = 0; k < nt; ++k) {
+        t = todo[k];
+        best_two(etc + (size_t)t * m, load, m, &j, &v1[t], NULL, NULL);
+        assign[t] = j;
+        load[j] += etc[(size_t)t * m + j];
+      }
+      rc = DEVO_INTERRUPTED;
       break;
     }
     double key = h == DEVO_HEUR_SUFFERAGE ? v2[todo[0]] - v1[todo[0]] : v1[todo[0]];
@@ -190,13 +202,19 @@ static int immediate_heuristic(const devo_etc *e, int h, int *assign)
   return DEVO_OK;
 }
 
-int devo__etc_heuristic_until(const devo_etc *e, int heuristic, int *assign, double deadline)
+int devo__etc_heuristic_stop(const devo_etc *e, int heuristic, int *assign, double deadline,
+                             const volatile sig_atomic_t *stop)
 {
   if (!e || !assign || heuristic < 0 || heuristic >= DEVO_HEUR_COUNT)
     return DEVO_E_INVALID;
   if (devo__etc_heuristic_immediate(heuristic))
     return immediate_heuristic(e, heuristic, assign);
-  return batch_heuristic(e, heuristic, assign, deadline);
+  return batch_heuristic(e, heuristic, assign, deadline, stop);
+}
+
+int devo__etc_heuristic_until(const devo_etc *e, int heuristic, int *assign, double deadline)
+{
+  return devo__etc_heuristic_stop(e, heuristic, assign, deadline, NULL);
 }
 
 int devo_etc_heuristic(const devo_etc *e, int heuristic, int *assign)

@@ -19,7 +19,8 @@
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
+static void
+seterr(char *err, size_t errlen, const char *fmt, ...)
 {
   va_list ap;
   if (!err || errlen == 0)
@@ -51,7 +52,8 @@ static int etc_sums_finite(const double *v, const double *w, int n, int m)
   return (wmax + big) * (double)n < 0.25 * DBL_MAX;
 }
 
-#define DEVO__ETC_TOO_LARGE "the values are too large: a schedule's flowtime would overflow a double"
+#define DEVO__ETC_TOO_LARGE                                                                        \
+  "the values are too large: a schedule's flowtime would overflow a double"
 
 static int etc_alloc(devo_etc **out, int ntasks, int nmach, const devo_allocator *alloc)
 {
@@ -136,8 +138,9 @@ int devo_etc_set_ready(devo_etc *e, const double *ready, char *err, size_t errle
     }
   }
   if (!etc_sums_finite(e->values, ready, e->ntasks, e->nmach)) {
-    seterr(err, errlen, "etc: the ready times are too large: a schedule's flowtime would overflow "
-                        "a double");
+    seterr(err, errlen,
+           "etc: the ready times are too large: a schedule's flowtime would overflow "
+           "a double");
     return DEVO_E_INVALID;
   }
   memcpy(e->ready, ready, (size_t)e->nmach * sizeof(double));
@@ -150,15 +153,28 @@ void devo_etc_destroy(devo_etc *e)
   if (!e)
     return;
   al = e->al;
+  devo__etc_free_names(e);
   devo__free(&al, e->values);
   devo__free(&al, e->ready);
   devo__free(&al, e);
 }
 
-int devo_etc_ntasks(const devo_etc *e) { return e ? e->ntasks : 0; }
-int devo_etc_nmach(const devo_etc *e) { return e ? e->nmach : 0; }
-const double *devo_etc_values(const devo_etc *e) { return e ? e->values : NULL; }
-const double *devo_etc_ready(const devo_etc *e) { return e ? e->ready : NULL; }
+int devo_etc_ntasks(const devo_etc *e)
+{
+  return e ? e->ntasks : 0;
+}
+int devo_etc_nmach(const devo_etc *e)
+{
+  return e ? e->nmach : 0;
+}
+const double *devo_etc_values(const devo_etc *e)
+{
+  return e ? e->values : NULL;
+}
+const double *devo_etc_ready(const devo_etc *e)
+{
+  return e ? e->ready : NULL;
+}
 
 int devo_etc_evaluate(const devo_etc *e, const int *assign, int order, double *makespan,
                       double *flowtime)
@@ -192,18 +208,32 @@ typedef struct rd {
   double *v;
   size_t nv, cap;
   /* CSV state */
-  long line;         /* current physical line, 1-based */
-  int col;           /* fields seen in the current row */
-  int ncols;         /* columns of the first (header or data) row; 0 until known */
-  int first_row;     /* still in the first row */
-  long row_line;     /* line where the current row's last field was seen */
-  long rows;         /* data rows */
+  long line;     /* current physical line, 1-based */
+  int col;       /* fields seen in the current row */
+  int ncols;     /* columns of the first (header or data) row; 0 until known */
+  int first_row; /* still in the first row */
+  long row_line; /* line where the current row's last field was seen */
+  long rows;     /* data rows */
+  /* task names from the first column (DEVO_ETC_TASK_NAMES, or every row starting with text) */
+  int force_names;         /* the first column is names, whatever it holds */
+  int seen_num, seen_text; /* data rows whose first field was a number / text (auto mode) */
+  long text_line;          /* line of the first of them that started with text */
+  char text_shown[48];     /* and its field, for the message */
+  long bad_line;           /* the first invalid name (reported if names are kept) */
+  const char *bad_why;
+  char *tn; /* names, packed, NUL-terminated; tn_len bytes used of tn_cap */
+  size_t tn_len, tn_cap;
+  size_t *toff; /* offset of each row's name; toff_cap entries */
+  size_t toff_cap;
+  char *mn; /* machine names from the header, packed (NULL: none) */
+  size_t *moff;
 } rd;
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))
 #endif
-static void rd_fail(rd *r, int status, long row, long col, const char *fmt, ...)
+static void
+rd_fail(rd *r, int status, long row, long col, const char *fmt, ...)
 {
   va_list ap;
   size_t k;
@@ -240,6 +270,56 @@ static int rd_push(rd *r, double x)
   }
   r->v[r->nv++] = x;
   return 0;
+}
+
+/* Grows the block *p of *cap elements of size bytes so that it holds need; -1 when out of
+ * memory (the allocator has no realloc). */
+static int rd_grow(rd *r, void **p, size_t *cap, size_t need, size_t size)
+{
+  size_t ncap = *cap ? *cap : 256;
+  void *nb;
+  if (need <= *cap)
+    return 0;
+  while (ncap < need)
+    ncap *= 2;
+  nb = devo__alloc(r->al, ncap, size);
+  if (!nb) {
+    r->status = DEVO_E_NOMEM;
+    seterr(r->err, r->errlen, "%s: out of memory", r->name);
+    return -1;
+  }
+  if (*cap)
+    memcpy(nb, *p, *cap * size);
+  devo__free(r->al, *p);
+  *p = nb;
+  *cap = ncap;
+  return 0;
+}
+
+/* The first-column name of the data row being read (row = r->rows, not yet counted). A bad one
+ * is refused at once when names are certain (force_names), else remembered. */
+static void rd_name(rd *r, const char *s, size_t len, long line)
+{
+  const char *why = devo__etc_name_problem(s, len);
+  const size_t row = (size_t)r->rows;
+  if (why) {
+    if (r->force_names) {
+      rd_fail(r, DEVO_E_PARSE, line, 1, "task name: %s", why);
+      return;
+    }
+    if (!r->bad_line) {
+      r->bad_line = line;
+      r->bad_why = why;
+    }
+    len = 0;
+  }
+  if (rd_grow(r, (void **)&r->toff, &r->toff_cap, row + 1, sizeof(size_t)) ||
+      rd_grow(r, (void **)&r->tn, &r->tn_cap, r->tn_len + len + 1, 1))
+    return;
+  r->toff[row] = r->tn_len;
+  memcpy(r->tn + r->tn_len, s, len);
+  r->tn[r->tn_len + len] = 0;
+  r->tn_len += len + 1;
 }
 
 /* Classifies a field: 0 = a number (*out set), 1 = empty, 2 = NaN or infinite (or out of
@@ -345,10 +425,50 @@ typedef struct csvrow {
 
 typedef struct csvctx {
   rd *r;
-  csvrow first;
+  csvrow first; /* the first row; a header when header_line > 0 */
+  long header_line;
 } csvctx;
 
-static int csv_space_only(unsigned char c) { return c == ' '; }
+static int csv_space_only(unsigned char c)
+{
+  return c == ' ';
+}
+
+/* A field of a data row. The first one is the task's name with DEVO_ETC_TASK_NAMES; without
+ * it, the first row that starts with text makes the first column names, which then every row
+ * must start with (a number after a name, or a name after a number, is refused). */
+static void data_field(rd *r, const char *f, size_t len, long line, long col)
+{
+  double x;
+  if (col != 1) {
+    rd_value(r, f, len, line, col);
+    return;
+  }
+  if (r->force_names) {
+    rd_name(r, f, len, line);
+    return;
+  }
+  if (classify(f, len, &x) == F_TEXT && !r->seen_num) {
+    if (!r->seen_text) {
+      size_t n = len < sizeof r->text_shown - 1 ? len : sizeof r->text_shown - 1;
+      r->seen_text = 1;
+      r->text_line = line;
+      memcpy(r->text_shown, f, n);
+      r->text_shown[n] = 0;
+    }
+    rd_name(r, f, len, line);
+    return;
+  }
+  if (r->seen_text) {
+    rd_fail(r, DEVO_E_PARSE, r->text_line, 1,
+            "not a number: '%s' (a first column of task names needs a name on every row: line "
+            "%ld starts with a number)",
+            r->text_shown, line);
+    return;
+  }
+  r->seen_num = 1;
+  rd_value(r, f, len, line, col);
+}
 
 static void csv_field(void *s, size_t len, void *data)
 {
@@ -360,7 +480,7 @@ static void csv_field(void *s, size_t len, void *data)
   if (r->status != DEVO_OK)
     return;
   r->col++;
-  if (r->col > DEVO_ETC_MAX_MACHINES) {
+  if (r->col > DEVO_ETC_MAX_MACHINES + (r->force_names || r->seen_text)) {
     rd_fail(r, DEVO_E_PARSE, r->line, r->col, "more than %d machines (columns)",
             DEVO_ETC_MAX_MACHINES);
     return;
@@ -394,7 +514,7 @@ static void csv_field(void *s, size_t len, void *data)
     return;
   }
   r->row_line = r->line;
-  rd_value(r, f, len, r->line, r->col);
+  data_field(r, f, len, r->line, r->col);
 }
 
 static void csv_row(int c, void *data)
@@ -412,7 +532,7 @@ static void csv_row(int c, void *data)
     for (k = 0; k < fr->nfields; ++k) {
       size_t fl = strlen(fr->buf + off);
       const int kind = classify(fr->buf + off, fl, &x);
-      if (kind == F_NUM || kind == F_NONFINITE)
+      if ((kind == F_NUM || kind == F_NONFINITE) && !(r->force_names && k == 0))
         text = 0;
       off += fl + 1;
     }
@@ -427,17 +547,20 @@ static void csv_row(int c, void *data)
       off = 0;
       for (k = 0; k < fr->nfields && r->status == DEVO_OK; ++k) {
         size_t fl = strlen(fr->buf + off);
-        rd_value(r, fr->buf + off, fl, r->row_line, k + 1);
+        data_field(r, fr->buf + off, fl, r->row_line, k + 1);
         off += fl + 1;
       }
       r->rows++;
+      fr->nfields = 0; /* not a header */
+    } else {
+      cx->header_line = r->row_line;
     }
     r->col = 0;
     return;
   }
   if (r->col < r->ncols) {
-    rd_fail(r, DEVO_E_PARSE, r->row_line, r->col + 1, "ragged row: %d fields, expected %d",
-            r->col, r->ncols);
+    rd_fail(r, DEVO_E_PARSE, r->row_line, r->col + 1, "ragged row: %d fields, expected %d", r->col,
+            r->ncols);
     return;
   }
   r->rows++;
@@ -519,6 +642,60 @@ static void csv_failed(rd *r, struct csv_parser *p)
   rd_fail(r, DEVO_E_PARSE, r->line, r->col + 1, "malformed CSV: %s", csv_strerror(csv_error(p)));
 }
 
+/* After a CSV read: the task names kept or dropped, the machine names from the header. */
+static void csv_names(rd *r, csvctx *cx)
+{
+  const int names = r->force_names || r->seen_text;
+  size_t off = 0, total = 0;
+  int k, j, any = 0;
+  if (names && r->ncols - 1 < 2) {
+    rd_fail(r, DEVO_E_PARSE, cx->header_line ? cx->header_line : 1, 1,
+            "a column of task names and %d of times: at least 2 machines (columns) are needed",
+            r->ncols - 1);
+    return;
+  }
+  if (names && r->bad_line) {
+    rd_fail(r, DEVO_E_PARSE, r->bad_line, 1, "task name: %s", r->bad_why);
+    return;
+  }
+  if (!cx->header_line)
+    return;
+  /* header fields after the label of the names column; an empty one names no machine */
+  for (k = 0; k < cx->first.nfields; ++k) {
+    const size_t fl = strlen(cx->first.buf + off);
+    const char *why = devo__etc_name_problem(cx->first.buf + off, fl);
+    if (k >= names && fl > 0 && why) {
+      rd_fail(r, DEVO_E_PARSE, cx->header_line, k + 1, "machine name: %s", why);
+      return;
+    }
+    if (k >= names) {
+      any |= fl > 0;
+      total += fl + 1;
+    }
+    off += fl + 1;
+  }
+  if (!any)
+    return;
+  r->mn = (char *)devo__alloc(r->al, total, 1);
+  r->moff = (size_t *)devo__alloc(r->al, (size_t)(r->ncols - names), sizeof(size_t));
+  if (!r->mn || !r->moff) {
+    r->status = DEVO_E_NOMEM;
+    seterr(r->err, r->errlen, "%s: out of memory", r->name);
+    return;
+  }
+  off = 0;
+  total = 0;
+  for (k = 0, j = 0; k < cx->first.nfields; ++k) {
+    const size_t fl = strlen(cx->first.buf + off);
+    if (k >= names) {
+      r->moff[j++] = total;
+      memcpy(r->mn + total, cx->first.buf + off, fl + 1);
+      total += fl + 1;
+    }
+    off += fl + 1;
+  }
+}
+
 static void read_csv(rd *r, const char *b, size_t n)
 {
   struct csv_parser p;
@@ -557,16 +734,18 @@ static void read_csv(rd *r, const char *b, size_t n)
       csv_failed(r, &p);
   }
   csv_free(&p);
-  devo__free(r->al, cx.first.buf);
   if (r->status == DEVO_OK && r->first_row)
     rd_fail(r, DEVO_E_PARSE, 1, 1, "no data: at least 1 task (row) is needed");
   else if (r->status == DEVO_OK && r->rows == 0)
     rd_fail(r, DEVO_E_PARSE, r->line + 1, 1, "no data rows: at least 1 task is needed");
+  if (r->status == DEVO_OK)
+    csv_names(r, &cx);
+  devo__free(r->al, cx.first.buf);
 }
 
 /* ---- Braun format ----------------------------------------------------------------------- */
 
-#define BRAUN_TASKS 512
+#define BRAUN_TASKS    512
 #define BRAUN_MACHINES 16
 
 /* Splits a line into whitespace-separated tokens; returns the count (at most max stored). */
@@ -605,8 +784,7 @@ static long small_int(const char *s, size_t len)
   return v;
 }
 
-static void read_braun(rd *r, const char *b, size_t n, int nmach, int *ntasks_out,
-                       int *nmach_out)
+static void read_braun(rd *r, const char *b, size_t n, int nmach, int *ntasks_out, int *nmach_out)
 {
   size_t i = 0, tb[4], te[4];
   long line = 0, hdr_n = -1, hdr_m = -1, last_line = 0;
@@ -655,16 +833,15 @@ static void read_braun(rd *r, const char *b, size_t n, int nmach, int *ntasks_ou
           break;
         }
         if (nmach > 0 && nmach != hdr_m) {
-          rd_fail(r, DEVO_E_PARSE, 1, (long)tb[1] + 1,
-                  "the file says %ld machines, %d were given", hdr_m, nmach);
+          rd_fail(r, DEVO_E_PARSE, 1, (long)tb[1] + 1, "the file says %ld machines, %d were given",
+                  hdr_m, nmach);
           break;
         }
       } else if (k > 1) {
         rd_fail(r, DEVO_E_PARSE, line, (long)tb[1] + 1, "more than one value on the line");
         break;
       } else {
-        if (r->nv >= (size_t)DEVO_ETC_MAX_CELLS ||
-            (hdr_n > 0 && (long)r->nv >= hdr_n * hdr_m)) {
+        if (r->nv >= (size_t)DEVO_ETC_MAX_CELLS || (hdr_n > 0 && (long)r->nv >= hdr_n * hdr_m)) {
           rd_fail(r, DEVO_E_PARSE, line, 1, "more values than %s",
                   hdr_n > 0 ? "the first line announces" : "the size limit allows");
           break;
@@ -705,8 +882,8 @@ static void read_braun(rd *r, const char *b, size_t n, int nmach, int *ntasks_ou
     return;
   }
   if (r->nv % (size_t)nmach != 0) {
-    rd_fail(r, DEVO_E_PARSE, last_line + 1, 1, "%zu values is not a multiple of %d machines",
-            r->nv, nmach);
+    rd_fail(r, DEVO_E_PARSE, last_line + 1, 1, "%zu values is not a multiple of %d machines", r->nv,
+            nmach);
     return;
   }
   if (r->nv / (size_t)nmach > (size_t)DEVO_ETC_MAX_TASKS) {
@@ -752,12 +929,15 @@ int devo_etc_read(devo_etc **out, FILE *in, const char *name, int format, int nm
   char *buf = NULL;
   size_t n = 0, cap = 0, skip;
   rd r;
-  int ntasks = 0, m = 0, rc;
+  int ntasks = 0, m = 0, rc, force_names;
   if (err && errlen)
     err[0] = 0;
   if (!name)
     name = "<input>";
-  if (!out || !in || format < DEVO_ETC_AUTO || format > DEVO_ETC_BRAUN || nmach < 0) {
+  force_names = (format & DEVO_ETC_TASK_NAMES) != 0;
+  format &= ~DEVO_ETC_TASK_NAMES;
+  if (!out || !in || format < DEVO_ETC_AUTO || format > DEVO_ETC_BRAUN || nmach < 0 ||
+      (force_names && format == DEVO_ETC_BRAUN)) {
     seterr(err, errlen, "%s: invalid argument to devo_etc_read", name);
     return DEVO_E_INVALID;
   }
@@ -806,6 +986,7 @@ int devo_etc_read(devo_etc **out, FILE *in, const char *name, int format, int nm
   r.err = err;
   r.errlen = errlen;
   r.status = DEVO_OK;
+  r.force_names = force_names;
   /* a UTF-8 byte order mark (spreadsheet exports) is not part of the first field */
   skip = n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
   if (format == DEVO_ETC_AUTO)
@@ -814,7 +995,7 @@ int devo_etc_read(devo_etc **out, FILE *in, const char *name, int format, int nm
     read_csv(&r, buf + skip, n - skip);
     if (r.status == DEVO_OK) {
       ntasks = (int)r.rows;
-      m = r.ncols;
+      m = r.ncols - (r.force_names || r.seen_text);
       if (nmach > 0 && nmach != m)
         rd_fail(&r, DEVO_E_PARSE, 1, 1, "%d columns, %d machines were given", m, nmach);
     }
@@ -829,11 +1010,25 @@ int devo_etc_read(devo_etc **out, FILE *in, const char *name, int format, int nm
   rc = r.status;
   if (rc == DEVO_OK) {
     rc = etc_alloc(out, ntasks, m, &al);
-    if (rc == DEVO_OK)
+    if (rc == DEVO_OK) {
       memcpy((*out)->values, r.v, (size_t)ntasks * (size_t)m * sizeof(double));
-    else
+      if (r.force_names || r.seen_text) { /* the names move into the matrix */
+        (*out)->task_names = r.tn;
+        (*out)->task_off = r.toff;
+        r.tn = NULL;
+        r.toff = NULL;
+      }
+      (*out)->mach_names = r.mn;
+      (*out)->mach_off = r.moff;
+      r.mn = NULL;
+      r.moff = NULL;
+    } else
       seterr(err, errlen, "%s: out of memory", name);
   }
   devo__free(&al, r.v);
+  devo__free(&al, r.tn);
+  devo__free(&al, r.toff);
+  devo__free(&al, r.mn);
+  devo__free(&al, r.moff);
   return rc;
 }

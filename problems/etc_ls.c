@@ -57,6 +57,7 @@ typedef struct ls_state {
   double deadline; /* absolute monotonic seconds, 0 = none */
   int64_t evals;   /* calls of out_of_time (candidates, sort steps), for the clock check */
   int timed_out;
+  const volatile sig_atomic_t *stop; /* the caller's interrupt flag, NULL = none */
 } ls_state;
 
 /* 1 when task a runs before task b on machine j. */
@@ -150,7 +151,8 @@ static void spt_sift(ls_state *s, int *a, int j, int root, int end)
 /* 1 when the deadline has passed; looks at the clock every LS_CLOCK_EVERY calls. */
 static int out_of_time(ls_state *s)
 {
-  if (s->deadline > 0.0 && (++s->evals % LS_CLOCK_EVERY) == 0 && devo__now() >= s->deadline)
+  if ((s->deadline > 0.0 || s->stop) && (++s->evals % LS_CLOCK_EVERY) == 0 &&
+      ((s->stop && *s->stop) || (s->deadline > 0.0 && devo__now() >= s->deadline)))
     s->timed_out = 1;
   return s->timed_out;
 }
@@ -189,7 +191,7 @@ static void build(ls_state *s)
     s->load[j] += 1.0;
   }
   for (j = 0; j < s->m && !s->timed_out; ++j) {
-    if (s->deadline > 0.0 && devo__now() >= s->deadline)
+    if ((s->deadline > 0.0 && devo__now() >= s->deadline) || (s->stop && *s->stop))
       s->timed_out = 1;
     else if (s->order == DEVO__ORDER_SPT)
       spt_sort_segment(s, j);
@@ -426,6 +428,14 @@ static int pass(ls_state *s)
 int devo_etc_local_search(const devo_etc *e, int *assign, int order, double lambda,
                           int64_t max_moves, double deadline_seconds_from_now, int64_t *moves_done)
 {
+  return devo__etc_local_search_stop(e, assign, order, lambda, max_moves, deadline_seconds_from_now,
+                                     moves_done, NULL);
+}
+
+int devo__etc_local_search_stop(const devo_etc *e, int *assign, int order, double lambda,
+                                int64_t max_moves, double deadline_seconds_from_now,
+                                int64_t *moves_done, const volatile sig_atomic_t *stop)
+{
   const devo_allocator *al;
   ls_state s;
   int *orig = NULL, rc = DEVO_OK;
@@ -442,6 +452,9 @@ int devo_etc_local_search(const devo_etc *e, int *assign, int order, double lamb
   al = &e->al;
   memset(&s, 0, sizeof s);
   s.deadline = deadline_seconds_from_now > 0.0 ? devo__now() + deadline_seconds_from_now : 0.0;
+  s.stop = stop;
+  if (stop && *stop)
+    return DEVO_OK; /* interrupted already: the input is the answer */
   if (deadline_seconds_from_now > 0.0 && deadline_seconds_from_now < LS_MIN_SECONDS)
     return DEVO_OK; /* no time to set up the search: the input is the answer */
   s.etc = e->values;
@@ -475,7 +488,7 @@ int devo_etc_local_search(const devo_etc *e, int *assign, int order, double lamb
   build(&s);
   before = s.timed_out ? 0.0 : state_objective(&s);
   while ((max_moves == 0 || moves < max_moves) && !s.timed_out) {
-    if (s.deadline > 0.0 && devo__now() >= s.deadline)
+    if ((s.deadline > 0.0 && devo__now() >= s.deadline) || (stop && *stop))
       break;
     if (!pass(&s))
       break;

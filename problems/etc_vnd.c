@@ -1,7 +1,16 @@
-/* etc_vnd.c: the makespan search of devo_schedule_run (issue 19): a variable-neighbourhood
- * descent around the machine that finishes last, inside an iterated greedy, run as independent
- * chains on threads and merged at fixed step counts so that a step budget gives the same answer
- * on any thread count.
+/* etc_vnd.c: the makespan search of devo_schedule_run (issue 19): machine prices from the LP
+ * relaxation, then chains that anneal moves and swaps against a load target at those prices,
+ * with an iterated-greedy step (destroy, reinsert, variable-neighbourhood descent) every
+ * IG_EVERY-th step, merged at fixed step counts so that a step budget gives the same answer on
+ * any thread count, and a last descent on the best.
+ *
+ * Start (price_machines): multiplicative weights on the machine prices of the LP relaxation's
+ * dual; the chains start from the schedule where every task is on its cheapest machine at the
+ * prices (near the LP optimum, before balancing), their best from the caller's schedule (the
+ * best heuristic). Annealing (sa_step): see there. Measured against the iterated greedy alone
+ * (the search before, one chain, 1 s, seed 1, loaded 2-core development machine, 2026-11-24):
+ * u_c_hihi 5.63% -> 0.47% above the best-known, u_i_hilo 1.34% -> 0.19%, u_s_lohi 3.42% ->
+ * 0.61%, u_s_hihi 8.38% -> 2.04% (0.30% with the IG step every 128th step).
  *
  * Local search (vnd), each step around the critical machine c (the largest load, lowest index on
  * ties), the first neighbourhood that has an improving candidate wins, steepest within it:
@@ -38,7 +47,8 @@
  *
  * Chains and determinism: chain q draws from Philox (seed, slot, step, q, DEVO__RNG_IG); every
  * epoch steps the chains stop, the best of all (lowest makespan, lowest chain on ties) becomes
- * every chain's current schedule, and they go on. Which thread runs a chain does not matter, so
+ * every other chain's current schedule (the chain that found it goes on from where it is), the
+ * targets follow it, and they go on. Which thread runs a chain does not matter, so
  * with a step budget (and no deadline reached) the answer depends only on the seed, the chain
  * count and the budget. Under a deadline, how far each chain got varies with the machine.
  * The makespan each chain compares is recomputed after every step in task order (etc.h's order,
@@ -62,6 +72,34 @@
 #define IG_DSPAN 5
 /* Ruiz & Stuetzle's temperature factor. */
 #define IG_TFACTOR 0.1
+/* The annealing step (sa_step): moves per step, the weight of the priced work against the
+ * overflow, the temperature as a share of the mean priced time per task, the target as a share
+ * below the best makespan. Measured on the Braun instances at 1 s, one chain (single runs on the
+ * loaded development machine, 2026-11-24): beta 1 and temperature 0.2 to 0.5 were best of
+ * beta 0.1 .. 10 and 0.01 .. 0.5 (u_c_hihi 0.44% .. 0.51% above the best-known, u_s_hihi 2.0%;
+ * beta 3: 0.5% .. 1.0% and 2.1% .. 4.0%; beta 0.1: 5.5% and 4.3%). */
+#define SA_MOVES 1024
+/* Every IG_EVERY-th step of a chain is an iterated-greedy step (ig_step) instead: the
+ * annealing alone stalled on the hihi instances where a few huge tasks fill the slow machines
+ * (u_s_hihi at 2.04% above the best-known on every seed: no single move or swap of two random
+ * tasks frees the critical machine), the descent's ejection chains leave it. Measured (1 s, one
+ * chain, all 12 Braun instances, seed 2, loaded development machine): every 32nd step: mean gap
+ * 0.65%, worst 1.12%; every 128th: mean 0.43%, worst 0.77%; every 8th: fewer steps and worse
+ * on u_c_hihi and u_i_lohi; never: u_s_hihi 2.04%, u_i_hihi 0.9% .. 2.0%. */
+#define IG_EVERY   128
+#define SA_BETA    1.0
+#define SA_TFACTOR 0.5
+#define SA_DT      0.001
+/* Pricing: multiplicative-weight rounds and their step size eta / (1 + decay * round); at most
+ * PRICE_CELLS cells (tasks x machines) of work in all, so large instances get fewer rounds.
+ * 500 rounds: 2 ms at 512x16 (3000: 40 to 55 ms on the loaded development machine, a large
+ * share of a short limit), the dual bound within 0.02% of 3000 rounds' (u_c_hihi 7345 k
+ * against 7346 k), the 1 s gaps the same within the noise (mean of the 12 Braun instances
+ * 0.51% against 0.48%, one seed). */
+#define PRICE_ROUNDS 500
+#define PRICE_ETA    0.05
+#define PRICE_DECAY  0.002
+#define PRICE_CELLS  3e7
 /* A candidate must lower the critical load by this share of it, beyond the rounding of
  * incrementally kept loads (loads are rebuilt exactly after every step). */
 #define VND_REL_GAP 1e-12
@@ -85,18 +123,23 @@ typedef struct chain {
   double *sw_a, *sw_b; /* n each */
   int stale;           /* the state does not hold cur (a rejected step) */
   double temp;
+  const double *mu; /* m: machine prices (devo__etc_ig's pricing), shared, read only */
+  double target;    /* the annealing's load target: overflow above it is penalised */
+  double sa_temp;   /* the annealing's temperature (time units) */
+  devo__philox_keys keys;
   uint64_t seed;
   uint32_t id;
   int64_t steps, candidates, improved, clock_at;
   double deadline;
-  int timed_out;
+  const volatile sig_atomic_t *interrupt; /* borrowed, may be NULL */
+  int timed_out;                          /* the deadline passed or the interrupt came */
 } chain;
 
 static int out_of_time(chain *s)
 {
-  if (s->deadline > 0.0 && s->candidates >= s->clock_at) {
+  if (s->candidates >= s->clock_at) {
     s->clock_at = s->candidates + VND_CLOCK_EVERY;
-    if (devo__now() >= s->deadline)
+    if ((s->deadline > 0.0 && devo__now() >= s->deadline) || (s->interrupt && *s->interrupt))
       s->timed_out = 1;
   }
   return s->timed_out;
@@ -370,7 +413,7 @@ static double scan_chains(chain *s, int c, double lim, int *bt, int *bu, int *bk
 /* Descends to a local optimum of (a), (b), (c) or the deadline. */
 static void vnd(chain *s)
 {
-  int top[3], c, t, u, j, k;
+  int top[3], c, t = -1, u = -1, j = -1, k = -1;
   while (!out_of_time(s)) {
     double lim;
     c = critical(s, top);
@@ -455,6 +498,161 @@ static void ig_step(chain *s)
   }
 }
 
+/* One annealing step (issue 19): SA_MOVES random moves (a task to another machine) and swaps
+ * (two tasks of different machines), each judged in O(1) by the overflow of the two changed
+ * loads above s->target plus SA_BETA times the change of priced work (machine price times
+ * time): below the target the search packs tasks onto the machines where they are cheap at the
+ * prices of the LP relaxation, above it the overflow drives the loads down to the target. A
+ * worse candidate is taken with probability exp(-delta / s->sa_temp) (Kirkpatrick, Gelatt &
+ * Vecchi, Science 220:671-680, 1983). Each makespan below the chain's best is kept (exactly
+ * recomputed), and the target follows it to SA_DT below. Why a target and prices: the
+ * makespan alone is flat (only the critical machine counts), while the dual prices of the LP
+ * relaxation of R||Cmax (Lenstra, Shmoys & Tardos, Math. Programming 46:259-271, 1990) say
+ * which machine each task should use in a balanced schedule; column pricing on the same
+ * relaxation is what reaches the best-known Braun makespans (Gogos et al., FGCS 60:48-66,
+ * 2016). The draws of move q of step k of chain c: Philox (seed, 16 + q, k, c, DEVO__RNG_IG). */
+static void sa_step(chain *s)
+{
+  const int n = s->n, m = s->m;
+  const uint32_t step = (uint32_t)s->steps;
+  const double *mu = s->mu;
+  int q, j;
+  double ms;
+  if (s->stale)
+    load_schedule(s, s->cur);
+  s->stale = 0;
+  for (q = 0; q < SA_MOVES; ++q) {
+    const devo__u32x4 w = devo__rng_ks(&s->keys, 16u + (uint32_t)q, step, s->id, DEVO__RNG_IG);
+    const int t = (int)devo__below(w.v[0], (uint32_t)n), a = s->assign[t];
+    const double *row = s->etc + (size_t)t * m, la = s->load[a];
+    double na, nb, d;
+    int b, u = -1;
+    if (w.v[1] & 1u) { /* move t to b */
+      b = (int)devo__below(w.v[2], (uint32_t)m - 1);
+      b += b >= a;
+      d = devo__etc_sa_move_delta(la, s->load[b], row[a], row[b], mu[a], mu[b], s->target, SA_BETA,
+                                  &na, &nb);
+    } else { /* swap t with u */
+      const double *urow;
+      u = (int)devo__below(w.v[2], (uint32_t)n);
+      b = s->assign[u];
+      if (b == a)
+        continue;
+      urow = s->etc + (size_t)u * m;
+      d = devo__etc_sa_swap_delta(la, s->load[b], row[a], row[b], urow[a], urow[b], mu[a], mu[b],
+                                  s->target, SA_BETA, &na, &nb);
+    }
+    if ((++s->candidates & 255) == 0 && out_of_time(s))
+      break; /* one step takes ~0.1 ms at 512x16, more where new bests cost O(n) each */
+    if (d > 0.0 && (double)w.v[3] * (1.0 / 4294967296.0) >= exp(-d / s->sa_temp))
+      continue;
+    s->assign[t] = b;
+    if (u >= 0)
+      s->assign[u] = a;
+    s->load[a] = na;
+    s->load[b] = nb;
+    /* the makespan of the new loads; a new best is recomputed exactly before it counts */
+    ms = s->load[0];
+    for (j = 1; j < m; ++j)
+      ms = s->load[j] > ms ? s->load[j] : ms;
+    if (ms < s->best_ms && (ms = exact_loads(s)) < s->best_ms) {
+      memcpy(s->best, s->assign, (size_t)n * sizeof(int));
+      s->best_ms = ms;
+      s->improved++;
+      if (s->target > ms * (1.0 - SA_DT))
+        s->target = ms * (1.0 - SA_DT);
+    }
+  }
+  s->steps++;
+  /* the lists of the descent are rebuilt from assign (and the loads exactly) at the next step */
+  memcpy(s->cur, s->assign, (size_t)n * sizeof(int));
+  s->cur_ms = exact_loads(s);
+  s->stale = 1;
+}
+
+/* Machine prices for sa_step by multiplicative weights on the dual of the LP relaxation of
+ * R||Cmax (Arora, Hazan & Kale, Theory of Computing 8:121-164, 2012): every task takes the
+ * machine where price times time is least, and each machine's price grows with its load above
+ * the mean. Returns the prices of the round with the largest dual value sum_t min_j mu_j p_tj
+ * (prices summing to 1: a lower bound on the makespan, *lb), scaled to sum to m (so priced
+ * times are in time units). arg receives the cheapest machine of each task at those prices.
+ * Deterministic: a fixed number of rounds for the size; the deadline cuts it short. */
+static void price_machines(const devo_etc *e, double deadline, double *mu, double *best_mu,
+                           double *load, int *arg, double *lb)
+{
+  const int n = e->ntasks, m = e->nmach;
+  const double cells = (double)n * (double)m;
+  const int rounds =
+      cells * PRICE_ROUNDS > PRICE_CELLS ? (int)(PRICE_CELLS / cells) + 1 : PRICE_ROUNDS;
+  int k, t, j;
+  *lb = 0.0;
+  for (j = 0; j < m; ++j)
+    mu[j] = best_mu[j] = 1.0 / m;
+  for (k = 0; k < rounds; ++k) {
+    double dual = 0.0, mean = 0.0, sum = 0.0, eta = PRICE_ETA / (1.0 + PRICE_DECAY * k);
+    if ((k & 7) == 7 && deadline > 0.0 && devo__now() >= deadline)
+      break;
+    for (j = 0; j < m; ++j)
+      load[j] = 0.0;
+    for (t = 0; t < n; ++t) {
+      const double *row = e->values + (size_t)t * m;
+      int bj = 0;
+      double bv = mu[0] * row[0];
+      for (j = 1; j < m; ++j)
+        if (mu[j] * row[j] < bv) {
+          bv = mu[j] * row[j];
+          bj = j;
+        }
+      load[bj] += row[bj];
+      dual += bv;
+    }
+    if (dual > *lb) {
+      *lb = dual;
+      memcpy(best_mu, mu, (size_t)m * sizeof(double));
+    }
+    for (j = 0; j < m; ++j)
+      mean += load[j];
+    mean /= m;
+    for (j = 0; j < m; ++j) {
+      mu[j] *= exp(eta * (load[j] - mean) / mean);
+      sum += mu[j];
+    }
+    for (j = 0; j < m; ++j)
+      mu[j] /= sum;
+  }
+  for (j = 0; j < m; ++j)
+    best_mu[j] *= m;
+  for (t = 0; t < n; ++t) {
+    const double *row = e->values + (size_t)t * m;
+    int bj = 0;
+    for (j = 1; j < m; ++j)
+      if (best_mu[j] * row[j] < best_mu[bj] * row[bj])
+        bj = j;
+    arg[t] = bj;
+  }
+}
+
+int devo__etc_prices(const devo_etc *e, double deadline, double *mu, int *arg, double *lower_bound)
+{
+  double *tmp, *load;
+  int j;
+  if (!e || !mu || !arg || !lower_bound)
+    return DEVO_E_INVALID;
+  tmp = (double *)devo__alloc(&e->al, (size_t)e->nmach, sizeof(double));
+  load = (double *)devo__alloc(&e->al, (size_t)e->nmach, sizeof(double));
+  if (!tmp || !load) {
+    devo__free(&e->al, tmp);
+    devo__free(&e->al, load);
+    return DEVO_E_NOMEM;
+  }
+  price_machines(e, deadline, tmp, mu, load, arg, lower_bound);
+  for (j = 0; j < e->nmach; ++j)
+    *lower_bound += mu[j] / e->nmach * e->ready[j];
+  devo__free(&e->al, tmp);
+  devo__free(&e->al, load);
+  return DEVO_OK;
+}
+
 static void chain_free(const devo_allocator *al, chain *s)
 {
   devo__free(al, s->assign);
@@ -530,11 +728,16 @@ static void *run_worker(void *arg)
   for (q = w->first; q < w->nchains; q += w->stride) {
     chain *s = &w->chains[q];
     while (s->steps < w->until && !s->timed_out) {
-      if (s->deadline > 0.0 && devo__now() >= s->deadline) {
+      if ((s->deadline > 0.0 && devo__now() >= s->deadline) || (s->interrupt && *s->interrupt)) {
         s->timed_out = 1;
         break;
       }
-      ig_step(s);
+      if (s->steps % IG_EVERY == IG_EVERY - 1) {
+        ig_step(s);
+        if (s->target > s->best_ms * (1.0 - SA_DT))
+          s->target = s->best_ms * (1.0 - SA_DT);
+      } else
+        sa_step(s);
     }
   }
   return NULL;
@@ -574,8 +777,10 @@ int devo__etc_ig(const devo_etc *e, int *assign, const devo__ig_opts *o, devo__i
 {
   const devo_allocator *al;
   chain *ch = NULL;
+  double *mu = NULL;
+  int *arg = NULL;
   int q, rc = DEVO_OK, nch, done = 0, bq;
-  double tsum = 0.0, best_ms;
+  double tsum = 0.0, best_ms, in_ms, arg_ms;
   int64_t until = 0;
   memset(r, 0, sizeof *r);
   if (!e || !assign || !o || o->chains < 1 || o->chains > 4096 || o->threads < 1 || o->steps < 0 ||
@@ -584,8 +789,17 @@ int devo__etc_ig(const devo_etc *e, int *assign, const devo__ig_opts *o, devo__i
   al = &e->al;
   nch = o->chains;
   ch = (chain *)devo__calloc(al, (size_t)nch, sizeof(chain));
-  if (!ch)
-    return DEVO_E_NOMEM;
+  /* the chains' start: the prices, and every task on its cheapest machine at them (near the
+   * LP optimum, before balancing) */
+  mu = (double *)devo__alloc(al, (size_t)e->nmach, sizeof(double));
+  arg = (int *)devo__alloc(al, (size_t)e->ntasks, sizeof(int));
+  if (!ch || !mu || !arg ||
+      (rc = devo__etc_prices(e, o->deadline, mu, arg, &r->lower_bound)) != DEVO_OK) {
+    devo__free(al, ch);
+    devo__free(al, mu);
+    devo__free(al, arg);
+    return rc != DEVO_OK ? rc : DEVO_E_NOMEM;
+  }
   {
     int t, j;
     for (t = 0; t < e->ntasks; ++t) {
@@ -603,11 +817,20 @@ int devo__etc_ig(const devo_etc *e, int *assign, const devo__ig_opts *o, devo__i
     }
     ch[q].seed = o->seed;
     ch[q].id = (uint32_t)q;
+    devo__philox_keys_init(&ch[q].keys, o->seed);
     ch[q].deadline = o->deadline;
+    ch[q].interrupt = o->interrupt;
     ch[q].temp = IG_TFACTOR * tsum / ((double)e->ntasks * 10.0);
-    best_ms = load_schedule(&ch[q], assign);
+    ch[q].mu = mu;
+    ch[q].sa_temp = SA_TFACTOR * r->lower_bound / e->ntasks;
+    /* the best starts as the caller's schedule, the current one as the priced one */
+    in_ms = load_schedule(&ch[q], assign);
     ch[q].best_ms = (double)INFINITY;
-    chain_restart(&ch[q], assign, best_ms);
+    chain_restart(&ch[q], assign, in_ms);
+    arg_ms = load_schedule(&ch[q], arg);
+    memcpy(ch[q].cur, arg, (size_t)e->ntasks * sizeof(int));
+    ch[q].cur_ms = arg_ms;
+    ch[q].target = (in_ms < arg_ms ? in_ms : arg_ms) * (1.0 - SA_DT);
   }
   best_ms = ch[0].best_ms;
   bq = 0;
@@ -625,18 +848,29 @@ int devo__etc_ig(const devo_etc *e, int *assign, const devo__ig_opts *o, devo__i
     best_ms = ch[bq].best_ms;
     for (q = 0; q < nch; ++q) {
       if (ch[q].timed_out)
-        r->status = DEVO_TIME_LIMIT;
-      chain_restart(&ch[q], ch[bq].best, best_ms);
+        r->status = o->interrupt && *o->interrupt ? DEVO_INTERRUPTED : DEVO_TIME_LIMIT;
+      if (q != bq)
+        chain_restart(&ch[q], ch[bq].best, best_ms);
+      if (ch[q].target > best_ms * (1.0 - SA_DT))
+        ch[q].target = best_ms * (1.0 - SA_DT);
     }
-    if (r->status == DEVO_TIME_LIMIT || (o->steps > 0 && until >= o->steps))
+    if (r->status != DEVO_OK || (o->steps > 0 && until >= o->steps))
       done = 1;
     else if (o->progress && o->progress(o->progress_ud, until, best_ms) != 0) {
       r->status = DEVO_STOPPED_BY_CALLBACK;
       done = 1;
     }
   }
-  if (rc == DEVO_OK)
-    memcpy(assign, ch[bq].best, (size_t)e->ntasks * sizeof(int));
+  if (rc == DEVO_OK) {
+    /* a last descent (moves, swaps, ejection chains) on the best, within the deadline */
+    chain *s = &ch[bq];
+    double ms;
+    s->timed_out = 0;
+    load_schedule(s, s->best);
+    vnd(s);
+    ms = exact_loads(s);
+    memcpy(assign, ms < s->best_ms ? s->assign : s->best, (size_t)e->ntasks * sizeof(int));
+  }
 out:
   for (q = 0; q < nch; ++q) {
     r->steps += ch[q].steps;
@@ -645,6 +879,8 @@ out:
     chain_free(al, &ch[q]);
   }
   devo__free(al, ch);
+  devo__free(al, mu);
+  devo__free(al, arg);
   return rc;
 }
 

@@ -4,6 +4,7 @@
 #ifndef DEVO_ETC_VND_H
 #define DEVO_ETC_VND_H
 
+#include <signal.h>
 #include <stdint.h>
 
 struct devo_etc;
@@ -19,13 +20,20 @@ typedef struct devo__ig_opts {
    * makespan; non-zero stops the search (DEVO_STOPPED_BY_CALLBACK). May be NULL. */
   int (*progress)(void *ud, int64_t steps, double best);
   void *progress_ud;
+  /* borrowed stop flag (devo_schedule_opts.interrupt), NULL = none: read every few thousand
+   * candidates by every chain; when up, the search ends with DEVO_INTERRUPTED */
+  const volatile sig_atomic_t *interrupt;
 } devo__ig_opts;
 
 typedef struct devo__ig_result {
   int64_t steps;      /* steps done, all chains together */
   int64_t candidates; /* neighbourhood candidates evaluated, all chains together */
   int64_t improved;   /* steps that improved their chain's best */
-  int status;         /* DEVO_OK (steps done), DEVO_TIME_LIMIT, DEVO_STOPPED_BY_CALLBACK */
+  double lower_bound; /* a lower bound on the optimal makespan: the LP relaxation's dual value
+                         at the prices found (sum_t min_j mu_j p_tj + sum_j mu_j W_j, prices
+                         summing to 1) */
+  int status;         /* DEVO_OK (steps done), DEVO_TIME_LIMIT, DEVO_STOPPED_BY_CALLBACK,
+                         DEVO_INTERRUPTED */
 } devo__ig_result;
 
 /* Improves assign (ntasks machine indices, read as the start of every chain and overwritten
@@ -39,5 +47,14 @@ int devo__etc_ig(const struct devo_etc *e, int *assign, const devo__ig_opts *o, 
  * or the deadline) from assign, in place; *candidates receives the candidates evaluated. For
  * tests and the throughput benchmark. Returns DEVO_OK, DEVO_E_INVALID, DEVO_E_NOMEM. */
 int devo__etc_vnd(const struct devo_etc *e, int *assign, double deadline, int64_t *candidates);
+
+/* The machine prices of the makespan search (for a GPU search to share): mu (nmach) receives
+ * prices scaled to sum to nmach (priced times in time units), arg (ntasks) each task's cheapest
+ * machine at them, *lower_bound the LP relaxation's dual value there with the ready times (a
+ * lower bound on the optimal makespan). Deterministic (a fixed number of rounds for the size);
+ * deadline (absolute devo__now() seconds, 0 = none) cuts it short: about 2 ms at 512x16.
+ * Returns DEVO_OK, DEVO_E_INVALID, DEVO_E_NOMEM. */
+int devo__etc_prices(const struct devo_etc *e, double deadline, double *mu, int *arg,
+                     double *lower_bound);
 
 #endif /* DEVO_ETC_VND_H */

@@ -14,7 +14,8 @@ enum devo__pkind {
   DEVO__P_RASTRIGIN = 4,
   DEVO__P_CEC = 5, /* CEC 2017/2014 functions (cec.h), cec_id selects F01..F10 */
   DEVO__P_ETC = 6, /* task scheduling on an ETC matrix (etc.h) */
-  DEVO__P_USER = 7 /* user callback, CPU only */
+  DEVO__P_USER = 7, /* user callback, CPU only */
+  DEVO__P_SOCO = 8  /* SOCO 2010 F1..F19 (soco.h), soco_id selects one */
 };
 
 typedef struct devo__pview {
@@ -28,6 +29,8 @@ typedef struct devo__pview {
   int ncomp;          /* number of shift rows and matrices (compositions: 3..5, else 1) */
   const double *rot;  /* ncomp matrices of dim*dim, row-major */
   const int *shuffle; /* hybrids: dim 0-based indices */
+  /* SOCO: 1..19 = F1..F19; the optimum (dim values) is in shift */
+  int soco_id;
   /* ETC */
   const double *etc;   /* ntasks * nmach, task-major */
   const double *ready; /* nmach ready times */

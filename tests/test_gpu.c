@@ -614,6 +614,60 @@ TEST_CASE(cec_parity_de)
   }
 }
 
+/* ---- SOCO 2010 F1..F19 (issue 22): group kind of the general kernels ---------------------- */
+
+/* f on the GPU against the CPU at the optimum (f* exactly on both) and 31 points uniform in the
+ * box, from each function's smallest D to 10,000 (lanes striding above the block limit; D < 32:
+ * several vectors per warp, where F8's scan is a segment scan). */
+TEST_CASE(soco_eval)
+{
+  static const int dims[] = {0, 5, 31, 50, 33, 1000, 1500, 10000, -1};
+  int id, di;
+  need_gpu();
+  for (id = 1; id <= 19; ++id)
+    for (di = 0; dims[di] >= 0; ++di) {
+      const int n = 32;
+      char name[16], what[64], err[256];
+      double lo, hi, fo = 0.0;
+      devo_problem *p = NULL;
+      devo_builtin_info b;
+      CHECK_EQ_INT(devo_builtin_get(devo_builtin_count() - 19 + id - 1, &b), DEVO_OK);
+      const int dim = dims[di] ? dims[di] : b.min_dim;
+      if (dim < b.min_dim)
+        continue;
+      double *x = (double *)malloc((size_t)n * dim * sizeof(double));
+      CHECK(x != NULL);
+      snprintf(name, sizeof name, "soco:f%d", id);
+      CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+      CHECKF(devo_problem_set_builtin(p, name, dim, 3, NULL) == DEVO_OK, "%s",
+             devo_problem_errmsg(p));
+      CHECK_EQ_INT(devo_problem_bounds(p, &lo, &hi), DEVO_OK);
+      CHECK_EQ_INT(devo_problem_optimum(p, x), DEVO_OK);
+      CHECKF(devo__gpu_eval_points(p, x, 1, &fo, err, sizeof err) == DEVO_OK, "%s", err);
+      CHECKF(fo == devo_problem_fstar(p), "%s D=%d: GPU f(o) = %.17g", name, dim, fo);
+      for (size_t k = (size_t)dim; k < (size_t)n * dim; ++k)
+        x[k] = lo + (hi - lo) * urand();
+      snprintf(what, sizeof what, "%s D=%d", name, dim);
+      gpu_vs_cpu_points(p, x, n, dim, 1e-12, what);
+      devo_problem_destroy(p);
+      free(x);
+    }
+}
+
+/* DE parity (populations after K generations, as the classic parity cases) on every SOCO
+ * function at D = 10 (several vectors per warp), 50 and 1000, both designs. */
+TEST_CASE(soco_parity_de)
+{
+  static const int dims[] = {10, 50, 1000, 0};
+  static const int nps[] = {64, 0};
+  int id;
+  for (id = 1; id <= 19; ++id) {
+    char name[16];
+    snprintf(name, sizeof name, "soco:f%d", id);
+    parity(name, dims, nps, both, 30);
+  }
+}
+
 /* A random Braun-like matrix (U[1,3000) * U[1,1000)). */
 static devo_etc *random_etc(int n, int m)
 {
@@ -962,6 +1016,7 @@ int main(int argc, char **argv)
                                   TC(cec_reference),      TC(cec_generated),
                                   TC(cec_parity_de),      TC(etc_eval_parity),
                                   TC(etc_parity_de),      TC(etc_small),
-                                  TC(blk_small),          TC(concurrent_solvers)};
+                                  TC(blk_small),          TC(concurrent_solvers),
+                                  TC(soco_eval),          TC(soco_parity_de)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }

@@ -225,7 +225,12 @@ __global__ void k_draw(uint64_t seed, devo__philox_keys ks, uint32_t gen, uint32
         acc += (uint32_t)(u.cr * 4294967296.0) ^ (uint32_t)(u.bound * 4294967296.0);
     }
   /* one atomic per warp: one per thread made every variant cost the same (the atomics' time) */
+#if __CUDA_ARCH__ >= 800
   acc = __reduce_add_sync(0xffffffffu, acc);
+#else /* the portable set also builds sm_70/75, which lack the warp reduction */
+  for (int off = 16; off > 0; off >>= 1)
+    acc += __shfl_xor_sync(0xffffffffu, acc, off);
+#endif
   if ((threadIdx.x & 31) == 0)
     atomicAdd(sink, (unsigned long long)acc);
 }

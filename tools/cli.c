@@ -220,3 +220,21 @@ double cli_process_elapsed(void)
     cli_mark_start();
   return mono_now() - process_start;
 }
+
+int cli_apply_box(const char *cmd, devo_problem *p, const char *ranges, const char *lower,
+                  const char *upper)
+{
+  double lo, hi;
+  if (ranges && devo_problem_set_ranges(p, ranges) != DEVO_OK)
+    return cli_usage_error(cmd, "--ranges: %s", devo_problem_errmsg(p));
+  if (!lower && !upper)
+    return 0;
+  if (devo_problem_bounds(p, &lo, &hi) != DEVO_OK)
+    return cli_usage_error(cmd, "no problem is configured");
+  if ((lower && cli_double(cmd, "--lower", lower, &lo)) ||
+      (upper && cli_double(cmd, "--upper", upper, &hi)))
+    return CLI_USAGE;
+  if (devo_problem_set_box(p, lo, hi) != DEVO_OK)
+    return cli_usage_error(cmd, "--lower/--upper: %s", devo_problem_errmsg(p));
+  return 0;
+}

@@ -70,4 +70,10 @@ void cli_mark_start(void);
 /* Monotonic seconds since the process started (for deadlines that count from process start). */
 double cli_process_elapsed(void);
 
+/* --ranges, --lower and --upper of solve and eval (each NULL when absent) on a configured problem:
+ * devo_problem_set_ranges, then devo_problem_set_box with the given bounds (an absent one stays).
+ * Prints the library's one-line refusal and returns CLI_USAGE, or returns 0. */
+int cli_apply_box(const char *cmd, devo_problem *p, const char *ranges, const char *lower,
+                  const char *upper);
+
 #endif /* DEVO_CLI_H */

@@ -26,7 +26,8 @@ static const char *const eval_help =
     "                      files themselves) instead of generated data\n"
     "  --data-seed S       seed of the generated data (default 1, as devo solve); --seed is the\n"
     "                      same option\n"
-    "  --backend B         cpu (default) or gpu\n";
+    "  --backend B         cpu (default) or gpu\n"
+    "  --lower L --upper U --ranges cec2005   the box, as devo solve (checked, not used)\n";
 
 typedef struct points {
   double *x;
@@ -154,8 +155,10 @@ static int read_points(FILE *in, const char *name, int dim, points *pts)
 int cmd_eval(int argc, char **argv)
 {
   static const char *const names[] = {"--problem=", "--dim=",     "--cec-data=", "--data-seed=",
-                                      "--seed=",    "--backend=", "--help",      NULL};
+                                      "--seed=",    "--backend=", "--help",      "--lower=",
+                                      "--upper=",   "--ranges=",  NULL};
   const char *cmd = "eval", *v, *problem = NULL, *dir = NULL, *file = NULL;
+  const char *box[3] = {NULL, NULL, NULL}; /* --lower, --upper, --ranges */
   int pos = 1, k, r = 0, dim = CLI_DIM_UNSET, gpu = 0, st, rc;
   uint64_t data_seed = 1;
   devo_problem *p = NULL;
@@ -195,6 +198,11 @@ int cmd_eval(int argc, char **argv)
     case 6:
       fputs(eval_help, stdout);
       return CLI_OK;
+    case 7:
+    case 8:
+    case 9:
+      box[k - 7] = v;
+      break;
     default:
       break;
     }
@@ -219,6 +227,10 @@ int cmd_eval(int argc, char **argv)
       cli_runtime_error(cmd, "%s", devo_problem_errmsg(p));
     devo_problem_destroy(p);
     return rc;
+  }
+  if (cli_apply_box(cmd, p, box[2], box[0], box[1])) {
+    devo_problem_destroy(p);
+    return CLI_USAGE;
   }
 
   if (!file || strcmp(file, "-") == 0) {

@@ -13,7 +13,8 @@ static const char *const list_help =
     "hybrid also takes some smaller ones), the dimensions with official CEC data (--cec-data),\n"
     "and where the function comes from.\n"
     "\n"
-    "  --csv    one CSV row per function (header name,alias,fstar,min_dim,official_dims,source)\n";
+    "  --csv    one CSV row per function (header\n"
+    "           name,alias,fstar,min_dim,official_dims,source,lower,upper)\n";
 
 int cmd_list_problems(int argc, char **argv)
 {
@@ -33,21 +34,24 @@ int cmd_list_problems(int argc, char **argv)
     }
   }
   if (csv)
-    printf("name,alias,fstar,min_dim,official_dims,source\n");
+    printf("name,alias,fstar,min_dim,official_dims,source,lower,upper\n");
   else
-    printf("%-12s %-5s %6s %7s  %-13s %s\n", "name", "alias", "F*", "min D", "official D",
-           "source");
+    printf("%-12s %-5s %6s %7s  %-13s %-17s %s\n", "name", "alias", "F*", "min D", "official D",
+           "range", "source");
   for (i = 0; i < n; ++i) {
     devo_builtin_info b;
     if (devo_builtin_get(i, &b) != DEVO_OK)
       return cli_runtime_error(cmd, "catalogue entry %d is missing", i);
     if (csv)
       /* the official dimensions contain commas, so that field is quoted; the source may too */
-      printf("%s,%s,%.17g,%d,\"%s\",\"%s\"\n", b.name, b.alias, b.fstar, b.min_dim, b.official,
-             b.source);
-    else
-      printf("%-12s %-5s %6g %7d  %-13s %s\n", b.name, b.alias[0] ? b.alias : "-", b.fstar,
-             b.min_dim, b.official[0] ? b.official : "-", b.source);
+      printf("%s,%s,%.17g,%d,\"%s\",\"%s\",%.17g,%.17g\n", b.name, b.alias, b.fstar, b.min_dim,
+             b.official, b.source, b.lower, b.upper);
+    else {
+      char range[64];
+      snprintf(range, sizeof range, "[%g, %g]", b.lower, b.upper);
+      printf("%-12s %-5s %6g %7d  %-13s %-17s %s\n", b.name, b.alias[0] ? b.alias : "-", b.fstar,
+             b.min_dim, b.official[0] ? b.official : "-", range, b.source);
+    }
   }
   return cli_stdout_done(cmd);
 }

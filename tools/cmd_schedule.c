@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "json_out.h"
 #include "tool_util.h"
 
 /* GPU start-up (driver and context creation, the first CUDA call of a process) took about 1.1 s
@@ -25,12 +26,12 @@
  * thread at the start of the command, beside reading the input; with --backend gpu the search
  * waits for it at most GPU_WAIT_SHARE of the limit, with auto it takes the GPU only if ready. */
 #define GPU_WARMUP_MIN_S 2.0
-#define GPU_WAIT_SHARE 0.5
+#define GPU_WAIT_SHARE   0.5
 /* A process that used the GPU needs time to end: the driver tears the context down at exit
  * (80 to 110 ms measured on the lent H100 after the answer was written), so that much of the
  * limit is kept back when the search uses the GPU. */
 #define GPU_EXIT_S 0.15
-enum { GPU_PENDING = 0, GPU_READY = 1, GPU_NONE = 2 };
+enum { GPU_PENDING = 0, GPU_READY = 1, GPU_NONE = 2, GPU_SKIPPED = 3 };
 static atomic_int gpu_state;
 static char gpu_msg[256];
 
@@ -50,9 +51,13 @@ static int backend_now(int wanted)
   g = atomic_load(&gpu_state);
   if (g == GPU_READY)
     return DEVO_BACKEND_GPU;
+  /* one rule for solve and schedule: without a usable GPU the search runs on the CPU, with one
+   * line on stderr (the driver's own words are not for this line) */
   if (wanted == DEVO_BACKEND_GPU)
     fprintf(stderr, "devo schedule: %s; searching on the CPU\n",
-            g == GPU_PENDING ? "the GPU is still starting" : gpu_msg);
+            g == GPU_PENDING ? "the GPU is still starting"
+            : g == GPU_NONE  ? "no CUDA device"
+                             : gpu_msg);
   return DEVO_BACKEND_CPU;
 }
 
@@ -60,20 +65,27 @@ static const char *const schedule_help =
     "usage: devo schedule FILE|- [options]\n"
     "\n"
     "Maps independent tasks to machines from an ETC matrix (expected time of each task on each\n"
-    "machine) and prints one line 'task,machine' per task (0-based), then a summary on stderr\n"
-    "(on stdout with --out). DE (Kromer et al. 2011 encoding) searches from the classic\n"
+    "machine) and prints one line 'task,machine' per task (0-based indices, or the names of\n"
+    "the input), then a summary on stderr (on stdout with --out FILE). DE (Kromer et al. 2011 "
+    "encoding) searches from the classic\n"
     "heuristic schedules, improved by local search (moves and swaps of tasks off the\n"
     "machine that ends last), until the time limit, counted from the start of the process;\n"
     "local search then polishes DE's best, and iterated local search continues from the\n"
-    "best schedule until the deadline.\n"
+    "best schedule until the deadline. With --objective makespan the search after the\n"
+    "heuristics is an iterated greedy instead (--search).\n"
     "\n"
     "input:\n"
     "  FILE or -            CSV (rows = tasks, columns = machines; ',' ';' or tab; optional\n"
     "                       header row) or the Braun format (one value per line, task-major,\n"
     "                       optional 'n m 0' first line); - reads standard input\n"
-    "  --format F           auto (default), csv or braun\n"
+    "  --input-format F     auto (default), csv or braun\n"
+    "  --task-names         the first CSV column holds task names (detected without this\n"
+    "                       when every row starts with text); a header row names machines\n"
     "  --machines M         machines of a Braun file without the 'n m 0' line\n"
-    "  --ready FILE|a,b,..  machine ready times (one per machine, >= 0; default 0)\n"
+    "  --ready FILE|a,b,..  machine ready times (one per machine, >= 0; default 0)\n";
+
+/* The help in two strings: one would pass the 4095 characters C99 compilers must support. */
+static const char *const schedule_help_search =
     "objective (minimised: lambda * makespan + (1 - lambda) * flowtime / machines):\n"
     "  --objective O        weighted (default, lambda 0.75) or makespan (lambda 1)\n"
     "  --lambda L           weight of the makespan, in [0, 1] (implies weighted)\n"
@@ -107,21 +119,39 @@ static const char *const schedule_help =
     "  --seed S             random seed (default 1)\n"
     "  --threads T          CPU worker threads (default 1)\n"
     "  --backend B          cpu (default), gpu or auto (the GPU when usable and the limit leaves\n"
-    "                       time for its start-up, else the CPU)\n"
-    "output:\n"
-    "  --out FILE           write the assignment to FILE (the summary goes to stdout)\n"
-    "  --json               one JSON object on stdout (with the assignment unless --out)\n";
+    "                       time for its start-up, else the CPU); gpu without a usable GPU\n"
+    "                       searches on the CPU, saying 'no CUDA device' on stderr\n"
+    "output (docs/schedule-output.md):\n"
+    "  --format F           text (default: 'task,machine' lines), csv (a header, then\n"
+    "                       task,machine,start,finish per task) or json (= --json)\n"
+    "  --out FILE           write the schedule to FILE (- = standard output); the summary\n"
+    "                       goes to stdout when FILE is a file\n"
+    "  --json               the summary as one JSON object on stdout, with the schedule (task,\n"
+    "                       machine, start, finish) unless --out FILE has it\n"
+    "signals: SIGINT or SIGTERM ends the search and writes the best schedule so far (stop\n"
+    "DEVO_INTERRUPTED, exit 0); a second one exits at once, writing nothing more.\n"
+    "An answer later than the limit + 5 ms is said on stderr (and deadline_met false in the\n"
+    "JSON); the exit code stays 0 since the answer is valid.\n";
 
 /* Time kept back for writing the answer, freeing memory and the process's exit. 3 ms left the
  * process ending up to 6 ms after its limit in 1 of 80 runs measured from outside on the H100
  * machine (2026-11-22, devo's own clock then at most 1.7 ms before the limit): the start and the
  * exit of a process vary by a few ms. */
-#define OUTPUT_MARGIN_S 0.006
+#define OUTPUT_MARGIN_S   0.006
 #define OUTPUT_PER_TASK_S 2e-7
+/* With times (CSV, JSON with the schedule), per task: two numbers formatted to read back
+ * exactly (and in JSON six keys): 1.7 us of CPU time per task more than the text lines,
+ * measured at 10^5 x 16 with --heuristic mct (2-core development machine, 2026-11-24). */
+#define OUTPUT_PER_TASK_TIMES_S 2e-6
+/* An answer later than limit + this is a missed deadline, said on stderr and in the JSON. */
+#define DEADLINE_SLACK_S 0.005
+
+enum { OUT_TEXT = 0, OUT_CSV = 1, OUT_JSON = 2 };
 
 typedef struct sched_args {
   const char *file, *ready, *out, *heuristic;
   int format, nmach, order, no_seed, np, threads, backend, json, lambda_set, objective;
+  int task_names, out_format;
   int local_search; /* 0 = on, 1 = off (index into on_off) */
   double lambda, time_limit, f, cr, ils_share;
   uint64_t seed;
@@ -129,32 +159,72 @@ typedef struct sched_args {
   int chains, search; /* IG chains (0 = threads), DEVO_SEARCH_* */
 } sched_args;
 
-/* Ctrl-C stops the search and still writes the best so far: the handler only sets this flag,
- * which DE's progress callback reads between chunks. */
-static volatile sig_atomic_t sigint_seen;
+/* SIGINT or SIGTERM (what Slurm, systemd and Kubernetes send) stops the search, which still
+ * writes the best schedule so far: the handler sets this flag, which devo_schedule_run watches in
+ * every step (devo_schedule_opts.interrupt). A second signal ends the process at once, by the
+ * signal's default action, after removing the temporary --out file (its path kept here while it
+ * exists, so that nothing half-written is left beside the target). */
+static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t out_tmp_live;
+static char out_tmp_path[4096 + 32];
 
-static void on_sigint(int sig)
+static void on_signal(int sig)
 {
-  (void)sig;
-  sigint_seen = 1;
+  if (stop_signal) {
+    if (out_tmp_live)
+      unlink(out_tmp_path);
+    sigset_t self;
+    signal(sig, SIG_DFL);
+    sigemptyset(&self); /* the handler runs with sig blocked: let the raise act now */
+    sigaddset(&self, sig);
+    sigprocmask(SIG_UNBLOCK, &self, NULL);
+    raise(sig);
+    _exit(128 + sig); /* not reached: the default action of SIGINT and SIGTERM ends the process */
+  }
+  stop_signal = sig;
 }
 
-static int stop_on_sigint(void *ud, const devo_progress *pr)
+static void catch_signals(void)
 {
-  (void)ud;
-  (void)pr;
-  return sigint_seen != 0;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESTART; /* reading stdin goes on; the search sees the flag */
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
 }
 
 static int parse(int argc, char **argv, sched_args *a)
 {
-  static const char *const names[] = {
-      "--format=", "--machines=", "--ready=",     "--time-limit=",        "--objective=",
-      "--lambda=", "--order=",    "--heuristic=", "--no-seed-heuristics", "--np=",
-      "--f=",      "--cr=",       "--seed=",      "--threads=",           "--backend=",
-      "--out=",    "--json",      "--help",       "--local-search=",      "--ils-share=",
-      "--steps=",  "--chains=",   "--search=",    NULL};
+  static const char *const names[] = {"--format=",
+                                      "--machines=",
+                                      "--ready=",
+                                      "--time-limit=",
+                                      "--objective=",
+                                      "--lambda=",
+                                      "--order=",
+                                      "--heuristic=",
+                                      "--no-seed-heuristics",
+                                      "--np=",
+                                      "--f=",
+                                      "--cr=",
+                                      "--seed=",
+                                      "--threads=",
+                                      "--backend=",
+                                      "--out=",
+                                      "--json",
+                                      "--help",
+                                      "--local-search=",
+                                      "--ils-share=",
+                                      "--input-format=",
+                                      "--task-names",
+                                      "--steps=",
+                                      "--chains=",
+                                      "--search=",
+                                      NULL};
   static const char *const formats[] = {"auto", "csv", "braun", NULL};
+  static const char *const out_formats[] = {"text", "csv", "json", NULL};
   static const char *const objectives[] = {"weighted", "makespan", NULL};
   static const char *const orders[] = {"fcfs", "spt", NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
@@ -183,46 +253,85 @@ static int parse(int argc, char **argv, sched_args *a)
         return cli_usage_error(cmd, "unexpected argument '%s' (one input file)", v);
       a->file = v;
       break;
-    case 0: r = cli_pick(cmd, "--format", v, formats, &a->format); break;
+    case 0:
+      if (strcmp(v, "auto") == 0 || strcmp(v, "braun") == 0)
+        r = cli_usage_error(cmd,
+                            "--format %s: --format is the output format now (text, csv, "
+                            "json); the input format is --input-format",
+                            v);
+      else
+        r = cli_pick(cmd, "--format", v, out_formats, &a->out_format);
+      break;
+    case 20:
+      r = cli_pick(cmd, "--input-format", v, formats, &a->format);
+      break;
+    case 21:
+      a->task_names = 1;
+      break;
     case 1:
       r = cli_int(cmd, "--machines", v, &a->nmach);
       if (!r && (a->nmach < 2 || a->nmach > DEVO_ETC_MAX_MACHINES))
-        r = cli_usage_error(cmd, "--machines must be 2 .. %d, got %s", DEVO_ETC_MAX_MACHINES,
-                            v);
+        r = cli_usage_error(cmd, "--machines must be 2 .. %d, got %s", DEVO_ETC_MAX_MACHINES, v);
       break;
-    case 2: a->ready = v; break;
+    case 2:
+      a->ready = v;
+      break;
     case 3:
       r = cli_double(cmd, "--time-limit", v, &a->time_limit);
       if (!r && !(a->time_limit > 0 && a->time_limit <= 1e9))
         r = cli_usage_error(cmd, "--time-limit must be a number of seconds > 0 and <= 1e9, got %s",
                             v);
       break;
-    case 4: r = cli_pick(cmd, "--objective", v, objectives, &a->objective); break;
+    case 4:
+      r = cli_pick(cmd, "--objective", v, objectives, &a->objective);
+      break;
     case 5:
       r = cli_double(cmd, "--lambda", v, &a->lambda);
       if (!r && !(a->lambda >= 0 && a->lambda <= 1))
         r = cli_usage_error(cmd, "--lambda must be in [0, 1], got %s", v);
       a->lambda_set = 1;
       break;
-    case 6: r = cli_pick(cmd, "--order", v, orders, &a->order); break;
+    case 6:
+      r = cli_pick(cmd, "--order", v, orders, &a->order);
+      break;
     case 7:
       a->heuristic = v;
       if (devo_heuristic_from_name(v) < 0)
-        r = cli_usage_error(cmd, "--heuristic: unknown '%s' (olb, met, mct, min-min, max-min, "
-                                 "sufferage)",
+        r = cli_usage_error(cmd,
+                            "--heuristic: unknown '%s' (olb, met, mct, min-min, max-min, "
+                            "sufferage)",
                             v);
       break;
-    case 8: a->no_seed = 1; break;
-    case 9: r = cli_int(cmd, "--np", v, &a->np); break;
-    case 10: r = cli_double(cmd, "--f", v, &a->f); break;
-    case 11: r = cli_double(cmd, "--cr", v, &a->cr); break;
-    case 12: r = cli_u64(cmd, "--seed", v, &a->seed); break;
-    case 13: r = cli_int(cmd, "--threads", v, &a->threads); break;
-    case 14: r = cli_pick(cmd, "--backend", v, backends, &a->backend); break;
-    case 15: a->out = v; break;
-    case 16: a->json = 1; break;
+    case 8:
+      a->no_seed = 1;
+      break;
+    case 9:
+      r = cli_int(cmd, "--np", v, &a->np);
+      break;
+    case 10:
+      r = cli_double(cmd, "--f", v, &a->f);
+      break;
+    case 11:
+      r = cli_double(cmd, "--cr", v, &a->cr);
+      break;
+    case 12:
+      r = cli_u64(cmd, "--seed", v, &a->seed);
+      break;
+    case 13:
+      r = cli_int(cmd, "--threads", v, &a->threads);
+      break;
+    case 14:
+      r = cli_pick(cmd, "--backend", v, backends, &a->backend);
+      break;
+    case 15:
+      a->out = v;
+      break;
+    case 16:
+      a->json = 1;
+      break;
     case 17:
       fputs(schedule_help, stdout);
+      fputs(schedule_help_search, stdout);
       exit(CLI_OK);
     case 18:
       r = cli_pick(cmd, "--local-search", v, on_off, &a->local_search);
@@ -232,24 +341,36 @@ static int parse(int argc, char **argv, sched_args *a)
       if (!r && !(a->ils_share >= 0.0 && a->ils_share < 1.0))
         r = cli_usage_error(cmd, "--ils-share must be in [0, 1), got %s", v);
       break;
-    case 20:
+    case 22:
       r = cli_int64(cmd, "--steps", v, &a->steps);
       if (!r && a->steps < 1)
         r = cli_usage_error(cmd, "--steps must be >= 1, got %s", v);
       break;
-    case 21:
+    case 23:
       r = cli_int(cmd, "--chains", v, &a->chains);
       if (!r && (a->chains < 1 || a->chains > 4096))
         r = cli_usage_error(cmd, "--chains must be 1 .. 4096, got %s", v);
       break;
-    case 22: r = cli_pick(cmd, "--search", v, searches, &a->search); break;
-    default: break;
+    case 24:
+      r = cli_pick(cmd, "--search", v, searches, &a->search);
+      break;
+    default:
+      break;
     }
     if (r)
       return CLI_USAGE;
   }
   if (!a->file)
     return cli_usage_error(cmd, "an input file (or - for standard input) is required");
+  if (a->out_format == OUT_JSON)
+    a->json = 1;
+  if (a->json && a->out_format == OUT_CSV && (!a->out || strcmp(a->out, "-") == 0))
+    return cli_usage_error(cmd, "--format csv with --json: both would go to standard output; "
+                                "give the CSV a file with --out FILE");
+  if (a->task_names && a->format == DEVO_ETC_BRAUN)
+    return cli_usage_error(cmd, "--task-names: the Braun format has no names");
+  if (a->out && strcmp(a->out, "-") == 0)
+    a->out = NULL; /* standard output, as without --out */
   if (a->objective == 1) {
     if (a->lambda_set && a->lambda != 1.0)
       return cli_usage_error(cmd, "--lambda contradicts --objective makespan");
@@ -356,84 +477,228 @@ static int read_ready(const char *spec, int m, double *w)
   return rc;
 }
 
+/* What the search gave, for the outputs. */
 typedef struct answer {
   const int *assign;
-  double makespan, flowtime, objective;
-  int64_t evals, gens;
-  const char *stop_name, *stop_msg;
-  const char *from;      /* "heuristic", "heuristic+ls", "de" or "de+ls" */
-  const char *heuristic; /* which one, when from a heuristic */
-  const char *backend;
+  const double *start, *finish; /* devo_etc_timeline */
+  const devo_schedule_result *res;
+  double answer_at; /* seconds since process start when the answer was ready */
+  int deadline_met; /* answer_at <= limit + DEADLINE_SLACK_S */
 } answer;
 
-/* Writes the answer: the assignment into af (the --out file opened by cli_out_open before the
+/* A task or machine as the outputs name it: its name when the input gave one, else its index;
+ * CSV-quoted (RFC 4180) when it holds a separator, a quote or blanks at its ends. */
+static void put_id(FILE *f, const char *name, int index)
+{
+  const char *c;
+  size_t len;
+  if (!name) {
+    fprintf(f, "%d", index);
+    return;
+  }
+  len = strlen(name);
+  if (!strpbrk(name, ",;\"\t") && name[0] != ' ' && name[len - 1] != ' ') {
+    fputs(name, f);
+    return;
+  }
+  fputc('"', f);
+  for (c = name; *c; ++c) {
+    if (*c == '"')
+      fputc('"', f);
+    fputc(*c, f);
+  }
+  fputc('"', f);
+}
+
+/* The schedule as text ('task,machine' lines) or CSV (header, task,machine,start,finish). */
+static void write_schedule(FILE *f, int format, const devo_etc *e, const answer *ans)
+{
+  const int n = devo_etc_ntasks(e);
+  char b1[40], b2[40];
+  int t;
+  if (format == OUT_CSV)
+    fputs("task,machine,start,finish\n", f);
+  for (t = 0; t < n; ++t) {
+    const int j = ans->assign[t];
+    put_id(f, devo_etc_task_name(e, t), t);
+    fputc(',', f);
+    put_id(f, devo_etc_machine_name(e, j), j);
+    if (format == OUT_CSV)
+      fprintf(f, ",%s,%s", json_fmt_double(b1, sizeof b1, ans->start[t]),
+              json_fmt_double(b2, sizeof b2, ans->finish[t]));
+    fputc('\n', f);
+  }
+}
+
+/* Per machine: tasks, load (their times summed in task index order) and completion (the same
+ * sum from the ready time: problems/etc.h's completion(j), whose largest is the makespan). */
+static void machine_stats(const devo_etc *e, const int *assign, int *count, double *load,
+                          double *done)
+{
+  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
+  const double *v = devo_etc_values(e);
+  int t, j;
+  for (j = 0; j < m; ++j) {
+    count[j] = 0;
+    load[j] = 0.0;
+    done[j] = devo_etc_ready(e)[j];
+  }
+  for (t = 0; t < n; ++t) {
+    j = assign[t];
+    count[j]++;
+    load[j] += v[(size_t)t * m + j];
+    done[j] += v[(size_t)t * m + j];
+  }
+}
+
+static void json_summary(json_out *j, const sched_args *a, const devo_etc *e, const answer *ans)
+{
+  const devo_schedule_result *r = ans->res;
+  json_kv_str(j, "version", devo_version());
+  json_kv_int(j, "tasks", devo_etc_ntasks(e));
+  json_kv_int(j, "machines", devo_etc_nmach(e));
+  json_kv_num(j, "makespan", r->makespan);
+  json_kv_num(j, "flowtime", r->flowtime);
+  json_kv_num(j, "objective", r->objective);
+  json_kv_num(j, "lambda", a->lambda);
+  json_kv_str(j, "order", a->order ? "spt" : "fcfs");
+  json_kv_num(j, "time_limit", a->time_limit);
+  json_kv_uint(j, "seed", a->seed);
+  json_kv_int(j, "evaluations", r->evaluations);
+  json_kv_int(j, "generations", r->generations);
+  json_kv_int(j, "ls_moves", r->ls_moves);
+  json_kv_int(j, "ils_rounds", r->ils_rounds);
+  json_kv_str(j, "stop", devo_status_name(r->status));
+  json_kv_str(j, "stop_message", devo_status_message(r->status));
+  json_kv_str(j, "best_from", devo_schedule_source_name(r->source));
+  json_kv_str(j, "heuristic", r->heuristic >= 0 ? devo_heuristic_name(r->heuristic) : NULL);
+  json_kv_str(j, "backend", r->backend == DEVO_BACKEND_GPU ? "gpu" : "cpu");
+  json_kv_num(j, "elapsed", ans->answer_at);
+  json_kv_bool(j, "deadline_met", ans->deadline_met);
+}
+
+/* The JSON object: the summary, the machines, and the schedule when with_schedule. */
+static int write_json(FILE *f, const sched_args *a, const devo_etc *e, const answer *ans,
+                      int with_schedule)
+{
+  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
+  int *count = (int *)malloc((size_t)m * sizeof(int)), t, k;
+  double *load = (double *)malloc((size_t)m * sizeof(double));
+  double *done = (double *)malloc((size_t)m * sizeof(double));
+  json_out j;
+  if (!count || !load || !done || json_init(&j, f) != 0) {
+    free(count);
+    free(load);
+    free(done);
+    return cli_runtime_error("schedule", "out of memory for the JSON output");
+  }
+  machine_stats(e, ans->assign, count, load, done);
+  json_obj(&j);
+  json_summary(&j, a, e, ans);
+  json_key(&j, "per_machine");
+  json_arr(&j);
+  for (k = 0; k < m; ++k) {
+    json_obj(&j);
+    json_kv_int(&j, "machine", k);
+    json_kv_str(&j, "name", devo_etc_machine_name(e, k));
+    json_kv_int(&j, "tasks", count[k]);
+    json_kv_num(&j, "load", load[k]);
+    json_kv_num(&j, "completion", done[k]);
+    json_end_obj(&j);
+  }
+  json_end_arr(&j);
+  if (with_schedule) {
+    json_key(&j, "schedule");
+    json_arr(&j);
+    for (t = 0; t < n; ++t) {
+      json_obj(&j);
+      json_kv_int(&j, "task", t);
+      json_kv_str(&j, "name", devo_etc_task_name(e, t));
+      json_kv_int(&j, "machine", ans->assign[t]);
+      json_kv_str(&j, "machine_name", devo_etc_machine_name(e, ans->assign[t]));
+      json_kv_num(&j, "start", ans->start[t]);
+      json_kv_num(&j, "finish", ans->finish[t]);
+      json_end_obj(&j);
+    }
+    json_end_arr(&j);
+    json_key(&j, "assignment");
+    json_arr(&j);
+    for (t = 0; t < n; ++t)
+      json_int(&j, ans->assign[t]);
+    json_end_arr(&j);
+  }
+  json_end_obj(&j);
+  free(count);
+  free(load);
+  free(done);
+  if (json_done(&j) != 0)
+    return cli_runtime_error("schedule", "out of memory for the JSON output");
+  return CLI_OK;
+}
+
+static void text_summary(FILE *sf, const sched_args *a, const devo_etc *e, const answer *ans)
+{
+  const devo_schedule_result *r = ans->res;
+  char b[40];
+  fprintf(sf, "tasks        %d\nmachines     %d\n", devo_etc_ntasks(e), devo_etc_nmach(e));
+  fprintf(sf, "makespan     %s\n", json_fmt_double(b, sizeof b, r->makespan));
+  fprintf(sf, "flowtime     %s\n", json_fmt_double(b, sizeof b, r->flowtime));
+  fprintf(sf, "objective    %s (lambda %g, order %s)\n", json_fmt_double(b, sizeof b, r->objective),
+          a->lambda, a->order ? "spt" : "fcfs");
+  fprintf(sf, "evaluations  %lld\ngenerations  %lld\n", (long long)r->evaluations,
+          (long long)r->generations);
+  fprintf(sf, "stop         %s (%s)%s\n", devo_status_name(r->status),
+          devo_status_message(r->status),
+          r->status == DEVO_TIME_LIMIT && !r->de_ran && r->candidates == 0
+              ? ": too little time for DE"
+              : "");
+  fprintf(sf, "best from    %s%s%s%s\n", devo_schedule_source_name(r->source),
+          r->heuristic >= 0 ? " (" : "", r->heuristic >= 0 ? devo_heuristic_name(r->heuristic) : "",
+          r->heuristic >= 0 ? ")" : "");
+  fprintf(sf, "backend      %s\n", r->backend == DEVO_BACKEND_GPU ? "gpu" : "cpu");
+  fprintf(sf, "elapsed      %.6f s since process start%s\n", ans->answer_at,
+          ans->deadline_met ? "" : " (deadline missed)");
+}
+
+/* Writes the answer: the schedule into af (the --out file opened by cli_out_open before the
  * search, tmp its temporary name; closed here) or stdout, and the summary. */
 static int write_answer(const sched_args *a, const devo_etc *e, const answer *ans, FILE *af,
                         const char *tmp)
 {
-  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
-  FILE *sf;
-  int t;
+  int rc = CLI_OK;
   if (af) {
-    for (t = 0; t < n; ++t)
-      fprintf(af, "%d,%d\n", t, ans->assign[t]);
-    if (cli_out_close("schedule", af, tmp, a->out) != CLI_OK)
-      return CLI_RUNTIME;
+    if (a->json && a->out_format == OUT_JSON)
+      rc = write_json(af, a, e, ans, 1);
+    else
+      write_schedule(af, a->out_format, e, ans);
+    if (rc != CLI_OK)
+      out_file_discard(af, tmp); /* never a partial file */
+    else if (cli_out_close("schedule", af, tmp, a->out) != CLI_OK)
+      rc = CLI_RUNTIME;
+    out_tmp_live = 0; /* renamed or removed */
+    if (rc != CLI_OK)
+      return rc;
+    if (a->json && a->out_format == OUT_JSON)
+      return cli_stdout_done("schedule");
   }
   if (a->json) {
-    printf("{\"tasks\":%d,\"machines\":%d,\"makespan\":%.17g,\"flowtime\":%.17g,"
-           "\"objective\":%.17g,\"lambda\":%.17g,\"order\":\"%s\",\"evaluations\":%lld,"
-           "\"generations\":%lld,\"stop\":\"%s\",\"stop_message\":\"%s\",\"best_from\":\"%s\","
-           "\"heuristic\":%s%s%s,\"backend\":\"%s\",\"elapsed\":%.6f",
-           n, m, ans->makespan, ans->flowtime, ans->objective, a->lambda,
-           a->order ? "spt" : "fcfs", (long long)ans->evals, (long long)ans->gens,
-           ans->stop_name, ans->stop_msg, ans->from, ans->heuristic ? "\"" : "",
-           ans->heuristic ? ans->heuristic : "null", ans->heuristic ? "\"" : "", ans->backend,
-           cli_process_elapsed());
-    if (!a->out) {
-      printf(",\"assignment\":[");
-      for (t = 0; t < n; ++t)
-        printf("%s%d", t ? "," : "", ans->assign[t]);
-      printf("]");
-    }
-    printf("}\n");
+    rc = write_json(stdout, a, e, ans, !a->out);
   } else {
     if (!a->out)
-      for (t = 0; t < n; ++t)
-        printf("%d,%d\n", t, ans->assign[t]);
-    sf = a->out ? stdout : stderr;
+      write_schedule(stdout, a->out_format, e, ans);
     fflush(stdout);
-    fprintf(sf, "tasks        %d\nmachines     %d\n", n, m);
-    fprintf(sf, "makespan     %.17g\nflowtime     %.17g\n", ans->makespan, ans->flowtime);
-    fprintf(sf, "objective    %.17g (lambda %g, order %s)\n", ans->objective, a->lambda,
-            a->order ? "spt" : "fcfs");
-    fprintf(sf, "evaluations  %lld\ngenerations  %lld\n", (long long)ans->evals,
-            (long long)ans->gens);
-    fprintf(sf, "stop         %s (%s)\n", ans->stop_msg, ans->stop_name);
-    fprintf(sf, "best from    %s%s%s%s\n", ans->from, ans->heuristic ? " (" : "",
-                ans->heuristic ? ans->heuristic : "", ans->heuristic ? ")" : "");
-    fprintf(sf, "backend      %s\n", ans->backend);
-    fprintf(sf, "elapsed      %.6f s since process start\n", cli_process_elapsed());
+    text_summary(a->out ? stdout : stderr, a, e, ans);
   }
+  if (rc != CLI_OK)
+    return rc;
   return cli_stdout_done("schedule");
 }
 
-static const char *source_name(int source)
+/* Seconds per task kept back for writing the answer in the chosen format. */
+static double output_per_task_s(const sched_args *a)
 {
-  switch (source) {
-  case DEVO_SCHED_FROM_HEURISTIC_LS:
-    return "heuristic+ls";
-  case DEVO_SCHED_FROM_DE:
-    return "de";
-  case DEVO_SCHED_FROM_DE_LS:
-    return "de+ls";
-  case DEVO_SCHED_FROM_ILS:
-    return "ils";
-  case DEVO_SCHED_FROM_IG:
-    return "ig";
-  default:
-    return "heuristic";
-  }
+  const int schedule_in_json = a->json && (!a->out || a->out_format == OUT_JSON);
+  return a->out_format == OUT_CSV || schedule_in_json ? OUTPUT_PER_TASK_TIMES_S : OUTPUT_PER_TASK_S;
 }
 
 /* Reads, searches and writes; returns the exit code. */
@@ -445,14 +710,16 @@ static int schedule(const sched_args *ap)
   devo_schedule_result res;
   answer ans;
   int *assign = NULL, rc, st, n, m;
-  char err[512], tmp[4096 + 32];
+  double *start = NULL, *finish = NULL, end_at;
+  char err[512], *tmp = out_tmp_path;
   FILE *af = NULL;
   FILE *in;
   in = strcmp(a.file, "-") == 0 ? stdin : fopen(a.file, "rb");
   if (!in)
     return cli_usage_error("schedule", "%s: %s", a.file, strerror(errno));
-  st = devo_etc_read(&e, in, strcmp(a.file, "-") == 0 ? "<stdin>" : a.file, a.format, a.nmach,
-                     NULL, err, sizeof err);
+  st = devo_etc_read(&e, in, strcmp(a.file, "-") == 0 ? "<stdin>" : a.file,
+                     a.format | (a.task_names ? DEVO_ETC_TASK_NAMES : 0), a.nmach, NULL, err,
+                     sizeof err);
   if (in != stdin)
     fclose(in);
   if (st != DEVO_OK) {
@@ -473,7 +740,9 @@ static int schedule(const sched_args *ap)
     }
   }
   assign = (int *)malloc((size_t)n * sizeof(int));
-  if (!assign) {
+  start = (double *)malloc((size_t)n * sizeof(double));
+  finish = (double *)malloc((size_t)n * sizeof(double));
+  if (!assign || !start || !finish) {
     rc = cli_runtime_error("schedule", "out of memory");
     goto done;
   }
@@ -484,11 +753,12 @@ static int schedule(const sched_args *ap)
       rc = cli_usage_error("schedule", "--out: a path of more than 4096 bytes");
       goto done;
     }
-    af = cli_out_open("schedule", a.out, tmp, sizeof tmp);
+    af = cli_out_open("schedule", a.out, tmp, sizeof out_tmp_path);
     if (!af) {
       rc = CLI_RUNTIME;
       goto done;
     }
+    out_tmp_live = 1; /* the second signal's handler removes it */
   }
   if (a.backend == DEVO_BACKEND_GPU)
     while (atomic_load(&gpu_state) == GPU_PENDING &&
@@ -499,8 +769,8 @@ static int schedule(const sched_args *ap)
   devo_schedule_opts_init(&so);
   /* what is left of the limit after reading, minus the time to write the answer; at least a
    * token amount, so that the heuristics still answer when reading took it all */
-  so.time_limit =
-      fmax(a.time_limit - cli_process_elapsed() - OUTPUT_MARGIN_S - OUTPUT_PER_TASK_S * n, 1e-6);
+  so.time_limit = fmax(
+      a.time_limit - cli_process_elapsed() - OUTPUT_MARGIN_S - output_per_task_s(&a) * n, 1e-6);
   so.lambda = a.lambda;
   so.order = a.order;
   so.heuristic = a.heuristic ? devo_heuristic_from_name(a.heuristic) : -1;
@@ -520,48 +790,39 @@ static int schedule(const sched_args *ap)
   so.search = a.search;
   if (so.backend == DEVO_BACKEND_GPU)
     so.time_limit = fmax(so.time_limit - GPU_EXIT_S, 1e-6);
-  so.progress = stop_on_sigint;
-  sigint_seen = 0;
-  signal(SIGINT, on_sigint);
+  so.interrupt = &stop_signal;
   st = devo_schedule_run(e, &so, assign, &res);
-  signal(SIGINT, SIG_DFL);
+  if (st == DEVO_OK)
+    st = devo_etc_timeline(e, assign, a.order, start, finish);
   if (st != DEVO_OK) {
-    fprintf(stderr, "devo schedule: %s\n", res.message);
+    fprintf(stderr, "devo schedule: %s\n", res.message[0] ? res.message : devo_status_message(st));
     rc = cli_exit_for_status(st);
     goto done;
   }
   memset(&ans, 0, sizeof ans);
   ans.assign = assign;
-  ans.makespan = res.makespan;
-  ans.flowtime = res.flowtime;
-  ans.objective = res.objective;
-  ans.evals = res.evaluations;
-  ans.gens = res.generations;
-  if (a.heuristic) {
-    ans.stop_name = "heuristic";
-    ans.stop_msg = "--heuristic: no search";
-  } else if (sigint_seen) { /* Ctrl-C: the library saw a callback that asked to stop */
-    ans.stop_name = devo_status_name(DEVO_INTERRUPTED);
-    ans.stop_msg = "interrupted (Ctrl-C): the best schedule so far";
-  } else if (res.candidates > 0) { /* the iterated greedy ran */
-    ans.stop_name = devo_status_name(res.status);
-    ans.stop_msg = res.status == DEVO_OK ? "--steps done" : devo_status_message(res.status);
-  } else if (!res.de_ran) {
-    ans.stop_name = "heuristics_only";
-    ans.stop_msg = "too little time left for DE: the best heuristic";
-  } else {
-    ans.stop_name = devo_status_name(res.status);
-    ans.stop_msg = devo_status_message(res.status);
-  }
-  ans.from = source_name(res.source);
-  ans.heuristic = res.heuristic >= 0 ? devo_heuristic_name(res.heuristic) : NULL;
-  ans.backend = res.backend == DEVO_BACKEND_GPU ? "gpu" : "cpu";
+  ans.start = start;
+  ans.finish = finish;
+  ans.res = &res;
+  ans.answer_at = cli_process_elapsed();
+  ans.deadline_met = ans.answer_at <= a.time_limit + DEADLINE_SLACK_S;
   rc = write_answer(&a, e, &ans, af, tmp);
   af = NULL; /* closed */
+  /* never silent about a late answer: reading alone can take longer than the limit */
+  end_at = cli_process_elapsed();
+  if (!ans.deadline_met || end_at > a.time_limit + DEADLINE_SLACK_S)
+    fprintf(stderr,
+            "devo schedule: deadline missed: the answer was ready at %.3f s and written at %.3f s "
+            "since process start, the limit was %.3f s (+ %.0f ms)\n",
+            ans.answer_at, end_at, a.time_limit, 1e3 * DEADLINE_SLACK_S);
 done:
-  if (af)
+  if (af) {
     out_file_discard(af, tmp);
+    out_tmp_live = 0;
+  }
   free(assign);
+  free(start);
+  free(finish);
   devo_etc_destroy(e);
   return rc;
 }
@@ -574,13 +835,15 @@ int cmd_schedule(int argc, char **argv)
   rc = parse(argc, argv, &a);
   if (rc)
     return rc;
+  stop_signal = 0;
+  catch_signals();
   atomic_store(&gpu_state, GPU_PENDING);
   if (a.backend != DEVO_BACKEND_CPU && a.time_limit >= GPU_WARMUP_MIN_S &&
       pthread_create(&warm, NULL, gpu_warm_up, NULL) == 0) {
     pthread_detach(warm);
     warming = 1;
   } else {
-    atomic_store(&gpu_state, GPU_NONE);
+    atomic_store(&gpu_state, GPU_SKIPPED);
     snprintf(gpu_msg, sizeof gpu_msg, "%s",
              a.time_limit < GPU_WARMUP_MIN_S
                  ? "a time limit below 2 s is shorter than the GPU's start-up (about 1 s)"

@@ -8,7 +8,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include <unistd.h>
+
 #include "cli.h"
+#include "json_out.h"
 
 static const char *const solve_help =
     "usage: devo solve --problem NAME --dim D [options]\n"
@@ -21,6 +24,10 @@ static const char *const solve_help =
     "                      8 or 12: see devo list-problems)\n"
     "  --data-seed S       seed of the generated shift vectors and matrices (default 1)\n"
     "  --cec-data DIR      official CEC input files instead of generated data\n"
+    "  --lower L --upper U the search box [L, U]^D instead of the function's (the optimum must\n"
+    "                      stay inside)\n"
+    "  --ranges cec2005    the CEC 2005 range of a classic function (rastrigin [-5, 5],\n"
+    "                      griewank [-600, 600]; docs/soco.md)\n"
     "algorithm:\n"
     "  --np N              population size, >= 4 (default 100)\n"
     "  --f F               differential weight, in (0, 2] (default 0.5)\n"
@@ -33,25 +40,53 @@ static const char *const solve_help =
     "  --target E          stop when best - f* <= E (the error; f* of the problem)\n"
     "  --time-limit S      seconds of wall-clock time, counted from the start of the solve\n"
     "execution:\n"
-    "  --backend B         cpu (default), gpu or auto (GPU when usable, else CPU)\n"
+    "  --backend B         cpu (default), gpu or auto (GPU when usable, else CPU); without a\n"
+    "                      usable GPU, gpu runs on the CPU too, saying 'no CUDA device' on\n"
+    "                      stderr (as devo schedule does)\n"
     "  --gpu-design D      fused (default) or multikernel\n"
     "  --threads T         CPU worker threads (default 1)\n"
     "output:\n"
     "  --json              one JSON object (with the best vector) instead of the summary\n"
     "  --print-x           also print the best vector\n"
-    "  --verbose           print the backend configuration to stderr\n";
+    "  --verbose           print the backend configuration to stderr\n"
+    "SIGINT or SIGTERM ends the run with the best so far (stop DEVO_INTERRUPTED, exit 0); a\n"
+    "second one exits at once.\n";
 
+/* SIGINT or SIGTERM ends the solve at its next check (devo_interrupt is async-signal-safe); the
+ * best so far is reported, stop DEVO_INTERRUPTED. A second signal ends the process at once by the
+ * signal's default action, writing nothing more. */
 static devo_solver *volatile active_solver;
+static volatile sig_atomic_t stop_signal;
 
-static void on_sigint(int sig)
+static void on_signal(int sig)
 {
-  (void)sig;
+  if (stop_signal) {
+    sigset_t self;
+    signal(sig, SIG_DFL);
+    sigemptyset(&self); /* the handler runs with sig blocked: let the raise act now */
+    sigaddset(&self, sig);
+    sigprocmask(SIG_UNBLOCK, &self, NULL);
+    raise(sig);
+    _exit(128 + sig); /* not reached */
+  }
+  stop_signal = sig;
   if (active_solver)
     devo_interrupt(active_solver);
 }
 
+static void catch_signals(void (*handler)(int))
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = handler;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+}
+
 typedef struct solve_args {
-  const char *problem, *cec_dir;
+  const char *problem, *cec_dir, *lower, *upper, *ranges;
   int dim, np, threads, backend, design, bounds, json, print_x, verbose;
   int backend_set, design_set, threads_set;
   double f, cr, target, time_limit;
@@ -67,7 +102,8 @@ static int parse(int argc, char **argv, solve_args *a)
                                       "--seed=",     "--data-seed=", "--cec-data=",
                                       "--threads=",  "--backend=",   "--gpu-design=",
                                       "--bounds=",   "--json",       "--print-x",
-                                      "--verbose",   "--help",       NULL};
+                                      "--verbose",   "--help",       "--lower=",
+                                      "--upper=",    "--ranges=",    NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
   static const char *const designs[] = {"fused", "multikernel", NULL};
   static const char *const rules[] = {"reinit", "clip", "reflect", "midpoint", NULL};
@@ -134,6 +170,15 @@ static int parse(int argc, char **argv, solve_args *a)
     case 11:
       a->cec_dir = v;
       break;
+    case 20:
+      a->lower = v;
+      break;
+    case 21:
+      a->upper = v;
+      break;
+    case 22:
+      a->ranges = v;
+      break;
     case 12:
       r = cli_int(cmd, "--threads", v, &a->threads);
       a->threads_set = 1;
@@ -196,18 +241,45 @@ static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
   devo_solver_best(s, &best, x);
   devo_solver_stats(s, &stats);
   if (a->json) {
-    printf("{\"problem\":\"%s\",\"dim\":%d,\"best\":%.17g,", a->problem, dim, best);
-    if (!isnan(fstar))
-      printf("\"fstar\":%.17g,\"error\":%.17g,", fstar, best - fstar);
-    printf("\"evaluations\":%lld,\"generations\":%lld,\"elapsed\":%.6f,\"init_seconds\":%.6f,"
-           "\"stop\":\"%s\",\"status\":%d,\"backend\":\"%s\",\"backend_info\":\"%s\","
-           "\"seed\":%llu,\"np\":%d,\"f\":%.17g,\"cr\":%.17g,\"x\":[",
-           (long long)stats.evaluations, (long long)stats.generations, stats.elapsed,
-           stats.init_seconds, devo_status_name(st), st,
-           stats.backend == DEVO_BACKEND_GPU ? "gpu" : "cpu", devo_solver_backend_info(s),
-           (unsigned long long)a->seed, a->np, a->f, a->cr);
-    print_vector(stdout, x, dim, ",");
-    printf("]}\n");
+    json_out j;
+    int k;
+    if (json_init(&j, stdout) != 0) {
+      free(x);
+      return cli_runtime_error("solve", "out of memory for the JSON output");
+    }
+    json_obj(&j);
+    json_kv_str(&j, "version", devo_version());
+    json_kv_str(&j, "problem", a->problem);
+    json_kv_int(&j, "dim", dim);
+    json_kv_num(&j, "best", best);
+    if (!isnan(fstar)) {
+      json_kv_num(&j, "fstar", fstar);
+      json_kv_num(&j, "error", best - fstar);
+    }
+    json_kv_int(&j, "evaluations", stats.evaluations);
+    json_kv_int(&j, "generations", stats.generations);
+    json_kv_num(&j, "elapsed", stats.elapsed);
+    json_kv_num(&j, "init_seconds", stats.init_seconds);
+    json_kv_str(&j, "stop", devo_status_name(st));
+    json_kv_int(&j, "status", st);
+    json_kv_str(&j, "backend", stats.backend == DEVO_BACKEND_GPU ? "gpu" : "cpu");
+    json_kv_str(&j, "backend_info", devo_solver_backend_info(s));
+    json_kv_uint(&j, "seed", a->seed);
+    json_kv_int(&j, "np", a->np);
+    json_kv_num(&j, "f", a->f);
+    json_kv_num(&j, "cr", a->cr);
+    if (a->time_limit > 0.0)
+      json_kv_num(&j, "time_limit", a->time_limit);
+    json_key(&j, "x");
+    json_arr(&j);
+    for (k = 0; k < dim; ++k)
+      json_num(&j, x[k]);
+    json_end_arr(&j);
+    json_end_obj(&j);
+    if (json_done(&j) != 0) {
+      free(x);
+      return cli_runtime_error("solve", "out of memory for the JSON output");
+    }
   } else {
     printf("problem      %s (dimension %d)\n", a->problem, dim);
     printf("best         %.17g\n", best);
@@ -216,7 +288,7 @@ static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
     printf("evaluations  %lld\n", (long long)stats.evaluations);
     printf("generations  %lld\n", (long long)stats.generations);
     printf("elapsed      %.6f s\n", stats.elapsed);
-    printf("stop         %s (%s)\n", devo_status_message(st), devo_status_name(st));
+    printf("stop         %s (%s)\n", devo_status_name(st), devo_status_message(st));
     printf("backend      %s\n", devo_solver_backend_info(s));
     if (a->print_x) {
       printf("x            ");
@@ -292,6 +364,8 @@ int cmd_solve(int argc, char **argv)
   rc = parse(argc, argv, &a);
   if (rc)
     return rc;
+  stop_signal = 0;
+  catch_signals(on_signal);
   if (a.max_evals == 0 && a.max_gens == 0 && isnan(a.target) && a.time_limit == 0)
     a.max_evals = 10000 * (int64_t)a.dim;
   rc = check_options(&a);
@@ -306,20 +380,23 @@ int cmd_solve(int argc, char **argv)
     devo_problem_destroy(p);
     return rc;
   }
+  if (cli_apply_box("solve", p, a.ranges, a.lower, a.upper)) {
+    devo_problem_destroy(p);
+    return CLI_USAGE;
+  }
   if (devo_solver_create(&s, p, NULL) != DEVO_OK) {
     devo_problem_destroy(p);
     return cli_runtime_error("solve", "out of memory");
   }
   backend = a.backend;
   /* probing also creates the CUDA context, so a GPU run's time limit does not pay for it */
+  /* one rule for solve and schedule: without a usable GPU the run goes on on the CPU, saying so
+   * in one line (the driver's own words only with --verbose); the JSON's "backend" says "cpu" */
   if (backend != DEVO_BACKEND_CPU && !devo_gpu_available(msg, sizeof msg)) {
-    if (backend == DEVO_BACKEND_GPU) {
-      fprintf(stderr, "devo solve: no usable GPU: %s\n", msg);
-      devo_solver_destroy(s);
-      devo_problem_destroy(p);
-      return CLI_RUNTIME;
-    }
-    fprintf(stderr, "devo solve: no usable GPU (%s); using the CPU backend\n", msg);
+    if (backend == DEVO_BACKEND_GPU)
+      fprintf(stderr, "devo solve: no CUDA device; running on the CPU\n");
+    if (a.verbose)
+      fprintf(stderr, "devo solve: %s\n", msg);
     backend = DEVO_BACKEND_CPU;
   }
   rc = apply_options(s, &a, backend, devo_problem_fstar(p));
@@ -329,9 +406,9 @@ int cmd_solve(int argc, char **argv)
     return CLI_USAGE;
   }
   active_solver = s;
-  signal(SIGINT, on_sigint);
+  if (stop_signal) /* a signal while the problem was made: stop right after the first population */
+    devo_interrupt(s);
   st = devo_solve(s);
-  signal(SIGINT, SIG_DFL);
   active_solver = NULL;
   if (st < 0) {
     rc = cli_exit_for_status(st);

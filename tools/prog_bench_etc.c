@@ -107,8 +107,9 @@ int main(int argc, char **argv)
   double times[MAX_TIMES] = {1, 10};
   int ntimes = 2, nseeds = 5, threads = 1, backend = DEVO_BACKEND_CPU, np = 64, ls = 1, i, k, ti;
   int search = DEVO_SEARCH_AUTO, chains = 0;
-  double worst_over = -1e9;
-  int all_below = 1;
+  double worst_over = -1e9, max_gap[MAX_TIMES], sum_gap[MAX_TIMES];
+  int all_below = 1, ninst = 0;
+  const char *max_at[MAX_TIMES];
   char date[64];
   if ((i = tool_std_args("bench-etc", usage, &argc, &argv)) != 0)
     return i > 0 ? 0 : 1;
@@ -173,6 +174,11 @@ int main(int argc, char **argv)
       fprintf(stderr, "bench-etc: unknown option %s\n%s", o, usage);
       return 2;
     }
+  }
+  for (ti = 0; ti < MAX_TIMES; ++ti) {
+    max_gap[ti] = -1e9;
+    sum_gap[ti] = 0.0;
+    max_at[ti] = "";
   }
   bench_stamp(date, sizeof date);
   printf("bench-etc: devo %s, %s; search %s, %d chain(s); %s backend, %d thread(s), NP %d, local "
@@ -264,11 +270,17 @@ int main(int argc, char **argv)
           top = s;
       med = median(ms, nseeds);
       all_below &= below == nseeds;
+      sum_gap[ti] += 100.0 * (med - best_known) / best_known;
+      if (100.0 * (med - best_known) / best_known > max_gap[ti]) {
+        max_gap[ti] = 100.0 * (med - best_known) / best_known;
+        max_at[ti] = classes[k];
+      }
       printf(" %.2f | %.2f%% | %d/%d | %s |", med, 100.0 * (med - best_known) / best_known, below,
              nseeds, source_name(top));
       fflush(stdout);
     }
     printf("\n");
+    ninst++;
     free(a);
     devo_etc_destroy(e);
   }
@@ -277,5 +289,8 @@ int main(int argc, char **argv)
          "%.2f ms\n%s\n",
          1e3 * worst_over,
          all_below ? "every run is below Min-min" : "NOT every run is below Min-min");
+  for (ti = 0; ti < ntimes && ninst > 0; ++ti)
+    printf("%gs: largest median gap %.2f%% (%s), mean of the medians %.2f%%\n", times[ti],
+           max_gap[ti], max_at[ti], sum_gap[ti] / ninst);
   return all_below ? 0 : 1;
 }

@@ -16,6 +16,7 @@
 #ifndef DEVO_H
 #define DEVO_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -127,6 +128,20 @@ int devo_problem_eval(const devo_problem *p, const double *x, double *f);
 /* The optimum point o of a built-in problem (dim doubles). DEVO_E_STATE when none is known. */
 int devo_problem_optimum(const devo_problem *p, double *x);
 
+/* Search boxes of built-in problems (issue 22). devo_problem_set_box replaces the box of a
+ * configured built-in or user problem by [lower, upper]^dim; the data (shift, optimum) stay.
+ * Returns DEVO_OK, DEVO_E_STATE (p not configured), or DEVO_E_INVALID with a one-line message
+ * (bounds not finite, lower >= upper, width not finite, an ETC problem (its box is part of its
+ * decoding), or the known optimum outside the box, naming the first coordinate outside).
+ * devo_problem_set_ranges(p, "cec2005") gives a classic function (sphere, rosenbrock, griewank,
+ * rastrigin) the CEC 2005 range of its shape (sphere, Rosenbrock [-100, 100], Griewank
+ * [-600, 600], Rastrigin [-5, 5]) and redraws its shift inside 80% of that box from the data
+ * seed (for [-100, 100] the same shift as the default); "default" restores the default box and
+ * shift. DEVO_E_INVALID for another name or a problem that is not a classic function. Not
+ * thread-safe on one handle (like every setter). */
+int devo_problem_set_box(devo_problem *p, double lower, double upper);
+int devo_problem_set_ranges(devo_problem *p, const char *ranges);
+
 /* Built-in catalogue, for listing. Static storage. */
 typedef struct devo_builtin_info {
   const char *name;     /* canonical name, e.g. "cec2017:f5" */
@@ -136,6 +151,7 @@ typedef struct devo_builtin_info {
   int min_dim;          /* smallest D from which every dimension works with generated data
                            (a hybrid may also accept some smaller ones, e.g. F07 at D = 10) */
   const char *official; /* dimensions with official data, e.g. "10,30,50,100", or "" */
+  double lower, upper;  /* the default search box [lower, upper]^D */
 } devo_builtin_info;
 int devo_builtin_count(void);
 /* index 0 .. count-1; returns DEVO_OK or DEVO_E_INVALID. */
@@ -171,6 +187,8 @@ int devo_etc_create(devo_etc **out, int ntasks, int nmach, const double *values,
 /* Reads a matrix from a stream (CSV through libcsv, or the Braun format). name is used in
  * messages ("name:row:column: reason"). For the Braun format without the "n m 0" line, nmach
  * must be given (> 0); otherwise pass 0. Nothing is returned from a half-read matrix.
+ * format may carry DEVO_ETC_TASK_NAMES; CSV task and machine names are kept (see
+ * devo_etc_task_name), within the rules of devo_etc_set_names.
  * Returns DEVO_OK, DEVO_E_PARSE (malformed, ragged, non-numeric, NaN/inf, <= 0, too few or too
  * many), DEVO_E_IO, DEVO_E_NOMEM. */
 int devo_etc_read(devo_etc **out, FILE *in, const char *name, int format, int nmach,
@@ -436,6 +454,16 @@ typedef struct devo_schedule_opts {
                                 objective; non-zero ends it); r->status is then
                                 DEVO_STOPPED_BY_CALLBACK; NULL = none */
   void *progress_ud;         /* borrowed, passed to progress */
+  /* optional stop flag (NULL = none), borrowed: when *interrupt becomes non-zero the call ends
+     at its next check in every step (the heuristics look every few rows of their O(n^2 m)
+     passes, the local search every few hundred candidates, DE at the checks of
+     devo_interrupt, the iterated local search every round) and returns the best complete
+     schedule so far with r->status = DEVO_INTERRUPTED. Made to be set from a signal handler
+     (a volatile sig_atomic_t store is async-signal-safe); another thread may set it too. An
+     interrupt before the first schedule exists still gets one: the first of the one-pass
+     heuristics (MCT, O(nm)) always finishes, and a single --heuristic cut short has its
+     unmapped tasks mapped by MCT. The call never writes *interrupt. */
+  const volatile sig_atomic_t *interrupt;
   /* issue 19: the iterated-greedy search (IG). With IG the progress callback is called from
      the calling thread at each merge of the chains (generation = evaluations = steps per
      chain so far). */
@@ -462,8 +490,11 @@ typedef struct devo_schedule_result {
                           chains together) */
   int64_t candidates;  /* IG: neighbourhood candidates evaluated, all chains together */
   int de_ran;          /* 1 when DE ran */
-  int status;          /* DE's stop reason (> 0) when it ran, or DEVO_STOPPED_BY_CALLBACK when
-                          the callback ended the iterated local search, else DEVO_OK */
+  int status;          /* why the search ended, one of: DEVO_TIME_LIMIT (its time was used
+                          up: the normal end, also when DE had no time to run),
+                          DEVO_INTERRUPTED (o->interrupt), DEVO_STOPPED_BY_CALLBACK (the
+                          progress callback), DEVO_OK (a single o->heuristic ran to its end,
+                          or the IG search did its o->steps before the deadline) */
   int source;          /* DEVO_SCHED_FROM_* of the returned assignment */
   int heuristic;       /* DEVO_HEUR_* behind a FROM_HEURISTIC(_LS) answer, else -1 */
   int backend;         /* DEVO_BACKEND_CPU or _GPU that ran DE; -1 without DE */
@@ -481,7 +512,8 @@ void devo_schedule_opts_init(devo_schedule_opts *o);
  * used) until the deadline or o->steps steps per chain; the answer is the better of the two
  * (r->source FROM_IG or FROM_HEURISTIC), r->ils_rounds counts the steps and r->candidates the
  * neighbourhood candidates; r->status is DEVO_TIME_LIMIT (the deadline ended it), DEVO_OK
- * (o->steps done) or DEVO_STOPPED_BY_CALLBACK. The deadline promise below holds the same (the
+ * (o->steps done), DEVO_INTERRUPTED (o->interrupt, read every 2048 candidates) or
+ * DEVO_STOPPED_BY_CALLBACK. The deadline promise below holds the same (the
  * search reads the clock every 2048 candidates, about 20 us). Otherwise (the DE pipeline),
  * steps, all inside o->time_limit:
  *  1. the six classic heuristics (or only o->heuristic, which then is the answer, no search, and
@@ -510,6 +542,49 @@ void devo_schedule_opts_init(devo_schedule_opts *o);
  * DEVO_E_NODEVICE / DEVO_E_CUDA (GPU backend requested and failed), DEVO_E_INTERNAL. */
 int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assign,
                       devo_schedule_result *r);
+
+/* ---- schedules for resource managers: names, times, sources ------------------------------- */
+
+/* Longest task or machine name, in bytes (UTF-8), without the terminating NUL. */
+#define DEVO_ETC_MAX_NAME 255
+/* Flag OR-ed into devo_etc_read's format (CSV only): the first column of every row holds the
+ * task's name (any text, numbers too), and a header row's first field labels that column (not
+ * kept). Without the flag, names are taken when every data row starts with a field that is not
+ * a number (a header row is one with no number in it); a file where some rows start with a name
+ * and others with a number is refused. A header row gives the machine names in both cases. */
+#define DEVO_ETC_TASK_NAMES 0x100
+
+/* Names of the tasks (ntasks strings) and of the machines (nmach strings), copied; either
+ * array may be NULL, which removes those names, and an entry may be NULL, which leaves that one
+ * task or machine without a name (a CSV header's empty field does the same). A name is 1 ..
+ * DEVO_ETC_MAX_NAME bytes of valid UTF-8 without control characters (below 0x20, or 0x7f), so that
+ * every output can quote it; names are not required to be unique. Memory through e's allocator.
+ * Returns DEVO_OK, DEVO_E_INVALID (e NULL, a bad name: err says which; e unchanged), DEVO_E_NOMEM
+ * (e unchanged). */
+int devo_etc_set_names(devo_etc *e, const char *const *task_names, const char *const *machine_names,
+                       char *err, size_t errlen);
+/* The name of task t or machine j (borrowed, valid until the names change or e is destroyed),
+ * or NULL when e has none or the index is out of range. Thread-safe (only reads e). */
+const char *devo_etc_task_name(const devo_etc *e, int t);
+const char *devo_etc_machine_name(const devo_etc *e, int j);
+
+/* Start and finish times (seconds, or whatever unit the matrix uses) of every task of an
+ * assignment, each machine starting at its ready time and running its tasks back to back in
+ * the order (DEVO_ORDER_FCFS: task index order; DEVO_ORDER_SPT: shortest first, ties by task
+ * index). The sums are taken in the fixed order of problems/etc.h: c = W_j, then c = c + e for
+ * the machine's tasks in run order, start = c before the addition, finish = c after it. So the
+ * flowtime of devo_etc_evaluate is the sum of these finish times (machine by machine), and under
+ * FCFS the largest finish time is its makespan bit for bit; under SPT the makespan is summed in
+ * task index order and may differ from the largest finish in the last bits. start, finish:
+ * caller's arrays of ntasks doubles (either may be NULL). Scratch through e's allocator
+ * (n + m + 1 doubles for SPT, none for FCFS). Thread-safe for distinct outputs. Returns DEVO_OK,
+ * DEVO_E_INVALID (NULL e or assign, a machine index out of range, bad order), DEVO_E_NOMEM. */
+int devo_etc_timeline(const devo_etc *e, const int *assign, int order, double *start,
+                      double *finish);
+
+/* "heuristic", "heuristic+ls", "de", "de+ls", "ils", "ig" for a DEVO_SCHED_FROM_* value; NULL
+ * for any other. Static storage; thread-safe. */
+const char *devo_schedule_source_name(int source);
 
 #ifdef __cplusplus
 }
