@@ -7,6 +7,7 @@
 #ifndef DEVO_GPU_LS_H
 #define DEVO_GPU_LS_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,9 @@ typedef struct devo__gls_opts {
    * the best makespan; non-zero stops the search (DEVO_STOPPED_BY_CALLBACK). May be NULL. */
   int (*progress)(void *ud, int64_t steps, double best);
   void *progress_ud;
+  /* read between kernel launches (a launch: the steps from one DE step to the next, about a
+   * millisecond at 512 x 16): non-zero stops the search (DEVO_INTERRUPTED). May be NULL. */
+  const volatile sig_atomic_t *interrupt;
 } devo__gls_opts;
 
 typedef struct devo__gls_result {
@@ -44,7 +48,8 @@ typedef struct devo__gls_result {
   int64_t candidates; /* neighbourhood candidates evaluated, all chains together */
   double seconds;     /* wall time of the search loop (launches), without set-up */
   int chains, block;  /* what ran */
-  int status;         /* DEVO_OK (steps done), DEVO_TIME_LIMIT, DEVO_STOPPED_BY_CALLBACK */
+  int status;         /* DEVO_OK (steps done), DEVO_TIME_LIMIT, DEVO_STOPPED_BY_CALLBACK,
+                         DEVO_INTERRUPTED */
 } devo__gls_result;
 
 /* Improves the best of starts (nstarts >= 1 assignments of ntasks machine indices each; chain q

@@ -369,11 +369,11 @@ static int stage_ig(const devo_etc *e, const devo_schedule_opts *o, double t0, d
 /* DE trials among the GPU search's steps: one step in GLS_DE_EVERY (the rest perturbations). */
 #define GLS_DE_EVERY 8
 
-/* The GPU stage (issue 19 item 2, kernels/gpu_sched_ls.cu): every chain starts from the best
- * schedule so far or one of the heuristics' (plain, nheur of them), to the deadline or o->steps
- * per chain; cur and *best receive the answer when it is better. *ran = 0 when the GPU could not
- * run it (no device, an instance too large for its shared memory): the caller then runs the CPU
- * search, and r->message says why. */
+/* The GPU stage (issue 19 item 2, kernels/gpu_sched_ls.cu): the chains start from the best
+ * schedule so far, the heuristics' (plain, nheur of them) and the prices' start, round robin,
+ * and search to the deadline or o->steps per chain; cur and *best receive the answer when it is
+ * better. *ran = 0 when the GPU could not run it (no device, an instance too large for its shared
+ * memory): the caller then runs the CPU search, and r->message says why. */
 static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, double t0, double deadline,
                      const int *plain, int nheur, int *cur, cand *best, devo_schedule_result *r,
                      int *ran)
@@ -383,15 +383,28 @@ static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, double t0, 
   devo__gls_result gr;
   ig_progress pp;
   cand c;
+  double *mu, lb;
   int *starts, st;
   *ran = 0;
   if (deadline - devo__now() <= 0.0)
     return DEVO_OK;
-  starts = (int *)devo__alloc(&e->al, (size_t)(nheur + 1) * (size_t)n, sizeof(int));
-  if (!starts)
+  starts = (int *)devo__alloc(&e->al, (size_t)(nheur + 2) * (size_t)n, sizeof(int));
+  mu = (double *)devo__alloc(&e->al, (size_t)e->nmach, sizeof(double));
+  if (!starts || !mu) {
+    devo__free(&e->al, starts);
+    devo__free(&e->al, mu);
     return fail(r, DEVO_E_NOMEM, "out of memory for the GPU search's starts");
+  }
   memcpy(starts, best->assign, (size_t)n * sizeof(int));
   memcpy(starts + n, plain, (size_t)nheur * (size_t)n * sizeof(int));
+  /* one more start near the LP optimum: every task on its cheapest machine at the machine
+   * prices of problems/etc_vnd.c (where the CPU search starts its chains) */
+  st = devo__etc_prices(e, deadline, mu, starts + (size_t)(nheur + 1) * n, &lb);
+  devo__free(&e->al, mu);
+  if (st != DEVO_OK) {
+    devo__free(&e->al, starts);
+    return fail(r, st, "machine prices: %s", devo_status_message(st));
+  }
   memset(&go, 0, sizeof go);
   go.seed = o->seed;
   go.chains = o->chains;
@@ -400,13 +413,14 @@ static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, double t0, 
   go.f = o->f;
   go.cr = o->cr;
   go.deadline = deadline;
+  go.interrupt = o->interrupt;
   pp.o = o;
   pp.t0 = t0;
   if (o->progress) {
     go.progress = ig_report;
     go.progress_ud = &pp;
   }
-  st = devo__gpu_sched_ls(e, starts, nheur + 1, cur, &go, &gr, r->message, sizeof r->message);
+  st = devo__gpu_sched_ls(e, starts, nheur + 2, cur, &go, &gr, r->message, sizeof r->message);
   devo__free(&e->al, starts);
   if (st == DEVO_E_NODEVICE || st == DEVO_E_INVALID)
     return DEVO_OK; /* the CPU searches instead; the message stays */
@@ -480,6 +494,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
     int ran = 0;
     if ((st = stage_gls(e, o, t0, deadline, plain, nheur, ils, &best, r, &ran)) != DEVO_OK)
       goto done;
+    ig_done = ran && r->status == DEVO_OK; /* o->steps done before the deadline */
     if (ran)
       goto answer;
   }

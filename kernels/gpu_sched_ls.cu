@@ -714,6 +714,10 @@ static int devo__gls_loop(const devo__gls_opts *o, devo__gls_mem *d, devo__gls_a
   for (;;) {
     if (o->steps > 0 && s >= o->steps)
       break;
+    if (o->interrupt && *o->interrupt) {
+      r->status = DEVO_INTERRUPTED;
+      break;
+    }
     if (o->deadline > 0.0 && devo__now() >= o->deadline) {
       r->status = DEVO_TIME_LIMIT;
       break;
