@@ -75,8 +75,8 @@ static int table1(int dim, int np, int reps, int cpu_div, int gpu, int only)
       if (v < 0)
         return -1;
       fail |= v;
-      fprintf(stderr, "bench-soco: soco:f%d validated (gpu %.17g cpu %.17g); %s\n", id, gb, cb,
-              info);
+      fprintf(stderr, "bench-soco: soco:f%d %s (gpu %.17g cpu %.17g); %s\n", id,
+              v ? "NOT validated" : "validated", gb, cb, info);
       cfg_of(&cfg, np);
       cfg.backend = DEVO_BACKEND_GPU;
       cfg.design = DEVO_GPU_FUSED;
