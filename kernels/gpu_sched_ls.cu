@@ -557,30 +557,51 @@ devo__gls_fail(char *err, size_t errlen, int status, const char *fmt, ...)
   return status;
 }
 
+/* The device's limits that the launches need, by attribute queries (cudaGetDeviceProperties
+ * fills every field and is slower: this runs on every call, inside its time limit); the
+ * kernels' opt-in to their dynamic shared memory. DEVO_OK, DEVO_E_NODEVICE, DEVO_E_CUDA. */
+struct devo__gls_dev {
+  int optin; /* shared memory per block, opt-in */
+  int sms;   /* multiprocessors */
+};
+
+static int devo__gls_device(devo__gls_dev *dv, char *err, size_t errlen)
+{
+  int n = 0, dev = 0;
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess || n < 1)
+    return devo__gls_fail(err, errlen, DEVO_E_NODEVICE, "no CUDA device: %s",
+                          e != cudaSuccess ? cudaGetErrorString(e) : "none visible");
+  DEVO__GCK(cudaGetDevice(&dev));
+  DEVO__GCK(cudaDeviceGetAttribute(&dv->optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  DEVO__GCK(cudaDeviceGetAttribute(&dv->sms, cudaDevAttrMultiProcessorCount, dev));
+  const void *kern[2] = {(const void *)devo__k_gls, (const void *)devo__k_gls_scan};
+  for (int k = 0; k < 2; ++k) {
+    cudaFuncAttributes fa;
+    DEVO__GCK(cudaFuncGetAttributes(&fa, kern[k]));
+    DEVO__GCK(cudaFuncSetAttribute(kern[k], cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   dv->optin - (int)fa.sharedSizeBytes));
+  }
+  return DEVO_OK;
+}
+
 /* Device, shared memory and the matrix: the common set-up of both entries. */
-static int devo__gls_setup(const devo_etc *e, int block, int P, devo__gls_mem *d, devo__gls_args *g,
-                           cudaDeviceProp *prop, char *err, size_t errlen)
+static int devo__gls_setup(const devo_etc *e, int block, int P, const devo__gls_dev *dv,
+                           devo__gls_mem *d, devo__gls_args *g, char *err, size_t errlen)
 {
   const int n = e->ntasks, m = e->nmach;
   const size_t smem = devo__gls_smem(n, m);
-  int dev = 0;
   cudaFuncAttributes fa;
-  if (!devo__gpu_probe(err, errlen))
-    return DEVO_E_NODEVICE;
-  DEVO__GCK(cudaGetDevice(&dev));
-  DEVO__GCK(cudaGetDeviceProperties(prop, dev));
   DEVO__GCK(cudaFuncGetAttributes(&fa, devo__k_gls));
-  if (smem + fa.sharedSizeBytes > (size_t)prop->sharedMemPerBlockOptin)
+  if (smem + fa.sharedSizeBytes > (size_t)dv->optin)
     return devo__gls_fail(err, errlen, DEVO_E_INVALID,
                           "%d tasks x %d machines need %zu bytes of shared memory per block; "
-                          "the device has %zu",
-                          n, m, smem + fa.sharedSizeBytes, (size_t)prop->sharedMemPerBlockOptin);
+                          "the device has %d",
+                          n, m, smem + fa.sharedSizeBytes, dv->optin);
   if (block > fa.maxThreadsPerBlock)
     return devo__gls_fail(err, errlen, DEVO_E_INVALID,
                           "block %d: the kernel runs at most %d threads per block", block,
                           fa.maxThreadsPerBlock);
-  DEVO__GCK(devo__gpu_smem_max((const void *)devo__k_gls, prop));
-  DEVO__GCK(devo__gpu_smem_max((const void *)devo__k_gls_scan, prop));
   DEVO__GCK(cudaStreamCreateWithFlags(&d->st, cudaStreamNonBlocking));
   DEVO__GCK(cudaMalloc((void **)&d->etc, (size_t)n * m * sizeof(double)));
   DEVO__GCK(cudaMalloc((void **)&d->ready, (size_t)m * sizeof(double)));
@@ -615,7 +636,7 @@ extern "C" int devo__gpu_sched_ls_scan(const devo_etc *e, const int *assign, int
 {
   devo__gls_mem d;
   devo__gls_args g;
-  cudaDeviceProp prop;
+  devo__gls_dev dv;
   long long ri[3];
   double rv;
   int st;
@@ -628,7 +649,9 @@ extern "C" int devo__gpu_sched_ls_scan(const devo_etc *e, const int *assign, int
                           "block %d: must be a multiple of 32 in [32, 1024]", block);
   memset(&d, 0, sizeof d);
   memset(mv, 0, sizeof *mv);
-  st = devo__gls_setup(e, block, 1, &d, &g, &prop, err, errlen);
+  st = devo__gls_device(&dv, err, errlen);
+  if (st == DEVO_OK)
+    st = devo__gls_setup(e, block, 1, &dv, &d, &g, err, errlen);
   if (st == DEVO_OK) {
     const int n = e->ntasks, m = e->nmach;
     cudaError_t ce = cudaMalloc((void **)&d.res_i, 3 * sizeof(long long));
@@ -755,12 +778,12 @@ static int devo__gls_loop(const devo__gls_opts *o, devo__gls_mem *d, devo__gls_a
 }
 
 /* Chains from the device's residency: as many blocks as fit at once, at most 1024. */
-static int devo__gls_auto_chains(int block, size_t smem, const cudaDeviceProp *prop, int *P,
-                                 char *err, size_t errlen)
+static int devo__gls_auto_chains(int block, size_t smem, const devo__gls_dev *dv, int *P, char *err,
+                                 size_t errlen)
 {
   int per = 0;
   DEVO__GCK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, devo__k_gls, block, smem));
-  *P = per * prop->multiProcessorCount;
+  *P = per * dv->sms;
   if (*P < 1)
     *P = 1;
   if (*P > 1024)
@@ -865,7 +888,7 @@ extern "C" int devo__gpu_sched_ls(const devo_etc *e, const int *starts, int nsta
 {
   devo__gls_mem d;
   devo__gls_args g;
-  cudaDeviceProp prop;
+  devo__gls_dev dv;
   int st, P, block, par = 0;
   if (err && errlen)
     err[0] = 0;
@@ -876,22 +899,12 @@ extern "C" int devo__gpu_sched_ls(const devo_etc *e, const int *starts, int nsta
   const int n = e->ntasks, m = e->nmach;
   const size_t smem = devo__gls_smem(n, m);
   memset(&d, 0, sizeof d);
-  if (!devo__gpu_probe(err, errlen))
-    return DEVO_E_NODEVICE;
-  {
-    int dev = 0;
-    cudaError_t ce = cudaGetDevice(&dev);
-    if (ce == cudaSuccess)
-      ce = cudaGetDeviceProperties(&prop, dev);
-    if (ce == cudaSuccess)
-      ce = devo__gpu_smem_max((const void *)devo__k_gls, &prop);
-    if (ce != cudaSuccess)
-      return devo__gls_cuerr(err, errlen, ce, "cudaGetDeviceProperties", __LINE__);
-  }
-  P = o->chains;
-  if (P == 0 && (st = devo__gls_auto_chains(block, smem, &prop, &P, err, errlen)) != DEVO_OK)
+  if ((st = devo__gls_device(&dv, err, errlen)) != DEVO_OK)
     return st;
-  st = devo__gls_setup(e, block, P, &d, &g, &prop, err, errlen);
+  P = o->chains;
+  if (P == 0 && (st = devo__gls_auto_chains(block, smem, &dv, &P, err, errlen)) != DEVO_OK)
+    return st;
+  st = devo__gls_setup(e, block, P, &dv, &d, &g, err, errlen);
   if (st == DEVO_OK) {
     g.seed = o->seed;
     g.de_every = P >= 4 ? o->de_every : 0;
