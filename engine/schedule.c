@@ -499,6 +499,8 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
       goto answer;
   }
   if (uses_ig(o)) {
+    if (o->search == DEVO_SEARCH_GPU_LS) /* the GPU did not run it: say where it ran */
+      r->backend = DEVO_BACKEND_CPU;
     if ((st = stage_ig(e, o, t0, deadline, ils, &best, r)) != DEVO_OK)
       goto done;
     ig_done = r->candidates > 0 && r->status == DEVO_OK; /* o->steps done before the deadline */

@@ -602,10 +602,53 @@ TEST_CASE(bad_options)
   devo_etc_destroy(e);
 }
 
+/* devo_schedule_run with DEVO_SEARCH_GPU_LS: the GPU search where a device is usable, else the
+ * CPU search (no skip: both paths are checked); valid, exact, never worse than the heuristics,
+ * and with a step budget the same answer twice with DEVO_OK. */
+TEST_CASE(schedule_run_gpu_ls)
+{
+  devo_etc *e = read_braun("u_s_lohi");
+  devo_schedule_opts so;
+  devo_schedule_result r1, r2;
+  int a1[512], a2[512], hh[512], h, t;
+  double ms, best_h = INFINITY;
+  const int gpu = devo_gpu_available(NULL, 0);
+  for (h = 0; h < DEVO_HEUR_COUNT; ++h) {
+    CHECK(devo_etc_heuristic(e, h, hh) == DEVO_OK);
+    CHECK(devo_etc_evaluate(e, hh, DEVO_ORDER_FCFS, &ms, NULL) == DEVO_OK);
+    best_h = ms < best_h ? ms : best_h;
+  }
+  devo_schedule_opts_init(&so);
+  so.lambda = 1.0;
+  so.search = DEVO_SEARCH_GPU_LS;
+  so.backend = DEVO_BACKEND_GPU;
+  so.time_limit = 60.0;
+  so.steps = 6;
+  so.chains = 8;
+  so.seed = 3;
+  CHECKF(devo_schedule_run(e, &so, a1, &r1) == DEVO_OK, "%s", r1.message);
+  CHECKF(devo_schedule_run(e, &so, a2, &r2) == DEVO_OK, "%s", r2.message);
+  CHECK_EQ_INT(r1.backend, gpu ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU);
+  CHECK_EQ_INT(r1.status, DEVO_OK);
+  for (t = 0; t < 512; ++t)
+    CHECK(a1[t] >= 0 && a1[t] < 16);
+  CHECK(devo_etc_evaluate(e, a1, DEVO_ORDER_FCFS, &ms, NULL) == DEVO_OK);
+  CHECK(memcmp(&ms, &r1.makespan, sizeof ms) == 0);
+  CHECKF(ms <= best_h, "%.17g is worse than the best heuristic %.17g", ms, best_h);
+  CHECK(memcmp(a1, a2, sizeof a1) == 0);
+  printf("devo_schedule_run gpu-ls on the %s: best heuristic %.6f -> %.6f, %lld steps\n",
+         gpu ? "GPU" : "CPU (no GPU)", best_h, ms, (long long)r1.ils_rounds);
+  /* the weighted objective is refused */
+  so.lambda = 0.75;
+  CHECK_EQ_INT(devo_schedule_run(e, &so, a1, &r1), DEVO_E_INVALID);
+  devo_etc_destroy(e);
+}
+
 int main(int argc, char **argv)
 {
   static const tc_case cases[] = {
       TC(scan_matches_brute_force), TC(search_valid_and_exact), TC(search_matches_cpu_reference),
-      TC(search_deterministic),     TC(search_deadline),        TC(bad_options)};
+      TC(search_deterministic),     TC(search_deadline),        TC(bad_options),
+      TC(schedule_run_gpu_ls)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }
