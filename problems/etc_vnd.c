@@ -48,7 +48,10 @@
  * Chains and determinism: chain q draws from Philox (seed, slot, step, q, DEVO__RNG_IG); every
  * epoch steps the chains stop, the best of all (lowest makespan, lowest chain on ties) becomes
  * every other chain's current schedule (the chain that found it goes on from where it is), the
- * targets follow it, and they go on. Which thread runs a chain does not matter, so
+ * targets follow it, and they go on. Tried at 3 s (u_c_hihi, u_s_hihi, u_s_lohi, u_c_hilo, one
+ * seed; mean gap 0.45% with this merge): pulling only chains more than 0.2% or 1% behind the
+ * best (0.43%, 0.50%), restarting the other chains from the priced schedule every 1024 or 4096
+ * steps (0.49%, 0.48%): none clearly better. Which thread runs a chain does not matter, so
  * with a step budget (and no deadline reached) the answer depends only on the seed, the chain
  * count and the budget. Under a deadline, how far each chain got varies with the machine.
  * The makespan each chain compares is recomputed after every step in task order (etc.h's order,
@@ -77,7 +80,12 @@
  * below the best makespan. Measured on the Braun instances at 1 s, one chain (single runs on the
  * loaded development machine, 2026-11-24): beta 1 and temperature 0.2 to 0.5 were best of
  * beta 0.1 .. 10 and 0.01 .. 0.5 (u_c_hihi 0.44% .. 0.51% above the best-known, u_s_hihi 2.0%;
- * beta 3: 0.5% .. 1.0% and 2.1% .. 4.0%; beta 0.1: 5.5% and 4.3%). */
+ * beta 3: 0.5% .. 1.0% and 2.1% .. 4.0%; beta 0.1: 5.5% and 4.3%). At 3 s neither a cyclic
+ * temperature (from 2x down to 0.1x the base over 200 or 2000 steps) nor a target 0.3% or 0.03%
+ * below the best was better than these (u_c_hihi, u_s_lohi, u_i_hihi, one seed); nor were
+ * prices adapted per chain to its loads after every step (mu_j exp(w_j), w_j decaying by 5% and
+ * growing by eta (L_j - T) / T: mean gap 0.64% with eta 1 and 1.08% with eta 5, against 0.45%,
+ * on u_c_hihi, u_s_hihi, u_s_lohi, u_c_hilo at 3 s). */
 #define SA_MOVES 1024
 /* Every IG_EVERY-th step of a chain is an iterated-greedy step (ig_step) instead: the
  * annealing alone stalled on the hihi instances where a few huge tasks fill the slow machines
@@ -516,6 +524,7 @@ static void sa_step(chain *s)
   const int n = s->n, m = s->m;
   const uint32_t step = (uint32_t)s->steps;
   const double *mu = s->mu;
+  const double temp = s->sa_temp;
   int q, j;
   double ms;
   if (s->stale)
@@ -544,7 +553,7 @@ static void sa_step(chain *s)
     }
     if ((++s->candidates & 255) == 0 && out_of_time(s))
       break; /* one step takes ~0.1 ms at 512x16, more where new bests cost O(n) each */
-    if (d > 0.0 && (double)w.v[3] * (1.0 / 4294967296.0) >= exp(-d / s->sa_temp))
+    if (d > 0.0 && (double)w.v[3] * (1.0 / 4294967296.0) >= exp(-d / temp))
       continue;
     s->assign[t] = b;
     if (u >= 0)
@@ -555,12 +564,21 @@ static void sa_step(chain *s)
     ms = s->load[0];
     for (j = 1; j < m; ++j)
       ms = s->load[j] > ms ? s->load[j] : ms;
-    if (ms < s->best_ms && (ms = exact_loads(s)) < s->best_ms) {
-      memcpy(s->best, s->assign, (size_t)n * sizeof(int));
-      s->best_ms = ms;
-      s->improved++;
-      if (s->target > ms * (1.0 - SA_DT))
-        s->target = ms * (1.0 - SA_DT);
+    if (ms < s->best_ms) {
+      if ((ms = exact_loads(s)) < s->best_ms) {
+        memcpy(s->best, s->assign, (size_t)n * sizeof(int));
+        s->best_ms = ms;
+        s->improved++;
+        if (s->target > ms * (1.0 - SA_DT))
+          s->target = ms * (1.0 - SA_DT);
+      }
+      /* a new best costs O(n) (while the makespan falls fast, nearly every accepted candidate
+       * is one): read the clock after each, not only every 2048 candidates, where 2048 new
+       * bests at 4096x64 would take about 10 ms (the overruns measured on the loaded machine,
+       * 4 to 7 ms before and after, came with 20 to 60 preemptions per run: not conclusive) */
+      s->clock_at = s->candidates;
+      if (out_of_time(s))
+        break;
     }
   }
   s->steps++;

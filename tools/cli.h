@@ -21,6 +21,8 @@ int cmd_solve(int argc, char **argv);
 int cmd_schedule(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_list_problems(int argc, char **argv);
+int cmd_experiment(int argc, char **argv);
+int cmd_rank(int argc, char **argv);
 
 /* Prints "devo <cmd>: <message>\n" to stderr and returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)

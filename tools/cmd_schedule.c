@@ -72,7 +72,7 @@ static const char *const schedule_help =
     "machine that ends last), until the time limit, counted from the start of the process;\n"
     "local search then polishes DE's best, and iterated local search continues from the\n"
     "best schedule until the deadline. With --objective makespan the search after the\n"
-    "heuristics is an iterated greedy instead (--search).\n"
+    "heuristics is an annealing at LP machine prices instead (--search).\n"
     "\n"
     "input:\n"
     "  FILE or -            CSV (rows = tasks, columns = machines; ',' ';' or tab; optional\n"
@@ -100,16 +100,17 @@ static const char *const schedule_help_search =
     "  --local-search on|off on (default): improve the heuristic seeds and DE's best by local\n"
     "                       search; off: plain DE from the plain heuristics\n"
     "  --search S           auto (default: ig for --objective makespan, else pipeline), ig\n"
-    "                       (heuristics, then iterated greedy: random reassignments + moves,\n"
-    "                       swaps and ejection chains off the machine that ends last; makespan\n"
+    "                       (heuristics, then annealing of moves and swaps at the LP machine\n"
+    "                       prices, with iterated-greedy steps and ejection chains; makespan\n"
     "                       only), pipeline (the DE pipeline described above) or gpu-ls\n"
-    "                       (heuristics, then hundreds of such searches at once on the GPU,\n"
-    "                       recombined by DE; makespan only; with --backend gpu and a GPU\n"
-    "                       ready in time, else ig on the CPU)\n"
+    "                       (heuristics, then hundreds of descents of moves and swaps at once\n"
+    "                       on the GPU, recombined by DE; makespan only; with --backend gpu and\n"
+    "                       a GPU ready in time, else ig on the CPU)\n"
     "  --steps N            ig: stop after N steps per chain (with the seed and --chains the\n"
     "                       answer is then the same on every run and thread count, unless\n"
     "                       the time limit comes first; default: until the time limit)\n"
-    "  --chains N           ig: independent chains, merged every 64 steps (default: --threads)\n"
+    "  --chains N           ig: chains, merged every 64 steps (default: the larger of\n"
+    "                       --threads and 4)\n"
     "  --ils-share S        share of the search time for iterated local search (random\n"
     "                       reassignments + local search) on the best answer after DE, in\n"
     "                       [0, 1) (default 0.8; 0 = DE gets all of it)\n"
@@ -156,7 +157,7 @@ typedef struct sched_args {
   double lambda, time_limit, f, cr, ils_share;
   uint64_t seed;
   int64_t steps;      /* issue 19: IG steps per chain, 0 = until the limit */
-  int chains, search; /* IG chains (0 = threads), DEVO_SEARCH_* */
+  int chains, search; /* IG chains (0 = max(threads, 4)), DEVO_SEARCH_* */
 } sched_args;
 
 /* SIGINT or SIGTERM (what Slurm, systemd and Kubernetes send) stops the search, which still
@@ -647,11 +648,10 @@ static void text_summary(FILE *sf, const sched_args *a, const devo_etc *e, const
           a->lambda, a->order ? "spt" : "fcfs");
   fprintf(sf, "evaluations  %lld\ngenerations  %lld\n", (long long)r->evaluations,
           (long long)r->generations);
-  fprintf(sf, "stop         %s (%s)%s\n", devo_status_name(r->status),
-          devo_status_message(r->status),
-          r->status == DEVO_TIME_LIMIT && !r->de_ran && r->candidates == 0
-              ? ": too little time for DE"
-              : "");
+  fprintf(
+      sf, "stop         %s (%s)%s\n", devo_status_name(r->status), devo_status_message(r->status),
+      r->status == DEVO_TIME_LIMIT && !r->de_ran && r->candidates == 0 ? ": too little time for DE"
+                                                                       : "");
   fprintf(sf, "best from    %s%s%s%s\n", devo_schedule_source_name(r->source),
           r->heuristic >= 0 ? " (" : "", r->heuristic >= 0 ? devo_heuristic_name(r->heuristic) : "",
           r->heuristic >= 0 ? ")" : "");

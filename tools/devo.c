@@ -13,6 +13,8 @@ static const struct {
     {"schedule", cmd_schedule, "map tasks to machines from an ETC matrix before a deadline"},
     {"eval", cmd_eval, "evaluate a built-in function at points read as CSV"},
     {"list-problems", cmd_list_problems, "list the built-in functions"},
+    {"experiment", cmd_experiment, "run a grid of trials from a spec file into a results CSV"},
+    {"rank", cmd_rank, "rank the algorithms of a results CSV (U-score, Mann-Whitney, Friedman)"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
@@ -33,8 +35,9 @@ int main(int argc, char **argv)
   int k;
   cli_mark_start();
   if (argc < 2) /* bad usage is one line (DESIGN.md); --help has the list */
-    return cli_usage_error(NULL, "a command is needed: solve, schedule, eval or list-problems "
-                                 "(see devo --help)");
+    return cli_usage_error(
+        NULL, "a command is needed: solve, schedule, eval, list-problems, experiment or rank "
+              "(see devo --help)");
   if (strcmp(argv[1], "help") == 0 && argc > 2) { /* devo help CMD = devo CMD --help */
     static char help[] = "--help";
     char *sub[3];

@@ -39,9 +39,9 @@ static const char *const usage =
     "  --np N             DE population (default 64)\n"
     "  --local-search on|off  on (default); off = plain DE from the plain heuristics\n"
     "  --only NAME        one instance, e.g. u_c_hihi\n"
-    "  --search S         auto (default: the iterated greedy for the makespan), ig or pipeline\n"
+    "  --search S         auto (default: the makespan search of etc_vnd.c), ig or pipeline\n"
     "                     (the DE pipeline of issue 5, for comparison)\n"
-    "  --chains N         IG chains (default 0 = as many as threads)\n";
+    "  --chains N         IG chains (default 0 = the larger of threads and 4)\n";
 
 static double median(double *v, int n)
 {

@@ -413,14 +413,14 @@ enum {
 enum {
   DEVO_SEARCH_AUTO = 0,     /* IG for lambda = 1 (the makespan), else the DE pipeline */
   DEVO_SEARCH_PIPELINE = 1, /* heuristics, local search, DE, iterated local search (steps 1-6) */
-  DEVO_SEARCH_IG = 2,       /* heuristics, then the iterated greedy of problems/etc_vnd.c on
+  DEVO_SEARCH_IG = 2,       /* heuristics, then the makespan search of problems/etc_vnd.c on
                                threads (makespan only: lambda must be 1) */
   DEVO_SEARCH_GPU_LS = 3    /* heuristics, then the GPU-resident search of kernels/
                                gpu_sched_ls.cu (hundreds of chains, one block each: moves and
                                swaps off the critical machine scanned in parallel, perturbations
                                and DE; makespan only). Runs on the GPU when backend = GPU (call
                                devo_gpu_warmup first: the GPU's start-up otherwise falls inside
-                               the limit), else, or when the GPU cannot run it, the IG on the CPU
+                               the limit), else, or when the GPU cannot run it, IG on the CPU
                                (r->backend says which). steps and chains count as for IG (chains
                                0: as many as the device keeps resident, at most 1024); the
                                answer's source is DEVO_SCHED_FROM_IG */
@@ -475,9 +475,9 @@ typedef struct devo_schedule_opts {
                     the same on every run and thread count for a fixed seed and chains,
                     provided the deadline does not end it first (r->status DEVO_OK, not
                     DEVO_TIME_LIMIT). Needs search = IG or AUTO with lambda = 1. */
-  int chains;    /* IG chains, 0 .. 4096; 0 (default) = threads. The answer depends on the
-                    chain count, not on the thread count: fix it for answers that do not
-                    depend on threads. At most 64 threads run chains. */
+  int chains;    /* IG chains, 0 .. 4096; 0 (default) = the larger of threads and 4. The
+                    answer depends on the chain count, not on the thread count: fix it for
+                    answers that do not depend on threads. At most 64 threads run chains. */
 } devo_schedule_opts;
 
 /* What devo_schedule_run did. */
@@ -507,15 +507,16 @@ void devo_schedule_opts_init(devo_schedule_opts *o);
 
 /* The time-bounded anytime scheduler of `devo schedule`, for resource managers that link devo:
  * matrix in memory in, assignment out. With the IG search (o->search = IG, or AUTO with
- * lambda = 1; issue 19): step 1 below, then the iterated greedy of problems/etc_vnd.c from the
- * best heuristic schedule (on the CPU, o->chains chains on o->threads threads; the GPU is not
- * used) until the deadline or o->steps steps per chain; the answer is the better of the two
- * (r->source FROM_IG or FROM_HEURISTIC), r->ils_rounds counts the steps and r->candidates the
- * neighbourhood candidates; r->status is DEVO_TIME_LIMIT (the deadline ended it), DEVO_OK
- * (o->steps done), DEVO_INTERRUPTED (o->interrupt, read every 2048 candidates) or
- * DEVO_STOPPED_BY_CALLBACK. The deadline promise below holds the same (the
- * search reads the clock every 2048 candidates, about 20 us). Otherwise (the DE pipeline),
- * steps, all inside o->time_limit:
+ * lambda = 1; issue 19): step 1 below, then the makespan search of problems/etc_vnd.c
+ * (annealing at the LP relaxation's machine prices with iterated-greedy steps; docs/
+ * scheduling-search.md) from the best heuristic schedule (on the CPU, o->chains chains on
+ * o->threads threads; the GPU is not used) until the deadline or o->steps steps per chain; the
+ * answer is the better of the two (r->source FROM_IG or FROM_HEURISTIC), r->ils_rounds counts the
+ * steps and r->candidates the neighbourhood candidates; r->status is DEVO_TIME_LIMIT (the deadline
+ * ended it), DEVO_OK (o->steps done), DEVO_INTERRUPTED (o->interrupt, read every 2048 candidates)
+ * or DEVO_STOPPED_BY_CALLBACK. The deadline promise below holds the same (the search reads the
+ * clock every 2048 candidates, about 20 us). Otherwise (the DE pipeline), steps, all inside
+ * o->time_limit:
  *  1. the six classic heuristics (or only o->heuristic, which then is the answer, no search, and
  *     always runs to its end, O(n^2 m) for Min-min, Max-min and Sufferage: minutes from about
  *     10^5 tasks): OLB, MET and MCT always, then Min-min, Sufferage and Max-min, each dropped

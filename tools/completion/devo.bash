@@ -19,7 +19,7 @@ _devo() {
     *) cmd=${COMP_WORDS[i]}; break ;;
     esac
   done
-  local cmds="solve schedule eval list-problems help"
+  local cmds="solve schedule eval list-problems experiment rank help"
   if [[ -z $cmd ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$cmds --help --version" -- "$cur")
     return
@@ -40,6 +40,8 @@ _devo() {
     return ;;
   --local-search) mapfile -t COMPREPLY < <(compgen -W "on off" -- "$cur"); return ;;
   --order) mapfile -t COMPREPLY < <(compgen -W "fcfs spt" -- "$cur"); return ;;
+  --protocol) mapfile -t COMPREPLY < <(compgen -W "janssen2024" -- "$cur"); return ;;
+  --tiebreak) mapfile -t COMPREPLY < <(compgen -W "time evals" -- "$cur"); return ;;
   --cec-data) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
   --out | --ready) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
   esac

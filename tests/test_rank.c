@@ -1,0 +1,387 @@
+/* test_rank.c: `devo rank` against SciPy 1.10 (Debian python3-scipy) on fixed data: U-scores,
+ * two-sided Mann-Whitney U (exact and normal, with ties), Friedman chi-square, p and mean ranks;
+ * bad rows refused with file:row (exit 2).
+ *
+ * How the expected values were made: the results files below are written from the arrays of
+ * this file; SciPy ranked the same trials by a number that orders them as devo rank does,
+ * goodness = 1e6 - target_time for a trial that reached the target, -error for the others
+ * (every time is below 1e6), with
+ *   r = scipy.stats.rankdata(concatenate of all algorithms' goodness on the function)
+ *   U-score of an algorithm = sum of its r - n (n + 1) / 2
+ *   scipy.stats.mannwhitneyu(good_A, good_B, alternative='two-sided', method='auto')
+ *     -> (statistic = U(A), pvalue)
+ *   scipy.stats.friedmanchisquare(U_a, U_b, U_c) over the functions -> (statistic, pvalue)
+ * in Python 3 with numpy and scipy.stats imported, the arrays copied from this file (p2 as
+ * pairs (error, target_time or None)), values printed with repr(float(...)):
+ *   def good(fn, a): return (np.array([1e6 - t if t is not None else -e for e, t in p2[a]])
+ *                            if fn == 'p2' else -np.array((p1 if fn == 'p1' else p3)[a]))
+ *   allg = np.concatenate([good(fn, a) for a in 'abc']); r = rankdata(allg)
+ *   U[fn, a] = r[i:i + n].sum() - n * (n + 1) / 2   (i: the offset of a's n trials) */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/tcheck.h"
+
+static const char *const header =
+    "# devo experiment 0.1.0 spec=test hash=0000000000000000\n"
+    "algorithm,params,problem,dim,np,seed,backend,threads,error,evaluations,generations,time,"
+    "stop,target_time,target_evals\n";
+
+/* Data set 1: algorithms a, b, c on p1 (errors only, ties), p2 (some trials reached the target:
+ * their target_time; NAN = did not), p3 (5, 7 and 6 trials, no ties: exact test). */
+static const double p1[3][10] = {{0.5, 0.25, 1.0, 0.5, 2.0, 0.125, 0.75, 3.0, 0.5, 1.5},
+                                 {1.0, 2.0, 4.0, 0.5, 3.0, 2.5, 1.0, 5.0, 6.0, 1.75},
+                                 {0.25, 0.125, 0.0625, 0.5, 0.375, 1.0, 0.0, 0.0, 0.3125, 0.4375}};
+static const double p2_err[3][10] = {{1e-9, 1e-9, 0.5, 2e-9, 1e-9, 3.0, 1e-9, 1e-9, 0.25, 5e-9},
+                                     {1e-9, 0.125, 0.25, 1e-9, 4.0, 1e-9, 2.0, 1e-9, 1e-9, 1.0},
+                                     {1e-9, 1e-9, 1e-9, 1e-9, 1e-9, 0.5, 1e-9, 1e-9, 1e-9, 1e-9}};
+#define NO NAN
+static const double p2_tt[3][10] = {
+    {0.5, 0.25, NO, 0.75, 1.25, NO, 0.5, 2.0, NO, 1.0},
+    {1.5, NO, NO, 0.5, NO, 3.0, NO, 2.5, 1.75, NO},
+    {0.125, 0.0625, 0.25, 0.375, 0.5, NO, 0.1875, 0.3125, 0.4375, 0.0078125}};
+static const double p3a[] = {3.5, 1.25, 7.0, 2.0, 9.5};
+static const double p3b[] = {4.0, 8.0, 6.5, 10.0, 12.0, 5.5, 11.0};
+static const double p3c[] = {0.5, 1.0, 1.5, 2.5, 3.0, 4.5};
+
+static char dir[64];
+
+static const char *path_in(const char *name)
+{
+  static char p[4][256];
+  static int k;
+  if (!dir[0]) {
+    snprintf(dir, sizeof dir, "/tmp/devo_rank_XXXXXX");
+    if (!mkdtemp(dir))
+      TC_SKIP("no temporary folder");
+  }
+  k = (k + 1) % 4;
+  snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
+  return p[k];
+}
+
+static void row(FILE *f, const char *alg, const char *prob, int seed, double err, double tt)
+{
+  if (isnan(tt))
+    fprintf(f, "%s,f=0.5,%s,10,20,%d,cpu,1,%.17g,1000,50,9,DEVO_EVAL_LIMIT,,\n", alg, prob, seed,
+            err);
+  else
+    fprintf(f, "%s,f=0.5,%s,10,20,%d,cpu,1,%.17g,1000,50,%.17g,DEVO_TARGET_REACHED,%.17g,1000\n",
+            alg, prob, seed, err, tt, tt);
+}
+
+static const char *write_set1(void)
+{
+  const char *path = path_in("set1.csv");
+  static const char *const alg[3] = {"a", "b", "c"};
+  FILE *f = fopen(path, "w");
+  int a, k;
+  CHECK(f != NULL);
+  if (!f)
+    return path;
+  fputs(header, f);
+  for (a = 0; a < 3; ++a) {
+    const double *p3 = a == 0 ? p3a : a == 1 ? p3b : p3c;
+    const int n3 = a == 0 ? 5 : a == 1 ? 7 : 6;
+    for (k = 0; k < 10; ++k)
+      row(f, alg[a], "p1", k + 1, p1[a][k], NO);
+    for (k = 0; k < 10; ++k)
+      row(f, alg[a], "p2", k + 1, p2_err[a][k], p2_tt[a][k]);
+    for (k = 0; k < n3; ++k)
+      row(f, alg[a], "p3", k + 1, p3[k], NO);
+  }
+  fclose(f);
+  return path;
+}
+
+/* The value of "table,function,algorithm,other,stat," in devo rank's CSV output, or NAN. */
+static double value(const char *out, const char *key)
+{
+  char pat[256];
+  const char *p;
+  snprintf(pat, sizeof pat, "\n%s,", key);
+  p = strstr(out, pat);
+  return p ? strtod(p + strlen(pat), NULL) : (double)NAN;
+}
+
+static char *rank_csv(const char *path)
+{
+  char cmd[512], *out = NULL;
+  snprintf(cmd, sizeof cmd, "%s rank %s --format csv", tc_devo_bin(), path);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  return out;
+}
+
+#define EXPECT(out, key, v)                                                                        \
+  do {                                                                                             \
+    const double got_ = value(out, key), want_ = (v);                                              \
+    CHECKF(fabs(got_ - want_) <= 1e-12 * fabs(want_) + 1e-300, "%s: %.17g, SciPy %.17g", key,      \
+           got_, want_);                                                                           \
+  } while (0)
+
+TEST_CASE(uscore_against_scipy)
+{
+  char *out = rank_csv(write_set1());
+  CHECK(out != NULL);
+  if (!out)
+    return;
+  /* U from rankdata as in the file's comment */
+  EXPECT(out, "uscore,p1,a,,u", 99.5);
+  EXPECT(out, "uscore,p1,b,,u", 21.0);
+  EXPECT(out, "uscore,p1,c,,u", 179.5);
+  EXPECT(out, "uscore,p2,a,,u", 84.5);
+  EXPECT(out, "uscore,p2,b,,u", 37.0);
+  EXPECT(out, "uscore,p2,c,,u", 178.5);
+  EXPECT(out, "uscore,p3,a,,u", 36.0);
+  EXPECT(out, "uscore,p3,b,,u", 8.0);
+  EXPECT(out, "uscore,p3,c,,u", 63.0);
+  EXPECT(out, "uscore,total,a,,u", 99.5 + 84.5 + 36.0);
+  EXPECT(out, "uscore,total,c,,rank", 1);
+  EXPECT(out, "uscore,total,a,,rank", 2);
+  EXPECT(out, "uscore,total,b,,rank", 3);
+  EXPECT(out, "uscore,p1,b,,rank", 3);
+  free(out);
+}
+
+TEST_CASE(mannwhitney_against_scipy)
+{
+  char *out = rank_csv(write_set1());
+  CHECK(out != NULL);
+  if (!out)
+    return;
+  /* mannwhitneyu(good(fn, x), good(fn, y), alternative='two-sided', method='auto'):
+   * p1 and p2 have ties (normal approximation), p3 has none and samples <= 8 (exact) */
+  EXPECT(out, "mwu,p1,a,b,u1", 81.5);
+  EXPECT(out, "mwu,p1,a,b,p", 0.018393316403655127);
+  EXPECT(out, "mwu,p1,a,c,u1", 18.0);
+  EXPECT(out, "mwu,p1,a,c,p", 0.01667445200296233);
+  EXPECT(out, "mwu,p1,b,c,u1", 2.5);
+  EXPECT(out, "mwu,p1,b,c,p", 0.00036957562700866523);
+  EXPECT(out, "mwu,p2,a,b,u1", 70.5);
+  EXPECT(out, "mwu,p2,a,b,p", 0.1298464263339688);
+  EXPECT(out, "mwu,p2,a,c,u1", 14.0);
+  EXPECT(out, "mwu,p2,a,c,p", 0.007153311639923335);
+  EXPECT(out, "mwu,p2,b,c,u1", 7.5);
+  EXPECT(out, "mwu,p2,b,c,p", 0.0014927163774879203);
+  EXPECT(out, "mwu,p3,a,b,u1", 28.0);
+  EXPECT(out, "mwu,p3,a,b,p", 0.10606060606060606);
+  EXPECT(out, "mwu,p3,a,c,u1", 8.0);
+  EXPECT(out, "mwu,p3,a,c,p", 0.24675324675324672);
+  EXPECT(out, "mwu,p3,b,c,u1", 1.0);
+  EXPECT(out, "mwu,p3,b,c,p", 0.002331002331002331);
+  EXPECT(out, "mwu,p1,a,b,exact", 0);
+  EXPECT(out, "mwu,p3,a,b,exact", 1);
+  /* friedmanchisquare(U_a, U_b, U_c) over p1, p2, p3 */
+  EXPECT(out, "friedman,,,,chi2", 6.0);
+  EXPECT(out, "friedman,,,,p", 0.04978706836786395);
+  EXPECT(out, "friedman,,,,df", 2);
+  free(out);
+}
+
+/* No ties, samples of 9 and 10 (> 8): the normal approximation without a tie term.
+ *   a = [0.31, 0.82, 0.15, 0.67, 0.44, 0.93, 0.28, 0.59, 0.71]
+ *   b = [0.52, 0.97, 0.86, 0.39, 0.77, 1.12, 0.64, 0.88, 1.05, 0.73]
+ *   mannwhitneyu(-np.array(a), -np.array(b), alternative='two-sided', method='auto')
+ *   -> (69.0, 0.055013832353979004) */
+TEST_CASE(mannwhitney_normal_no_ties)
+{
+  static const double a[] = {0.31, 0.82, 0.15, 0.67, 0.44, 0.93, 0.28, 0.59, 0.71};
+  static const double b[] = {0.52, 0.97, 0.86, 0.39, 0.77, 1.12, 0.64, 0.88, 1.05, 0.73};
+  const char *path = path_in("set2.csv");
+  FILE *f = fopen(path, "w");
+  char *out;
+  int k;
+  CHECK(f != NULL);
+  if (!f)
+    return;
+  fputs(header, f);
+  for (k = 0; k < 9; ++k)
+    row(f, "a", "p4", k + 1, a[k], NO);
+  for (k = 0; k < 10; ++k)
+    row(f, "b", "p4", k + 1, b[k], NO);
+  fclose(f);
+  out = rank_csv(path);
+  if (!out)
+    return;
+  EXPECT(out, "mwu,p4,a,b,u1", 69.0);
+  EXPECT(out, "mwu,p4,a,b,p", 0.055013832353979004);
+  EXPECT(out, "mwu,p4,a,b,exact", 0);
+  free(out);
+}
+
+/* Friedman with ties in blocks and df = 3: 4 algorithms x 5 functions, one trial each (so the
+ * U-score is the rank within the function minus 1):
+ *   fr = {'q1': [1, 2, 3, 4], 'q2': [2, 2, 1, 5], 'q3': [4, 1, 3, 2], 'q4': [3, 3, 3, 1],
+ *         'q5': [1.5, 2.5, 0.5, 3.5]}   (errors of w, x, y, z)
+ *   friedmanchisquare(*[[-fr[f][i] for f in fr] for i in range(4)])
+ *   -> (1.2666666666666673, 0.7370632079087256)
+ *   mean ranks (1 = best): (5 - rankdata(-errors)) averaged -> [2.5, 2.3, 2.2, 3.0] */
+TEST_CASE(friedman_against_scipy)
+{
+  static const double e[5][4] = {
+      {1, 2, 3, 4}, {2, 2, 1, 5}, {4, 1, 3, 2}, {3, 3, 3, 1}, {1.5, 2.5, 0.5, 3.5}};
+  static const char *const alg[4] = {"w", "x", "y", "z"};
+  const char *path = path_in("set3.csv");
+  FILE *f = fopen(path, "w");
+  char prob[8], *out;
+  int q, a;
+  CHECK(f != NULL);
+  if (!f)
+    return;
+  fputs(header, f);
+  for (q = 0; q < 5; ++q)
+    for (a = 0; a < 4; ++a) {
+      snprintf(prob, sizeof prob, "q%d", q + 1);
+      row(f, alg[a], prob, 1, e[q][a], NO);
+    }
+  fclose(f);
+  out = rank_csv(path);
+  if (!out)
+    return;
+  EXPECT(out, "friedman,,,,chi2", 1.2666666666666673);
+  EXPECT(out, "friedman,,,,p", 0.7370632079087256);
+  EXPECT(out, "friedman,,,,df", 3);
+  EXPECT(out, "friedman,,w,,mean_rank", 2.5);
+  EXPECT(out, "friedman,,x,,mean_rank", 2.3);
+  EXPECT(out, "friedman,,y,,mean_rank", 2.2);
+  EXPECT(out, "friedman,,z,,mean_rank", 3.0);
+  free(out);
+}
+
+/* A file whose line 4 is `bad` (after the comment, the header and one good row) is refused with
+ * file:4 and word. */
+static void bad_row(const char *bad, const char *word)
+{
+  const char *path = path_in("bad.csv");
+  char cmd[512], prefix[300];
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (!f)
+    return;
+  fputs(header, f);
+  row(f, "a", "p1", 1, 0.5, NO);
+  fprintf(f, "%s", bad);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), path);
+  snprintf(prefix, sizeof prefix, "devo rank: %s:4:", path);
+  tc_expect_refused(cmd, 2, prefix, word);
+}
+
+TEST_CASE(bad_rows_refused)
+{
+  const char *path;
+  char cmd[512], prefix[300];
+  FILE *f;
+  bad_row("b,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,\n", "14 fields");
+  bad_row("b,f=0.5,p1,10,20,1,cpu,1,abc,1000,50,9,DEVO_EVAL_LIMIT,,\n", "error 'abc'");
+  bad_row("b,f=0.5,p1,10,20,1,cpu,1,nan,1000,50,9,DEVO_EVAL_LIMIT,,\n", "error 'nan'");
+  bad_row("b,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_TARGET_REACHED,-1,\n", "target_time");
+  bad_row("b,f=0.5,p1,x,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "dim 'x'");
+  bad_row("b,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,soon,DEVO_EVAL_LIMIT,,\n", "time 'soon'");
+  bad_row("b,f=0.5,p1,10,0,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "np '0'");
+  bad_row(",f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "empty");
+  bad_row("\"b\",f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "quoted");
+  bad_row("b,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,", "unfinished");
+  /* an algorithm without trials on a function: the file and both are named */
+  path = path_in("gap.csv");
+  f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (f) {
+    fputs(header, f);
+    row(f, "a", "p1", 1, 0.5, NO);
+    row(f, "b", "p2", 1, 0.5, NO);
+    fclose(f);
+  }
+  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), path);
+  snprintf(prefix, sizeof prefix, "devo rank: %s: b has no trials on p1", path);
+  tc_expect_refused(cmd, 2, prefix, "incomplete");
+  path = path_in("nohead.csv");
+  f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (f) {
+    fputs("algorithm,problem,dim\na,p1,10\n", f);
+    fclose(f);
+  }
+  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), path);
+  snprintf(prefix, sizeof prefix, "devo rank: %s:1:", path);
+  tc_expect_refused(cmd, 2, prefix, "no column 'np'");
+  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), path_in("missing.csv"));
+  tc_expect_refused(cmd, 2, NULL, "missing.csv");
+}
+
+/* --models: mean wall time per trial per backend and function, and the speedup against cpu.
+ * By hand: on p1, cpu times 1, 2, 3 -> mean 2; gpu 0.25, 0.15 -> 0.2, speedup 10; cpu-ms 0.5 ->
+ * speedup 4; on p2, cpu 6 -> 6; gpu 2 -> speedup 3; cpu-ms 1, 2 -> 1.5, speedup 4. */
+TEST_CASE(models_table)
+{
+  static const struct {
+    const char *prob, *bk;
+    double time;
+  } r[] = {{"p1", "cpu", 1},    {"p1", "cpu", 2},      {"p1", "cpu", 3}, {"p1", "gpu", 0.25},
+           {"p1", "gpu", 0.15}, {"p1", "cpu-ms", 0.5}, {"p2", "cpu", 6}, {"p2", "gpu", 2},
+           {"p2", "cpu-ms", 1}, {"p2", "cpu-ms", 2}};
+  const char *path = path_in("models.csv");
+  char cmd[512], *out = NULL;
+  FILE *f = fopen(path, "w");
+  size_t k;
+  CHECK(f != NULL);
+  if (!f)
+    return;
+  fputs(header, f);
+  for (k = 0; k < sizeof r / sizeof r[0]; ++k)
+    fprintf(f, "de,f=0.5,%s,10,20,%d,%s,1,0.5,1000,50,%.17g,DEVO_EVAL_LIMIT,,\n", r[k].prob,
+            (int)k + 1, r[k].bk, r[k].time);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s rank %s --models --format csv", tc_devo_bin(), path);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  if (!out)
+    return;
+  EXPECT(out, "models,p1,de/NP=20,cpu,mean_time", 2.0);
+  EXPECT(out, "models,p1,de/NP=20,gpu,mean_time", 0.2);
+  EXPECT(out, "models,p1,de/NP=20,gpu,speedup", 10.0);
+  EXPECT(out, "models,p1,de/NP=20,cpu-ms,speedup", 4.0);
+  EXPECT(out, "models,p2,de/NP=20,cpu,mean_time", 6.0);
+  EXPECT(out, "models,p2,de/NP=20,gpu,speedup", 3.0);
+  EXPECT(out, "models,p2,de/NP=20,cpu-ms,mean_time", 1.5);
+  EXPECT(out, "models,p2,de/NP=20,cpu-ms,speedup", 4.0);
+  free(out);
+  snprintf(cmd, sizeof cmd, "%s rank %s --models", tc_devo_bin(), path);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, "| model | p1 | p2 |") && strstr(out, "| cpu | 2 | 6 |") &&
+             strstr(out, "| gpu | 0.2 (x10) | 2 (x3) |"),
+         "%s", out);
+  free(out);
+}
+
+TEST_CASE(markdown_output)
+{
+  char cmd[512], *out = NULL;
+  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), write_set1());
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, "| c | 179.5 (1) | 178.5 (1) | 63 (1) | 421 | 1 |") &&
+             strstr(out, "| p3 | a | b | 28 | 5 x 7 | 0.1061 | exact | - |") &&
+             strstr(out, "| p1 | b | c | 2.5 | 10 x 10 | 0.0003696 | normal | c |") &&
+             strstr(out, "chi2 = 6, df = 2, p = 0.04979"),
+         "%s", out);
+  free(out);
+}
+
+int main(int argc, char **argv)
+{
+  static const tc_case cases[] = {
+      TC(uscore_against_scipy),   TC(mannwhitney_against_scipy), TC(mannwhitney_normal_no_ties),
+      TC(friedman_against_scipy), TC(bad_rows_refused),          TC(models_table),
+      TC(markdown_output)};
+  int rc = tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
+  char cmd[128];
+  if (dir[0]) {
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+      fprintf(stderr, "could not remove %s\n", dir);
+  }
+  return rc;
+}

@@ -1,0 +1,771 @@
+/* cmd_experiment.c: `devo experiment SPEC`: runs a grid of algorithms x problems x dimensions x
+ * population sizes x seeds x backends (docs/experiment.md), one CSV row per trial written and
+ * flushed as the trial ends, optional convergence traces, resumable from its own output (a spec
+ * hash in the header), a progress bar on a terminal, SIGINT/SIGTERM keeping every finished row. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "experiment.h"
+#include "json_out.h"
+#include "tool_util.h"
+
+static const char *const experiment_help =
+    "usage: devo experiment SPEC [options]\n"
+    "\n"
+    "Runs every trial of the grid described in SPEC (format: docs/experiment.md): algorithms x\n"
+    "problems x dims x np x seeds x backends, each stopped by the budget, the target or the time\n"
+    "limit. One CSV row per trial is appended to the output as the trial ends; rerunning the\n"
+    "same command skips the trials already there (the spec's hash is in the file's first line).\n"
+    "\n"
+    "options:\n"
+    "  --out FILE             results CSV (instead of the spec's 'output')\n"
+    "  --protocol janssen2024 30 trials, target 1e-8, budget 100000*D (Janssen et al. 2024)\n"
+    "  --dry-run              print the grid and its size, run nothing\n"
+    "SIGINT or SIGTERM stops after the running trial's row is dropped: the finished rows stay,\n"
+    "and the same command resumes (exit 1). A second signal ends the process at once.\n"
+    "Exit: 0 all trials done, 1 runtime failure or interrupted, 2 bad spec or usage.\n";
+
+#define CMD "experiment"
+static const char *const columns =
+    "algorithm,params,problem,dim,np,seed,backend,threads,error,evaluations,generations,time,"
+    "stop,target_time,target_evals";
+#define NCOLS 15
+
+static devo_solver *volatile active_solver;
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+  if (stop_signal) {
+    sigset_t self;
+    signal(sig, SIG_DFL);
+    sigemptyset(&self);
+    sigaddset(&self, sig);
+    sigprocmask(SIG_UNBLOCK, &self, NULL);
+    raise(sig);
+    _exit(128 + sig);
+  }
+  stop_signal = sig;
+  if (active_solver)
+    devo_interrupt(active_solver);
+}
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- the grid -------------------------------------------------------------------------------- */
+
+typedef struct trial {
+  int a, pr, d, n, sd, b;
+} trial;
+
+static int64_t trial_index(const exp_spec *s, const trial *t)
+{
+  return (((((int64_t)t->b * s->nalgos + t->a) * s->nproblems + t->pr) * s->ndims + t->d) *
+              s->nnps +
+          t->n) *
+             s->nseeds +
+         t->sd;
+}
+
+/* The fields of a row (split in place at commas): NCOLS, or fewer when malformed. */
+static int split_row(char *line, char **f, int max)
+{
+  int n = 0;
+  char *p = line;
+  for (;;) {
+    char *c = strchr(p, ',');
+    if (n == max)
+      return max + 1;
+    f[n++] = p;
+    if (!c)
+      return n;
+    *c = 0;
+    p = c + 1;
+  }
+}
+
+static int find_str(const char *v, int n, const char *(*get)(const exp_spec *, int),
+                    const exp_spec *s)
+{
+  int k;
+  for (k = 0; k < n; ++k)
+    if (strcmp(v, get(s, k)) == 0)
+      return k;
+  return -1;
+}
+static const char *algo_name(const exp_spec *s, int k)
+{
+  return s->algos[k].name;
+}
+static const char *problem_name(const exp_spec *s, int k)
+{
+  return s->problems[k];
+}
+static const char *backend_name(const exp_spec *s, int k)
+{
+  return exp_backend_name(s->backends[k]);
+}
+
+static int find_int(long long v, const int *a, int n)
+{
+  int k;
+  for (k = 0; k < n; ++k)
+    if (a[k] == v)
+      return k;
+  return -1;
+}
+
+/* The trial of row fields f[0..]: the key columns algorithm, problem, dim, np, seed, backend at
+ * cols[0..5]. 0 when it is one of the grid's. */
+static int row_trial(const exp_spec *s, char **f, const int *cols, trial *t)
+{
+  char *end;
+  uint64_t seed;
+  long long d, n;
+  int k;
+  t->a = find_str(f[cols[0]], s->nalgos, algo_name, s);
+  t->pr = find_str(f[cols[1]], s->nproblems, problem_name, s);
+  t->b = find_str(f[cols[5]], s->nbackends, backend_name, s);
+  d = strtoll(f[cols[2]], &end, 10);
+  t->d = *end ? -1 : find_int(d, s->dims, s->ndims);
+  n = strtoll(f[cols[3]], &end, 10);
+  t->n = *end ? -1 : find_int(n, s->nps, s->nnps);
+  t->sd = -1;
+  if (tool_parse_u64(f[cols[4]], &seed) == 0)
+    for (k = 0; k < s->nseeds; ++k)
+      if (s->seeds[k] == seed)
+        t->sd = k;
+  return t->a < 0 || t->pr < 0 || t->b < 0 || t->d < 0 || t->n < 0 || t->sd < 0 ? -1 : 0;
+}
+
+/* ---- output files ---------------------------------------------------------------------------- */
+
+static void header_line(char *buf, size_t len, const exp_spec *s)
+{
+  snprintf(buf, len, "# devo experiment %s spec=%s hash=%016llx\n", devo_version(), s->path,
+           (unsigned long long)s->hash);
+}
+
+/* The hash in a first line "# devo experiment ... hash=H": 0, or -1 when there is none. */
+static int header_hash(const char *line, unsigned long long *h)
+{
+  const char *p = strstr(line, " hash=");
+  if (strncmp(line, "# devo experiment ", 18) != 0 || !p)
+    return -1;
+  return sscanf(p + 6, "%16llx", h) == 1 ? 0 : -1;
+}
+
+/* The whole stream, NUL-terminated, its length in *len; NULL when out of memory. */
+static char *slurp(FILE *in, size_t *len)
+{
+  char buf[65536], *text = malloc(1);
+  size_t n;
+  *len = 0;
+  while (text && (n = fread(buf, 1, sizeof buf, in)) > 0) {
+    char *t = realloc(text, *len + n + 1);
+    if (!t) {
+      free(text);
+      return NULL;
+    }
+    text = t;
+    memcpy(text + *len, buf, n);
+    *len += n;
+  }
+  if (text)
+    text[*len] = 0;
+  return text;
+}
+
+/* Reads an existing results file: marks its trials in done[] and cuts a last line that a kill
+ * left unfinished. *fresh = 1 when the file is absent or empty. Returns 0, or the exit code after
+ * printing the one-line refusal. */
+static int read_results(const exp_spec *s, char *done, int64_t *ndone, int *fresh, int cut)
+{
+  static const int key_cols[6] = {0, 2, 3, 4, 5, 6};
+  size_t len = 0, pos, keep;
+  unsigned long long h;
+  char *text, *f[NCOLS + 1];
+  int row = 0;
+  FILE *in = fopen(s->output, "rb");
+  *fresh = 1;
+  *ndone = 0;
+  if (!in)
+    return errno == ENOENT ? 0 : cli_usage_error(CMD, "%s: %s", s->output, strerror(errno));
+  text = slurp(in, &len);
+  if (!text) {
+    fclose(in);
+    return cli_runtime_error(CMD, "%s: out of memory", s->output);
+  }
+  fclose(in);
+  if (len == 0) {
+    free(text);
+    return 0;
+  }
+  text[len] = 0;
+  *fresh = 0;
+  pos = keep = 0;
+  while (pos < len) {
+    char *nl = memchr(text + pos, '\n', len - pos);
+    char *line = text + pos;
+    if (!nl)
+      break; /* unfinished: cut below */
+    *nl = 0;
+    row++;
+    if (row == 1 && (header_hash(line, &h) != 0 || h != s->hash)) {
+      free(text);
+      return cli_usage_error(CMD,
+                             "%s: written by another spec (its hash is not %016llx); give "
+                             "another output or remove it",
+                             s->output, (unsigned long long)s->hash);
+    }
+    if (row == 2 && strcmp(line, columns) != 0) {
+      free(text);
+      return cli_usage_error(CMD, "%s:2: not the header of devo experiment's results", s->output);
+    }
+    if (row > 2) {
+      trial t;
+      if (split_row(line, f, NCOLS) != NCOLS || row_trial(s, f, key_cols, &t) != 0) {
+        free(text);
+        return cli_usage_error(CMD, "%s:%d: not a trial of this spec", s->output, row);
+      }
+      if (!done[trial_index(s, &t)]) { /* a row twice (two runs at once) counts once */
+        done[trial_index(s, &t)] = 1;
+        ++*ndone;
+      }
+    }
+    pos = (size_t)(nl - text) + 1;
+    keep = pos;
+  }
+  free(text);
+  if (cut && keep < len && truncate(s->output, (off_t)keep) != 0)
+    return cli_runtime_error(CMD, "%s: cannot cut the unfinished last row: %s", s->output,
+                             strerror(errno));
+  if (row < 2) { /* a kill before the header was complete: start again */
+    *fresh = 1;
+    *ndone = 0;
+  }
+  return 0;
+}
+
+/* Opens the results for appending (a fresh file gets the header). NULL after the message. */
+static FILE *open_results(const exp_spec *s, int fresh)
+{
+  char head[1024];
+  FILE *f = fopen(s->output, fresh ? "w" : "a");
+  if (!f) {
+    if (s->output_line)
+      cli_usage_error(CMD, "%s:%d: output %s: %s", s->path, s->output_line, s->output,
+                      strerror(errno));
+    else
+      cli_usage_error(CMD, "--out %s: %s", s->output, strerror(errno));
+    return NULL;
+  }
+  if (fresh) {
+    header_line(head, sizeof head, s);
+    fputs(head, f);
+    fprintf(f, "%s\n", columns);
+    fflush(f);
+  }
+  return f;
+}
+
+static const char *const trace_columns = "algorithm,problem,dim,np,seed,backend,evaluations,time,"
+                                         "error";
+
+/* The trace file: fresh, or the old one with only the rows of finished trials (a trial's trace
+ * is written before its result row, so a kill between them leaves trace rows of an unfinished
+ * trial). NULL after the message. */
+static FILE *open_trace(const exp_spec *s, const char *done, int fresh)
+{
+  static const int key_cols[6] = {0, 1, 2, 3, 4, 5};
+  char head[1024], tmp[4096], line[4096], copy[4096], *f[10];
+  unsigned long long h;
+  FILE *in = fresh ? NULL : fopen(s->trace, "r"), *out;
+  int row = 0;
+  if (snprintf(tmp, sizeof tmp, "%s.tmp", s->trace) >= (int)sizeof tmp ||
+      !(out = fopen(tmp, "w"))) {
+    if (in)
+      fclose(in);
+    cli_usage_error(CMD, "%s:%d: trace %s: %s", s->path, s->trace_line, s->trace, strerror(errno));
+    return NULL;
+  }
+  header_line(head, sizeof head, s);
+  fputs(head, out);
+  fprintf(out, "%s\n", trace_columns);
+  while (in && fgets(line, sizeof line, in)) {
+    trial t;
+    size_t n = strlen(line);
+    if (++row <= 2 || n == 0 || line[n - 1] != '\n') {
+      if (row == 1 && (header_hash(line, &h) != 0 || h != s->hash))
+        break; /* another spec's traces: replaced */
+      continue;
+    }
+    memcpy(copy, line, n + 1);
+    copy[n - 1] = 0;
+    if (split_row(copy, f, 9) == 9 && row_trial(s, f, key_cols, &t) == 0 &&
+        done[trial_index(s, &t)])
+      fputs(line, out);
+  }
+  if (in)
+    fclose(in);
+  if (fflush(out) != 0 || ferror(out) || rename(tmp, s->trace) != 0) {
+    cli_runtime_error(CMD, "%s: %s", s->trace, strerror(errno));
+    fclose(out);
+    remove(tmp);
+    return NULL;
+  }
+  return out; /* the stream now writes to the renamed file */
+}
+
+/* ---- progress -------------------------------------------------------------------------------- */
+
+typedef struct tpoint {
+  int64_t evals;
+  double time, error;
+} tpoint;
+
+typedef struct run_state {
+  const exp_spec *s;
+  int tty;
+  int64_t total, done_before, done_now;
+  double t_start, last_draw;
+  const trial *cur;
+  double fstar;
+  tpoint *pts;
+  int npts, cap;
+} run_state;
+
+static void fmt_hms(char *b, size_t n, double sec)
+{
+  long t = sec < 0 ? 0 : (long)(sec + 0.5);
+  snprintf(b, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+static void draw_bar(run_state *r, int64_t evals)
+{
+  const exp_spec *s = r->s;
+  const trial *t = r->cur;
+  const int64_t done = r->done_before + r->done_now;
+  const double el = now() - r->t_start;
+  char e[32], left[32];
+  int k, fill = r->total ? (int)(30 * done / r->total) : 30;
+  fmt_hms(e, sizeof e, el);
+  if (r->done_now > 0)
+    fmt_hms(left, sizeof left, el / (double)r->done_now * (double)(r->total - done));
+  else
+    snprintf(left, sizeof left, "?");
+  fputs("\r[", stderr);
+  for (k = 0; k < 30; ++k)
+    fputc(k < fill ? '#' : '.', stderr);
+  fprintf(stderr,
+          "] %lld/%lld %s %s D=%d NP=%d seed %llu %s (%lld evals) %s elapsed, ~%s left\033[K",
+          (long long)done, (long long)r->total, s->algos[t->a].name, s->problems[t->pr],
+          s->dims[t->d], s->nps[t->n], (unsigned long long)s->seeds[t->sd],
+          exp_backend_name(s->backends[t->b]), (long long)evals, e, left);
+  fflush(stderr);
+  r->last_draw = now();
+}
+
+static void add_point(run_state *r, int64_t evals, double time, double err, int force)
+{
+  tpoint *p;
+  if (r->npts > 0 && !force) {
+    /* about 10 points per decade of evaluations or of time: a log-spaced trace */
+    const tpoint *l = &r->pts[r->npts - 1];
+    if (evals < l->evals * 1.2589 && time < l->time * 1.2589)
+      return;
+  }
+  if (r->npts == r->cap) {
+    int cap = r->cap ? 2 * r->cap : 64;
+    p = realloc(r->pts, sizeof *p * (size_t)cap);
+    if (!p)
+      return; /* a thinner trace; the run itself goes on */
+    r->pts = p;
+    r->cap = cap;
+  }
+  p = &r->pts[r->npts++];
+  p->evals = evals;
+  p->time = time;
+  p->error = err;
+}
+
+static int on_progress(void *ud, const devo_progress *p)
+{
+  run_state *r = (run_state *)ud;
+  if (r->s->trace)
+    add_point(r, p->evaluations, p->elapsed, p->best - r->fstar, 0);
+  if (r->tty && now() - r->last_draw > 0.25)
+    draw_bar(r, p->evaluations);
+  return 0;
+}
+
+/* ---- one trial ------------------------------------------------------------------------------- */
+
+/* The largest value whose error best - f* is <= E (as devo solve sets it). */
+static double target_value(double fstar, double e)
+{
+  double t = fstar + e;
+  while (t - fstar > e)
+    t = nextafter(t, -(double)INFINITY);
+  return t;
+}
+
+static int is_cpu(int backend)
+{
+  return backend == EXP_BK_CPU || backend == EXP_BK_CPU_MS;
+}
+
+static int configure(devo_solver *v, const exp_spec *s, const trial *t, double fstar, char *err,
+                     size_t errlen)
+{
+  const int bk = s->backends[t->b];
+  int bad, st;
+  if ((st = exp_algo_apply(v, &s->algos[t->a], s->path, &bad, err, errlen)) != DEVO_OK)
+    return st;
+  st = devo_solver_set_np(v, s->nps[t->n]);
+  if (!st)
+    st = devo_solver_set_seed(v, s->seeds[t->sd]);
+  if (!st)
+    st = devo_solver_set_backend(v, is_cpu(bk) ? DEVO_BACKEND_CPU : DEVO_BACKEND_GPU);
+  if (!st && is_cpu(bk))
+    st = devo_solver_set_threads(v, bk == EXP_BK_CPU_MS ? s->threads : 1);
+  if (!st && !is_cpu(bk))
+    st = devo_solver_set_gpu_design(v, bk == EXP_BK_GPU ? DEVO_GPU_FUSED : DEVO_GPU_MULTIKERNEL);
+  if (!st)
+    st = devo_solver_set_max_evals(v, exp_budget(s, s->dims[t->d]));
+  if (!st && s->time_limit > 0)
+    st = devo_solver_set_time_limit(v, s->time_limit);
+  if (!st && !isnan(s->target))
+    st = devo_solver_set_target(v, target_value(isnan(fstar) ? 0.0 : fstar, s->target));
+  if (st)
+    snprintf(err, errlen, "%s", devo_solver_errmsg(v));
+  return st;
+}
+
+static void write_trace(FILE *tf, const run_state *r, const trial *t)
+{
+  const exp_spec *s = r->s;
+  char e[40], tm[40];
+  int k;
+  for (k = 0; k < r->npts; ++k)
+    fprintf(tf, "%s,%s,%d,%d,%llu,%s,%lld,%s,%s\n", s->algos[t->a].name, s->problems[t->pr],
+            s->dims[t->d], s->nps[t->n], (unsigned long long)s->seeds[t->sd],
+            exp_backend_name(s->backends[t->b]), (long long)r->pts[k].evals,
+            json_fmt_double(tm, sizeof tm, r->pts[k].time),
+            json_fmt_double(e, sizeof e, r->pts[k].error));
+  fflush(tf);
+}
+
+static void write_row(FILE *out, const exp_spec *s, const trial *t, const devo_stats *st,
+                      double err)
+{
+  char e[40], tm[40];
+  const int hit = st->status == DEVO_TARGET_REACHED;
+  fprintf(out, "%s,%s,%s,%d,%d,%llu,%s,%d,%s,%lld,%lld,%s,%s,%s,", s->algos[t->a].name,
+          s->algos[t->a].desc, s->problems[t->pr], s->dims[t->d], s->nps[t->n],
+          (unsigned long long)s->seeds[t->sd], exp_backend_name(s->backends[t->b]),
+          s->backends[t->b] == EXP_BK_CPU_MS ? s->threads : s->backends[t->b] == EXP_BK_CPU,
+          json_fmt_double(e, sizeof e, err), (long long)st->evaluations, (long long)st->generations,
+          json_fmt_double(tm, sizeof tm, st->elapsed), devo_status_name(st->status), hit ? tm : "");
+  if (hit)
+    fprintf(out, "%lld", (long long)st->evaluations);
+  fputc('\n', out);
+  fflush(out);
+}
+
+/* Runs trial t on problem p: 0 (row written), 1 (runtime failure, printed), 2 (refused),
+ * 3 (interrupted by a signal: no row). */
+static int run_trial(run_state *r, devo_problem *p, const trial *t, FILE *out, FILE *tf)
+{
+  const exp_spec *s = r->s;
+  devo_solver *v = NULL;
+  devo_stats st;
+  char err[512];
+  double best;
+  int rc;
+  r->cur = t;
+  r->fstar = devo_problem_fstar(p);
+  r->npts = 0;
+  if (r->tty)
+    draw_bar(r, 0);
+  if (devo_solver_create(&v, p, NULL) != DEVO_OK)
+    return cli_runtime_error(CMD, "out of memory");
+  rc = configure(v, s, t, r->fstar, err, sizeof err);
+  if (rc == DEVO_OK)
+    rc = devo_solver_set_progress(v, on_progress, r);
+  if (rc != DEVO_OK) {
+    devo_solver_destroy(v);
+    return cli_usage_error(CMD, "%s %s D=%d NP=%d: %s", s->algos[t->a].name, s->problems[t->pr],
+                           s->dims[t->d], s->nps[t->n], err);
+  }
+  active_solver = v;
+  if (stop_signal)
+    devo_interrupt(v);
+  rc = devo_solve(v);
+  active_solver = NULL;
+  devo_solver_stats(v, &st);
+  if (rc < 0) {
+    rc = cli_runtime_error(CMD, "%s %s D=%d NP=%d seed %llu: %s", s->algos[t->a].name,
+                           s->problems[t->pr], s->dims[t->d], s->nps[t->n],
+                           (unsigned long long)s->seeds[t->sd], devo_solver_errmsg(v));
+    devo_solver_destroy(v);
+    return rc;
+  }
+  devo_solver_best(v, &best, NULL);
+  devo_solver_destroy(v);
+  if (rc == DEVO_INTERRUPTED && stop_signal)
+    return 3;
+  best -= isnan(r->fstar) ? 0.0 : r->fstar;
+  if (tf) {
+    add_point(r, st.evaluations, st.elapsed, best, 1); /* the end is always a point */
+    write_trace(tf, r, t);
+  }
+  write_row(out, s, t, &st, best);
+  if (ferror(out) || (tf && ferror(tf)))
+    return cli_runtime_error(CMD, "%s: write error: %s", s->output, strerror(errno));
+  r->done_now++;
+  if (!r->tty)
+    fprintf(stderr,
+            "devo experiment: %lld/%lld %s %s D=%d NP=%d seed %llu %s: error %.3e, %lld "
+            "evaluations, %.3f s, %s\n",
+            (long long)(r->done_before + r->done_now), (long long)r->total, s->algos[t->a].name,
+            s->problems[t->pr], s->dims[t->d], s->nps[t->n], (unsigned long long)s->seeds[t->sd],
+            exp_backend_name(s->backends[t->b]), best, (long long)st.evaluations, st.elapsed,
+            devo_status_name(st.status));
+  return 0;
+}
+
+/* ---- the whole grid -------------------------------------------------------------------------- */
+
+static void print_list_int(const char *what, const int *v, int n)
+{
+  int k;
+  printf("%-12s %d:", what, n);
+  for (k = 0; k < n; ++k)
+    printf(" %d", v[k]);
+  printf("\n");
+}
+
+static int dry_run(const exp_spec *s, int64_t ndone)
+{
+  int k;
+  printf("spec         %s (hash %016llx)\n", s->path, (unsigned long long)s->hash);
+  printf("algorithms   %d:", s->nalgos);
+  for (k = 0; k < s->nalgos; ++k)
+    printf(" %s(%s)", s->algos[k].name, s->algos[k].desc);
+  printf("\nproblems     %d:", s->nproblems);
+  for (k = 0; k < s->nproblems; ++k)
+    printf(" %s", s->problems[k]);
+  printf("\n");
+  print_list_int("dims", s->dims, s->ndims);
+  print_list_int("np", s->nps, s->nnps);
+  printf("seeds        %d:", s->nseeds);
+  for (k = 0; k < s->nseeds && k < 10; ++k)
+    printf(" %llu", (unsigned long long)s->seeds[k]);
+  printf("%s\nbackends     %d:", s->nseeds > 10 ? " ..." : "", s->nbackends);
+  for (k = 0; k < s->nbackends; ++k)
+    printf(" %s", exp_backend_name(s->backends[k]));
+  printf(" (cpu: 1 thread, cpu-ms: %d)\nbudget      ", s->threads);
+  for (k = 0; k < s->ndims; ++k)
+    printf(" D=%d: %lld", s->dims[k], (long long)exp_budget(s, s->dims[k]));
+  printf("%s\n", s->budget_kind == EXP_BUDGET_NONE ? " none" : "");
+  if (isnan(s->target))
+    printf("target       none\n");
+  else
+    printf("target       %g (error)\n", s->target);
+  if (s->time_limit > 0)
+    printf("time limit   %g s per trial\n", s->time_limit);
+  else
+    printf("time limit   none\n");
+  if (s->protocol[0])
+    printf("protocol     %s\n", s->protocol);
+  printf("trials       %lld (%lld already in %s)\n", (long long)exp_grid_size(s), (long long)ndone,
+         s->output);
+  printf("output       %s\ntrace        %s\n", s->output, s->trace ? s->trace : "none");
+  return cli_stdout_done(CMD);
+}
+
+/* Every trial not yet done, problem by problem (each problem's data is made once). */
+static int run_grid(run_state *r, const char *done, FILE *out, FILE *tf)
+{
+  const exp_spec *s = r->s;
+  trial t;
+  int rc = 0;
+  for (t.pr = 0; !rc && t.pr < s->nproblems; ++t.pr)
+    for (t.d = 0; !rc && t.d < s->ndims; ++t.d) {
+      devo_problem *p = NULL;
+      int pending = 0;
+      for (t.b = 0; t.b < s->nbackends; ++t.b)
+        for (t.a = 0; t.a < s->nalgos; ++t.a)
+          for (t.n = 0; t.n < s->nnps; ++t.n)
+            for (t.sd = 0; t.sd < s->nseeds; ++t.sd)
+              pending += !done[trial_index(s, &t)];
+      if (!pending)
+        continue;
+      if (devo_problem_create(&p, NULL) != DEVO_OK)
+        return cli_runtime_error(CMD, "out of memory");
+      if (devo_problem_set_builtin(p, s->problems[t.pr], s->dims[t.d], s->data_seed, s->cec_data) !=
+          DEVO_OK) {
+        rc = cli_usage_error(CMD, "%s at D = %d: %s", s->problems[t.pr], s->dims[t.d],
+                             devo_problem_errmsg(p));
+        devo_problem_destroy(p);
+        return rc;
+      }
+      for (t.b = 0; !rc && t.b < s->nbackends; ++t.b)
+        for (t.a = 0; !rc && t.a < s->nalgos; ++t.a)
+          for (t.n = 0; !rc && t.n < s->nnps; ++t.n)
+            for (t.sd = 0; !rc && t.sd < s->nseeds; ++t.sd)
+              if (stop_signal)
+                rc = 3;
+              else if (!done[trial_index(s, &t)])
+                rc = run_trial(r, p, &t, out, tf);
+      devo_problem_destroy(p);
+    }
+  return rc;
+}
+
+static int parse_args(int argc, char **argv, const char **spec, const char **out,
+                      const char **protocol, int *dry)
+{
+  static const char *const names[] = {"--out=", "--protocol=", "--dry-run", "--help", NULL};
+  const char *v;
+  int pos = 1, k;
+  *spec = *out = *protocol = NULL;
+  *dry = 0;
+  while ((k = cli_next(CMD, argc, argv, &pos, names, &v)) != -1) {
+    switch (k) {
+    case -2:
+      return CLI_USAGE;
+    case -3:
+      if (*spec)
+        return cli_usage_error(CMD, "unexpected argument '%s' (one SPEC)", v);
+      *spec = v;
+      break;
+    case 0:
+      *out = v;
+      break;
+    case 1:
+      if (strcmp(v, "janssen2024") != 0)
+        return cli_usage_error(CMD, "--protocol: unknown value '%s' (janssen2024)", v);
+      *protocol = v;
+      break;
+    case 2:
+      *dry = 1;
+      break;
+    default:
+      fputs(experiment_help, stdout);
+      exit(CLI_OK);
+    }
+  }
+  if (!*spec)
+    return cli_usage_error(CMD, "a SPEC file is needed (see devo experiment --help)");
+  return 0;
+}
+
+static void catch_signals(void)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+}
+
+static int gpu_check(const exp_spec *s)
+{
+  char msg[256];
+  int k;
+  for (k = 0; k < s->nbackends; ++k)
+    if (!is_cpu(s->backends[k])) {
+      /* also creates the CUDA context before the first trial, out of every trial's time */
+      if (!devo_gpu_available(msg, sizeof msg))
+        return cli_runtime_error(CMD, "backend %s: no CUDA device (%s)",
+                                 exp_backend_name(s->backends[k]), msg);
+      return 0;
+    }
+  return 0;
+}
+
+static int run_all(const exp_spec *s, char *done, int64_t ndone, int fresh)
+{
+  run_state r;
+  FILE *out, *tf = NULL;
+  int rc;
+  memset(&r, 0, sizeof r);
+  r.s = s;
+  r.tty = isatty(STDERR_FILENO);
+  r.total = exp_grid_size(s);
+  r.done_before = ndone;
+  r.t_start = now();
+  if ((rc = gpu_check(s)) != 0)
+    return rc;
+  if (!(out = open_results(s, fresh)))
+    return CLI_USAGE;
+  if (s->trace && !(tf = open_trace(s, done, fresh))) {
+    fclose(out);
+    return CLI_USAGE;
+  }
+  if (ndone)
+    fprintf(stderr, "devo experiment: %s: %lld of %lld trials already done, resuming\n", s->output,
+            (long long)ndone, (long long)r.total);
+  catch_signals();
+  rc = run_grid(&r, done, out, tf);
+  if (r.tty)
+    fputs("\r\033[K", stderr);
+  if (fclose(out) != 0 && !rc)
+    rc = cli_runtime_error(CMD, "%s: write error: %s", s->output, strerror(errno));
+  if (tf && fclose(tf) != 0 && !rc)
+    rc = cli_runtime_error(CMD, "%s: write error: %s", s->trace, strerror(errno));
+  free(r.pts);
+  if (rc == 3) {
+    fprintf(stderr,
+            "devo experiment: interrupted: %lld of %lld trials in %s; run the same "
+            "command again to resume\n",
+            (long long)(r.done_before + r.done_now), (long long)r.total, s->output);
+    return CLI_RUNTIME;
+  }
+  if (!rc)
+    fprintf(stderr, "devo experiment: %lld trials done (%lld now) in %s\n",
+            (long long)(r.done_before + r.done_now), (long long)r.done_now, s->output);
+  return rc;
+}
+
+int cmd_experiment(int argc, char **argv)
+{
+  const char *spec_path, *out, *protocol;
+  exp_spec s;
+  char err[1024], *done;
+  int dry, rc, fresh;
+  int64_t ndone;
+  if ((rc = parse_args(argc, argv, &spec_path, &out, &protocol, &dry)) != 0)
+    return rc;
+  if (exp_spec_load(spec_path, protocol, out, &s, err, sizeof err) != 0)
+    return cli_usage_error(CMD, "%s", err);
+  done = calloc((size_t)exp_grid_size(&s), 1);
+  if (!done) {
+    exp_spec_free(&s);
+    return cli_runtime_error(CMD, "out of memory for %lld trials", (long long)exp_grid_size(&s));
+  }
+  stop_signal = 0;
+  rc = read_results(&s, done, &ndone, &fresh, !dry);
+  if (!rc)
+    rc = dry ? dry_run(&s, ndone) : run_all(&s, done, ndone, fresh);
+  free(done);
+  exp_spec_free(&s);
+  return rc;
+}

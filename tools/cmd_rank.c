@@ -1,0 +1,636 @@
+/* cmd_rank.c: `devo rank RESULTS.csv`: ranks the algorithms of a `devo experiment` results file
+ * by Janssen, Pullan and Liew's (2024) U-score per function and in total, tests every pair on
+ * every function with the two-sided Mann-Whitney U test and all of them over the functions with
+ * the Friedman test (tools/cli_stats.c), and prints Markdown or CSV tables (docs/experiment.md). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "json_out.h"
+#include "stats.h"
+
+#define CMD       "rank"
+#define RNAME_MAX 64
+
+static const char *const rank_help =
+    "usage: devo rank RESULTS.csv [options]\n"
+    "\n"
+    "Ranks the algorithms of a devo experiment results file (docs/experiment.md). A competitor is\n"
+    "an algorithm, with its NP and backend when the file has several; a function is a problem,\n"
+    "with its D when the file has several. Per function, all trials of all competitors are\n"
+    "ordered together (those that reached the target by their time, before all others, which\n"
+    "are ordered by their error; ties share their average rank); a competitor's U-score is the\n"
+    "sum of its trials' ranks minus n(n + 1)/2 (Janssen, Pullan and Liew 2024), higher is\n"
+    "better. Then the two-sided Mann-Whitney U test of every pair on every function (exact for\n"
+    "samples of 8 or fewer without ties, else normal with tie and continuity corrections, as\n"
+    "SciPy) and the Friedman test over the functions on the U-scores, with mean ranks.\n"
+    "\n"
+    "options:\n"
+    "  --format md|csv     Markdown tables (default) or one long CSV table\n"
+    "  --alpha A           significance level marked in the Markdown pairs table (default 0.05)\n"
+    "  --tiebreak time|evals  order the trials that reached the target by time (default) or by\n"
+    "                      evaluations\n"
+    "  --models            instead: Janssen et al.'s table of implementation models: per\n"
+    "                      algorithm and NP, rows = backends, columns = functions, the mean wall\n"
+    "                      time per trial and the speedup against the backend cpu\n";
+
+typedef struct rtrial {
+  int comp, func;
+  st_key key;
+  double time; /* wall seconds of the trial (for --models) */
+} rtrial;
+
+typedef struct rank_data {
+  const char *file;
+  char (*alg)[RNAME_MAX], (*bk)[RNAME_MAX], (*prob)[RNAME_MAX];
+  int *np, *dim;
+  int ncomp, nfunc, cap_comp, cap_func;
+  rtrial *t;
+  int nt, cap_t;
+  char (*clabel)[3 * RNAME_MAX], (*flabel)[2 * RNAME_MAX];
+  double *u;     /* ncomp x nfunc U-scores */
+  double *frank; /* ncomp x nfunc ranks of the competitors per function (1 = best) */
+  double *total, *trank;
+} rank_data;
+
+enum { C_ALG, C_PROB, C_DIM, C_NP, C_BK, C_ERR, C_TTIME, C_TEVALS, C_TIME, C_N };
+static const char *const needed[C_N] = {
+    "algorithm", "problem", "dim", "np", "backend", "error", "target_time", "target_evals", "time"};
+
+static int split(char *line, char **f, int max)
+{
+  int n = 0;
+  char *p = line;
+  for (;;) {
+    char *c = strchr(p, ',');
+    if (n == max)
+      return max + 1;
+    f[n++] = p;
+    if (!c)
+      return n;
+    *c = 0;
+    p = c + 1;
+  }
+}
+
+static int num(const char *s, double *out)
+{
+  char *end;
+  errno = 0;
+  *out = strtod(s, &end);
+  return *s && end != s && *end == 0 && errno != ERANGE && isfinite(*out);
+}
+
+static int int_field(const char *s, int *out)
+{
+  char *end;
+  long v;
+  errno = 0;
+  v = strtol(s, &end, 10);
+  if (!*s || *end || errno || v < 1 || v > 100000000)
+    return 0;
+  *out = (int)v;
+  return 1;
+}
+
+/* Index of a competitor or function with these fields, added when new; -1 out of memory. */
+static int intern(rank_data *d, int func, const char *a, int n, const char *b)
+{
+  int k, *cnt = func ? &d->nfunc : &d->ncomp, *cap = func ? &d->cap_func : &d->cap_comp;
+  for (k = 0; k < *cnt; ++k)
+    if (func ? (strcmp(d->prob[k], a) == 0 && d->dim[k] == n)
+             : (strcmp(d->alg[k], a) == 0 && d->np[k] == n && strcmp(d->bk[k], b) == 0))
+      return k;
+  if (*cnt == *cap) {
+    const int nc = *cap ? 2 * *cap : 16;
+    void *p1 = realloc(func ? (void *)d->prob : (void *)d->alg, (size_t)nc * RNAME_MAX);
+    void *p3;
+    if (!p1)
+      return -1;
+    if (func)
+      d->prob = p1;
+    else
+      d->alg = p1;
+    p3 = realloc(func ? (void *)d->dim : (void *)d->np, (size_t)nc * sizeof(int));
+    if (!p3)
+      return -1;
+    if (func)
+      d->dim = p3;
+    else
+      d->np = p3;
+    if (!func) {
+      void *p2 = realloc(d->bk, (size_t)nc * RNAME_MAX);
+      if (!p2)
+        return -1;
+      d->bk = p2;
+    }
+    *cap = nc;
+  }
+  if (func) {
+    snprintf(d->prob[k], RNAME_MAX, "%s", a);
+    d->dim[k] = n;
+  } else {
+    snprintf(d->alg[k], RNAME_MAX, "%s", a);
+    snprintf(d->bk[k], RNAME_MAX, "%s", b);
+    d->np[k] = n;
+  }
+  return (*cnt)++;
+}
+
+/* One data row (line number row); 0, or the exit code after the one-line refusal. */
+static int take_row(rank_data *d, char *line, int row, const int *col, int ncols, int by_evals)
+{
+  char *f[256];
+  int dim, np, n = split(line, f, 256), k;
+  double tt = 0.0, err, time;
+  rtrial *t;
+  if (n != ncols)
+    return cli_usage_error(CMD, "%s:%d: %d fields, the header has %d", d->file, row, n, ncols);
+  for (k = 0; k < n; ++k)
+    if (strchr(f[k], '"'))
+      return cli_usage_error(CMD, "%s:%d: a quoted field (devo experiment writes none)", d->file,
+                             row);
+  if (!f[col[C_ALG]][0] || strlen(f[col[C_ALG]]) >= RNAME_MAX || !f[col[C_PROB]][0] ||
+      strlen(f[col[C_PROB]]) >= RNAME_MAX || !f[col[C_BK]][0] || strlen(f[col[C_BK]]) >= RNAME_MAX)
+    return cli_usage_error(CMD, "%s:%d: an empty or too long algorithm, problem or backend",
+                           d->file, row);
+  if (!int_field(f[col[C_DIM]], &dim))
+    return cli_usage_error(CMD, "%s:%d: dim '%s' is not a positive integer", d->file, row,
+                           f[col[C_DIM]]);
+  if (!int_field(f[col[C_NP]], &np))
+    return cli_usage_error(CMD, "%s:%d: np '%s' is not a positive integer", d->file, row,
+                           f[col[C_NP]]);
+  if (!num(f[col[C_ERR]], &err))
+    return cli_usage_error(CMD, "%s:%d: error '%s' is not a finite number", d->file, row,
+                           f[col[C_ERR]]);
+  if (!num(f[col[C_TIME]], &time) || time < 0)
+    return cli_usage_error(CMD, "%s:%d: time '%s' is not a number >= 0", d->file, row,
+                           f[col[C_TIME]]);
+  k = by_evals ? C_TEVALS : C_TTIME;
+  if (f[col[k]][0] && (!num(f[col[k]], &tt) || tt < 0))
+    return cli_usage_error(CMD, "%s:%d: %s '%s' is not empty or a number >= 0", d->file, row,
+                           needed[k], f[col[k]]);
+  if (d->nt == d->cap_t) {
+    const int nc = d->cap_t ? 2 * d->cap_t : 256;
+    rtrial *p = realloc(d->t, sizeof *p * (size_t)nc);
+    if (!p)
+      return cli_runtime_error(CMD, "out of memory");
+    d->t = p;
+    d->cap_t = nc;
+  }
+  t = &d->t[d->nt];
+  t->comp = intern(d, 0, f[col[C_ALG]], np, f[col[C_BK]]);
+  t->func = intern(d, 1, f[col[C_PROB]], dim, NULL);
+  if (t->comp < 0 || t->func < 0)
+    return cli_runtime_error(CMD, "out of memory");
+  /* reached the target: better than every trial that did not, the sooner the better */
+  t->key.cls = f[col[k]][0] ? 1 : 0;
+  t->key.v = f[col[k]][0] ? -tt : -err;
+  t->time = time;
+  d->nt++;
+  return 0;
+}
+
+static int header(rank_data *d, char *line, int row, int *col, int *ncols)
+{
+  char *f[256];
+  int n = split(line, f, 256), k, j;
+  if (n > 256)
+    return cli_usage_error(CMD, "%s:%d: more than 256 columns", d->file, row);
+  for (k = 0; k < C_N; ++k) {
+    for (j = 0; j < n && strcmp(f[j], needed[k]) != 0; ++j)
+      ;
+    if (j == n)
+      return cli_usage_error(CMD, "%s:%d: no column '%s' (not a devo experiment results file)",
+                             d->file, row, needed[k]);
+    col[k] = j;
+  }
+  *ncols = n;
+  return 0;
+}
+
+static int read_file(rank_data *d, FILE *in, int by_evals)
+{
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  int row = 0, col[C_N], ncols = 0, rc = 0;
+  while (!rc && (len = getline(&line, &cap, in)) != -1) {
+    row++;
+    if (len > 0 && line[len - 1] == '\n')
+      line[--len] = 0;
+    else if (len > 0) {
+      rc = cli_usage_error(CMD, "%s:%d: an unfinished last row (no line end)", d->file, row);
+      break;
+    }
+    if (len > 0 && line[len - 1] == '\r')
+      line[--len] = 0;
+    if (line[0] == '#')
+      continue;
+    if (!ncols)
+      rc = header(d, line, row, col, &ncols);
+    else
+      rc = take_row(d, line, row, col, ncols, by_evals);
+  }
+  free(line);
+  if (!rc && ferror(in))
+    rc = cli_usage_error(CMD, "%s: read error: %s", d->file, strerror(errno));
+  if (!rc && d->nt == 0)
+    rc = cli_usage_error(CMD, "%s:%d: no trials", d->file, row);
+  return rc;
+}
+
+/* Labels: the algorithm with /NP=n and /backend when those vary; the problem with /D=d. */
+static int make_labels(rank_data *d)
+{
+  int k, many_np = 0, many_bk = 0, many_d = 0;
+  d->clabel = malloc(sizeof *d->clabel * (size_t)d->ncomp);
+  d->flabel = malloc(sizeof *d->flabel * (size_t)d->nfunc);
+  if (!d->clabel || !d->flabel)
+    return -1;
+  for (k = 1; k < d->ncomp; ++k) {
+    many_np |= d->np[k] != d->np[0];
+    many_bk |= strcmp(d->bk[k], d->bk[0]) != 0;
+  }
+  for (k = 1; k < d->nfunc; ++k)
+    many_d |= d->dim[k] != d->dim[0];
+  for (k = 0; k < d->ncomp; ++k) {
+    char npb[32] = "";
+    if (many_np)
+      snprintf(npb, sizeof npb, "/NP=%d", d->np[k]);
+    snprintf(d->clabel[k], sizeof d->clabel[k], "%s%s%s%s", d->alg[k], npb, many_bk ? "/" : "",
+             many_bk ? d->bk[k] : "");
+  }
+  for (k = 0; k < d->nfunc; ++k) {
+    if (many_d)
+      snprintf(d->flabel[k], sizeof d->flabel[k], "%s/D=%d", d->prob[k], d->dim[k]);
+    else
+      snprintf(d->flabel[k], sizeof d->flabel[k], "%s", d->prob[k]);
+  }
+  return 0;
+}
+
+/* Ranks of k values, higher = better, as 1 = best with ties averaged. */
+static int rank_best_first(const double *v, int k, size_t stride, double *out, size_t ostride)
+{
+  st_key *key = malloc(sizeof *key * (size_t)k);
+  double *r = malloc(sizeof *r * (size_t)k);
+  int j;
+  if (!key || !r) {
+    free(key);
+    free(r);
+    return -1;
+  }
+  for (j = 0; j < k; ++j) {
+    key[j].cls = 0;
+    key[j].v = v[j * stride];
+  }
+  st_rank(key, k, r, NULL);
+  for (j = 0; j < k; ++j)
+    out[j * ostride] = (k + 1.0) - r[j];
+  free(key);
+  free(r);
+  return 0;
+}
+
+static int uscores(rank_data *d)
+{
+  const int C = d->ncomp, F = d->nfunc;
+  st_key *key = malloc(sizeof *key * (size_t)d->nt);
+  double *r = malloc(sizeof *r * (size_t)d->nt);
+  int *n = calloc((size_t)C * F, sizeof *n), *idx = malloc(sizeof *idx * (size_t)d->nt), f, k;
+  d->u = calloc((size_t)C * F, sizeof *d->u);
+  d->frank = calloc((size_t)C * F, sizeof *d->frank);
+  d->total = calloc((size_t)C, sizeof *d->total);
+  d->trank = calloc((size_t)C, sizeof *d->trank);
+  if (!key || !r || !n || !idx || !d->u || !d->frank || !d->total || !d->trank)
+    k = -1;
+  else
+    k = 0;
+  for (f = 0; !k && f < F; ++f) {
+    int m = 0, c;
+    for (c = 0; c < d->nt; ++c)
+      if (d->t[c].func == f) {
+        key[m] = d->t[c].key;
+        idx[m++] = c;
+      }
+    st_rank(key, m, r, NULL);
+    for (c = 0; c < m; ++c) {
+      const int comp = d->t[idx[c]].comp;
+      d->u[(size_t)comp * F + f] += r[c];
+      n[(size_t)comp * F + f]++;
+    }
+    for (c = 0; c < C; ++c) {
+      const double nc = n[(size_t)c * F + f];
+      d->u[(size_t)c * F + f] -= 0.5 * nc * (nc + 1.0);
+      d->total[c] += d->u[(size_t)c * F + f];
+    }
+    rank_best_first(d->u + f, C, (size_t)F, d->frank + f, (size_t)F);
+  }
+  if (!k)
+    rank_best_first(d->total, C, 1, d->trank, 1);
+  for (f = 0; !k && f < F; ++f)
+    for (int c = 0; c < C; ++c)
+      if (n[(size_t)c * F + f] == 0) {
+        k = cli_usage_error(CMD, "%s: %s has no trials on %s (an incomplete experiment)", d->file,
+                            d->clabel[c], d->flabel[f]);
+        f = F;
+        break;
+      }
+  if (k < 0)
+    k = cli_runtime_error(CMD, "out of memory");
+  free(key);
+  free(r);
+  free(n);
+  free(idx);
+  return k;
+}
+
+/* Mean wall time of competitor c's trials on function f (every cell has trials: uscores). */
+static double mean_time(const rank_data *d, int c, int f)
+{
+  double sum = 0.0;
+  int i, n = 0;
+  for (i = 0; i < d->nt; ++i)
+    if (d->t[i].comp == c && d->t[i].func == f) {
+      sum += d->t[i].time;
+      n++;
+    }
+  return sum / n;
+}
+
+/* Keys of competitor c on function f into k; their count. */
+static int keys_of(const rank_data *d, int c, int f, st_key *k)
+{
+  int i, m = 0;
+  for (i = 0; i < d->nt; ++i)
+    if (d->t[i].comp == c && d->t[i].func == f)
+      k[m++] = d->t[i].key;
+  return m;
+}
+
+static void csv_row(const char *table, const char *func, const char *a, const char *b,
+                    const char *stat, double v)
+{
+  char buf[40];
+  printf("%s,%s,%s,%s,%s,%s\n", table, func, a, b, stat, json_fmt_double(buf, sizeof buf, v));
+}
+
+static void md_uscores(const rank_data *d)
+{
+  const int F = d->nfunc;
+  int c, f;
+  printf("## U-scores (Janssen, Pullan and Liew 2024; higher is better; rank in brackets)\n\n"
+         "| algorithm |");
+  for (f = 0; f < F; ++f)
+    printf(" %s |", d->flabel[f]);
+  printf(" total | rank |\n|---|");
+  for (f = 0; f <= F + 1; ++f)
+    printf("---:|");
+  printf("\n");
+  for (c = 0; c < d->ncomp; ++c) {
+    printf("| %s |", d->clabel[c]);
+    for (f = 0; f < F; ++f)
+      printf(" %.10g (%g) |", d->u[(size_t)c * F + f], d->frank[(size_t)c * F + f]);
+    printf(" %.10g | %g |\n", d->total[c], d->trank[c]);
+  }
+  printf("\n");
+}
+
+static int pairs(const rank_data *d, int csv, double alpha)
+{
+  st_key *a = malloc(sizeof *a * (size_t)d->nt), *b = malloc(sizeof *b * (size_t)d->nt);
+  int f, i, j;
+  if (!a || !b) {
+    free(a);
+    free(b);
+    return cli_runtime_error(CMD, "out of memory");
+  }
+  if (!csv && d->ncomp > 1)
+    printf("## Mann-Whitney U, two-sided, per function\n\n"
+           "U(A): pairs of trials where A is better (ties count 1/2); p < %g names the better.\n\n"
+           "| function | A | B | U(A) | nA x nB | p | method | better |\n"
+           "|---|---|---|---:|---:|---:|---|---|\n",
+           alpha);
+  for (f = 0; f < d->nfunc; ++f)
+    for (i = 0; i < d->ncomp; ++i)
+      for (j = i + 1; j < d->ncomp; ++j) {
+        const int na = keys_of(d, i, f, a), nb = keys_of(d, j, f, b);
+        st_mwu w;
+        if (st_mannwhitney(a, na, b, nb, &w) != 0) {
+          free(a);
+          free(b);
+          return cli_runtime_error(CMD, "out of memory");
+        }
+        if (csv) {
+          csv_row("mwu", d->flabel[f], d->clabel[i], d->clabel[j], "u1", w.u1);
+          csv_row("mwu", d->flabel[f], d->clabel[i], d->clabel[j], "p", w.p);
+          csv_row("mwu", d->flabel[f], d->clabel[i], d->clabel[j], "exact", w.exact);
+        } else {
+          const char *better = w.p >= alpha           ? "-"
+                               : w.u1 > 0.5 * na * nb ? d->clabel[i]
+                                                      : d->clabel[j];
+          printf("| %s | %s | %s | %.10g | %d x %d | %.4g | %s | %s |\n", d->flabel[f],
+                 d->clabel[i], d->clabel[j], w.u1, na, nb, w.p, w.exact ? "exact" : "normal",
+                 better);
+        }
+      }
+  if (!csv && d->ncomp > 1)
+    printf("\n");
+  free(a);
+  free(b);
+  return 0;
+}
+
+static int friedman(const rank_data *d, int csv)
+{
+  const int C = d->ncomp, F = d->nfunc;
+  double *x = malloc(sizeof *x * (size_t)C * F), *mr = malloc(sizeof *mr * (size_t)C);
+  st_friedman fr;
+  int c, f, ok;
+  if (!x || !mr) {
+    free(x);
+    free(mr);
+    return cli_runtime_error(CMD, "out of memory");
+  }
+  for (f = 0; f < F; ++f)
+    for (c = 0; c < C; ++c)
+      x[(size_t)f * C + c] = d->u[(size_t)c * F + f];
+  ok = st_friedman_test(x, F, C, mr, &fr) == 0;
+  if (!ok && !csv)
+    printf("## Friedman test\n\nNot computed: it needs 2 functions and 2 algorithms or more.\n");
+  if (ok && csv) {
+    csv_row("friedman", "", "", "", "chi2", fr.chi2);
+    csv_row("friedman", "", "", "", "df", fr.df);
+    csv_row("friedman", "", "", "", "p", fr.p);
+    for (c = 0; c < C; ++c)
+      csv_row("friedman", "", d->clabel[c], "", "mean_rank", mr[c]);
+  } else if (ok) {
+    printf("## Friedman test over %d functions (on the U-scores)\n\n"
+           "chi2 = %.6g, df = %d, p = %.4g\n\n| algorithm | mean rank (1 = best) |\n|---|---:|\n",
+           F, fr.chi2, fr.df, fr.p);
+    for (c = 0; c < C; ++c)
+      printf("| %s | %.4g |\n", d->clabel[c], mr[c]);
+  }
+  free(x);
+  free(mr);
+  return 0;
+}
+
+/* Janssen et al.'s Table 3 layout: for each algorithm (and NP), rows = implementation models
+ * (backends), columns = functions, the mean wall time per trial and the speedup against the
+ * model "cpu" (the standard CPU) when the file has it. */
+static int models(const rank_data *d, int csv)
+{
+  int c, g, f;
+  if (csv)
+    printf("table,function,algorithm,other,stat,value\n");
+  for (g = 0; g < d->ncomp; ++g) {
+    int first = 1, base = -1;
+    for (c = 0; c < g; ++c) /* one table per (algorithm, NP): at its first competitor */
+      if (strcmp(d->alg[c], d->alg[g]) == 0 && d->np[c] == d->np[g])
+        break;
+    if (c < g)
+      continue;
+    for (c = g; c < d->ncomp; ++c)
+      if (strcmp(d->alg[c], d->alg[g]) == 0 && d->np[c] == d->np[g] && !strcmp(d->bk[c], "cpu"))
+        base = c;
+    for (c = g; c < d->ncomp; ++c) {
+      char name[2 * RNAME_MAX];
+      if (strcmp(d->alg[c], d->alg[g]) != 0 || d->np[c] != d->np[g])
+        continue;
+      snprintf(name, sizeof name, "%s/NP=%d", d->alg[c], d->np[c]);
+      if (!csv && first) {
+        printf("## Implementation models: %s (mean wall time per trial, s; speedup against "
+               "cpu)\n\n| model |",
+               name);
+        for (f = 0; f < d->nfunc; ++f)
+          printf(" %s |", d->flabel[f]);
+        printf("\n|---|");
+        for (f = 0; f < d->nfunc; ++f)
+          printf("---:|");
+        printf("\n");
+      }
+      first = 0;
+      if (!csv)
+        printf("| %s |", d->bk[c]);
+      for (f = 0; f < d->nfunc; ++f) {
+        const double m = mean_time(d, c, f), b = base >= 0 ? mean_time(d, base, f) : (double)NAN;
+        if (csv) {
+          csv_row("models", d->flabel[f], name, d->bk[c], "mean_time", m);
+          if (base >= 0)
+            csv_row("models", d->flabel[f], name, d->bk[c], "speedup", b / m);
+        } else if (base >= 0 && c != base)
+          printf(" %.4g (x%.3g) |", m, b / m);
+        else
+          printf(" %.4g |", m);
+      }
+      if (!csv)
+        printf("\n");
+    }
+    if (!csv)
+      printf("\n");
+  }
+  return cli_stdout_done(CMD);
+}
+
+static void free_data(rank_data *d)
+{
+  free(d->alg);
+  free(d->bk);
+  free(d->prob);
+  free(d->np);
+  free(d->dim);
+  free(d->t);
+  free(d->clabel);
+  free(d->flabel);
+  free(d->u);
+  free(d->frank);
+  free(d->total);
+  free(d->trank);
+}
+
+static int output(const rank_data *d, int csv, double alpha)
+{
+  int c, f, rc;
+  if (csv) {
+    printf("table,function,algorithm,other,stat,value\n");
+    for (c = 0; c < d->ncomp; ++c) {
+      for (f = 0; f < d->nfunc; ++f) {
+        csv_row("uscore", d->flabel[f], d->clabel[c], "", "u", d->u[(size_t)c * d->nfunc + f]);
+        csv_row("uscore", d->flabel[f], d->clabel[c], "", "rank",
+                d->frank[(size_t)c * d->nfunc + f]);
+      }
+      csv_row("uscore", "total", d->clabel[c], "", "u", d->total[c]);
+      csv_row("uscore", "total", d->clabel[c], "", "rank", d->trank[c]);
+    }
+  } else {
+    printf("# Ranking of %s\n\n%d algorithms, %d functions, %d trials. Per function, trials that "
+           "reached the target rank above the others, by time; the others by error.\n\n",
+           d->file, d->ncomp, d->nfunc, d->nt);
+    md_uscores(d);
+  }
+  rc = pairs(d, csv, alpha);
+  if (!rc)
+    rc = friedman(d, csv);
+  return rc ? rc : cli_stdout_done(CMD);
+}
+
+int cmd_rank(int argc, char **argv)
+{
+  static const char *const names[] = {
+      "--format=", "--alpha=", "--tiebreak=", "--help", "--models", NULL};
+  static const char *const formats[] = {"md", "csv", NULL};
+  static const char *const ties[] = {"time", "evals", NULL};
+  rank_data d;
+  const char *v, *path = NULL;
+  double alpha = 0.05;
+  int pos = 1, k, csv = 0, by_evals = 0, rc = 0, want_models = 0;
+  FILE *in;
+  while ((k = cli_next(CMD, argc, argv, &pos, names, &v)) != -1) {
+    if (k == -2)
+      return CLI_USAGE;
+    if (k == -3) {
+      if (path)
+        return cli_usage_error(CMD, "unexpected argument '%s' (one RESULTS.csv)", v);
+      path = v;
+    } else if (k == 0)
+      rc = cli_pick(CMD, "--format", v, formats, &csv);
+    else if (k == 1) {
+      rc = cli_double(CMD, "--alpha", v, &alpha);
+      if (!rc && !(alpha > 0 && alpha < 1))
+        rc = cli_usage_error(CMD, "--alpha must be in (0, 1), got %s", v);
+    } else if (k == 2)
+      rc = cli_pick(CMD, "--tiebreak", v, ties, &by_evals);
+    else if (k == 4)
+      want_models = 1;
+    else {
+      fputs(rank_help, stdout);
+      return CLI_OK;
+    }
+    if (rc)
+      return CLI_USAGE;
+  }
+  if (!path)
+    return cli_usage_error(CMD, "a RESULTS.csv is needed (see devo rank --help)");
+  in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+  if (!in)
+    return cli_usage_error(CMD, "%s: %s", path, strerror(errno));
+  memset(&d, 0, sizeof d);
+  d.file = path;
+  rc = read_file(&d, in, by_evals);
+  if (in != stdin)
+    fclose(in);
+  if (!rc && make_labels(&d) != 0)
+    rc = cli_runtime_error(CMD, "out of memory");
+  if (!rc)
+    rc = uscores(&d);
+  if (!rc)
+    rc = want_models ? models(&d, csv) : output(&d, csv, alpha);
+  free_data(&d);
+  return rc;
+}
