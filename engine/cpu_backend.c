@@ -10,9 +10,10 @@
 #include <string.h>
 
 #include "../problems/de_ops.h"
+#include "../problems/de_variant.h"
 #include "internal.h"
 
-enum { JOB_INIT = 0, JOB_GEN = 1 };
+enum { JOB_INIT = 0, JOB_GEN = 1, JOB_GOBL = 2 };
 /* How many individuals a worker handles between two looks at the clock and interrupt flag, at
  * most; fewer where one evaluation is slow (CHECK_SECONDS). */
 #define ABORT_STRIDE 8
@@ -27,6 +28,11 @@ enum { JOB_INIT = 0, JOB_GEN = 1 };
 #define SPIN_POLLS 20000
 
 typedef struct cpu_state cpu_state;
+
+struct gobl_key {
+  double f;
+  int idx; /* 0..NP-1 parents, NP..2NP-1 opposites */
+};
 
 typedef struct cpu_worker {
   cpu_state *st;
@@ -44,6 +50,15 @@ struct cpu_state {
   double *scratch;    /* nthreads * scratch_n */
   size_t scratch_n;
   int best;
+  /* variants (de_variant.h); plain = rand1bin without jDE or GOBL, today's code path */
+  devo__variant var;
+  int plain, npicks, use_best;
+  double *F, *CR, *nF, *nCR; /* jDE: F_i and CR_i, double-buffered (NULL without jDE) */
+  /* GOBL (NULL when off): the population's per-coordinate min and max, the survivors' buffer
+   * and the (fitness, index) keys of the 2 NP candidates with their merge-sort scratch */
+  double *ga, *gb, *gpop;
+  struct gobl_key *keys, *keys_tmp;
+  double gobl_k;
   int stride, batch;   /* individuals per clock look; user vectors per call (after the start) */
   cpu_worker *workers; /* nthreads - 1 */
   pthread_mutex_t mu;
@@ -69,6 +84,45 @@ static void build_trial(const cpu_state *st, int i, double *trial)
     trial[j] =
         devo__de_trial_coord(o->seed, st->gen, (uint32_t)i, (uint32_t)j, r, xi[j], x1[j], x2[j],
                              x3[j], o->f, o->cr, st->v->lower, st->v->upper, o->bounds);
+}
+
+/* Trial i of any variant (de_variant.h); with jDE its F', CR' go to nF[i], nCR[i]. The
+ * exponential crossover copies the parent and visits only its run of L coordinates: the same
+ * values as devo__var_trial_coord (whose crossover uniform it does not read), fewer draws. */
+static void build_trial_var(const cpu_state *st, int i, double *trial)
+{
+  const devo__opts *o = &st->s->o;
+  const devo__variant *var = &st->var;
+  uint32_t d = (uint32_t)st->dim, j, k;
+  double lo = st->v->lower, hi = st->v->upper, x[DEVO__MAX_PICKS];
+  const double *xr[DEVO__MAX_PICKS];
+  const double *xi = st->pop + (size_t)i * d, *xb = st->pop + (size_t)st->best * d;
+  devo__var_ind r = devo__var_draw(var, o->seed, st->gen, (uint32_t)i, (uint32_t)st->np, d,
+                                   var->jde ? st->F[i] : o->f, var->jde ? st->CR[i] : o->cr);
+  int p;
+  for (p = 0; p < st->npicks; ++p)
+    xr[p] = st->pop + (size_t)r.r[p] * d;
+  if (var->jde) {
+    st->nF[i] = r.f;
+    st->nCR[i] = r.cr;
+  }
+  if (var->crossover == DEVO__XOVER_EXP) {
+    memcpy(trial, xi, (size_t)d * sizeof(double));
+    for (k = 0, j = r.jrand; k < r.len; ++k, j = j + 1u == d ? 0u : j + 1u) {
+      devo__de_u u = devo__de_coord(o->seed, st->gen, (uint32_t)i, j);
+      for (p = 0; p < st->npicks; ++p)
+        x[p] = xr[p][j];
+      trial[j] = devo__de_repair(devo__strategy_mutant(var->strategy, r.f, xi[j], xb[j], x), xi[j],
+                                 lo, hi, o->bounds, u.bound);
+    }
+    return;
+  }
+  for (j = 0; j < d; ++j) {
+    for (p = 0; p < st->npicks; ++p)
+      x[p] = xr[p][j];
+    trial[j] = devo__var_trial_coord(var, &r, o->seed, st->gen, (uint32_t)i, j, d, xi[j], xb[j], x,
+                                     lo, hi, o->bounds);
+  }
 }
 
 /* Evaluates rows [a, b) of xs into fs. Returns 0, or -1 if the user function failed. */
@@ -123,8 +177,12 @@ static void do_gen(cpu_state *st, int a, int b, double *scratch)
       atomic_store(&st->aborted, 1);
       return;
     }
-    for (i = lo; i < hi; ++i)
-      build_trial(st, i, st->next + (size_t)i * d);
+    if (st->plain)
+      for (i = lo; i < hi; ++i)
+        build_trial(st, i, st->next + (size_t)i * d);
+    else
+      for (i = lo; i < hi; ++i)
+        build_trial_var(st, i, st->next + (size_t)i * d);
     if (eval_rows(st, st->next, st->nfit, lo, hi, scratch) != 0) {
       atomic_store(&st->user_failed, 1);
       atomic_store(&st->aborted, 1);
@@ -135,8 +193,110 @@ static void do_gen(cpu_state *st, int a, int b, double *scratch)
         continue; /* the trial replaces the target: it already sits in next */
       memcpy(st->next + (size_t)i * d, st->pop + (size_t)i * d, (size_t)d * sizeof(double));
       st->nfit[i] = st->fit[i];
+      if (st->var.jde) { /* jDE keeps F', CR' only with the trial */
+        st->nF[i] = st->F[i];
+        st->nCR[i] = st->CR[i];
+      }
     }
   }
+}
+
+/* A GOBL jump for individuals [a, b): their opposites into next, evaluated into nfit. */
+static void do_gobl(cpu_state *st, int a, int b, double *scratch)
+{
+  const devo__opts *o = &st->s->o;
+  uint32_t d = (uint32_t)st->dim, j;
+  int i, lo, hi;
+  for (lo = a; lo < b; lo = hi) {
+    hi = lo + (st->v->kind == DEVO__P_USER ? st->batch : st->stride);
+    if (hi > b)
+      hi = b;
+    if (atomic_load_explicit(&st->aborted, memory_order_relaxed))
+      return;
+    if (devo__should_abort(st->s)) {
+      atomic_store(&st->aborted, 1);
+      return;
+    }
+    for (i = lo; i < hi; ++i) {
+      const double *x = st->pop + (size_t)i * d;
+      double *y = st->next + (size_t)i * d;
+      for (j = 0; j < d; ++j)
+        y[j] = devo__gobl_opposite(o->seed, st->gen, (uint32_t)i, j, st->gobl_k, st->ga[j],
+                                   st->gb[j], x[j], st->v->lower, st->v->upper);
+    }
+    if (eval_rows(st, st->next, st->nfit, lo, hi, scratch) != 0) {
+      atomic_store(&st->user_failed, 1);
+      atomic_store(&st->aborted, 1);
+      return;
+    }
+  }
+}
+
+/* The jump's dynamic bounds: a_j, b_j = min, max of coordinate j over the population (exact in
+ * any order; computed once, by the calling thread, before the opposites). */
+static void gobl_bounds(cpu_state *st)
+{
+  int i, j, d = st->dim;
+  memcpy(st->ga, st->pop, (size_t)d * sizeof(double));
+  memcpy(st->gb, st->pop, (size_t)d * sizeof(double));
+  for (i = 1; i < st->np; ++i) {
+    const double *x = st->pop + (size_t)i * d;
+    for (j = 0; j < d; ++j) {
+      if (x[j] < st->ga[j])
+        st->ga[j] = x[j];
+      if (x[j] > st->gb[j])
+        st->gb[j] = x[j];
+    }
+  }
+}
+
+/* Sorts n keys by (f, idx) ascending: bottom-up merge sort into the preallocated tmp (the
+ * keys are distinct, so any correct sort gives this order). */
+static void gobl_sort(struct gobl_key *k, struct gobl_key *tmp, int n)
+{
+  int w, a, p, q, e, m, t;
+  for (w = 1; w < n; w *= 2) {
+    for (a = 0; a < n; a += 2 * w) {
+      m = a + w < n ? a + w : n;
+      e = a + 2 * w < n ? a + 2 * w : n;
+      for (p = a, q = m, t = a; t < e; ++t)
+        tmp[t] = (q >= e || (p < m && devo__gobl_before(k[p].f, (uint32_t)k[p].idx, k[q].f,
+                                                        (uint32_t)k[q].idx)))
+                     ? k[p++]
+                     : k[q++];
+    }
+    memcpy(k, tmp, (size_t)n * sizeof *k);
+  }
+}
+
+/* Survivors of a jump: the NP best of parents (pop, fit) and opposites (next, nfit) by
+ * (fitness, index), parents first on ties, into positions 0..NP-1 in that order; an opposite
+ * carries its parent's jDE F and CR. */
+static void gobl_select(cpu_state *st)
+{
+  int np = st->np, d = st->dim, r;
+  double *tp;
+  for (r = 0; r < np; ++r) {
+    st->keys[r].f = st->fit[r];
+    st->keys[r].idx = r;
+    st->keys[np + r].f = st->nfit[r];
+    st->keys[np + r].idx = np + r;
+  }
+  gobl_sort(st->keys, st->keys_tmp, 2 * np);
+  for (r = 0; r < np; ++r) {
+    int c = st->keys[r].idx, parent = c < np ? c : c - np;
+    const double *src = c < np ? st->pop + (size_t)c * d : st->next + (size_t)parent * d;
+    memcpy(st->gpop + (size_t)r * d, src, (size_t)d * sizeof(double));
+    if (st->var.jde) {
+      st->nF[r] = st->F[parent];
+      st->nCR[r] = st->CR[parent];
+    }
+  }
+  for (r = 0; r < np; ++r)
+    st->fit[r] = st->keys[r].f;
+  tp = st->pop;
+  st->pop = st->gpop;
+  st->gpop = tp;
 }
 
 static void do_job(cpu_state *st, int t)
@@ -146,6 +306,8 @@ static void do_job(cpu_state *st, int t)
   double *scratch = st->scratch + (size_t)t * st->scratch_n;
   if (st->job_kind == JOB_INIT)
     do_init(st, a, b, scratch);
+  else if (st->job_kind == JOB_GOBL)
+    do_gobl(st, a, b, scratch);
   else
     do_gen(st, a, b, scratch);
 }
@@ -235,6 +397,15 @@ static void cpu_stop(devo_solver *s)
   devo__free(al, st->fit);
   devo__free(al, st->nfit);
   devo__free(al, st->scratch);
+  devo__free(al, st->F);
+  devo__free(al, st->CR);
+  devo__free(al, st->nF);
+  devo__free(al, st->nCR);
+  devo__free(al, st->ga);
+  devo__free(al, st->gb);
+  devo__free(al, st->gpop);
+  devo__free(al, st->keys);
+  devo__free(al, st->keys_tmp);
   devo__free(al, st);
   s->bk_state = NULL;
 }
@@ -244,6 +415,40 @@ static void cpu_stop(devo_solver *s)
 static int per_look(double per, int cap)
 {
   return per * cap <= CHECK_SECONDS ? cap : per >= CHECK_SECONDS ? 1 : (int)(CHECK_SECONDS / per);
+}
+
+/* The variant's arrays (jDE state, GOBL buffers), initial F_i and CR_i. -1: out of memory. */
+static int cpu_alloc_variant(cpu_state *st)
+{
+  const devo_allocator *al = &st->s->al;
+  size_t np = (size_t)st->np;
+  int i;
+  st->var = st->s->o.var;
+  st->plain = devo__variant_plain(&st->var);
+  st->npicks = devo__strategy_picks(st->var.strategy);
+  st->use_best = devo__strategy_uses_best(st->var.strategy);
+  if (st->var.jde) {
+    st->F = (double *)devo__alloc(al, np, sizeof(double));
+    st->CR = (double *)devo__alloc(al, np, sizeof(double));
+    st->nF = (double *)devo__alloc(al, np, sizeof(double));
+    st->nCR = (double *)devo__alloc(al, np, sizeof(double));
+    if (!st->F || !st->CR || !st->nF || !st->nCR)
+      return -1;
+    for (i = 0; i < st->np; ++i) {
+      st->F[i] = DEVO__JDE_F_INIT;
+      st->CR[i] = DEVO__JDE_CR_INIT;
+    }
+  }
+  if (st->var.gobl > 0.0) {
+    st->ga = (double *)devo__alloc(al, (size_t)st->dim, sizeof(double));
+    st->gb = (double *)devo__alloc(al, (size_t)st->dim, sizeof(double));
+    st->gpop = (double *)devo__alloc(al, np * (size_t)st->dim, sizeof(double));
+    st->keys = (struct gobl_key *)devo__alloc(al, 2 * np, sizeof(struct gobl_key));
+    st->keys_tmp = (struct gobl_key *)devo__alloc(al, 2 * np, sizeof(struct gobl_key));
+    if (!st->ga || !st->gb || !st->gpop || !st->keys || !st->keys_tmp)
+      return -1;
+  }
+  return 0;
 }
 
 static int cpu_start(devo_solver *s)
@@ -277,8 +482,8 @@ static int cpu_start(devo_solver *s)
   st->scratch = (double *)devo__alloc(al, (size_t)threads, st->scratch_n * sizeof(double));
   if (threads > 1)
     st->workers = (cpu_worker *)devo__calloc(al, (size_t)threads - 1, sizeof(cpu_worker));
-  if (!st->pop || !st->next || !st->fit || !st->nfit || !st->scratch ||
-      (threads > 1 && !st->workers)) {
+  if (cpu_alloc_variant(st) != 0 || !st->pop || !st->next || !st->fit || !st->nfit ||
+      !st->scratch || (threads > 1 && !st->workers)) {
     cpu_stop(s);
     return devo__set_err(s, DEVO_E_NOMEM, "out of memory for a population of %d x %d doubles",
                          s->o.np, s->prob->view.dim);
@@ -322,28 +527,48 @@ static int cpu_start(devo_solver *s)
   s->gens = 0;
   snprintf(s->info, sizeof s->info, "cpu: %d thread%s, %d individuals of dimension %d", threads,
            threads > 1 ? "s" : "", st->np, st->dim);
+  if (!st->plain) {
+    size_t len = strlen(s->info);
+    snprintf(s->info + len, sizeof s->info - len, ", variant %s%s%s",
+             devo_strategy_name(st->var.strategy, st->var.crossover), st->var.jde ? " + jDE" : "",
+             st->var.gobl > 0.0 ? " + GOBL" : "");
+  }
   return DEVO_OK;
+}
+
+static void swap_buf(double **a, double **b)
+{
+  double *t = *a;
+  *a = *b;
+  *b = t;
 }
 
 static int cpu_run(devo_solver *s, int64_t ngens)
 {
   cpu_state *st = (cpu_state *)s->bk_state;
   int64_t k;
-  double *tp;
+  int jump;
   for (k = 0; k < ngens; ++k) {
     st->gen = (uint32_t)(s->gens + 1);
     atomic_store(&st->aborted, 0);
-    run_job(st, JOB_GEN);
+    jump = !st->plain && devo__gobl_jump(s->o.seed, st->gen, st->var.gobl, &st->gobl_k);
+    if (jump)
+      gobl_bounds(st);
+    run_job(st, jump ? JOB_GOBL : JOB_GEN);
     if (atomic_load(&st->user_failed))
       return devo__set_err(s, DEVO_E_INTERNAL, "the user objective function returned an error");
     if (atomic_load(&st->aborted))
-      return DEVO_OK; /* deadline or interrupt: the partial generation is dropped */
-    tp = st->pop;
-    st->pop = st->next;
-    st->next = tp;
-    tp = st->fit;
-    st->fit = st->nfit;
-    st->nfit = tp;
+      return DEVO_OK; /* deadline or interrupt: the partial generation (or jump) is dropped */
+    if (jump) {
+      gobl_select(st);
+    } else {
+      swap_buf(&st->pop, &st->next);
+      swap_buf(&st->fit, &st->nfit);
+    }
+    if (st->var.jde) {
+      swap_buf(&st->F, &st->nF);
+      swap_buf(&st->CR, &st->nCR);
+    }
     find_best(st);
     s->gens++;
     s->evals += st->np;
@@ -370,5 +595,17 @@ static int cpu_population(devo_solver *s, double *pop, double *fit)
   return DEVO_OK;
 }
 
-const devo_backend devo__cpu_backend = {"cpu",      cpu_start,      cpu_run,
-                                        cpu_best_x, cpu_population, cpu_stop};
+static int cpu_adapt_state(devo_solver *s, double *F, double *CR)
+{
+  cpu_state *st = (cpu_state *)s->bk_state;
+  if (!st->var.jde)
+    return devo__set_err(s, DEVO_E_INVALID, "the run has no jDE state (jDE is off)");
+  if (F)
+    memcpy(F, st->F, (size_t)st->np * sizeof(double));
+  if (CR)
+    memcpy(CR, st->CR, (size_t)st->np * sizeof(double));
+  return DEVO_OK;
+}
+
+const devo_backend devo__cpu_backend = {"cpu",          cpu_start, cpu_run,        cpu_best_x,
+                                        cpu_population, cpu_stop,  cpu_adapt_state};

@@ -64,8 +64,8 @@ static void none_stop(devo_solver *s)
   (void)s;
 }
 
-const devo_backend devo__gpu_backend = {"none",      none_start,      none_run,
-                                        none_best_x, none_population, none_stop};
+const devo_backend devo__gpu_backend = {"none",          none_start, none_run, none_best_x,
+                                        none_population, none_stop,  NULL};
 
 /* The GPU local search of engine/gpu_ls.h (kernels/gpu_sched_ls.cu with CUDA). */
 int devo__gpu_sched_ls(const struct devo_etc *e, const int *starts, int nstarts, int *assign,

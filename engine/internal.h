@@ -15,6 +15,7 @@ using std::atomic_int;
 #include <stdatomic.h>
 #endif
 
+#include "../problems/de_variant.h"
 #include "../problems/devo_alloc.h"
 #include "../problems/problem_view.h"
 #include "include/devo.h"
@@ -119,6 +120,7 @@ typedef struct devo__opts {
   double time_limit; /* 0 = off */
   devo_progress_fn progress;
   void *progress_ud;
+  devo__variant var; /* strategy, crossover, jDE, GOBL (de_variant.h); default rand1bin */
 } devo__opts;
 
 struct devo_backend;
@@ -159,7 +161,9 @@ struct devo_solver {
  *         dropped. Adds the completed generations to s->gens and s->evals and updates s->best_f.
  * best_x: copy the best vector to x (dim doubles).
  * population: copy population and fitness (either may be NULL).
- * stop:   free everything start allocated (safe after a failed start). */
+ * stop:   free everything start allocated (safe after a failed start).
+ * adapt_state: copy jDE's F_i and CR_i of the current population (NP each; either may be NULL);
+ *         DEVO_E_INVALID when the run has no jDE. NULL in a backend without jDE support. */
 typedef struct devo_backend {
   const char *name;
   int (*start)(devo_solver *s);
@@ -167,6 +171,7 @@ typedef struct devo_backend {
   int (*best_x)(devo_solver *s, double *x);
   int (*population)(devo_solver *s, double *pop, double *fit);
   void (*stop)(devo_solver *s);
+  int (*adapt_state)(devo_solver *s, double *F, double *CR);
 } devo_backend;
 
 extern const devo_backend devo__cpu_backend;
@@ -195,6 +200,10 @@ int devo__problem_err(devo_problem *p, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* devo_solve's check of the variant against the options (the strategy's minimum NP);
+ * engine/variant.c. */
+int devo__variant_validate(devo_solver *s);
 
 /* Frees a problem's data and returns it to the unconfigured state (the allocator stays). */
 void devo__problem_reset(devo_problem *p);

@@ -67,6 +67,7 @@ void devo_schedule_opts_init(devo_schedule_opts *o)
   o->search = DEVO_SEARCH_AUTO;
   o->steps = 0;
   o->chains = 0;
+  devo_variant_init(&o->variant);
 }
 
 #if defined(__GNUC__)
@@ -175,6 +176,15 @@ static int check_opts(const devo_schedule_opts *o, devo_schedule_result *r)
                 "IG or AUTO)");
   if (o->chains < 0 || o->chains > 4096)
     return fail(r, DEVO_E_INVALID, "chains %d: must be in [0, 4096]", o->chains);
+  {
+    char msg[256];
+    if (devo_variant_check(&o->variant, msg, sizeof msg) != DEVO_OK)
+      return fail(r, DEVO_E_INVALID, "variant: %s", msg);
+    if (o->np < devo_strategy_min_np(o->variant.strategy))
+      return fail(r, DEVO_E_INVALID, "np %d: strategy %s needs at least %d", o->np,
+                  devo_strategy_name(o->variant.strategy, o->variant.crossover),
+                  devo_strategy_min_np(o->variant.strategy));
+  }
   return DEVO_OK;
 }
 
@@ -194,12 +204,34 @@ static void de_free(const devo_allocator *al, de_run *d)
   devo__free(al, d->a);
 }
 
+/* jDE's mean F_i and CR_i of the solver's final population into r (left NaN without jDE or
+ * when the state cannot be read or its memory taken). */
+static void jde_means(devo_solver *s, const devo_allocator *al, const devo_schedule_opts *o,
+                      devo_schedule_result *r)
+{
+  double *fc, sf = 0.0, scr = 0.0;
+  int i;
+  if (!o->variant.jde)
+    return;
+  fc = (double *)devo__alloc(al, 2 * (size_t)o->np, sizeof(double));
+  if (fc && devo_solver_jde_state(s, fc, fc + o->np) == DEVO_OK) {
+    for (i = 0; i < o->np; ++i) {
+      sf += fc[i];
+      scr += fc[o->np + i];
+    }
+    r->jde_mean_f = sf / o->np;
+    r->jde_mean_cr = scr / o->np;
+  }
+  devo__free(al, fc);
+}
+
 static int solver_setup(devo_solver *s, const devo_schedule_opts *o, int backend, double budget)
 {
   int st;
   if ((st = devo_solver_set_np(s, o->np)) != DEVO_OK ||
       (st = devo_solver_set_f(s, o->f)) != DEVO_OK ||
       (st = devo_solver_set_cr(s, o->cr)) != DEVO_OK ||
+      (st = devo_solver_set_variant(s, &o->variant)) != DEVO_OK ||
       (st = devo_solver_set_seed(s, o->seed)) != DEVO_OK ||
       (st = devo_solver_set_threads(s, o->threads)) != DEVO_OK ||
       (st = devo_solver_set_backend(s, backend)) != DEVO_OK ||
@@ -463,6 +495,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
   memset(r, 0, sizeof *r);
   r->heuristic = -1;
   r->backend = -1;
+  r->jde_mean_f = r->jde_mean_cr = (double)NAN;
   if (!e || !o || !assign)
     return fail(r, DEVO_E_INVALID, "NULL argument");
   if ((st = check_opts(o, r)) != DEVO_OK)
@@ -610,6 +643,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
     r->evaluations = stats.evaluations;
     r->generations = stats.generations;
     r->backend = stats.backend;
+    jde_means(d.s, al, o, r);
     c.source = DEVO_SCHED_FROM_DE;
     c.heuristic = -1;
     if (stats.best_from_seed) /* name the heuristic behind the seed */

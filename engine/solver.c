@@ -27,6 +27,7 @@ int devo_solver_create(devo_solver **out, const devo_problem *p, const devo_allo
   s->o.np = 100;
   s->o.f = 0.5;
   s->o.cr = 0.9;
+  s->o.var = devo__variant_default();
   s->o.seed = 1;
   s->o.bounds = DEVO_BOUNDS_REINIT;
   s->o.threads = 1;
@@ -238,7 +239,7 @@ static int validate(devo_solver *s)
                          (long long)o->max_evals, o->np, o->np);
   if (s->prob->view.kind == DEVO__P_USER && o->backend == DEVO_BACKEND_GPU)
     return devo__set_err(s, DEVO_E_INVALID, "a user objective runs on the CPU backend only");
-  return DEVO_OK;
+  return devo__variant_validate(s);
 }
 
 /* The stopping rules, in priority order; DEVO_OK means go on. */

@@ -68,6 +68,12 @@ struct devo__gpu_state {
   int flat_blocks, idx_blocks, best_blocks;
   cudaGraphExec_t gx[3];
   int best_idx;
+  /* a variant other than plain rand1bin (issue 18): gpu_vfused.cu's kernels run the
+   * generations (vk.gen, vk.persist in kt.gen, kt.persist) with va beside a */
+  int var;
+  int var_multi; /* the multikernel design was asked for; the fused variant kernel runs */
+  devo__gpu_vargs va;
+  devo__gpu_vktab vk;
 };
 
 static int devo__cuerr(devo_solver *s, cudaError_t e, const char *call, int line)
@@ -156,6 +162,14 @@ static void devo__gpu_stop(devo_solver *s)
   cudaFree(g->a.ctl);
   devo__gpu_pdata_free(&g->pd);
   cudaFree(g->a.work);
+  cudaFree(g->va.fit1);
+  cudaFree(g->va.F0);
+  cudaFree(g->va.F1);
+  cudaFree(g->va.CR0);
+  cudaFree(g->va.CR1);
+  cudaFree(g->va.gx);
+  cudaFree(g->va.gf);
+  cudaFree(g->va.gbox);
   if (g->h_ctl)
     cudaFreeHost(g->h_ctl);
   if (g->ev_fork)
@@ -416,6 +430,10 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
     g->barrier = DEVO__BARRIER_CG;
   g->fast = 0;
   memset(&g->fc, 0, sizeof g->fc);
+  if (g->var) {
+    g->kernelp = 0; /* gpu_vfused.cu draws its indices inline */
+    return DEVO_OK; /* the specialised kernels run plain rand1bin only */
+  }
   /* the register-held and cluster kernels run as persistent chunks with devo's split barrier;
    * every explicit block option (thread cap, staging, the classic kernel) keeps the block
    * evaluators, so that each stays measurable and tested */
@@ -439,6 +457,20 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
       g->fast = 0;
   }
   return DEVO_OK;
+}
+
+/* A strategy's name from de_variant.h's table. */
+static const char *devo__gpu_strat_name(int strategy)
+{
+#define DEVO__GPU_STRAT_NAME_(id, name, picks, best, expr)                                         \
+  case DEVO__STRAT_##id:                                                                           \
+    return name;
+  switch (strategy) {
+    DEVO__STRATEGIES(DEVO__GPU_STRAT_NAME_)
+  default:
+    return "?";
+  }
+#undef DEVO__GPU_STRAT_NAME_
 }
 
 static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
@@ -488,6 +520,16 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
              g->fc.threads, g->fc.vpb, g->fc.vpb > 1 ? "s" : "", g->fc.lanes, g->fc.c,
              g->fc.c > 1 ? "s" : "");
   }
+  if (g->var) {
+    size_t used = strlen(s->info);
+    const devo__variant *v = &g->va.var;
+    snprintf(s->info + used, sizeof s->info - used,
+             "; variant %s%s%s%s: general fused kernel (gpu_vfused.cu%s; gpu_fast.cu, gpu_cec.cu, "
+             "gpu_etc.cu and the multikernel design run rand1bin only)",
+             devo__gpu_strat_name(v->strategy), v->crossover == DEVO__XOVER_EXP ? "exp" : "bin",
+             v->jde ? "+jde" : "", v->gobl > 0.0 ? "+gobl" : "",
+             g->var_multi ? "; the multikernel design was asked for" : "");
+  }
   if (g->blk) {
     size_t used = strlen(s->info);
     snprintf(s->info + used, sizeof s->info - used,
@@ -500,9 +542,13 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
 
 /* ---- chunks ------------------------------------------------------------------------------ */
 
-static int devo__gpu_best(devo_solver *s, devo__gpu_state *g)
+/* Best value and index of generation gen's population into ctl, *h_ctl, s->best_f. */
+static int devo__gpu_best(devo_solver *s, devo__gpu_state *g, int64_t gen)
 {
-  void *args[] = {&g->a};
+  devo__gpu_args a = g->a;
+  if (g->var && (gen & 1))
+    a.fit = g->va.fit1; /* variant runs keep fitness by generation parity */
+  void *args[] = {&a};
   DEVO__CK(
       cudaLaunchKernel(g->kt.best, dim3(g->best_blocks), dim3(DEVO__FLAT_THREADS), args, 0, g->st));
   DEVO__CK(cudaMemcpyAsync(g->h_ctl, g->a.ctl, sizeof *g->h_ctl, cudaMemcpyDeviceToHost, g->st));
@@ -517,7 +563,11 @@ static int devo__gpu_enqueue_fused(devo_solver *s, devo__gpu_state *g, int n)
 {
   for (uint32_t k = 1; k <= (uint32_t)n; ++k) {
     void *args[] = {&g->a, &k};
-    if (g->kernelp) {
+    void *vargs[] = {&g->a, &g->va, &k};
+    if (g->var) {
+      DEVO__CK(
+          cudaLaunchKernel(g->kt.gen, dim3(g->blocks), dim3(g->threads), vargs, g->smem, g->st));
+    } else if (g->kernelp) {
       /* idx(k) runs on st2 while gen(k - 1) runs on st; it overwrites the index buffer that
        * gen(k - 2) read, hence the wait on ev_gen (recorded after gen(k - 1)'s predecessor) */
       if (k == 1) {
@@ -605,8 +655,12 @@ static int devo__gpu_run_persist(devo_solver *s, devo__gpu_state *g, uint32_t ge
   while (n > 0) {
     uint32_t m = n > (1 << 30) ? (1u << 30) : (uint32_t)n;
     void *args[] = {&g->a, &gen0, &m, &barrier};
+    void *vargs[] = {&g->a, &g->va, &gen0, &m, &barrier};
     DEVO__CK(cudaMemsetAsync(&g->a.ctl->bar, 0, sizeof g->a.ctl->bar, g->st));
-    if (g->fast)
+    if (g->var)
+      DEVO__CK(cudaLaunchCooperativeKernel(g->kt.persist, dim3(g->pgrid), dim3(g->threads), vargs,
+                                           g->smem, g->st));
+    else if (g->fast)
       DEVO__CK(devo__gpu_fast_launch(&g->fc, g->a, gen0, m, g->st));
     else
       DEVO__CK(cudaLaunchCooperativeKernel(g->kt.persist, dim3(g->pgrid), dim3(g->threads), args,
@@ -633,6 +687,71 @@ static int devo__gpu_run_multi(devo_solver *s, devo__gpu_state *g, uint32_t gen0
   return DEVO_OK;
 }
 
+/* Generations of the chunk gen0 + 1 .. gen0 + ngens that ran: up to the one whose population
+ * reached the target (h_ctl read back after the chunk). */
+static int64_t devo__gpu_done(const devo__gpu_state *g, uint32_t gen0, int64_t ngens)
+{
+  int64_t done = ngens;
+  if (g->a.has_target && g->h_ctl->stop_gen != DEVO__NO_STOP) {
+    /* the generation (relative to this chunk) whose population reached the target */
+    int64_t at = (int64_t)(uint32_t)((uint32_t)g->h_ctl->stop_gen - gen0);
+    if (at >= 1 && at < done)
+      done = at;
+  }
+  return done;
+}
+
+/* GOBL jump generation gen with the jump's k: three launches on st (min/max, opposites and
+ * their evaluation, survivors); each does nothing after the generation that reached the target. */
+static int devo__gpu_run_jump(devo_solver *s, devo__gpu_state *g, uint32_t gen, double k)
+{
+  void *args[] = {&g->a, &g->va, &gen};
+  void *oargs[] = {&g->a, &g->va, &gen, &k};
+  const int64_t fmax = 32LL * g->prop.multiProcessorCount;
+  int64_t bb = ((int64_t)g->a.dim + DEVO__FLAT_THREADS - 1) / DEVO__FLAT_THREADS;
+  int64_t sb = 2 * (int64_t)g->a.np;
+  if (bb > fmax)
+    bb = fmax;
+  if (sb > (1 << 20))
+    sb = 1 << 20;
+  DEVO__CK(cudaLaunchKernel(g->vk.gobl_box, dim3((unsigned)bb), dim3(DEVO__FLAT_THREADS), args, 0,
+                            g->st));
+  DEVO__CK(cudaLaunchKernel(g->vk.gobl_opp, dim3(g->blocks), dim3(g->threads), oargs, g->smem_red,
+                            g->st));
+  DEVO__CK(cudaLaunchKernel(g->vk.gobl_select, dim3((unsigned)sb), dim3(DEVO__FLAT_THREADS), args,
+                            0, g->st));
+  return DEVO_OK;
+}
+
+/* A variant run's chunk: DE generations by gpu_vfused.cu's kernel (persistent or graphs), split
+ * at GOBL jump generations (devo__gobl_jump is a pure function of (seed, generation), so the host
+ * knows them), which run as their own launches. The scan for jumps looks at most 2^16
+ * generations ahead per step. */
+static int devo__gpu_run_var(devo_solver *s, devo__gpu_state *g, uint32_t gen0, int64_t n)
+{
+  const double p = g->va.var.gobl;
+  uint32_t gen = gen0;
+  int st;
+  while (n > 0) {
+    int64_t m = n, lim = n < 65536 ? n : 65536;
+    double k = 0.0;
+    if (p > 0.0)
+      for (m = 0; m < lim && !devo__gobl_jump(g->a.seed, gen + (uint32_t)m + 1u, p, &k); ++m) {
+      }
+    if (m == 0) {
+      st = devo__gpu_run_jump(s, g, gen + 1u, k);
+      m = 1;
+    } else {
+      st = g->persist ? devo__gpu_run_persist(s, g, gen, m) : devo__gpu_run_graphs(s, g, gen, m);
+    }
+    if (st != DEVO_OK)
+      return st;
+    gen += (uint32_t)m;
+    n -= m;
+  }
+  return DEVO_OK;
+}
+
 static int devo__gpu_run(devo_solver *s, int64_t ngens)
 {
   devo__gpu_state *g = (devo__gpu_state *)s->bk_state;
@@ -644,7 +763,9 @@ static int devo__gpu_run(devo_solver *s, int64_t ngens)
   DEVO__CK(cudaSetDevice(g->dev));
   /* generation numbers are 32-bit counters, as on the CPU (uint32_t)(gens + 1) */
   const uint32_t gen0 = (uint32_t)s->gens;
-  if (g->design == DEVO_GPU_MULTIKERNEL)
+  if (g->var)
+    st = devo__gpu_run_var(s, g, gen0, ngens);
+  else if (g->design == DEVO_GPU_MULTIKERNEL)
     st = devo__gpu_run_multi(s, g, gen0, ngens);
   else if (g->persist)
     st = devo__gpu_run_persist(s, g, gen0, ngens);
@@ -652,16 +773,17 @@ static int devo__gpu_run(devo_solver *s, int64_t ngens)
     st = devo__gpu_run_graphs(s, g, gen0, ngens);
   if (st != DEVO_OK)
     return st;
-  st = devo__gpu_best(s, g);
+  if (g->var) {
+    /* the stop generation first: the fitness buffer to reduce is that generation's parity */
+    DEVO__CK(cudaMemcpyAsync(g->h_ctl, g->a.ctl, sizeof *g->h_ctl, cudaMemcpyDeviceToHost, g->st));
+    DEVO__CK(cudaStreamSynchronize(g->st));
+    st = devo__gpu_best(s, g, (int64_t)s->gens + devo__gpu_done(g, gen0, ngens));
+  } else {
+    st = devo__gpu_best(s, g, s->gens);
+  }
   if (st != DEVO_OK)
     return st;
-  int64_t done = ngens;
-  if (g->a.has_target && g->h_ctl->stop_gen != DEVO__NO_STOP) {
-    /* the generation (relative to this chunk) whose population reached the target */
-    int64_t at = (int64_t)(uint32_t)((uint32_t)g->h_ctl->stop_gen - gen0);
-    if (at >= 1 && at < done)
-      done = at;
-  }
+  const int64_t done = devo__gpu_done(g, gen0, ngens);
   s->gens += done;
   s->evals += done * (int64_t)g->a.np;
   return DEVO_OK;
@@ -713,6 +835,23 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
   g->design = s->o.gpu_design & DEVO__GPU_DESIGN_MASK;
   if (g->design != DEVO_GPU_FUSED && g->design != DEVO_GPU_MULTIKERNEL)
     return devo__set_err(s, DEVO_E_INVALID, "unknown GPU design %d", g->design);
+  g->va.var = s->o.var;
+  g->var = !devo__variant_plain(&s->o.var);
+  if (g->var) {
+    /* hand-over: every variant but plain rand1bin runs gpu_vfused.cu's fused kernels */
+    if (devo__gpu_vfused_fill(hv->kind, &g->vk) != 0)
+      return devo__set_err(s, DEVO_E_INVALID, "%s problem kind has no variant kernel",
+                           devo__kind_name(hv->kind));
+    /* the solver validates this; the kernels would read past the population without it */
+    if (np < devo__strategy_min_np(s->o.var.strategy))
+      return devo__set_err(s, DEVO_E_INVALID,
+                           "population size %d is below %d, the strategy's minimum", np,
+                           devo__strategy_min_np(s->o.var.strategy));
+    g->kt.gen = g->vk.gen;
+    g->kt.persist = g->vk.persist;
+    g->var_multi = g->design == DEVO_GPU_MULTIKERNEL;
+    g->design = DEVO_GPU_FUSED;
+  }
 
   g->a.v = *hv;
   g->a.np = np;
@@ -747,6 +886,10 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
     need += ((size_t)hv->ntasks + 1) * (size_t)hv->nmach * sizeof(double);
   if (g->blk && g->a.sm_work < 0)
     need += (size_t)np * (size_t)g->a.work_n * sizeof(double);
+  if (g->var)
+    need += (size_t)np * sizeof(double) * (s->o.var.jde ? 5 : 1);
+  if (g->var && s->o.var.gobl > 0.0)
+    need += (n + (size_t)np + 2 * (size_t)d) * sizeof(double);
   size_t mfree = 0, mtotal = 0;
   DEVO__CK(cudaMemGetInfo(&mfree, &mtotal));
   if (need > mfree || mfree - need < DEVO__GPU_RESERVE)
@@ -784,6 +927,21 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
   }
   if (g->blk && g->a.sm_work < 0)
     DEVO__ALLOC(g->a.work, (size_t)np * (size_t)g->a.work_n * sizeof(double), "the block work");
+  if (g->var)
+    DEVO__ALLOC(g->va.fit1, (size_t)np * sizeof(double), "the fitness");
+  if (g->var && s->o.var.jde) {
+    DEVO__ALLOC(g->va.F0, (size_t)np * sizeof(double), "jDE's F");
+    DEVO__ALLOC(g->va.F1, (size_t)np * sizeof(double), "jDE's F");
+    DEVO__ALLOC(g->va.CR0, (size_t)np * sizeof(double), "jDE's CR");
+    DEVO__ALLOC(g->va.CR1, (size_t)np * sizeof(double), "jDE's CR");
+  }
+  if (g->var && s->o.var.gobl > 0.0) {
+    DEVO__ALLOC(g->va.gx, n * sizeof(double), "the GOBL opposites");
+    DEVO__ALLOC(g->va.gf, (size_t)np * sizeof(double), "the GOBL opposites' fitness");
+    DEVO__ALLOC(g->va.gbox, 2 * (size_t)d * sizeof(double), "the GOBL bounds");
+    /* launched with the init kernel's shared memory, which may be above the default 48 KB */
+    DEVO__CK(devo__gpu_smem_max(g->vk.gobl_opp, &g->prop));
+  }
   {
     char why[300];
     st = devo__gpu_pdata_upload(pr, &g->pd, &g->a.v, g->st, why, sizeof why);
@@ -817,6 +975,11 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
     const double t0 = devo__now();
     if (e == cudaSuccess)
       e = cudaLaunchKernel(g->kt.init, dim3(g->blocks), dim3(g->threads), args, g->smem_red, g->st);
+    if (e == cudaSuccess && g->va.F0) {
+      void *vargs[] = {&g->a, &g->va};
+      e = cudaLaunchKernel(g->vk.init, dim3(g->idx_blocks), dim3(DEVO__FLAT_THREADS), vargs, 0,
+                           g->st);
+    }
     if (e == cudaSuccess)
       e = cudaStreamSynchronize(g->st); /* the seeds may go now */
     cudaFree(d_seeds);
@@ -827,7 +990,7 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
      * estimate, and a first generation longer than the slack overran the limit) */
     s->gen_estimate = devo__now() - t0;
   }
-  st = devo__gpu_best(s, g);
+  st = devo__gpu_best(s, g, 0);
   if (st != DEVO_OK)
     return st;
   s->evals = np;
@@ -885,12 +1048,34 @@ static int devo__gpu_population(devo_solver *s, double *pop, double *fit)
   if (pop)
     DEVO__CK(cudaMemcpyAsync(pop, cur, (size_t)g->a.np * g->a.dim * sizeof(double),
                              cudaMemcpyDeviceToHost, g->st));
+  const double *cfit = g->var && (s->gens & 1) ? g->va.fit1 : g->a.fit;
   if (fit)
-    DEVO__CK(cudaMemcpyAsync(fit, g->a.fit, (size_t)g->a.np * sizeof(double),
-                             cudaMemcpyDeviceToHost, g->st));
+    DEVO__CK(cudaMemcpyAsync(fit, cfit, (size_t)g->a.np * sizeof(double), cudaMemcpyDeviceToHost,
+                             g->st));
+  DEVO__CK(cudaStreamSynchronize(g->st));
+  return DEVO_OK;
+}
+
+/* jDE's F_i and CR_i of the current population (np each; either may be NULL). */
+static int devo__gpu_adapt_state(devo_solver *s, double *F, double *CR)
+{
+  devo__gpu_state *g = (devo__gpu_state *)s->bk_state;
+  if (!g)
+    return devo__set_err(s, DEVO_E_STATE, "the GPU backend was not started");
+  if (!g->va.F0)
+    return devo__set_err(s, DEVO_E_INVALID, "jDE is off in this run");
+  const int odd = (int)(s->gens & 1);
+  const size_t bytes = (size_t)g->a.np * sizeof(double);
+  DEVO__CK(cudaSetDevice(g->dev));
+  if (F)
+    DEVO__CK(cudaMemcpyAsync(F, odd ? g->va.F1 : g->va.F0, bytes, cudaMemcpyDeviceToHost, g->st));
+  if (CR)
+    DEVO__CK(
+        cudaMemcpyAsync(CR, odd ? g->va.CR1 : g->va.CR0, bytes, cudaMemcpyDeviceToHost, g->st));
   DEVO__CK(cudaStreamSynchronize(g->st));
   return DEVO_OK;
 }
 
 extern "C" const devo_backend devo__gpu_backend = {
-    "gpu", devo__gpu_start, devo__gpu_run, devo__gpu_best_x, devo__gpu_population, devo__gpu_stop};
+    "gpu",          devo__gpu_start,      devo__gpu_run, devo__gpu_best_x, devo__gpu_population,
+    devo__gpu_stop, devo__gpu_adapt_state};

@@ -27,6 +27,7 @@ static_assert(sizeof(atomic_int) == sizeof(int), "atomic_int layout differs betw
 
 #include "../problems/classic.h"
 #include "../problems/de_ops.h"
+#include "../problems/de_variant.h"
 #include "../problems/soco.h"
 #include "block_reduce.cuh"
 #include "cec_device.cuh"
@@ -114,6 +115,28 @@ struct devo__gpu_args {
   int stage_n;        /* doubles staged */
   int etc_v1;         /* ETC: the first block evaluator (etc_device.cuh v1) instead of v2 */
 };
+
+/* A variant run's extra state (kernels/gpu_vfused.cu), passed to its kernels beside
+ * devo__gpu_args (whose layout the plain kernels keep). Buffers by generation parity: generation
+ * g's fitness in a.fit (g even) or fit1 (g odd); jDE's F and CR in F0/CR0 (even) or F1/CR1. */
+struct devo__gpu_vargs {
+  devo__variant var;
+  double *fit1;
+  double *F0, *F1, *CR0, *CR1; /* jDE; NULL when off */
+  double *gx, *gf;             /* GOBL: the NP opposites and their fitness; NULL when off */
+  double *gbox;                /* GOBL: per-coordinate min (dim) then max (dim) */
+};
+
+/* The variant kernels of one run (kernels/gpu_vfused.cu), host-side handles. */
+struct devo__gpu_vktab {
+  const void *gen;         /* (args, vargs, k): one generation, base + k (graph mode) */
+  const void *persist;     /* (args, vargs, gen0, ngens, barrier) */
+  const void *init;        /* (args, vargs): jDE's initial F and CR */
+  const void *gobl_box;    /* (args, vargs, gen): per-coordinate min and max */
+  const void *gobl_opp;    /* (args, vargs, gen, k): opposites and their evaluation */
+  const void *gobl_select; /* (args, vargs, gen): survivors into generation gen's buffers */
+};
+int devo__gpu_vfused_fill(int kind, devo__gpu_vktab *t);
 
 /* Kernels of one run, for the problem kind, as the host-side handles that cudaLaunchKernel,
  * cudaFuncGetAttributes and the occupancy API take. */

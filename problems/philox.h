@@ -31,10 +31,14 @@ enum {
   DEVO__RNG_DATA = 4,  /* problem data (shift vectors, matrices): slot, individual = stream */
   DEVO__RNG_USER = 5,  /* tools and tests */
   DEVO__RNG_SCHED = 6, /* scheduling pipeline perturbations: slot = draw, generation = round */
-  DEVO__RNG_IG = 7,    /* iterated greedy (etc_vnd.c): slot = draw block, generation = step,
-                          individual = chain */
-  DEVO__RNG_GLS = 8    /* GPU local search (kernels/gpu_sched_ls.cu): slot = draw, generation =
-                          step, individual = chain */
+  DEVO__RNG_INDEX2 = 7, /* de_variant.h: donors r4, r5 and the exponential crossover's length */
+  DEVO__RNG_JDE = 8,    /* de_variant.h: jDE's F (slot 0) and CR (slot 1) redraws */
+  DEVO__RNG_GOBL = 9,   /* de_variant.h: GOBL jump decision and k (slot 0, individual 0),
+                           repair uniforms (slot = coordinate + 1) */
+  DEVO__RNG_IG = 10,    /* iterated greedy (etc_vnd.c): slot = draw block, generation = step,
+                           individual = chain */
+  DEVO__RNG_GLS = 11    /* GPU local search (kernels/gpu_sched_ls.cu): slot = draw, generation =
+                           step, individual = chain */
 };
 
 static inline DEVO_HD void devo__philox_round(uint32_t c[4], const uint32_t k[2])

@@ -79,6 +79,13 @@ TEST_CASE(spec_errors)
   refused_at("[algorithm b]\nf = 0.5\ncr = 1.5", 8, "CR");
   refused_at("[algorithm b]\nf = 0", 7, "F = 0");
   refused_at("[algorithm b]\nstrategy = best9bin", 7, "best9bin");
+  /* the DE variants' keys (docs/variants.md) */
+  refused_at("[algorithm b]\npreset = shade", 7, "shade");
+  refused_at("[algorithm b]\njde = maybe", 7, "on or off");
+  refused_at("[algorithm b]\njde = on\njde_tau1 = 1.5", 8, "tau1");
+  refused_at("[algorithm b]\njde_fl = 0", 7, "F_l");
+  refused_at("[algorithm b]\njde_cru = x", 7, "finite number");
+  refused_at("[algorithm b]\ngobl = 2", 7, "GOBL");
   refused_at("[algorithm b]\nnp = 50", 7, "grid keys go before");
   refused_at("[algorithm b]\nmutation = 2", 7, "unknown algorithm parameter");
   refused_at("[algorithm a]", 7, "defined twice (first at line 6)");
@@ -114,6 +121,41 @@ TEST_CASE(spec_errors)
   /* a missing spec */
   snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), path_in("none.spec"));
   tc_expect_refused(cmd, 2, NULL, "none.spec:0:");
+}
+
+/* The variant keys (preset, strategy over it, a jDE parameter) give the trial that devo solve
+ * gives with the same options: the same error, bit for bit. */
+TEST_CASE(variant_keys_equal_solve)
+{
+  char text[1024], cmd[1024], *csv, *out = NULL, *row, *q;
+  const char *spec = path_in("v.spec"), *res = path_in("v.csv");
+  double e_exp = -1.0, e_solve = -2.0;
+  int col;
+  snprintf(text, sizeof text,
+           "output = %s\nproblems = sphere\ndims = 10\nnp = 20\nseeds = 1\nbudget = 2000\n"
+           "[algorithm go]\npreset = gojde\nstrategy = best1exp\njde_tau1 = 0.3\n",
+           res);
+  write_file(spec, text);
+  snprintf(cmd, sizeof cmd, "%s experiment %s 2>/dev/null", tc_devo_bin(), spec);
+  CHECK(tc_run(cmd, NULL, NULL) == 0);
+  csv = tc_slurp(res, NULL);
+  row =
+      csv ? strstr(csv, "\ngo,preset=gojde;strategy=best1exp;jde_tau1=0.3,sphere,10,20,1,") : NULL;
+  CHECKF(row != NULL, "no variant row in %s", csv ? csv : "(none)");
+  for (q = row, col = 0; q && *q && col < 8; ++q) /* the error is the 9th column */
+    col += *q == ',';
+  if (row)
+    e_exp = strtod(q, NULL);
+  snprintf(cmd, sizeof cmd,
+           "%s solve --problem sphere --dim 10 --np 20 --max-evals 2000 --seed 1 --algorithm gojde "
+           "--strategy best1exp --jde --jde-tau1 0.3 --json",
+           tc_devo_bin());
+  CHECK(tc_run(cmd, &out, NULL) == 0 && out);
+  q = out ? strstr(out, "\"error\":") : NULL;
+  CHECK(q && sscanf(q, "\"error\":%lf", &e_solve) == 1);
+  CHECKF(e_exp == e_solve, "experiment error %.17g, devo solve %.17g", e_exp, e_solve);
+  free(csv);
+  free(out);
 }
 
 /* The rows of a results file without the header lines and the wall-time columns (time = 12th,
@@ -366,10 +408,14 @@ TEST_CASE(dry_run_and_protocol)
 
 int main(int argc, char **argv)
 {
-  static const tc_case cases[] = {
-      TC(spec_errors),         TC(resume_after_cut_row),    TC(resume_after_sigint),
-      TC(trace_ends_at_row),   TC(master_slave_equals_cpu), TC(progress_bar_and_lines),
-      TC(dry_run_and_protocol)};
+  static const tc_case cases[] = {TC(spec_errors),
+                                  TC(variant_keys_equal_solve),
+                                  TC(resume_after_cut_row),
+                                  TC(resume_after_sigint),
+                                  TC(trace_ends_at_row),
+                                  TC(master_slave_equals_cpu),
+                                  TC(progress_bar_and_lines),
+                                  TC(dry_run_and_protocol)};
   int rc = tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
   char cmd[128];
   if (dir[0]) {

@@ -78,4 +78,31 @@ double cli_process_elapsed(void);
 int cli_apply_box(const char *cmd, devo_problem *p, const char *ranges, const char *lower,
                   const char *upper);
 
+/* ---- the DE variant options of solve and schedule (tools/cli_variant.c) ---- */
+typedef struct cli_variant {
+  devo_variant v;        /* the result, after cli_variant_finish */
+  const char *algorithm; /* --algorithm, or NULL */
+  int strategy, crossover;
+  double tau1, tau2, fl, fu, crl, cru, gobl;
+  unsigned set; /* bit per option given */
+} cli_variant;
+/* The options ("--strategy=", ...; NULL-terminated) for a command's cli_next list. */
+extern const char *const cli_variant_names[];
+/* Their help lines. */
+void cli_variant_print_help(FILE *f);
+void cli_variant_init(cli_variant *cv);
+/* Which variant option names[k] is (an index for cli_variant_option), or -1. */
+int cli_variant_index(const char *const *names, int k);
+/* One option's value checked and kept; 0 or CLI_USAGE after the one-line error. */
+int cli_variant_option(const char *cmd, int which, const char *val, cli_variant *cv);
+/* The preset, then the explicit options over it, into cv->v; 0 or CLI_USAGE. */
+int cli_variant_finish(const char *cmd, cli_variant *cv);
+const char *cli_variant_algorithm(const cli_variant *cv);
+/* jDE's mean F and CR of the solver's last population; 0, or -1 without jDE state. */
+int cli_variant_means(devo_solver *s, int np, double *mf, double *mcr);
+/* The JSON members "algorithm", "strategy", "gobl", "jde" (null, or its settings and, where
+ * mean_f and mean_cr are not NaN, jDE's mean F and CR of the final population). */
+struct json_out;
+void cli_variant_json(struct json_out *j, const cli_variant *cv, double mean_f, double mean_cr);
+
 #endif /* DEVO_CLI_H */

@@ -50,15 +50,67 @@ static int set_cr(devo_solver *s, const char *val, char *msg, size_t msglen)
   return devo_solver_set_cr(s, v);
 }
 
-/* The library of this branch has DE/rand/1/bin only (the strategies of issue 18 add rows). */
+/* The DE variants (devo.h, docs/variants.md): each key changes one field of the solver's
+ * variant, checked whole by devo_solver_set_variant; `preset` replaces the whole variant, so it
+ * comes before the keys that refine it. */
 static int set_strategy(devo_solver *s, const char *val, char *msg, size_t msglen)
 {
-  (void)s;
-  if (strcmp(val, "rand1bin") == 0)
+  if (devo_solver_set_strategy_name(s, val) == DEVO_OK)
     return DEVO_OK;
-  snprintf(msg, msglen, "unknown strategy '%s' (this build has rand1bin)", val);
+  snprintf(msg, msglen, "unknown strategy '%s' (rand1bin, best2exp, ...: docs/variants.md)", val);
   return DEVO_E_INVALID;
 }
+
+static int set_preset(devo_solver *s, const char *val, char *msg, size_t msglen)
+{
+  if (devo_solver_set_algorithm(s, val) == DEVO_OK)
+    return DEVO_OK;
+  snprintf(msg, msglen, "unknown preset '%s' (de, jde or gojde)", val);
+  return DEVO_E_INVALID;
+}
+
+static int set_jde(devo_solver *s, const char *val, char *msg, size_t msglen)
+{
+  devo_variant v;
+  devo_solver_get_variant(s, &v);
+  if (strcmp(val, "on") == 0 || strcmp(val, "off") == 0) {
+    v.jde = strcmp(val, "on") == 0;
+    return devo_solver_set_variant(s, &v);
+  }
+  snprintf(msg, msglen, "expects on or off, got '%s'", val);
+  return DEVO_E_INVALID;
+}
+
+/* One number field of the variant: which = 0..6 for tau1, tau2, fl, fu, crl, cru, gobl. */
+static int set_variant_num(devo_solver *s, int which, const char *val, char *msg, size_t msglen)
+{
+  devo_variant v;
+  double x;
+  double *field[7];
+  if (!num_arg(val, &x)) {
+    snprintf(msg, msglen, "expects a finite number, got '%s'", val);
+    return DEVO_E_INVALID;
+  }
+  devo_solver_get_variant(s, &v);
+  field[0] = &v.tau1, field[1] = &v.tau2, field[2] = &v.fl, field[3] = &v.fu;
+  field[4] = &v.crl, field[5] = &v.cru, field[6] = &v.gobl;
+  *field[which] = x;
+  return devo_solver_set_variant(s, &v);
+}
+
+#define DEVO_VARIANT_NUM_SETTER(fn, which)                                                         \
+  static int fn(devo_solver *s, const char *val, char *msg, size_t msglen)                         \
+  {                                                                                                \
+    return set_variant_num(s, which, val, msg, msglen);                                            \
+  }
+DEVO_VARIANT_NUM_SETTER(set_jde_tau1, 0)
+DEVO_VARIANT_NUM_SETTER(set_jde_tau2, 1)
+DEVO_VARIANT_NUM_SETTER(set_jde_fl, 2)
+DEVO_VARIANT_NUM_SETTER(set_jde_fu, 3)
+DEVO_VARIANT_NUM_SETTER(set_jde_crl, 4)
+DEVO_VARIANT_NUM_SETTER(set_jde_cru, 5)
+DEVO_VARIANT_NUM_SETTER(set_gobl, 6)
+#undef DEVO_VARIANT_NUM_SETTER
 
 static int set_bounds(devo_solver *s, const char *val, char *msg, size_t msglen)
 {
@@ -79,6 +131,15 @@ static const struct {
     {"f", set_f},
     {"cr", set_cr},
     {"bounds", set_bounds},
+    {"preset", set_preset},
+    {"jde", set_jde},
+    {"jde_tau1", set_jde_tau1},
+    {"jde_tau2", set_jde_tau2},
+    {"jde_fl", set_jde_fl},
+    {"jde_fu", set_jde_fu},
+    {"jde_crl", set_jde_crl},
+    {"jde_cru", set_jde_cru},
+    {"gobl", set_gobl},
 };
 #define NALGO_KEYS ((int)(sizeof algo_keys / sizeof algo_keys[0]))
 

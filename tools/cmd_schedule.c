@@ -158,6 +158,7 @@ typedef struct sched_args {
   uint64_t seed;
   int64_t steps;      /* issue 19: IG steps per chain, 0 = until the limit */
   int chains, search; /* IG chains (0 = max(threads, 4)), DEVO_SEARCH_* */
+  cli_variant var;    /* DE's variant */
 } sched_args;
 
 /* SIGINT or SIGTERM (what Slurm, systemd and Kubernetes send) stops the search, which still
@@ -223,6 +224,17 @@ static int parse(int argc, char **argv, sched_args *a)
                                       "--steps=",
                                       "--chains=",
                                       "--search=",
+                                      /* cli_variant_names: */
+                                      "--strategy=",
+                                      "--algorithm=",
+                                      "--jde",
+                                      "--jde-tau1=",
+                                      "--jde-tau2=",
+                                      "--jde-fl=",
+                                      "--jde-fu=",
+                                      "--jde-crl=",
+                                      "--jde-cru=",
+                                      "--gobl=",
                                       NULL};
   static const char *const formats[] = {"auto", "csv", "braun", NULL};
   static const char *const out_formats[] = {"text", "csv", "json", NULL};
@@ -245,6 +257,7 @@ static int parse(int argc, char **argv, sched_args *a)
   a->cr = d.cr;
   a->seed = d.seed;
   a->threads = d.threads;
+  cli_variant_init(&a->var);
   while ((k = cli_next(cmd, argc, argv, &pos, names, &v)) != -1) {
     switch (k) {
     case -2:
@@ -333,6 +346,8 @@ static int parse(int argc, char **argv, sched_args *a)
     case 17:
       fputs(schedule_help, stdout);
       fputs(schedule_help_search, stdout);
+      fputs("DE variants (docs/variants.md):\n", stdout);
+      cli_variant_print_help(stdout);
       exit(CLI_OK);
     case 18:
       r = cli_pick(cmd, "--local-search", v, on_off, &a->local_search);
@@ -356,11 +371,15 @@ static int parse(int argc, char **argv, sched_args *a)
       r = cli_pick(cmd, "--search", v, searches, &a->search);
       break;
     default:
+      if (cli_variant_index(names, k) >= 0)
+        r = cli_variant_option(cmd, cli_variant_index(names, k), v, &a->var);
       break;
     }
     if (r)
       return CLI_USAGE;
   }
+  if (cli_variant_finish(cmd, &a->var))
+    return CLI_USAGE;
   if (!a->file)
     return cli_usage_error(cmd, "an input file (or - for standard input) is required");
   if (a->out_format == OUT_JSON)
@@ -576,6 +595,7 @@ static void json_summary(json_out *j, const sched_args *a, const devo_etc *e, co
   json_kv_str(j, "backend", r->backend == DEVO_BACKEND_GPU ? "gpu" : "cpu");
   json_kv_num(j, "elapsed", ans->answer_at);
   json_kv_bool(j, "deadline_met", ans->deadline_met);
+  cli_variant_json(j, &a->var, r->jde_mean_f, r->jde_mean_cr);
 }
 
 /* The JSON object: the summary, the machines, and the schedule when with_schedule. */
@@ -782,6 +802,7 @@ static int schedule(const sched_args *ap)
   so.np = a.np;
   so.f = a.f;
   so.cr = a.cr;
+  so.variant = a.var.v;
   so.seed = a.seed;
   so.threads = a.threads;
   so.backend = backend_now(a.backend);

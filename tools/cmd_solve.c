@@ -1,5 +1,5 @@
-/* cmd_solve.c: `devo solve`: minimise a built-in function with DE/rand/1/bin and report the
- * best value, the work done and why the run stopped. */
+/* cmd_solve.c: `devo solve`: minimise a built-in function with DE (DE/rand/1/bin or a variant:
+ * tools/cli_variant.c) and report the best value, the work done and why the run stopped. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <signal.h>
@@ -92,6 +92,7 @@ typedef struct solve_args {
   double f, cr, target, time_limit;
   int64_t max_evals, max_gens;
   uint64_t seed, data_seed;
+  cli_variant var;
 } solve_args;
 
 static int parse(int argc, char **argv, solve_args *a)
@@ -103,7 +104,12 @@ static int parse(int argc, char **argv, solve_args *a)
                                       "--threads=",  "--backend=",   "--gpu-design=",
                                       "--bounds=",   "--json",       "--print-x",
                                       "--verbose",   "--help",       "--lower=",
-                                      "--upper=",    "--ranges=",    NULL};
+                                      "--upper=",    "--ranges=",
+                                      /* cli_variant_names: */
+                                      "--strategy=", "--algorithm=", "--jde",
+                                      "--jde-tau1=", "--jde-tau2=",  "--jde-fl=",
+                                      "--jde-fu=",   "--jde-crl=",   "--jde-cru=",
+                                      "--gobl=",     NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
   static const char *const designs[] = {"fused", "multikernel", NULL};
   static const char *const rules[] = {"reinit", "clip", "reflect", "midpoint", NULL};
@@ -118,6 +124,7 @@ static int parse(int argc, char **argv, solve_args *a)
   a->threads = 1;
   a->target = (double)NAN;
   a->dim = CLI_DIM_UNSET;
+  cli_variant_init(&a->var);
   while ((k = cli_next(cmd, argc, argv, &pos, names, &v)) != -1) {
     switch (k) {
     case -2:
@@ -205,8 +212,12 @@ static int parse(int argc, char **argv, solve_args *a)
       break;
     case 19:
       fputs(solve_help, stdout);
+      fputs("DE variants (docs/variants.md):\n", stdout);
+      cli_variant_print_help(stdout);
       exit(CLI_OK);
     default:
+      if (cli_variant_index(names, k) >= 0)
+        r = cli_variant_option(cmd, cli_variant_index(names, k), v, &a->var);
       break;
     }
     if (r)
@@ -220,7 +231,7 @@ static int parse(int argc, char **argv, solve_args *a)
     return cli_usage_error(cmd, "--gpu-design contradicts --backend cpu");
   if (a->threads_set && a->backend_set && a->backend == DEVO_BACKEND_GPU)
     return cli_usage_error(cmd, "--threads sets CPU workers and contradicts --backend gpu");
-  return 0;
+  return cli_variant_finish(cmd, &a->var);
 }
 
 static void print_vector(FILE *f, const double *x, int dim, const char *sep)
@@ -270,6 +281,12 @@ static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
     json_kv_num(&j, "cr", a->cr);
     if (a->time_limit > 0.0)
       json_kv_num(&j, "time_limit", a->time_limit);
+    {
+      double mf = (double)NAN, mcr = (double)NAN;
+      if (a->var.v.jde && cli_variant_means(s, a->np, &mf, &mcr) != 0)
+        mf = mcr = (double)NAN;
+      cli_variant_json(&j, &a->var, mf, mcr);
+    }
     json_key(&j, "x");
     json_arr(&j);
     for (k = 0; k < dim; ++k)
@@ -290,6 +307,16 @@ static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
     printf("elapsed      %.6f s\n", stats.elapsed);
     printf("stop         %s (%s)\n", devo_status_name(st), devo_status_message(st));
     printf("backend      %s\n", devo_solver_backend_info(s));
+    printf("algorithm    %s (%s%s", cli_variant_algorithm(&a->var),
+           devo_strategy_name(a->var.v.strategy, a->var.v.crossover), a->var.v.jde ? ", jDE" : "");
+    if (a->var.v.gobl > 0.0)
+      printf(", GOBL p_o = %g", a->var.v.gobl);
+    printf(")\n");
+    if (a->var.v.jde) {
+      double mf, mcr;
+      if (cli_variant_means(s, a->np, &mf, &mcr) == 0)
+        printf("jde          mean F %.6g, mean CR %.6g\n", mf, mcr);
+    }
     if (a->print_x) {
       printf("x            ");
       print_vector(stdout, x, dim, " ");
@@ -331,7 +358,8 @@ static int apply_options(devo_solver *s, const solve_args *a, int backend, doubl
          setter(s, devo_solver_set_max_evals(s, a->max_evals)) ||
          setter(s, devo_solver_set_max_generations(s, a->max_gens)) ||
          setter(s, devo_solver_set_time_limit(s, a->time_limit)) ||
-         setter(s, devo_solver_set_target(s, target));
+         setter(s, devo_solver_set_target(s, target)) ||
+         setter(s, devo_solver_set_variant(s, &a->var.v));
 }
 
 /* The options checked on a stand-in problem (sphere, D = 2) before the real one is made: making

@@ -381,6 +381,77 @@ int devo_solver_stats(const devo_solver *s, devo_stats *out);
  * solve, for tests and analysis; either pointer may be NULL. DEVO_OK or DEVO_E_STATE. */
 int devo_solver_population(devo_solver *s, double *pop, double *fit);
 
+/* ---- DE variants (issue 18; docs/variants.md has every formula and draw) -------------------
+ * Strategies, named as SciPy's differential_evolution names them, each with the binomial or the
+ * exponential crossover ("rand1bin", "best2exp", ...). x_best is the best individual of the
+ * previous generation (lowest index on ties); r1..r5 are distinct and distinct from i.
+ *   rand1           v = x_r1 + F (x_r2 - x_r3)                    NP >= 4
+ *   rand2           v = x_r1 + F (x_r2 + x_r3 - x_r4 - x_r5)      NP >= 6
+ *   best1           v = x_best + F (x_r1 - x_r2)                  NP >= 4
+ *   best2           v = x_best + F (x_r1 + x_r2 - x_r3 - x_r4)    NP >= 5
+ *   currenttobest1  v = x_i + F (x_best - x_i + x_r1 - x_r2)      NP >= 4
+ *   randtobest1     v = x_r1 + F (x_best - x_r1 + x_r2 - x_r3)    NP >= 4
+ * The minimum NP is checked by devo_solve (DEVO_E_INVALID), not by the setters (NP and the
+ * strategy may be set in any order). */
+enum {
+  DEVO_STRATEGY_RAND1 = 0,
+  DEVO_STRATEGY_RAND2 = 1,
+  DEVO_STRATEGY_BEST1 = 2,
+  DEVO_STRATEGY_BEST2 = 3,
+  DEVO_STRATEGY_CURRENTTOBEST1 = 4,
+  DEVO_STRATEGY_RANDTOBEST1 = 5
+};
+enum { DEVO_CROSSOVER_BIN = 0, DEVO_CROSSOVER_EXP = 1 };
+
+/* A whole variant: strategy, crossover, jDE (Brest et al. 2006) and GOBL (Wang, Rahnamayan, Wu
+ * 2013). devo_variant_init gives rand1bin, jDE off with jDE's published parameters
+ * (tau1 = tau2 = 0.1, fl = 0.1, fu = 0.9, crl = 0, cru = 1), GOBL off: devo's classic DE. */
+typedef struct devo_variant {
+  int strategy;      /* DEVO_STRATEGY_* */
+  int crossover;     /* DEVO_CROSSOVER_* */
+  int jde;           /* 1: every individual carries F_i, CR_i (initially 0.5, 0.9); before trial i,
+                        with probability tau1 F = fl + u fu, with probability tau2 CR = crl + u cru
+                        (u uniform in [0, 1)), kept only when the trial replaces the target; the
+                        solver's F and CR are then unused */
+  double tau1, tau2; /* [0, 1] */
+  double fl, fu;     /* fl in (0, 2], fu in [0, 2], fl + fu <= 2 (F stays in (0, 2]) */
+  double crl, cru;   /* crl in [0, 1], cru in [0, 1], crl + cru <= 1 (CR stays in [0, 1]) */
+  double gobl;       /* GOBL jump probability p_o per generation, [0, 1]; 0 = off */
+} devo_variant;
+/* o must not be NULL. Thread-safe. */
+void devo_variant_init(devo_variant *v);
+/* Checks every field (ranges above). DEVO_OK, or DEVO_E_INVALID with a one-line message naming
+ * the field in err (may be NULL; errlen bytes). Thread-safe. */
+int devo_variant_check(const devo_variant *v, char *err, size_t errlen);
+/* The presets (devo solve --algorithm): "de" = rand1bin; "jde" = rand1bin + jDE (defaults);
+ * "gojde" = rand1exp + jDE with fl = fu = 0.2, crl = 0.8, cru = 0.2 + GOBL p_o = 0.05 (GOjDE,
+ * as issue 18 gives it; docs/variants.md). Overwrites the whole of v. DEVO_OK or DEVO_E_INVALID
+ * (unknown name; message in err). Thread-safe. */
+int devo_variant_preset(devo_variant *v, const char *preset, char *err, size_t errlen);
+/* "rand1bin", "best2exp", ...: a static string, or NULL for values out of range. */
+const char *devo_strategy_name(int strategy, int crossover);
+/* The inverse of devo_strategy_name. DEVO_OK or DEVO_E_INVALID (unknown name). */
+int devo_strategy_parse(const char *name, int *strategy, int *crossover);
+/* The smallest NP the strategy runs with (picks + 1, at least 4); 0 for an unknown strategy. */
+int devo_strategy_min_np(int strategy);
+
+/* Solver setters: DEVO_OK, DEVO_E_INVALID with a message (value out of range, unknown name),
+ * DEVO_E_STATE during a solve. */
+int devo_solver_set_variant(devo_solver *s, const devo_variant *v); /* all fields checked */
+int devo_solver_set_strategy(devo_solver *s, int strategy, int crossover);
+int devo_solver_set_strategy_name(devo_solver *s, const char *name); /* "rand1bin", ... */
+/* on = 0 switches jDE off (the numbers are still checked and kept). */
+int devo_solver_set_jde(devo_solver *s, int on, double tau1, double tau2, double fl, double fu,
+                        double crl, double cru);
+int devo_solver_set_gobl(devo_solver *s, double p_o);              /* [0, 1] */
+int devo_solver_set_algorithm(devo_solver *s, const char *preset); /* devo_variant_preset */
+/* The solver's variant (a copy). s and v must not be NULL. */
+void devo_solver_get_variant(const devo_solver *s, devo_variant *v);
+/* jDE's F_i and CR_i of the population of the last solve (NP doubles each; either may be NULL).
+ * DEVO_OK, DEVO_E_STATE (no population), DEVO_E_INVALID (the run had no jDE, or the backend
+ * cannot report it; message set). */
+int devo_solver_jde_state(devo_solver *s, double *F, double *CR);
+
 /* A one-line description of the backend configuration of the last solve (e.g. the GPU launch
  * configuration), "" before the first solve. Valid until the next call on s. */
 const char *devo_solver_backend_info(const devo_solver *s);
@@ -428,26 +499,28 @@ enum {
 
 /* Options of devo_schedule_run; devo_schedule_opts_init sets the defaults given here. */
 typedef struct devo_schedule_opts {
-  double time_limit; /* wall-clock seconds counted from the call (monotonic clock), finite and
-                        > 0; default 1. Everything happens inside it (see devo_schedule_run). */
-  double lambda;     /* makespan weight of the objective, [0, 1]; default 0.75 (1 = makespan) */
-  int order;         /* DEVO_ORDER_*; default DEVO_ORDER_FCFS */
-  int heuristic;     /* -1 (default): search; a DEVO_HEUR_* value: that heuristic alone */
-  int seeds;         /* DEVO_ETC_SEED_*: initial population; default DEVO_ETC_SEED_LOCAL */
-  int polish;        /* 1 (default): local search on DE's best in the time DE leaves; 0: no */
-  double ils_share;  /* share of the search time (after the seeds) kept for iterated local
-                        search on the best answer, [0, 1); default 0.8; 0 = none (DE gets the
-                        time); needs polish = 1 */
-  int np;            /* DE population, 4 .. 10,000,000; default 64 */
-  double f, cr;      /* DE weights, (0, 2] and [0, 1]; defaults 0.5 and 0.9. np, f, cr and
-                        threads are checked by every call, also where DE does not run */
-  uint64_t seed;     /* random seed; default 1 */
-  int threads;       /* CPU worker threads, 1 .. 1024; default 1 */
-  int backend;       /* DEVO_BACKEND_*; default CPU. AUTO takes the GPU only when one is usable
-                        and at least 2 s are left for DE: the first GPU use of a process took
-                        0.2 to 1.1 s on an H100. With GPU in a process that has not used the GPU
-                        yet, call devo_gpu_available() first (devo schedule does it on a thread
-                        of its own): otherwise that start-up falls inside DE's budget */
+  double time_limit;    /* wall-clock seconds counted from the call (monotonic clock), finite and
+                           > 0; default 1. Everything happens inside it (see devo_schedule_run). */
+  double lambda;        /* makespan weight of the objective, [0, 1]; default 0.75 (1 = makespan) */
+  int order;            /* DEVO_ORDER_*; default DEVO_ORDER_FCFS */
+  int heuristic;        /* -1 (default): search; a DEVO_HEUR_* value: that heuristic alone */
+  int seeds;            /* DEVO_ETC_SEED_*: initial population; default DEVO_ETC_SEED_LOCAL */
+  int polish;           /* 1 (default): local search on DE's best in the time DE leaves; 0: no */
+  double ils_share;     /* share of the search time (after the seeds) kept for iterated local
+                           search on the best answer, [0, 1); default 0.8; 0 = none (DE gets the
+                           time); needs polish = 1 */
+  int np;               /* DE population, 4 .. 10,000,000; default 64 */
+  double f, cr;         /* DE weights, (0, 2] and [0, 1]; defaults 0.5 and 0.9. np, f, cr and
+                           threads are checked by every call, also where DE does not run */
+  uint64_t seed;        /* random seed; default 1 */
+  int threads;          /* CPU worker threads, 1 .. 1024; default 1 */
+  int backend;          /* DEVO_BACKEND_*; default CPU. AUTO takes the GPU only when one is usable
+                           and at least 2 s are left for DE: the first GPU use of a process took
+                           0.2 to 1.1 s on an H100. With GPU in a process that has not used the GPU
+                           yet, call devo_gpu_available() first (devo schedule does it on a thread
+                           of its own): otherwise that start-up falls inside DE's budget */
+  devo_variant variant; /* DE's variant (strategy, crossover, jDE, GOBL); default
+                           devo_variant_init's; checked by every call */
   devo_progress_fn progress; /* optional progress callback of DE (non-zero return stops DE and
                                 skips the final local search) and of the iterated local search
                                 after each round (generation = evaluations = rounds, best = its
@@ -500,6 +573,8 @@ typedef struct devo_schedule_result {
   int backend;         /* DEVO_BACKEND_CPU or _GPU that ran DE; -1 without DE */
   double elapsed;      /* seconds from the call to its return */
   char message[256];   /* one line about the failure when the call returns an error, else "" */
+  double jde_mean_f, jde_mean_cr; /* jDE's mean F_i and CR_i over DE's final population; NaN
+                                     without jDE or when DE did not run */
 } devo_schedule_result;
 
 /* Fills o with the defaults above. o must not be NULL. Thread-safe. */

@@ -40,6 +40,12 @@ _devo() {
     return ;;
   --local-search) mapfile -t COMPREPLY < <(compgen -W "on off" -- "$cur"); return ;;
   --order) mapfile -t COMPREPLY < <(compgen -W "fcfs spt" -- "$cur"); return ;;
+  --algorithm) mapfile -t COMPREPLY < <(compgen -W "de jde gojde" -- "$cur"); return ;;
+  --strategy) # the strategies that devo solve --help lists as NAMEbin/exp
+    mapfile -t COMPREPLY < <(compgen -W "$("${COMP_WORDS[0]}" solve --help 2>/dev/null |
+      grep -oE '[a-z0-9]+bin/exp' | sed 's#bin/exp##' | awk '{ print $1 "bin"; print $1 "exp" }')" \
+      -- "$cur")
+    return ;;
   --protocol) mapfile -t COMPREPLY < <(compgen -W "janssen2024" -- "$cur"); return ;;
   --tiebreak) mapfile -t COMPREPLY < <(compgen -W "time evals" -- "$cur"); return ;;
   --cec-data) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;

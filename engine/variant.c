@@ -1,0 +1,290 @@
+/* variant.c: the public side of the DE variants (devo.h, "DE variants"): names, presets,
+ * validation and the solver's setters. The operators themselves are problems/de_variant.h. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The public numbers are the internal ones (one table, problems/de_variant.h; the strategies'
+ * numbers are checked by tests/test_variants.c through their names). */
+_Static_assert((int)DEVO_CROSSOVER_BIN == (int)DEVO__XOVER_BIN &&
+                   (int)DEVO_CROSSOVER_EXP == (int)DEVO__XOVER_EXP,
+               "public and internal crossover numbers differ");
+
+#define NAME_BIN_(id, name, picks, best, expr) name "bin",
+#define NAME_EXP_(id, name, picks, best, expr) name "exp",
+static const char *const names_bin[] = {DEVO__STRATEGIES(NAME_BIN_)};
+static const char *const names_exp[] = {DEVO__STRATEGIES(NAME_EXP_)};
+#undef NAME_BIN_
+#undef NAME_EXP_
+
+const char *devo_strategy_name(int strategy, int crossover)
+{
+  if (strategy < 0 || strategy >= DEVO__STRAT_COUNT)
+    return NULL;
+  if (crossover == DEVO_CROSSOVER_BIN)
+    return names_bin[strategy];
+  if (crossover == DEVO_CROSSOVER_EXP)
+    return names_exp[strategy];
+  return NULL;
+}
+
+int devo_strategy_parse(const char *name, int *strategy, int *crossover)
+{
+  int k;
+  if (!name)
+    return DEVO_E_INVALID;
+  for (k = 0; k < DEVO__STRAT_COUNT; ++k) {
+    if (strcmp(name, names_bin[k]) == 0 || strcmp(name, names_exp[k]) == 0) {
+      if (strategy)
+        *strategy = k;
+      if (crossover)
+        *crossover = strcmp(name, names_bin[k]) == 0 ? DEVO_CROSSOVER_BIN : DEVO_CROSSOVER_EXP;
+      return DEVO_OK;
+    }
+  }
+  return DEVO_E_INVALID;
+}
+
+int devo_strategy_min_np(int strategy)
+{
+  if (strategy < 0 || strategy >= DEVO__STRAT_COUNT)
+    return 0;
+  return devo__strategy_min_np(strategy);
+}
+
+void devo_variant_init(devo_variant *v)
+{
+  devo__variant d = devo__variant_default();
+  v->strategy = d.strategy;
+  v->crossover = d.crossover;
+  v->jde = d.jde;
+  v->tau1 = d.tau1;
+  v->tau2 = d.tau2;
+  v->fl = d.fl;
+  v->fu = d.fu;
+  v->crl = d.crl;
+  v->cru = d.cru;
+  v->gobl = d.gobl;
+}
+
+static int verr(char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int verr(char *err, size_t errlen, const char *fmt, ...)
+{
+  va_list ap;
+  if (err && errlen > 0) {
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return DEVO_E_INVALID;
+}
+
+/* Each test is false for NaN. */
+static int in01(double x)
+{
+  return x >= 0.0 && x <= 1.0;
+}
+
+int devo_variant_check(const devo_variant *v, char *err, size_t errlen)
+{
+  if (!v)
+    return verr(err, errlen, "no variant given");
+  if (v->strategy < 0 || v->strategy >= DEVO__STRAT_COUNT)
+    return verr(err, errlen, "strategy %d is not a DEVO_STRATEGY_* value", v->strategy);
+  if (v->crossover != DEVO_CROSSOVER_BIN && v->crossover != DEVO_CROSSOVER_EXP)
+    return verr(err, errlen, "crossover %d is not a DEVO_CROSSOVER_* value", v->crossover);
+  if (v->jde != 0 && v->jde != 1)
+    return verr(err, errlen, "jde must be 0 or 1, not %d", v->jde);
+  if (!in01(v->tau1))
+    return verr(err, errlen, "jDE tau1 = %.17g is out of range [0, 1]", v->tau1);
+  if (!in01(v->tau2))
+    return verr(err, errlen, "jDE tau2 = %.17g is out of range [0, 1]", v->tau2);
+  if (!(v->fl > 0.0 && v->fl <= 2.0))
+    return verr(err, errlen, "jDE F_l = %.17g is out of range (0, 2]", v->fl);
+  if (!(v->fu >= 0.0 && v->fu <= 2.0))
+    return verr(err, errlen, "jDE F_u = %.17g is out of range [0, 2]", v->fu);
+  if (!(v->fl + v->fu <= 2.0))
+    return verr(err, errlen, "jDE F_l + F_u = %.17g exceeds 2 (F must stay in (0, 2])",
+                v->fl + v->fu);
+  if (!in01(v->crl))
+    return verr(err, errlen, "jDE CR_l = %.17g is out of range [0, 1]", v->crl);
+  if (!in01(v->cru))
+    return verr(err, errlen, "jDE CR_u = %.17g is out of range [0, 1]", v->cru);
+  if (!(v->crl + v->cru <= 1.0))
+    return verr(err, errlen, "jDE CR_l + CR_u = %.17g exceeds 1 (CR must stay in [0, 1])",
+                v->crl + v->cru);
+  if (!in01(v->gobl))
+    return verr(err, errlen, "GOBL probability p_o = %.17g is out of range [0, 1]", v->gobl);
+  return DEVO_OK;
+}
+
+int devo_variant_preset(devo_variant *v, const char *preset, char *err, size_t errlen)
+{
+  if (!v)
+    return verr(err, errlen, "no variant given");
+  devo_variant_init(v);
+  if (preset && strcmp(preset, "de") == 0)
+    return DEVO_OK;
+  if (preset && strcmp(preset, "jde") == 0) {
+    v->jde = 1;
+    return DEVO_OK;
+  }
+  if (preset && strcmp(preset, "gojde") == 0) {
+    /* GOjDE (Wang, Rahnamayan, Wu 2013) as issue 18 gives its published setting */
+    v->crossover = DEVO_CROSSOVER_EXP;
+    v->jde = 1;
+    v->fl = 0.2;
+    v->fu = 0.2;
+    v->crl = 0.8;
+    v->cru = 0.2;
+    v->gobl = 0.05;
+    return DEVO_OK;
+  }
+  if (err && errlen > 0)
+    snprintf(err, errlen, "unknown algorithm '%s' (expected de, jde or gojde)",
+             preset ? preset : "(null)");
+  return DEVO_E_INVALID;
+}
+
+static void to_internal(const devo_variant *v, devo__variant *o)
+{
+  o->strategy = v->strategy;
+  o->crossover = v->crossover;
+  o->jde = v->jde;
+  o->tau1 = v->tau1;
+  o->tau2 = v->tau2;
+  o->fl = v->fl;
+  o->fu = v->fu;
+  o->crl = v->crl;
+  o->cru = v->cru;
+  o->gobl = v->gobl;
+}
+
+void devo_solver_get_variant(const devo_solver *s, devo_variant *v)
+{
+  const devo__variant *o = &s->o.var;
+  v->strategy = o->strategy;
+  v->crossover = o->crossover;
+  v->jde = o->jde;
+  v->tau1 = o->tau1;
+  v->tau2 = o->tau2;
+  v->fl = o->fl;
+  v->fu = o->fu;
+  v->crl = o->crl;
+  v->cru = o->cru;
+  v->gobl = o->gobl;
+}
+
+static int guard(devo_solver *s)
+{
+  if (!s)
+    return DEVO_E_INVALID;
+  if (s->running)
+    return devo__set_err(s, DEVO_E_STATE, "cannot change options during a solve");
+  return DEVO_OK;
+}
+
+int devo_solver_set_variant(devo_solver *s, const devo_variant *v)
+{
+  char msg[DEVO__ERRLEN];
+  int st = guard(s);
+  if (st != DEVO_OK)
+    return st;
+  if (devo_variant_check(v, msg, sizeof msg) != DEVO_OK)
+    return devo__set_err(s, DEVO_E_INVALID, "%s", msg);
+  to_internal(v, &s->o.var);
+  return DEVO_OK;
+}
+
+int devo_solver_set_strategy(devo_solver *s, int strategy, int crossover)
+{
+  devo_variant v;
+  if (!s)
+    return DEVO_E_INVALID;
+  devo_solver_get_variant(s, &v);
+  v.strategy = strategy;
+  v.crossover = crossover;
+  return devo_solver_set_variant(s, &v);
+}
+
+int devo_solver_set_strategy_name(devo_solver *s, const char *name)
+{
+  int strategy, crossover, st = guard(s);
+  if (st != DEVO_OK)
+    return st;
+  if (devo_strategy_parse(name, &strategy, &crossover) != DEVO_OK)
+    return devo__set_err(s, DEVO_E_INVALID,
+                         "unknown strategy '%s' (expected a strategy name such as rand1bin, "
+                         "best2exp; devo.h lists them)",
+                         name ? name : "(null)");
+  return devo_solver_set_strategy(s, strategy, crossover);
+}
+
+int devo_solver_set_jde(devo_solver *s, int on, double tau1, double tau2, double fl, double fu,
+                        double crl, double cru)
+{
+  devo_variant v;
+  if (!s)
+    return DEVO_E_INVALID;
+  devo_solver_get_variant(s, &v);
+  v.jde = on;
+  v.tau1 = tau1;
+  v.tau2 = tau2;
+  v.fl = fl;
+  v.fu = fu;
+  v.crl = crl;
+  v.cru = cru;
+  return devo_solver_set_variant(s, &v);
+}
+
+int devo_solver_set_gobl(devo_solver *s, double p_o)
+{
+  devo_variant v;
+  if (!s)
+    return DEVO_E_INVALID;
+  devo_solver_get_variant(s, &v);
+  v.gobl = p_o;
+  return devo_solver_set_variant(s, &v);
+}
+
+int devo_solver_set_algorithm(devo_solver *s, const char *preset)
+{
+  char msg[DEVO__ERRLEN];
+  devo_variant v;
+  int st = guard(s);
+  if (st != DEVO_OK)
+    return st;
+  if (devo_variant_preset(&v, preset, msg, sizeof msg) != DEVO_OK)
+    return devo__set_err(s, DEVO_E_INVALID, "%s", msg);
+  return devo_solver_set_variant(s, &v);
+}
+
+int devo_solver_jde_state(devo_solver *s, double *F, double *CR)
+{
+  if (!s || !s->have_best || !s->bk)
+    return DEVO_E_STATE;
+  if (!s->o.var.jde)
+    return devo__set_err(s, DEVO_E_INVALID, "the last solve ran without jDE");
+  if (!s->bk->adapt_state)
+    return devo__set_err(s, DEVO_E_INVALID, "the %s backend cannot report jDE's state",
+                         s->bk->name);
+  return s->bk->adapt_state(s, F, CR);
+}
+
+/* devo_solve's check of the variant against the run (solver.c's validate). */
+int devo__variant_validate(devo_solver *s)
+{
+  int need = devo__strategy_min_np(s->o.var.strategy);
+  if (s->o.np < need)
+    return devo__set_err(s, DEVO_E_INVALID,
+                         "strategy %s needs a population of at least %d (it is %d)",
+                         devo_strategy_name(s->o.var.strategy, s->o.var.crossover), need, s->o.np);
+  return DEVO_OK;
+}

@@ -1,0 +1,381 @@
+/* gpu_vfused.cu: the general fused kernels for every DE variant (issue 18): every mutation
+ * strategy of de_variant.h's table (rand1, rand2, best1, ...), binomial and exponential crossover,
+ * jDE's self-adapted F and CR, and GOBL jumps (problems/de_variant.h has the math, shared with the
+ * CPU backend). The specialised kernels (gpu_fast.cu, gpu_cec.cu, gpu_etc.cu, gpu_multi.cu) and
+ * gpu_fused.cu's plain kernels run only rand1bin without jDE or GOBL; every other variant runs
+ * here, for every problem kind (classic: group per vector; CEC, ETC: block per vector), with
+ * gpu_fused.cu's thread layout and shared-memory layout.
+ *
+ * Versions (kernels/gpu_backend.cu picks them for a variant run):
+ *   devo__k_vgen       one generation per launch (CUDA-graph chunks; generation ctl->base + k)
+ *   devo__k_vpersist   a persistent cooperative kernel running a chunk of DE generations, one grid
+ *                      barrier per generation (devo's split barrier or grid.sync())
+ *   devo__k_vinit      jDE's initial F_i = 0.5, CR_i = 0.9 (after devo__k_init)
+ *   devo__k_gobl_box, devo__k_gobl_opp, devo__k_gobl_select   a GOBL jump generation, three
+ *                      launches: per-coordinate min and max, the opposites and their evaluation,
+ *                      the survivors by rank
+ * State of a variant run, by generation parity (generation g in buffer g & 1, like the
+ * population): fitness (a.fit for even g, v.fit1 for odd g: the "best" of generation g - 1 is
+ * read by every block while others write generation g's), and jDE's F and CR. Every vector of
+ * generation g writes its row, fitness, F and CR into the g & 1 buffers whether or not the trial
+ * won, so no buffer is read and written in the same generation.
+ * "best" is the argmin (lowest index on ties) of generation g - 1's fitness, reduced by every
+ * block for itself after the grid barrier (no extra barrier; min over (value, index) pairs is
+ * exact in any order, so every block gets the same index). */
+#include <cooperative_groups.h>
+
+#include "gpu_common.cuh"
+
+namespace cg = cooperative_groups;
+
+extern __shared__ double devo__sm[];
+
+/* ---- draws and operators of one trial (problems/de_variant.h) ------------------------------ */
+
+/* Generation gen's per-vector draws for vector i (donors, j_rand, the exponential crossover's
+ * length, the trial's F and CR: devo__var_draw) and the vector's current F_i, CR_i (jDE: from
+ * generation gen - 1's buffers; kept when the trial loses). */
+struct devo__vdraw {
+  devo__var_ind d;
+  double f0, cr0;
+};
+
+__device__ __forceinline__ devo__vdraw devo__gpu_vdraw(const devo__gpu_args &a,
+                                                       const devo__gpu_vargs &v, uint32_t gen,
+                                                       int i)
+{
+  devo__vdraw w;
+  const bool odd = (gen & 1u) != 0;
+  w.f0 = v.var.jde ? (odd ? v.F0 : v.F1)[i] : a.f;
+  w.cr0 = v.var.jde ? (odd ? v.CR0 : v.CR1)[i] : a.cr;
+  w.d = devo__var_draw(&v.var, a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim, w.f0,
+                       w.cr0);
+  return w;
+}
+
+/* Trial coordinate j of vector i: devo__var_trial_u with the coordinate's uniforms from the
+ * seed's round keys. xi, xb: the target's and the best's rows (xb read only by the strategies
+ * that use the best); xr: the donors' rows (only the strategy's picks are read). */
+__device__ __forceinline__ double devo__gpu_vcoord(const devo__gpu_args &a,
+                                                   const devo__gpu_vargs &v, uint32_t gen, int i,
+                                                   int j, const devo__vdraw &w, const double *xi,
+                                                   const double *xb, const double *const (&xr)[5],
+                                                   int picks, bool use_best)
+{
+  const uint32_t dim = (uint32_t)a.dim;
+  devo__de_u u;
+  if (v.var.crossover == DEVO__XOVER_EXP) {
+    /* the run n .. n + L - 1 needs no uniform to decide; a coordinate outside it is the
+     * target's, whatever its uniforms (so only taken ones draw, for the repair) */
+    if (!devo__exp_take((uint32_t)j, w.d.jrand, w.d.len, dim))
+      return xi[j];
+    u = devo__de_coord_ks(&a.ks, gen, (uint32_t)i, (uint32_t)j);
+  } else {
+    u = devo__de_coord_ks(&a.ks, gen, (uint32_t)i, (uint32_t)j);
+    if (!devo__var_take(&v.var, &w.d, u, (uint32_t)j, dim))
+      return xi[j];
+  }
+  /* the donors' loads only where the mutant is taken */
+  double x[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+#pragma unroll
+  for (int k = 0; k < 5; ++k)
+    if (k < picks)
+      x[k] = xr[k][j];
+  return devo__var_trial_u(&v.var, &w.d, u, (uint32_t)j, dim, xi[j], use_best ? xb[j] : 0.0, x,
+                           a.v.lower, a.v.upper, a.bounds);
+}
+
+/* ---- generation step ---------------------------------------------------------------------- */
+
+__device__ __forceinline__ void devo__vpair_min(double &v, int &i, double ov, int oi)
+{
+  if (ov < v || (ov == v && oi < i)) {
+    v = ov;
+    i = oi;
+  }
+}
+
+/* The index of the smallest of fit[0..np) (lowest index on ties; all +inf gives 0, like the
+ * CPU's scan), every thread of the block gets it. Warp 0 alone scans and reduces (the lanes'
+ * loads are independent, so they overlap), then one block barrier publishes the index: one
+ * __syncthreads instead of a block reduction's two. Fitness values are never NaN (the
+ * evaluators turn NaN into +inf). */
+__device__ __forceinline__ int devo__gpu_vbest(const double *fit, int np)
+{
+  __shared__ int sb;
+  if (threadIdx.x < 32) {
+    const int lane = (int)threadIdx.x;
+    double val = devo__gpu_inf();
+    int bi = 0x7fffffff;
+#pragma unroll 4
+    for (int k = lane; k < np; k += 32)
+      devo__vpair_min(val, bi, fit[k], k);
+    for (int off = 16; off > 0; off >>= 1)
+      devo__vpair_min(val, bi, __shfl_xor_sync(0xffffffffu, val, off),
+                      __shfl_xor_sync(0xffffffffu, bi, off));
+    if (lane == 0)
+      sb = bi == 0x7fffffff ? 0 : bi;
+  }
+  __syncthreads();
+  const int best = sb;
+  /* sb is rewritten by the next generation's call only after that call's scan, which every
+   * thread reaches after this read: the next barrier of the generation (the evaluation's or
+   * the grid barrier's) lies between them */
+  return best;
+}
+
+/* Generation gen's best index for the strategies that use it (0 otherwise, unread); every
+ * thread of the block calls it. */
+__device__ __forceinline__ int devo__gpu_vbest_of(const devo__gpu_args &a, const devo__gpu_vargs &v,
+                                                  uint32_t gen)
+{
+  if (!devo__strategy_uses_best(v.var.strategy))
+    return 0;
+  return devo__gpu_vbest((gen & 1u) ? a.fit : v.fit1, a.np);
+}
+
+/* One vector of generation gen: trial i from generation gen - 1's buffers into generation gen's
+ * (row, fitness, F, CR: always written). Every thread of the block calls this (the evaluation
+ * synchronises). best: generation gen - 1's best index. */
+template <int KIND>
+__device__ __forceinline__ void
+devo__vfused_vector(const devo__gpu_args &a, const devo__gpu_vargs &v, uint32_t gen, int i,
+                    int lane, double *s_trial, double *red, int best, const devo__vdraw *pre)
+{
+  const bool active = i < a.np, odd = (gen & 1u) != 0;
+  const int d = a.dim, lanes = a.lanes;
+  const double *src = odd ? a.pop0 : a.pop1;
+  double *dst = odd ? a.pop1 : a.pop0;
+  const double *fsrc = odd ? a.fit : v.fit1;
+  double *fdst = odd ? v.fit1 : a.fit;
+  const size_t row = (size_t)(active ? i : 0) * (size_t)d;
+  double *t = s_trial ? s_trial : dst + row;
+  double fo = 0.0;
+  devo__vdraw w;
+  if (active) {
+    w = pre ? *pre : devo__gpu_vdraw(a, v, gen, i);
+    fo = fsrc[i];
+    const int picks = devo__strategy_picks(v.var.strategy);
+    const bool use_best = devo__strategy_uses_best(v.var.strategy) != 0;
+    const double *xi = src + row, *xb = src + (size_t)best * d;
+    const double *const xr[5] = {src + (size_t)w.d.r[0] * d, src + (size_t)w.d.r[1] * d,
+                                 src + (size_t)w.d.r[2] * d, src + (size_t)w.d.r[3] * d,
+                                 src + (size_t)w.d.r[4] * d};
+    for (int j = lane; j < d; j += lanes)
+      t[j] = devo__gpu_vcoord(a, v, gen, i, j, w, xi, xb, xr, picks, use_best);
+  }
+  devo__grp_sync(lanes);
+  const double ft = devo__gpu_eval<KIND>(a, t, active, lane, red, i);
+  if (active) {
+    const bool acc = ft <= fo; /* the CPU's rule: the trial wins ties */
+    const double *xi = src + row;
+    double *xo = dst + row;
+    if (s_trial) {
+      for (int j = lane; j < d; j += lanes)
+        xo[j] = acc ? t[j] : xi[j];
+    } else if (!acc) {
+      for (int j = lane; j < d; j += lanes)
+        xo[j] = xi[j];
+    }
+    if (lane == 0) {
+      fdst[i] = acc ? ft : fo;
+      if (v.var.jde) {
+        (odd ? v.F1 : v.F0)[i] = acc ? w.d.f : w.f0;
+        (odd ? v.CR1 : v.CR0)[i] = acc ? w.d.cr : w.cr0;
+      }
+      devo__gpu_note_target(a, acc ? ft : fo, gen);
+    }
+  }
+}
+
+template <int KIND>
+__global__ void __launch_bounds__(1024)
+    devo__k_vgen(devo__gpu_args a, devo__gpu_vargs v, uint32_t k)
+{
+  const uint32_t gen = (uint32_t)a.ctl->base + k;
+  if (devo__gpu_done_before(a, gen))
+    return;
+  devo__gpu_stage<KIND>(a, devo__sm);
+  const int grp = (int)threadIdx.x / a.lanes, lane = (int)threadIdx.x % a.lanes;
+  double *s_trial = a.trial_shared ? devo__sm + DEVO__RED_DOUBLES + (size_t)grp * a.dim : NULL;
+  const int best = devo__gpu_vbest_of(a, v, gen);
+  devo__vfused_vector<KIND>(a, v, gen, (int)blockIdx.x * a.vpb + grp, lane, s_trial, devo__sm, best,
+                            NULL);
+}
+
+/* Generations gen0 + 1 .. gen0 + ngens. A launch after the generation that reached the target
+ * (an earlier launch of the same chunk, e.g. before a GOBL jump) does nothing. */
+template <int KIND>
+__global__ void __launch_bounds__(1024) devo__k_vpersist(devo__gpu_args a, devo__gpu_vargs v,
+                                                         uint32_t gen0, uint32_t ngens, int barrier)
+{
+  if (devo__gpu_stopped(a, gen0))
+    return;
+  const int grp = (int)threadIdx.x / a.lanes, lane = (int)threadIdx.x % a.lanes;
+  double *s_trial = a.trial_shared ? devo__sm + DEVO__RED_DOUBLES + (size_t)grp * a.dim : NULL;
+  const int64_t stride = (int64_t)gridDim.x * a.vpb;
+  /* with one vector slot per block, the next generation's draws are made while the block waits
+   * at the barrier (as devo__k_persist does with its indices): they need no other block's data
+   * (jDE's F_i, CR_i of vector i0 were written by this group, before the arrival's
+   * __syncthreads) */
+  const bool one_slot = stride >= a.np;
+  const int i0 = (int)blockIdx.x * a.vpb + grp;
+  devo__vdraw pre;
+  bool have_pre = false;
+  devo__gpu_stage<KIND>(a, devo__sm);
+  for (uint32_t k = 1; k <= ngens; ++k) {
+    const uint32_t gen = gen0 + k;
+    const int best = devo__gpu_vbest_of(a, v, gen);
+    for (int64_t b = (int64_t)blockIdx.x * a.vpb; b < a.np; b += stride)
+      devo__vfused_vector<KIND>(a, v, gen, (int)(b + grp), lane, s_trial, devo__sm, best,
+                                have_pre ? &pre : NULL);
+    if (k == ngens)
+      break; /* the end of the kernel is the last barrier */
+    if (barrier == DEVO__BARRIER_CG) {
+      cg::this_grid().sync();
+    } else {
+      devo__grid_arrive(&a.ctl->bar);
+      if (one_slot && i0 < a.np) {
+        pre = devo__gpu_vdraw(a, v, gen + 1u, i0);
+        have_pre = true;
+      }
+      devo__grid_wait(&a.ctl->bar, k * gridDim.x, barrier == DEVO__BARRIER_RELAXED);
+    }
+    if (devo__gpu_stopped(a, gen))
+      break;
+  }
+}
+
+/* jDE's initial F_i and CR_i (Brest et al. 2006) into the generation-0 buffers. */
+__global__ void devo__k_vinit(devo__gpu_args a, devo__gpu_vargs v)
+{
+  for (int i = (int)(blockIdx.x * blockDim.x + threadIdx.x); i < a.np;
+       i += (int)(gridDim.x * blockDim.x)) {
+    v.F0[i] = DEVO__JDE_F_INIT;
+    v.CR0[i] = DEVO__JDE_CR_INIT;
+  }
+}
+
+/* ---- GOBL jump (generation gen; Wang, Rahnamayan, Wu 2012) -------------------------------- */
+
+/* a_j = min_i x_ij and b_j = max_i x_ij of generation gen - 1, thread per coordinate, scanning
+ * the rows in index order with strict comparisons (the CPU's scan: the first of equal values,
+ * which matters only for -0 against +0). */
+__global__ void devo__k_gobl_box(devo__gpu_args a, devo__gpu_vargs v, uint32_t gen)
+{
+  if (devo__gpu_done_before(a, gen))
+    return;
+  const double *src = (gen & 1u) ? a.pop0 : a.pop1;
+  const size_t d = (size_t)a.dim;
+  for (int j = (int)(blockIdx.x * blockDim.x + threadIdx.x); j < a.dim;
+       j += (int)(gridDim.x * blockDim.x)) {
+    double lo = src[j], hi = lo;
+    for (int i = 1; i < a.np; ++i) {
+      const double x = src[(size_t)i * d + j];
+      if (x < lo)
+        lo = x;
+      if (x > hi)
+        hi = x;
+    }
+    v.gbox[j] = lo;
+    v.gbox[d + j] = hi;
+  }
+}
+
+/* The opposite of every vector of generation gen - 1 into v.gx, evaluated into v.gf; the init
+ * kernel's layout (group per vector; block kinds: one vector per block, staged matrix). */
+template <int KIND>
+__global__ void __launch_bounds__(1024)
+    devo__k_gobl_opp(devo__gpu_args a, devo__gpu_vargs v, uint32_t gen, double k)
+{
+  if (devo__gpu_done_before(a, gen))
+    return;
+  const int grp = (int)threadIdx.x / a.lanes, lane = (int)threadIdx.x % a.lanes;
+  const int i = (int)blockIdx.x * a.vpb + grp, d = a.dim;
+  const bool active = i < a.np;
+  const double *src = (gen & 1u) ? a.pop0 : a.pop1;
+  const size_t row = (size_t)(active ? i : 0) * (size_t)d;
+  double *x = v.gx + row;
+  if (active) {
+    for (int j = lane; j < d; j += a.lanes)
+      x[j] = devo__gobl_opposite(a.seed, gen, (uint32_t)i, (uint32_t)j, k, v.gbox[j],
+                                 v.gbox[(size_t)d + j], src[row + j], a.v.lower, a.v.upper);
+  }
+  devo__grp_sync(a.lanes); /* rosenbrock reads the neighbour's coordinate */
+  devo__gpu_stage<KIND>(a, devo__sm);
+  const double f = devo__gpu_eval<KIND>(a, x, active, lane, devo__sm, i);
+  if (active && lane == 0)
+    v.gf[i] = f;
+}
+
+/* Survivors of the 2 NP candidates (c < NP: parent c, else opposite c - NP): candidate c's rank
+ * is the number of candidates before it in (fitness, index) order, counted by block c; the NP
+ * best go to rank positions of generation gen's buffers, with the parent's F and CR. Counting is
+ * O(NP^2) per jump (4e8 comparisons at NP = 10^4), exact and order-free. */
+__global__ void devo__k_gobl_select(devo__gpu_args a, devo__gpu_vargs v, uint32_t gen)
+{
+  __shared__ int part[32];
+  if (devo__gpu_done_before(a, gen))
+    return;
+  const bool odd = (gen & 1u) != 0;
+  const double *src = odd ? a.pop0 : a.pop1;
+  double *dst = odd ? a.pop1 : a.pop0;
+  const double *fsrc = odd ? a.fit : v.fit1;
+  double *fdst = odd ? v.fit1 : a.fit;
+  const int np = a.np, n2 = 2 * a.np;
+  const size_t d = (size_t)a.dim;
+  for (int c = (int)blockIdx.x; c < n2; c += (int)gridDim.x) {
+    const double fc = c < np ? fsrc[c] : v.gf[c - np];
+    int cnt = 0;
+    for (int o = (int)threadIdx.x; o < n2; o += (int)blockDim.x) {
+      const double fo = o < np ? fsrc[o] : v.gf[o - np];
+      cnt += devo__gobl_before(fo, (uint32_t)o, fc, (uint32_t)c);
+    }
+    for (int off = 16; off > 0; off >>= 1)
+      cnt += __shfl_xor_sync(0xffffffffu, cnt, off);
+    if ((threadIdx.x & 31) == 0)
+      part[threadIdx.x >> 5] = cnt;
+    __syncthreads();
+    int rank = 0;
+    for (int w = 0; w < (int)(blockDim.x >> 5); ++w)
+      rank += part[w];
+    __syncthreads(); /* part is rewritten by the next candidate */
+    if (rank >= np)
+      continue;
+    const int p = c < np ? c : c - np;
+    const double *xs = c < np ? src + (size_t)c * d : v.gx + (size_t)p * d;
+    double *xd = dst + (size_t)rank * d;
+    for (size_t j = threadIdx.x; j < d; j += blockDim.x)
+      xd[j] = xs[j];
+    if (threadIdx.x == 0) {
+      fdst[rank] = fc;
+      if (v.var.jde) {
+        (odd ? v.F1 : v.F0)[rank] = (odd ? v.F0 : v.F1)[p];
+        (odd ? v.CR1 : v.CR0)[rank] = (odd ? v.CR0 : v.CR1)[p];
+      }
+      devo__gpu_note_target(a, fc, gen);
+    }
+  }
+}
+
+int devo__gpu_vfused_fill(int kind, devo__gpu_vktab *t)
+{
+  switch (kind) {
+#define DEVO__VFUSED_CASE(K)                                                                       \
+  case K:                                                                                          \
+    t->gen = (const void *)devo__k_vgen<K>;                                                        \
+    t->persist = (const void *)devo__k_vpersist<K>;                                                \
+    t->gobl_opp = (const void *)devo__k_gobl_opp<K>;                                               \
+    break;
+    DEVO__GPU_FOR_KINDS(DEVO__VFUSED_CASE)
+    DEVO__GPU_FOR_GENERAL_KINDS(DEVO__VFUSED_CASE)
+    DEVO__GPU_FOR_BLOCK_KINDS(DEVO__VFUSED_CASE)
+#undef DEVO__VFUSED_CASE
+  default:
+    return -1;
+  }
+  t->init = (const void *)devo__k_vinit;
+  t->gobl_box = (const void *)devo__k_gobl_box;
+  t->gobl_select = (const void *)devo__k_gobl_select;
+  return 0;
+}

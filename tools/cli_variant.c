@@ -1,0 +1,213 @@
+/* cli_variant.c: the DE variant options that `devo solve` and `devo schedule` share (--strategy,
+ * --algorithm, --jde, --jde-*, --gobl; devo.h "DE variants"): parsing with one-line errors that
+ * name the option, the preset applied first and the explicit options over it, the help text and
+ * the JSON fields. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "json_out.h"
+
+const char *const cli_variant_names[] = {
+    "--strategy=", "--algorithm=", "--jde",      "--jde-tau1=", "--jde-tau2=", "--jde-fl=",
+    "--jde-fu=",   "--jde-crl=",   "--jde-cru=", "--gobl=",     NULL};
+enum { V_STRATEGY, V_ALGO, V_JDE, V_TAU1, V_TAU2, V_FL, V_FU, V_CRL, V_CRU, V_GOBL, V_COUNT };
+
+/* The strategies' names come from the library's table (adding one there lists it here). */
+void cli_variant_print_help(FILE *f)
+{
+  int k, col = 22;
+  fputs("  --strategy NAME     mutation strategy + crossover (SciPy's names; docs/variants.md):\n"
+        "                      ",
+        f);
+  for (k = 0; devo_strategy_name(k, DEVO_CROSSOVER_BIN); ++k) {
+    const char *name = devo_strategy_name(k, DEVO_CROSSOVER_BIN);
+    int w = (int)strlen(name) + 6; /* "NAME/exp, " */
+    if (k && col + w > 94) {       /* wrap under the first name */
+      fputs(",\n                      ", f);
+      col = 22;
+    } else if (k) {
+      fputs(", ", f);
+    }
+    fprintf(f, "%s/exp", name);
+    col += w;
+  }
+  fputs(" (default rand1bin)\n", f);
+  fputs("  --algorithm A       preset, applied before the options below:\n"
+        "                        de    = --strategy rand1bin (classic DE, the default)\n"
+        "                        jde   = --strategy rand1bin --jde (tau1 = tau2 = 0.1, F_l = 0.1,\n"
+        "                                F_u = 0.9, CR_l = 0, CR_u = 1: Brest et al. 2006)\n"
+        "                        gojde = --strategy rand1exp --jde --jde-fl 0.2 --jde-fu 0.2\n"
+        "                                --jde-crl 0.8 --jde-cru 0.2 --gobl 0.05 (GOjDE)\n"
+        "  --jde               self-adapting F and CR per individual (jDE; --f, --cr then unused)\n"
+        "  --jde-tau1 P        probability of a new F, in [0, 1] (default 0.1)\n"
+        "  --jde-tau2 P        probability of a new CR, in [0, 1] (default 0.1)\n"
+        "  --jde-fl X          new F = F_l + u F_u: F_l in (0, 2] (default 0.1)\n"
+        "  --jde-fu X          F_u in [0, 2], F_l + F_u <= 2 (default 0.9)\n"
+        "  --jde-crl X         new CR = CR_l + u CR_u: CR_l in [0, 1] (default 0)\n"
+        "  --jde-cru X         CR_u in [0, 1], CR_l + CR_u <= 1 (default 1)\n"
+        "  --gobl P            generalized opposition-based learning: each generation is a jump\n"
+        "                      with probability P, in [0, 1] (default 0: off)\n",
+        f);
+}
+
+int cli_variant_index(const char *const *names, int k)
+{
+  int j;
+  for (j = 0; cli_variant_names[j]; ++j)
+    if (strcmp(names[k], cli_variant_names[j]) == 0)
+      return j;
+  return -1;
+}
+
+void cli_variant_init(cli_variant *cv)
+{
+  memset(cv, 0, sizeof *cv);
+  devo_variant_init(&cv->v);
+}
+
+static int in_range(const char *cmd, const char *opt, const char *val, double *out, double lo,
+                    int lo_open, double hi)
+{
+  if (cli_double(cmd, opt, val, out))
+    return CLI_USAGE;
+  if (!((lo_open ? *out > lo : *out >= lo) && *out <= hi))
+    return cli_usage_error(cmd, "%s must be in %s%g, %g], got %s", opt, lo_open ? "(" : "[", lo, hi,
+                           val);
+  return 0;
+}
+
+int cli_variant_option(const char *cmd, int which, const char *val, cli_variant *cv)
+{
+  double *slot[V_COUNT] = {NULL};
+  static const char *const opt[V_COUNT] = {"--strategy", "--algorithm", "--jde",    "--jde-tau1",
+                                           "--jde-tau2", "--jde-fl",    "--jde-fu", "--jde-crl",
+                                           "--jde-cru",  "--gobl"};
+  slot[V_TAU1] = &cv->tau1, slot[V_TAU2] = &cv->tau2, slot[V_FL] = &cv->fl;
+  slot[V_FU] = &cv->fu, slot[V_CRL] = &cv->crl, slot[V_CRU] = &cv->cru, slot[V_GOBL] = &cv->gobl;
+  switch (which) {
+  case V_STRATEGY:
+    if (devo_strategy_parse(val, &cv->strategy, &cv->crossover) != DEVO_OK)
+      return cli_usage_error(cmd, "--strategy: unknown strategy '%s' (see devo %s --help)", val,
+                             cmd);
+    break;
+  case V_ALGO: {
+    devo_variant t;
+    if (devo_variant_preset(&t, val, NULL, 0) != DEVO_OK)
+      return cli_usage_error(cmd, "--algorithm: unknown value '%s' (de, jde or gojde)", val);
+    cv->algorithm = val;
+    break;
+  }
+  case V_JDE:
+    break;
+  case V_FL:
+    if (in_range(cmd, opt[which], val, slot[which], 0.0, 1, 2.0))
+      return CLI_USAGE;
+    break;
+  case V_FU:
+    if (in_range(cmd, opt[which], val, slot[which], 0.0, 0, 2.0))
+      return CLI_USAGE;
+    break;
+  default:
+    if (which < 0 || which >= V_COUNT)
+      return CLI_USAGE;
+    if (in_range(cmd, opt[which], val, slot[which], 0.0, 0, 1.0))
+      return CLI_USAGE;
+    break;
+  }
+  cv->set |= 1 << which;
+  return 0;
+}
+
+int cli_variant_finish(const char *cmd, cli_variant *cv)
+{
+  devo_variant *v = &cv->v;
+  int jde_params =
+      (1 << V_TAU1) | (1 << V_TAU2) | (1 << V_FL) | (1 << V_FU) | (1 << V_CRL) | (1 << V_CRU);
+  if (cv->algorithm)
+    devo_variant_preset(v, cv->algorithm, NULL, 0);
+  if (cv->set & (1 << V_STRATEGY)) {
+    v->strategy = cv->strategy;
+    v->crossover = cv->crossover;
+  }
+  if (cv->set & (1 << V_JDE))
+    v->jde = 1;
+  if ((cv->set & jde_params) && !v->jde)
+    return cli_usage_error(cmd, "--jde-* options need --jde (or --algorithm jde or gojde)");
+  if (cv->set & (1 << V_TAU1))
+    v->tau1 = cv->tau1;
+  if (cv->set & (1 << V_TAU2))
+    v->tau2 = cv->tau2;
+  if (cv->set & (1 << V_FL))
+    v->fl = cv->fl;
+  if (cv->set & (1 << V_FU))
+    v->fu = cv->fu;
+  if (cv->set & (1 << V_CRL))
+    v->crl = cv->crl;
+  if (cv->set & (1 << V_CRU))
+    v->cru = cv->cru;
+  if (cv->set & (1 << V_GOBL))
+    v->gobl = cv->gobl;
+  if (!(v->fl + v->fu <= 2.0))
+    return cli_usage_error(cmd, "--jde-fl + --jde-fu must be <= 2 (F stays in (0, 2]), got %g",
+                           v->fl + v->fu);
+  if (!(v->crl + v->cru <= 1.0))
+    return cli_usage_error(cmd, "--jde-crl + --jde-cru must be <= 1 (CR stays in [0, 1]), got %g",
+                           v->crl + v->cru);
+  return 0;
+}
+
+/* The preset given, else "jde" or "de" by whether jDE is on (the JSON's other fields say the
+ * rest: strategy, jDE's settings, GOBL). */
+const char *cli_variant_algorithm(const cli_variant *cv)
+{
+  if (cv->algorithm)
+    return cv->algorithm;
+  return cv->v.jde ? "jde" : "de";
+}
+
+int cli_variant_means(devo_solver *s, int np, double *mf, double *mcr)
+{
+  double *F = (double *)malloc(2 * (size_t)np * sizeof(double));
+  double sf = 0.0, scr = 0.0;
+  int i;
+  if (!F || devo_solver_jde_state(s, F, F + np) != DEVO_OK) {
+    free(F);
+    return -1;
+  }
+  for (i = 0; i < np; ++i) {
+    sf += F[i];
+    scr += F[np + i];
+  }
+  free(F);
+  *mf = sf / np;
+  *mcr = scr / np;
+  return 0;
+}
+
+void cli_variant_json(json_out *j, const cli_variant *cv, double mean_f, double mean_cr)
+{
+  const devo_variant *v = &cv->v;
+  json_kv_str(j, "algorithm", cli_variant_algorithm(cv));
+  json_kv_str(j, "strategy", devo_strategy_name(v->strategy, v->crossover));
+  json_kv_num(j, "gobl", v->gobl);
+  json_key(j, "jde");
+  if (!v->jde) {
+    json_null(j);
+    return;
+  }
+  json_obj(j);
+  json_kv_num(j, "tau1", v->tau1);
+  json_kv_num(j, "tau2", v->tau2);
+  json_kv_num(j, "fl", v->fl);
+  json_kv_num(j, "fu", v->fu);
+  json_kv_num(j, "crl", v->crl);
+  json_kv_num(j, "cru", v->cru);
+  if (!isnan(mean_f) && !isnan(mean_cr)) {
+    json_kv_num(j, "mean_f", mean_f);
+    json_kv_num(j, "mean_cr", mean_cr);
+  }
+  json_end_obj(j);
+}
