@@ -158,7 +158,7 @@ typedef struct sched_args {
   uint64_t seed;
   int64_t steps;      /* issue 19: IG steps per chain, 0 = until the limit */
   int chains, search; /* IG chains (0 = max(threads, 4)), DEVO_SEARCH_* */
-  cli_variant var;    /* DE's variant */
+  cli_variant var; /* DE's variant */
 } sched_args;
 
 /* SIGINT or SIGTERM (what Slurm, systemd and Kubernetes send) stops the search, which still
@@ -221,9 +221,6 @@ static int parse(int argc, char **argv, sched_args *a)
                                       "--ils-share=",
                                       "--input-format=",
                                       "--task-names",
-                                      "--steps=",
-                                      "--chains=",
-                                      "--search=",
                                       /* cli_variant_names: */
                                       "--strategy=",
                                       "--algorithm=",
@@ -235,6 +232,9 @@ static int parse(int argc, char **argv, sched_args *a)
                                       "--jde-crl=",
                                       "--jde-cru=",
                                       "--gobl=",
+                                      "--steps=",
+                                      "--chains=",
+                                      "--search=",
                                       NULL};
   static const char *const formats[] = {"auto", "csv", "braun", NULL};
   static const char *const out_formats[] = {"text", "csv", "json", NULL};
@@ -357,17 +357,17 @@ static int parse(int argc, char **argv, sched_args *a)
       if (!r && !(a->ils_share >= 0.0 && a->ils_share < 1.0))
         r = cli_usage_error(cmd, "--ils-share must be in [0, 1), got %s", v);
       break;
-    case 22:
+    case 32:
       r = cli_int64(cmd, "--steps", v, &a->steps);
       if (!r && a->steps < 1)
         r = cli_usage_error(cmd, "--steps must be >= 1, got %s", v);
       break;
-    case 23:
+    case 33:
       r = cli_int(cmd, "--chains", v, &a->chains);
       if (!r && (a->chains < 1 || a->chains > 4096))
         r = cli_usage_error(cmd, "--chains must be 1 .. 4096, got %s", v);
       break;
-    case 24:
+    case 34:
       r = cli_pick(cmd, "--search", v, searches, &a->search);
       break;
     default:
