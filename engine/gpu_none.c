@@ -1,7 +1,9 @@
 /* gpu_none.c: the GPU backend of a build without CUDA (-DDEVO_CUDA=OFF or no nvcc): every entry
  * answers DEVO_E_NODEVICE, so the API stays the same in both builds. */
 #include <stdio.h>
+#include <string.h>
 
+#include "gpu_ls.h"
 #include "internal.h"
 
 int devo__gpu_probe(char *msg, size_t msglen)
@@ -64,3 +66,31 @@ static void none_stop(devo_solver *s)
 
 const devo_backend devo__gpu_backend = {"none",          none_start, none_run, none_best_x,
                                         none_population, none_stop,  NULL};
+
+/* The GPU local search of engine/gpu_ls.h (kernels/gpu_sched_ls.cu with CUDA). */
+int devo__gpu_sched_ls(const struct devo_etc *e, const int *starts, int nstarts, int *assign,
+                       const devo__gls_opts *o, devo__gls_result *r, char *err, size_t errlen)
+{
+  (void)e;
+  (void)starts;
+  (void)nstarts;
+  (void)assign;
+  (void)o;
+  if (r)
+    memset(r, 0, sizeof *r);
+  if (err && errlen)
+    snprintf(err, errlen, "devo was built without CUDA");
+  return DEVO_E_NODEVICE;
+}
+
+int devo__gpu_sched_ls_scan(const struct devo_etc *e, const int *assign, int block,
+                            devo__gls_move *mv, char *err, size_t errlen)
+{
+  (void)e;
+  (void)assign;
+  (void)block;
+  (void)mv;
+  if (err && errlen)
+    snprintf(err, errlen, "devo was built without CUDA");
+  return DEVO_E_NODEVICE;
+}

@@ -11,6 +11,7 @@
 #include "../problems/etc_vnd.h"
 #include "../problems/philox.h"
 #include "etc_internal.h"
+#include "gpu_ls.h"
 
 /* Share of the limit that the local search of the seeds may use at most: on the Braun sizes it
  * needs well under a millisecond, the cap only matters on very large instances. */
@@ -122,10 +123,12 @@ static void take_if_better(cand *best, const cand *c)
     *best = *c;
 }
 
-/* Whether the search after the heuristics is the iterated greedy. */
+/* Whether the search after the heuristics is the iterated greedy (or its GPU form, which falls
+ * back to it without a ready GPU). */
 static int uses_ig(const devo_schedule_opts *o)
 {
-  return o->search == DEVO_SEARCH_IG || (o->search == DEVO_SEARCH_AUTO && o->lambda == 1.0);
+  return o->search == DEVO_SEARCH_IG || o->search == DEVO_SEARCH_GPU_LS ||
+         (o->search == DEVO_SEARCH_AUTO && o->lambda == 1.0);
 }
 
 static int check_opts(const devo_schedule_opts *o, devo_schedule_result *r)
@@ -160,11 +163,11 @@ static int check_opts(const devo_schedule_opts *o, devo_schedule_result *r)
   if (!devo__threads_ok(o->threads))
     return fail(r, DEVO_E_INVALID, "threads %d: must be in [1, 1024]", o->threads);
   if (o->search != DEVO_SEARCH_AUTO && o->search != DEVO_SEARCH_PIPELINE &&
-      o->search != DEVO_SEARCH_IG)
+      o->search != DEVO_SEARCH_IG && o->search != DEVO_SEARCH_GPU_LS)
     return fail(r, DEVO_E_INVALID, "search %d: not a DEVO_SEARCH_* value", o->search);
-  if (o->search == DEVO_SEARCH_IG && o->lambda != 1.0)
-    return fail(r, DEVO_E_INVALID, "search IG optimises the makespan: lambda must be 1, got %g",
-                o->lambda);
+  if ((o->search == DEVO_SEARCH_IG || o->search == DEVO_SEARCH_GPU_LS) && o->lambda != 1.0)
+    return fail(r, DEVO_E_INVALID, "search %s optimises the makespan: lambda must be 1, got %g",
+                o->search == DEVO_SEARCH_IG ? "IG" : "GPU_LS", o->lambda);
   if (o->steps < 0)
     return fail(r, DEVO_E_INVALID, "steps %lld: must be >= 0", (long long)o->steps);
   if (o->steps > 0 && !uses_ig(o))
@@ -401,6 +404,81 @@ static int stage_ig(const devo_etc *e, const devo_schedule_opts *o, double t0, d
   return DEVO_OK;
 }
 
+/* DE trials among the GPU search's steps: one step in GLS_DE_EVERY (the rest perturbations). */
+#define GLS_DE_EVERY 8
+
+/* The GPU stage (issue 19 item 2, kernels/gpu_sched_ls.cu): the chains start from the best
+ * schedule so far, the heuristics' (plain, nheur of them) and the prices' start, round robin,
+ * and search to the deadline or o->steps per chain; cur and *best receive the answer when it is
+ * better. *ran = 0 when the GPU could not run it (no device, an instance too large for its shared
+ * memory): the caller then runs the CPU search, and r->message says why. */
+static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, double t0, double deadline,
+                     const int *plain, int nheur, int *cur, cand *best, devo_schedule_result *r,
+                     int *ran)
+{
+  const int n = e->ntasks;
+  devo__gls_opts go;
+  devo__gls_result gr;
+  ig_progress pp;
+  cand c;
+  double *mu, lb;
+  int *starts, st;
+  *ran = 0;
+  if (deadline - devo__now() <= 0.0)
+    return DEVO_OK;
+  starts = (int *)devo__alloc(&e->al, (size_t)(nheur + 2) * (size_t)n, sizeof(int));
+  mu = (double *)devo__alloc(&e->al, (size_t)e->nmach, sizeof(double));
+  if (!starts || !mu) {
+    devo__free(&e->al, starts);
+    devo__free(&e->al, mu);
+    return fail(r, DEVO_E_NOMEM, "out of memory for the GPU search's starts");
+  }
+  memcpy(starts, best->assign, (size_t)n * sizeof(int));
+  memcpy(starts + n, plain, (size_t)nheur * (size_t)n * sizeof(int));
+  /* one more start near the LP optimum: every task on its cheapest machine at the machine
+   * prices of problems/etc_vnd.c (where the CPU search starts its chains) */
+  st = devo__etc_prices(e, deadline, mu, starts + (size_t)(nheur + 1) * n, &lb);
+  devo__free(&e->al, mu);
+  if (st != DEVO_OK) {
+    devo__free(&e->al, starts);
+    return fail(r, st, "machine prices: %s", devo_status_message(st));
+  }
+  memset(&go, 0, sizeof go);
+  go.seed = o->seed;
+  go.chains = o->chains;
+  go.steps = o->steps;
+  go.de_every = GLS_DE_EVERY;
+  go.f = o->f;
+  go.cr = o->cr;
+  go.deadline = deadline;
+  go.interrupt = o->interrupt;
+  pp.o = o;
+  pp.t0 = t0;
+  if (o->progress) {
+    go.progress = ig_report;
+    go.progress_ud = &pp;
+  }
+  st = devo__gpu_sched_ls(e, starts, nheur + 2, cur, &go, &gr, r->message, sizeof r->message);
+  devo__free(&e->al, starts);
+  if (st == DEVO_E_NODEVICE || st == DEVO_E_INVALID)
+    return DEVO_OK; /* the CPU searches instead; the message stays */
+  if (st != DEVO_OK)
+    return fail(r, st, "GPU local search: %s", r->message);
+  *ran = 1;
+  r->message[0] = 0;
+  r->backend = DEVO_BACKEND_GPU;
+  r->ils_rounds = gr.steps;
+  r->candidates = gr.candidates;
+  r->ls_moves = gr.moves;
+  r->status = gr.status;
+  st = eval_cand(e, o, cur, DEVO_SCHED_FROM_IG, -1, &c);
+  if (st != DEVO_OK)
+    return fail(r, st, "evaluation: %s", devo_status_message(st));
+  if (c.obj < best->obj)
+    *best = c;
+  return DEVO_OK;
+}
+
 int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assign,
                       devo_schedule_result *r)
 {
@@ -451,7 +529,17 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
   r->evaluations = nheur;
   if (o->heuristic >= 0 || interrupted(o))
     goto answer;
+  if (o->search == DEVO_SEARCH_GPU_LS && o->backend == DEVO_BACKEND_GPU) {
+    int ran = 0;
+    if ((st = stage_gls(e, o, t0, deadline, plain, nheur, ils, &best, r, &ran)) != DEVO_OK)
+      goto done;
+    ig_done = ran && r->status == DEVO_OK; /* o->steps done before the deadline */
+    if (ran)
+      goto answer;
+  }
   if (uses_ig(o)) {
+    if (o->search == DEVO_SEARCH_GPU_LS) /* the GPU did not run it: say where it ran */
+      r->backend = DEVO_BACKEND_CPU;
     if ((st = stage_ig(e, o, t0, deadline, ils, &best, r)) != DEVO_OK)
       goto done;
     ig_done = r->candidates > 0 && r->status == DEVO_OK; /* o->steps done before the deadline */

@@ -35,8 +35,10 @@ enum {
   DEVO__RNG_JDE = 8,    /* de_variant.h: jDE's F (slot 0) and CR (slot 1) redraws */
   DEVO__RNG_GOBL = 9,   /* de_variant.h: GOBL jump decision and k (slot 0, individual 0),
                            repair uniforms (slot = coordinate + 1) */
-  DEVO__RNG_IG = 10     /* makespan search (etc_vnd.c): slot = draw (block), generation = step,
+  DEVO__RNG_IG = 10,    /* makespan search (etc_vnd.c): slot = draw (block), generation = step,
                            individual = chain */
+  DEVO__RNG_GLS = 11    /* GPU local search (kernels/gpu_sched_ls.cu): slot = draw, generation =
+                           step, individual = chain */
 };
 
 static inline DEVO_HD void devo__philox_round(uint32_t c[4], const uint32_t k[2])

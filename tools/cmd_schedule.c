@@ -107,7 +107,10 @@ static const char *const schedule_help_search =
     "  --search S           auto (default: ig for --objective makespan, else pipeline), ig\n"
     "                       (heuristics, then annealing of moves and swaps at the LP machine\n"
     "                       prices, with iterated-greedy steps and ejection chains; makespan\n"
-    "                       only) or pipeline (the DE pipeline described above)\n"
+    "                       only), pipeline (the DE pipeline described above) or gpu-ls\n"
+    "                       (heuristics, then hundreds of descents of moves and swaps at once\n"
+    "                       on the GPU, recombined by DE; makespan only; with --backend gpu and\n"
+    "                       a GPU ready in time, else ig on the CPU)\n"
     "  --steps N            ig: stop after N steps per chain (with the seed and --chains the\n"
     "                       answer is then the same on every run and thread count, unless\n"
     "                       the time limit comes first; default: until the time limit)\n"
@@ -246,7 +249,8 @@ static int parse(int argc, char **argv, sched_args *a)
   static const char *const orders[] = {"fcfs", "spt", NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
   static const char *const on_off[] = {"on", "off", NULL};
-  static const char *const searches[] = {"auto", "pipeline", "ig", NULL}; /* DEVO_SEARCH_* */
+  static const char *const searches[] = {"auto", "pipeline", "ig", "gpu-ls",
+                                         NULL}; /* DEVO_SEARCH_* */
   const char *cmd = "schedule", *v;
   devo_schedule_opts d;
   int pos = 1, k, r = 0;

@@ -506,8 +506,17 @@ enum {
 enum {
   DEVO_SEARCH_AUTO = 0,     /* IG for lambda = 1 (the makespan), else the DE pipeline */
   DEVO_SEARCH_PIPELINE = 1, /* heuristics, local search, DE, iterated local search (steps 1-6) */
-  DEVO_SEARCH_IG = 2        /* heuristics, then the makespan search of problems/etc_vnd.c on
+  DEVO_SEARCH_IG = 2,       /* heuristics, then the makespan search of problems/etc_vnd.c on
                                threads (makespan only: lambda must be 1) */
+  DEVO_SEARCH_GPU_LS = 3    /* heuristics, then the GPU-resident search of kernels/
+                               gpu_sched_ls.cu (hundreds of chains, one block each: moves and
+                               swaps off the critical machine scanned in parallel, perturbations
+                               and DE; makespan only). Runs on the GPU when backend = GPU (call
+                               devo_gpu_warmup first: the GPU's start-up otherwise falls inside
+                               the limit), else, or when the GPU cannot run it, IG on the CPU
+                               (r->backend says which). steps and chains count as for IG (chains
+                               0: as many as the device keeps resident, at most 1024); the
+                               answer's source is DEVO_SCHED_FROM_IG */
 };
 
 /* Options of devo_schedule_run; devo_schedule_opts_init sets the defaults given here. */

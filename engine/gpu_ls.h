@@ -1,0 +1,85 @@
+/* gpu_ls.h: the GPU-resident memetic search for the makespan (kernels/gpu_sched_ls.cu; issue
+ * 19, item 2): one thread block per schedule scans the moves and swaps off the machine that
+ * finishes last in parallel, hundreds of schedules at once, with iterated-local-search
+ * perturbations and a DE recombination of the chains. Internal to the library (engine/
+ * schedule.c, tests, bench-gpu-ls); not installed. Without CUDA (engine/gpu_none.c) every entry
+ * answers DEVO_E_NODEVICE. */
+#ifndef DEVO_GPU_LS_H
+#define DEVO_GPU_LS_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct devo_etc;
+
+typedef struct devo__gls_opts {
+  uint64_t seed;
+  int chains;      /* schedules searched at once, one block each: 0 = as many as the device keeps
+                      resident (at most 1024; the answer then depends on the device), else
+                      1 .. 4096 */
+  int block;       /* threads per block: 0 = 256, else a multiple of 32 in [32, 1024] */
+  int64_t steps;   /* steps per chain, >= 0; step 0 descends from the chain's start, every later
+                      step builds a trial (perturbation or DE), descends and accepts it when not
+                      worse; 0 = until the deadline */
+  int de_every;    /* steps k de_every (k >= 1) build the trial by DE rand/1/bin over the chains'
+                      schedules (Kromer encoding) instead of a perturbation; 0 = no DE; DE needs
+                      chains >= 4 (fewer: no DE) */
+  double f, cr;    /* DE weights, (0, 2] and [0, 1] */
+  double deadline; /* absolute devo__now() seconds; 0 = none (then steps must be > 0) */
+  /* called by the calling thread between kernel launches with the steps per chain so far and
+   * the best makespan; non-zero stops the search (DEVO_STOPPED_BY_CALLBACK). May be NULL. */
+  int (*progress)(void *ud, int64_t steps, double best);
+  void *progress_ud;
+  /* read between kernel launches (a launch: the steps from one DE step to the next, about a
+   * millisecond at 512 x 16): non-zero stops the search (DEVO_INTERRUPTED). May be NULL. */
+  const volatile sig_atomic_t *interrupt;
+} devo__gls_opts;
+
+typedef struct devo__gls_result {
+  double makespan;    /* of the answer: the device's task-order sums, the same number as
+                         devo_etc_evaluate's makespan */
+  int64_t steps;      /* steps done, all chains together */
+  int64_t moves;      /* local-search moves applied, all chains together */
+  int64_t candidates; /* neighbourhood candidates evaluated, all chains together */
+  double seconds;     /* wall time of the search loop (launches), without set-up */
+  int chains, block;  /* what ran */
+  int status;         /* DEVO_OK (steps done), DEVO_TIME_LIMIT, DEVO_STOPPED_BY_CALLBACK,
+                         DEVO_INTERRUPTED */
+} devo__gls_result;
+
+/* Improves the best of starts (nstarts >= 1 assignments of ntasks machine indices each; chain q
+ * starts from starts[q % nstarts]) for the makespan and writes the best schedule found into
+ * assign (never worse by devo_etc_evaluate's makespan than the best start a chain got: all of them
+ * when chains >= nstarts, else the first chains). Deterministic for
+ * a fixed seed, chains, block, de_every and steps when no deadline is reached. Thread-safe
+ * across calls (each call has its own device memory and stream). Returns DEVO_OK (r->status
+ * says how it ended), DEVO_E_INVALID (bad options, or the instance needs more shared memory
+ * than the device has: err says which), DEVO_E_NODEVICE, DEVO_E_NOMEM, DEVO_E_CUDA. */
+int devo__gpu_sched_ls(const struct devo_etc *e, const int *starts, int nstarts, int *assign,
+                       const devo__gls_opts *o, devo__gls_result *r, char *err, size_t errlen);
+
+/* The move that one scan of the neighbourhood picks (tests). */
+typedef struct devo__gls_move {
+  int crit; /* the critical machine: largest load, lowest index on ties */
+  int kind; /* 0: move task t to machine other; 1: swap t with task other; -1: none */
+  int t, other;
+  double value;       /* the larger of the two new loads */
+  int64_t candidates; /* candidates scanned */
+} devo__gls_move;
+
+/* One block of block threads (as devo__gls_opts.block) scans assign's neighbourhood once and
+ * reports the best candidate by (value, index): moves t -> j have index t m + j, swaps (t, u)
+ * n m + t n + u. Returns DEVO_OK, DEVO_E_INVALID, DEVO_E_NODEVICE, DEVO_E_NOMEM, DEVO_E_CUDA. */
+int devo__gpu_sched_ls_scan(const struct devo_etc *e, const int *assign, int block,
+                            devo__gls_move *mv, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DEVO_GPU_LS_H */

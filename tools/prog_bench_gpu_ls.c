@@ -1,0 +1,247 @@
+/* prog_bench_gpu_ls.c: bench-gpu-ls, issue 19's GPU search (kernels/gpu_sched_ls.cu) measured.
+ * Two modes:
+ *  - throughput (default): neighbourhood candidates (moves and swaps off the critical machine,
+ *    each an O(1) evaluation) evaluated per second by all chains together, at 512 x 16 and
+ *    4096 x 64 (etc-gen class, seed 1, every chain from the MCT schedule); the median of --reps
+ *    runs of --seconds each after a warm-up run, each run validated first (a valid schedule whose
+ *    makespan, recomputed on the host, is the reported one exactly);
+ *  - answers (--file F): devo_schedule_run as `devo schedule --objective makespan --search S`
+ *    runs it, in a process whose GPU is already warm (devo_gpu_warmup and one short search
+ *    first), for seeds 1 .. --seeds at --seconds each: the makespan, the time taken and the
+ *    steps, for the gap to the best-known makespans of the Braun instances at 1 s and 10 s. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/gpu_ls.h"
+#include "engine/internal.h"
+#include "problems/etc_gen.h"
+#include "tools/bench_util.h"
+
+static const char *const usage =
+    "usage: bench-gpu-ls [--seconds S] [--reps N] [--class C] [--chains N] [--block B]\n"
+    "                    [--de-every K]\n"
+    "       bench-gpu-ls --file F [--seconds S] [--seeds N] [--search gpu-ls|ig] [--threads T]\n"
+    "                    [--chains N]\n"
+    "\n"
+    "Without --file: candidates evaluated per second by the GPU search, all chains together,\n"
+    "at 512 x 16 and 4096 x 64 (etc-gen class C, default u_c_hihi, seed 1; every chain from the\n"
+    "MCT schedule); the median of N runs (default 5) of S seconds (default 1) after a warm-up.\n"
+    "chains 0 (default): as many as the device keeps resident; block 0: 256 threads; DE every\n"
+    "K steps (default 8, 0 = none).\n"
+    "With --file: devo_schedule_run (--objective makespan) on the instance F for seeds 1 .. N\n"
+    "(default 5) at S seconds each, in a warm process: makespan, seconds, steps.\n";
+
+typedef struct bopts {
+  double seconds;
+  int reps, chains, block, de_every, seeds, threads, search;
+  const char *cls, *file;
+} bopts;
+
+/* One timed search of every chain from start; 0 when valid. */
+static int one_run(const devo_etc *e, const int *start, const bopts *b, int *out,
+                   devo__gls_result *r)
+{
+  devo__gls_opts o;
+  char err[300];
+  double ms;
+  int st;
+  memset(&o, 0, sizeof o);
+  o.seed = 1;
+  o.chains = b->chains;
+  o.block = b->block;
+  o.de_every = b->de_every;
+  o.f = 0.5;
+  o.cr = 0.9;
+  o.deadline = devo__now() + b->seconds;
+  st = devo__gpu_sched_ls(e, start, 1, out, &o, r, err, sizeof err);
+  if (st != DEVO_OK) {
+    fprintf(stderr, "bench-gpu-ls: %s: %s\n", devo_status_name(st), err);
+    return 1;
+  }
+  if (devo_etc_evaluate(e, out, DEVO_ORDER_FCFS, &ms, NULL) != DEVO_OK || ms != r->makespan) {
+    fprintf(stderr, "bench-gpu-ls: invalid answer (host makespan %.17g, reported %.17g)\n", ms,
+            r->makespan);
+    return 1;
+  }
+  return 0;
+}
+
+static int run_size(const bopts *b, int n, int m)
+{
+  devo__etcgen g;
+  devo_etc *e = NULL;
+  double *v = (double *)malloc((size_t)n * m * sizeof(double)), rate[64], mrate[64], srate[64];
+  int *start = (int *)malloc((size_t)n * sizeof(int)), *a = (int *)malloc((size_t)n * sizeof(int));
+  char err[256];
+  devo__gls_result r;
+  double ms0 = 0.0, msf = 0.0;
+  int k;
+  devo__etcgen_defaults(&g);
+  if (!v || !start || !a || devo__etcgen_class(&g, b->cls) != 0) {
+    fprintf(stderr, "bench-gpu-ls: bad class %s or out of memory\n", b->cls);
+    return 2;
+  }
+  g.ntasks = n;
+  g.nmach = m;
+  if (devo__etcgen_run(&g, v, err, sizeof err) != 0 ||
+      devo_etc_create(&e, n, m, v, NULL, err, sizeof err) != DEVO_OK ||
+      devo_etc_heuristic(e, DEVO_HEUR_MCT, start) != DEVO_OK ||
+      devo_etc_evaluate(e, start, DEVO_ORDER_FCFS, &ms0, NULL) != DEVO_OK) {
+    fprintf(stderr, "bench-gpu-ls: %s\n", err);
+    return 1;
+  }
+  memset(&r, 0, sizeof r);
+  for (k = -1; k < b->reps; ++k) { /* k = -1: warm-up */
+    if (one_run(e, start, b, a, &r) != 0)
+      return 1;
+    if (k >= 0) {
+      rate[k] = (double)r.candidates / r.seconds;
+      mrate[k] = (double)r.moves / r.seconds;
+      srate[k] = (double)r.steps / r.seconds;
+      msf = r.makespan;
+    }
+  }
+  qsort(rate, (size_t)b->reps, sizeof rate[0], bench_cmp_double);
+  qsort(mrate, (size_t)b->reps, sizeof mrate[0], bench_cmp_double);
+  qsort(srate, (size_t)b->reps, sizeof srate[0], bench_cmp_double);
+  printf("| %s | %d x %d | %d x %d | %.1f M/s | %.1f M/s | %.1f M/s | %.3g | %.0f | %.6g -> "
+         "%.6g |\n",
+         b->cls, n, m, r.chains, r.block, rate[b->reps / 2] * 1e-6, rate[0] * 1e-6,
+         rate[b->reps - 1] * 1e-6, mrate[b->reps / 2], srate[b->reps / 2], ms0, msf);
+  devo_etc_destroy(e);
+  free(v);
+  free(start);
+  free(a);
+  return 0;
+}
+
+static int throughput(const bopts *b)
+{
+  char date[64], msg[256];
+  int rc;
+  if (!devo_gpu_available(msg, sizeof msg)) {
+    fprintf(stderr, "bench-gpu-ls: %s\n", msg);
+    return 1;
+  }
+  bench_stamp(date, sizeof date);
+  printf("bench-gpu-ls: devo %s, %s; %s; DE every %d steps; %d runs of %g s after a warm-up\n\n",
+         devo_version(), date, msg, b->de_every, b->reps, b->seconds);
+  printf("| class | size | chains x threads | candidates/s median | lowest | highest | moves/s "
+         "| steps/s | makespan (MCT -> last run) |\n|---|---|---|---:|---:|---:|---:|---:|---|\n");
+  if ((rc = run_size(b, 512, 16)) != 0)
+    return rc;
+  return run_size(b, 4096, 64);
+}
+
+static int answers(const bopts *b)
+{
+  devo_etc *e = NULL;
+  devo_schedule_opts so;
+  devo_schedule_result r;
+  char err[256], date[64], msg[256];
+  int *a, s;
+  FILE *f = fopen(b->file, "rb");
+  if (!f || devo_etc_read(&e, f, b->file, DEVO_ETC_AUTO, 0, NULL, err, sizeof err) != DEVO_OK) {
+    fprintf(stderr, "bench-gpu-ls: %s: %s\n", b->file, f ? err : "cannot open");
+    if (f)
+      fclose(f);
+    return 1;
+  }
+  fclose(f);
+  a = (int *)malloc((size_t)devo_etc_ntasks(e) * sizeof(int));
+  if (!a)
+    return 1;
+  if (b->search == DEVO_SEARCH_GPU_LS && devo_gpu_warmup() != DEVO_OK) {
+    devo_gpu_available(msg, sizeof msg);
+    fprintf(stderr, "bench-gpu-ls: %s\n", msg);
+    return 1;
+  }
+  bench_stamp(date, sizeof date);
+  printf("bench-gpu-ls: devo %s, %s; %s, %s, %g s, warm process\n\n", devo_version(), date, b->file,
+         b->search == DEVO_SEARCH_GPU_LS ? "gpu-ls" : "ig", b->seconds);
+  printf("| seed | makespan | seconds | steps | candidates | backend |\n"
+         "|---:|---:|---:|---:|---:|---|\n");
+  for (s = 0; s <= b->seeds; ++s) { /* s = 0: warm-up, 0.05 s, not printed */
+    devo_schedule_opts_init(&so);
+    so.lambda = 1.0;
+    so.search = b->search;
+    so.backend = b->search == DEVO_SEARCH_GPU_LS ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU;
+    so.threads = b->threads;
+    so.chains = b->chains;
+    so.seed = (uint64_t)(s ? s : 1);
+    so.time_limit = s ? b->seconds : 0.05;
+    if (devo_schedule_run(e, &so, a, &r) != DEVO_OK) {
+      fprintf(stderr, "bench-gpu-ls: %s\n", r.message);
+      return 1;
+    }
+    if (s)
+      printf("| %d | %.6f | %.4f | %lld | %lld | %s |\n", s, r.makespan, r.elapsed,
+             (long long)r.ils_rounds, (long long)r.candidates,
+             r.backend == DEVO_BACKEND_GPU ? "gpu" : "cpu");
+  }
+  free(a);
+  devo_etc_destroy(e);
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  bopts b;
+  int i;
+  memset(&b, 0, sizeof b);
+  b.seconds = 1.0;
+  b.reps = 5;
+  b.de_every = 8;
+  b.seeds = 5;
+  b.threads = 1;
+  b.cls = "u_c_hihi";
+  b.search = DEVO_SEARCH_GPU_LS;
+  for (i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0) {
+      fputs(usage, stdout);
+      return 0;
+    } else if (i + 1 < argc && strcmp(a, "--seconds") == 0) {
+      b.seconds = atof(argv[++i]);
+    } else if (i + 1 < argc && strcmp(a, "--reps") == 0) {
+      b.reps = atoi(argv[++i]);
+    } else if (i + 1 < argc && strcmp(a, "--class") == 0) {
+      b.cls = argv[++i];
+    } else if (i + 1 < argc && strcmp(a, "--chains") == 0) {
+      b.chains = atoi(argv[++i]);
+    } else if (i + 1 < argc && strcmp(a, "--block") == 0) {
+      b.block = atoi(argv[++i]);
+    } else if (i + 1 < argc && strcmp(a, "--de-every") == 0) {
+      b.de_every = atoi(argv[++i]);
+    } else if (i + 1 < argc && strcmp(a, "--file") == 0) {
+      b.file = argv[++i];
+    } else if (i + 1 < argc && strcmp(a, "--seeds") == 0) {
+      b.seeds = atoi(argv[++i]);
+    } else if (i + 1 < argc && strcmp(a, "--threads") == 0) {
+      b.threads = atoi(argv[++i]);
+    } else if (i + 1 < argc && strcmp(a, "--search") == 0) {
+      ++i;
+      if (strcmp(argv[i], "gpu-ls") == 0)
+        b.search = DEVO_SEARCH_GPU_LS;
+      else if (strcmp(argv[i], "ig") == 0)
+        b.search = DEVO_SEARCH_IG;
+      else {
+        fprintf(stderr, "bench-gpu-ls: --search %s: gpu-ls or ig\n", argv[i]);
+        return 2;
+      }
+    } else {
+      fprintf(stderr, "bench-gpu-ls: bad argument %s\n%s", a, usage);
+      return 2;
+    }
+  }
+  if (!(b.seconds > 0 && b.seconds <= 600) || b.reps < 1 || b.reps > 64 || b.chains < 0 ||
+      b.chains > 4096 || b.de_every < 0 || b.seeds < 1 || b.seeds > 100 || b.threads < 1 ||
+      b.threads > 1024) {
+    fprintf(stderr, "bench-gpu-ls: --seconds in (0, 600], --reps in 1..64, --chains in 0..4096, "
+                    "--de-every >= 0, --seeds in 1..100, --threads in 1..1024\n");
+    return 2;
+  }
+  return b.file ? answers(&b) : throughput(&b);
+}
