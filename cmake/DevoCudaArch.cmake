@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # DevoCudaArch.cmake: the default CUDA architectures, included once nvcc is found and before
 # enable_language(CUDA). An explicit -DCMAKE_CUDA_ARCHITECTURES=... always wins.
 # 1. The GPUs of this machine, as nvidia-smi reports their compute capability (the effect of

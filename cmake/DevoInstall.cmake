@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # DevoInstall.cmake: install() rules and the two ways to find an installed devo: the CMake
 # package (find_package(devo) -> devo::devo) and pkg-config (devo.pc). A consumer links devo
 # with its C compiler alone: libcsv, the threads library, libm and, in a CUDA build, the static

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # DevoMan.cmake: man pages for devo and etc-gen, made at build time by help2man from the
 # programs' own --help and --version (so they never disagree with the programs), and the bash
 # completion script. Without help2man the man pages are skipped with a note, not an error.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # check_data.cmake: verifies the bundled benchmark data against data/SHA256SUMS (a ctest case).
 # Run as: cmake -DDATA_DIR=<repo>/data -P check_data.cmake. Fails when a listed file is missing or
 # differs (for example after a line-end conversion), when a data file is not listed, or when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clock.c: the monotonic clock and the abort check that the backends poll. */
 #define _POSIX_C_SOURCE 200809L
 #include <time.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpu_backend.c: the CPU reference backend. Sequential with one thread; with T threads a pool of
  * T - 1 workers plus the calling thread share each generation (the master-slave model of Janssen
  * et al. 2024: trials are built and evaluated in parallel, selection is per individual). Every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etc_internal.h: what engine/schedule.c needs from engine/problem_etc.c beyond the public API:
  * configuring an ETC problem with seed schedules computed by the caller, so that the pipeline
  * can run the heuristics and the local search once, under its own deadline. Not installed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* eval.c: CPU evaluation of one vector of a built-in problem, dispatching on the problem kind to
  * the shared DEVO_HD code in problems/ (the same code the GPU kernels call). */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpu_ls.h: the GPU-resident memetic search for the makespan (kernels/gpu_sched_ls.cu; issue
  * 19, item 2): one thread block per schedule scans the moves and swaps off the machine that
  * finishes last in parallel, hundreds of schedules at once, with iterated-local-search

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpu_none.c: the GPU backend of a build without CUDA (-DDEVO_CUDA=OFF or no nvcc): every entry
  * answers DEVO_E_NODEVICE, so the API stays the same in both builds. */
 #include <stdio.h>

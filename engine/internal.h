@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* internal.h: the engine's private structures and the backend interface that the CPU backend
  * (engine/cpu_backend.c) and the CUDA backend (kernels/) implement. Not installed. */
 #ifndef DEVO_INTERNAL_H

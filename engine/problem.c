@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* problem.c: the problem handle: creation, the built-in catalogue (classic and SOCO functions
  * here, CEC functions through problems/cec_data.c), user objectives, search boxes, and CPU
  * evaluation of one point. */

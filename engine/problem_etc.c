@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* problem_etc.c: the scheduling problem of an ETC matrix as a DE problem (Kromer et al., "Genetic
  * algorithm for the independent task scheduling problem with differential evolution", GECCO 2011
  * style encoding: x in [0, m)^n, task t on machine floor(x_t)), with the classic heuristic

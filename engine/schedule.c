@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* schedule.c: devo_schedule_run, the time-bounded scheduling pipeline behind `devo schedule`
  * and bench-etc: heuristics, local search on them, DE seeded with the results, local search on
  * DE's best. Kept in the library (not in tools/) so that a resource manager that links devo gets

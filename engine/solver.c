@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* solver.c: the solver handle, its validated setters, and the anytime solve loop that both
  * backends share: start (allocate, initialise, evaluate), then chunks of generations with the
  * stopping rules checked between chunks. Chunks are sized from the measured time per generation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* status.c: the status table (names and messages from DEVO_STATUS_LIST), versions, and the
  * error-message formatting shared by the handles. */
 #include <stdarg.h>

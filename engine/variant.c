@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* variant.c: the public side of the DE variants (devo.h, "DE variants"): names, presets,
  * validation and the solver's setters. The operators themselves are problems/de_variant.h. */
 #include <math.h>

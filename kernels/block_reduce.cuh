@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* block_reduce.cuh: deterministic block-wide reductions for the evaluation kernels.
  * The order of operations is fixed (warp shuffles in a butterfly, then warp 0 over the warp
  * partials), so a result depends only on the inputs and blockDim.x, never on timing: two runs of

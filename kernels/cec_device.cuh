@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cec_device.cuh: block-level GPU evaluation of the CEC functions F01..F10 (problems/cec.h): one
  * vector per thread block, one thread per coordinate (threads stride when dim > blockDim.x).
  *

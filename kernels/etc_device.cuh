@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etc_device.cuh: block-level GPU evaluation of independent-task schedules on an ETC matrix:
  * one schedule per thread block, one thread per task (threads stride over tasks when n exceeds
  * the block), as in Kromer et al., GECCO 2011. The result is bit for bit the value of the CPU

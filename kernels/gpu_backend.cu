@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpu_backend.cu: the host side of the CUDA backend (engine/internal.h's devo_backend): device
  * probe, launch configuration from the device's limits, device memory, and the chunk drivers of
  * the two designs. Kernels live in gpu_fused.cu, gpu_fast.cu (small D), gpu_etc.cu (ETC, one warp

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpu_cec.cu: the persistent generation kernel for the CEC functions F01..F10 at D <= 128 on
  * sm_90 and later, with every rotation matrix resident in shared memory: of one block where they
  * fit (F01..F07 at D = 100: 80 KB), else of a two-block cluster (the compositions F08..F10 at

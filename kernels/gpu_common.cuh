@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpu_common.cuh: what the CUDA backend's translation units share: the kernel argument block,
  * the device control block, the per-vector "group" of threads with its reductions, the objective
  * dispatch, and the kernel table that each kernel family fills for the host side

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpu_etc.cu: the persistent generation kernel for ETC scheduling with one warp per schedule
  * (issue 5's throughput case: 512x16 FCFS at NP = 1024).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpu_fast.cu: the latency-bound fused generation kernel for small dimensions (D <= 512) with the
  * whole population co-resident, as in the issue-3 benchmark (D=100 NP=250: every generation is a
  * chain of dependent steps, not work). Same algorithm, counters and replacement rule as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpu_fused.cu: the fused generation kernels (cudaDEi's kernel(MCER), Qin et al. 2012): indices,
  * mutation + crossover into a trial vector, evaluation by a group reduction, and replacement
  * into the other population buffer, in one pass per vector.

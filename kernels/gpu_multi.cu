@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpu_multi.cu: the multikernel design, Janssen et al.'s "All-GPU DE" (2024): one kernel per DE
  * step, launched from the host every generation, the trial population in global memory. It is
  * deliberately simple and kept as the comparison point for the fused design; it computes the

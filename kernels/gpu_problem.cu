@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpu_problem.cu: device copies of a problem's data for the CUDA backend, and
  * devo__gpu_eval_points (engine/internal.h): f at given points, evaluated by the same kernel as
  * the multikernel design's evaluation step (devo__k_mk_eval), so that tests and `devo eval

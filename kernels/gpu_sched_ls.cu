@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpu_sched_ls.cu: the GPU-resident makespan search of issue 19 (item 2), behind
  * devo__gpu_sched_ls (engine/gpu_ls.h): one thread block per schedule ("chain"), hundreds of
  * chains at once, every move chosen on the device.

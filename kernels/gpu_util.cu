@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpu_util.cu: the kernels both designs share.
  * Versions:
  *   devo__k_init     initial population (devo__de_init per coordinate, the problem's seed vectors

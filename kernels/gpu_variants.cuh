@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpu_variants.cuh: the CUDA backend's internal variant bits, in plain C so that tests and
  * benchmarks (C programs) can select every variant. They live above the public design value in
  * devo__opts.gpu_design (engine/internal.h): the public setter only takes DEVO_GPU_FUSED or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpu_vfused.cu: the general fused kernels for every DE variant (issue 18): every mutation
  * strategy of de_variant.h's table (rand1, rand2, best1, ...), binomial and exponential crossover,
  * jDE's self-adapted F and CR, and GOBL jumps (problems/de_variant.h has the math, shared with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cec.h: the ten CEC benchmark functions F01..F10 of Janssen, Pullan and Liew (2024), taken from
  * the official CEC 2017 (cec17_test_func.cpp, N. Awad) and CEC 2014 (cec14_test_func.cpp) C code,
  * shared by the CPU backend and the CUDA kernels (DEVO_HD, the C subset nvcc accepts as C++).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cec_data.c: the catalogue of F01..F10 and their data, read strictly from the official CEC input
  * files or generated deterministically from a seed.
  *

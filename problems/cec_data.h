@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cec_data.h: the catalogue of the CEC functions F01..F10 and their data (shift vectors,
  * rotation matrices, shuffles): read from the official input files, or generated from a seed.
  * Host code (problems/cec_data.c); the evaluation itself is in cec.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* classic.h: the four classic shifted functions of Qin et al. 2012 (CEC 2005 shapes), shared by
  * the CPU backend and the CUDA kernels. Search range [-100, 100]^D, optimum o in [-80, 80]^D
  * (generated from the problem's data seed, see devo__classic_shift), f(o) = 0 exactly.

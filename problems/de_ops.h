@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* de_ops.h: the DE/rand/1/bin operators shared by the CPU backend and the CUDA kernels
  * (Storn and Price, J. Global Optimization 11:341-359, 1997). Everything here is a pure function
  * of (seed, generation, individual, coordinate), so both backends draw the same numbers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* de_variant.h: the DE variants (mutation strategies, exponential crossover, jDE, GOBL) shared by
  * the CPU backend and the CUDA kernels, in the C subset that nvcc compiles (devo_port.h). Every
  * draw is a pure function of (seed, generation, individual, coordinate, purpose), so both

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* devo_alloc.c: the library's single host allocation point (see devo_alloc.h). */
 #include "devo_alloc.h"
 

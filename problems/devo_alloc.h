@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* devo_alloc.h: the one allocation point for host memory. Every host allocation in the library
  * goes through these, with the handle's allocator (NULL = malloc/free), so that a test can make
  * any allocation fail. Defined in devo_alloc.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* devo_port.h: the small portability header shared by C (gcc/clang) and CUDA (nvcc) code.
  * DEVO_HD marks functions compiled for both host and device. Headers that include this one are
  * written in the C subset that nvcc also accepts as C++ (no compound literals, no designated

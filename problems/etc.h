@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etc.h: evaluation of independent-task schedules on an ETC matrix (Expected Time to Compute;
  * Braun et al., JPDC 61(6), 2001), shared by the CPU backend and the CUDA kernels.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etc_delta.h: the change of makespan and flowtime caused by moving one task to another machine
  * or swapping two tasks of different machines, from kept per-machine quantities, in O(1) once
  * the positions are known. Shared by the CPU searches (problems/etc_vnd.c) and, later, a GPU

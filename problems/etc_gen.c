@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etc_gen.c: the ETC matrix generator of etc_gen.h (range-based method of Braun et al. 2001 and
  * Ali et al. 2000; CVB method of Ali et al. 2000), with gamma variates by G. Marsaglia and
  * W. W. Tsang, "A simple method for generating gamma variables", ACM TOMS 26(3):363-372, 2000,

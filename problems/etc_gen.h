@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etc_gen.h: generation of ETC matrices for independent-task scheduling benchmarks, as a library
  * function (the etc-gen tool and the tests call it). Two methods:
  *   range-based: T. D. Braun et al., JPDC 61(6):810-837, 2001, and S. Ali, H. J. Siegel,

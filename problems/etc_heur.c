@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etc_heur.c: the classic mapping heuristics for independent tasks on heterogeneous machines, as
  * defined by T. D. Braun et al., "A comparison of eleven static heuristics for mapping a class of
  * independent tasks onto heterogeneous distributed computing systems", JPDC 61(6):810-837, 2001

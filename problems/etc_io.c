@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etc_io.c: the ETC matrix type (devo_etc) and its readers: CSV through libcsv, and the classic
  * Braun et al. (2001) format of n*m values one per line, task-major. Validation is strict
  * (issue 5): every rejected input gets "name:row:column: reason", and no matrix is returned

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etc_ls.c: deterministic local search for an assignment of independent tasks to machines, the
  * classic "move" and "swap" neighbourhoods around the critical (makespan) machine used to polish
  * Min-min-like schedules (e.g. Xhafa et al., "Efficient batch job scheduling in grids using

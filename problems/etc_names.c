@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etc_names.c: what a resource manager needs beyond the assignment: the task and machine names
  * of an ETC matrix (kept from a CSV input, or set by the caller) and the start and finish time of
  * every task of a schedule, summed in the fixed order of problems/etc.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etc_vnd.c: the makespan search of devo_schedule_run (issue 19): machine prices from the LP
  * relaxation, then chains that anneal moves and swaps against a load target at those prices,
  * with an iterated-greedy step (destroy, reinsert, variable-neighbourhood descent) every

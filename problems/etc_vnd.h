@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etc_vnd.h: the iterated-greedy search of devo_schedule_run for the makespan (problems/
  * etc_vnd.c): independent chains, each a Philox stream of its own, merged at fixed step counts.
  * Internal to the library (engine/schedule.c, tests); not installed. */

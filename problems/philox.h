@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* philox.h: Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC 2011),
  * the counter-based generator behind cuRAND's curandStatePhilox4_32_10_t, for host and device.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* problem_view.h: the plain description of a problem that both backends evaluate. It holds only
  * sizes, scalars and borrowed pointers, so the CPU backend fills it with host pointers and the
  * GPU backend copies it with device pointers. Each family reads only its own fields. */

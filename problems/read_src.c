@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* read_src.c: whole inputs read in bounded chunks, checked as they arrive (read_src.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "read_src.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* read_src.h: the byte source beneath every reader of the library (ETC matrices, CEC data
  * files): a whole input read in chunks, with the checks that need no parsing done as the bytes
  * arrive: a NUL byte, a line over a limit, an input over a size limit, and a deadline (poll()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* soco.h: the 19 functions of the SOCO 2010 large-scale suite (Herrera, Lozano, Molina: "Test
  * suite for the Special Issue of Soft Computing on scalability of evolutionary algorithms and
  * other metaheuristics for large scale continuous optimization problems", 2010; F1-F6 are the

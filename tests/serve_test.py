@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """serve_test.py: integration and fault tests of `devo serve` (ctest serve.api, serve.admission,
 serve.faults, serve.shutdown). Each starts the real server on a free port of 127.0.0.1, talks to
 it with http.client (or a raw socket where a client must misbehave), and checks the answers:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tcheck.c: the test harness behind tcheck.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "tcheck.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tcheck.h: the tiny test harness of devo's ctest programs. A program defines cases with
  * TEST_CASE(name) / SLOW_CASE(name) / TIMED_CASE(name) at the start of a line (CMake reads those
  * lines to register one ctest entry per case; slow and timed cases run alone, since timing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_cec.c: the CEC functions F01..F10 (problems/cec.h, problems/cec_data.c): every official
  * reference value of data/cec/reference reproduced from the official data files, the
  * generated data (optimum, orthogonality, permutations, determinism), strict loading of bad

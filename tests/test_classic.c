@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_classic.c: the four classic shifted functions: f(o) = 0 exactly, values at fixed points
  * against an independent computation written out here, and the generated shift vectors. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_cli.c: the devo program seen from outside: exit codes (0 ok, 2 bad usage or input), one
  * clear line per error, --help/--version, and the solve command's outputs. */
 #include <math.h>

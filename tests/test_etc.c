@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_etc.c: task scheduling on ETC matrices: the readers and their error positions, the
  * schedule evaluation against sums written out by hand, the classic heuristics against
  * independent straightforward implementations and brute force, the Braun et al. instances

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_experiment.c: `devo experiment` from outside: malformed specs refused with file:line
  * (exit 2), the results of a run cut mid-row or interrupted by SIGINT and then resumed equal an
  * uninterrupted run's rows (wall-time columns aside), a changed spec refused on resume, the

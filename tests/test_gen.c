@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_gen.c: the ETC generator's edges (problems/etc_gen.h and the etc-gen program): parameters
  * that used to hang or overflow are refused with one clear message, every accepted corner gives
  * positive normal values, and the numbers of parameters that worked before are unchanged. */

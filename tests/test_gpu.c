@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_gpu.c: the CUDA backend against the CPU reference. Every case skips (exit 77) where no
  * CUDA device is usable. Parity (README, "GPU backend"): the same seed gives a bit-identical
  * population after K generations on both backends, every coordinate of every kind (classic, CEC,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_gpu_ls.c: the GPU makespan search of kernels/gpu_sched_ls.cu (engine/gpu_ls.h). Every
  * case skips (exit 77) where no CUDA device is usable. One scan of one block must pick the move
  * that a brute-force scan written here picks (the same critical machine, kind, tasks, value bits

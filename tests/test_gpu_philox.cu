@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_gpu_philox.cu: devo's Philox (problems/philox.h) against cuRAND's header-only device API,
  * bit for bit, and the DE draws (problems/de_ops.h) on the device against the host. Skips
  * (exit 77) where no CUDA device is usable.

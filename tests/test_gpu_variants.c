@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_gpu_variants.c: issue 18's parity matrix, the DE variants on the CUDA backend against the
  * CPU reference. For each strategy x crossover, without and with jDE and GOBL, on a classic
  * function (rastrigin, D = 30), a CEC function (F03, generated data, D = 10) and an ETC instance

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_io.c: input and output hardening (issue 21): output files that follow links, write
  * through FIFOs and devices and keep the mode and owner of what they replace, and leave no
  * temporary file behind a signal; bounded, deadline-aware reading (a NUL byte, a long line or

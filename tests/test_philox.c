@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_philox.c: Philox4x32-10 known answers (Random123's published kat_vectors) and the
  * properties of the DE draws built on it (problems/philox.h, problems/de_ops.h). */
 #include <math.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_plot.sh: tools/plot.py on a small real run (ctest plot.pngs, label cpu): a devo experiment
 # with traces, a copy of its rows as a second implementation model, and a devo schedule CSV;
 # every kind of figure must exist, decode as a PNG, and have the pixel size asked for (read from

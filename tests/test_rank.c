@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_rank.c: `devo rank` against SciPy 1.10 (Debian python3-scipy) on fixed data: U-scores,
  * two-sided Mann-Whitney U (exact and normal, with ties), Friedman chi-square, p and mean ranks;
  * bad rows refused with file:row (exit 2).

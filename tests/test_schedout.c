@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_schedout.c: what a resource manager gets from a schedule: task and machine names kept
  * from the input (and refused when no output could carry them), start and finish times summed
  * as problems/etc.h defines them (checked against sums written here and against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_signals.c: SIGINT and SIGTERM end `devo schedule` and `devo solve` with the best answer so
  * far, whole, in every phase of the search (heuristics, local search, DE, iterated local search),
  * soon after the signal; a second signal ends the process at once with no output and no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_soco.c: the SOCO 2010 functions soco:f1..soco:f19 (issue 22): f(o) = f* exactly from
  * D = 50 to 5000 (and 10^6 for a few), values computed by hand at D = 2 and 3, the D = 50 reference
  * table (docs/soco.md) against an independent long double implementation written here from the

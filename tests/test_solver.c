@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_solver.c: the solver through the public API: convergence, reproducibility across thread
  * counts, every stopping rule (evaluations, generations, target, time limit, interrupt, callback),
  * validation of bad options by status, bound rules, user objectives, and allocation failures. */

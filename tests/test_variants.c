@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_variants.c: the DE variants of issue 18 (problems/de_variant.h, the CPU backend, the API):
  * the exponential crossover's length law (chi-square against the exact truncated geometric law
  * and against a textbook loop), donor distinctness and uniformity, every strategy's trials

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # ab_solve.sh: side-by-side timing of `devo solve` from two builds (before and after a change),
 # for the "not slower than before" promises of BENCHMARKS.md. The runs of A and B alternate in one
 # invocation, so both see the same machine state; each gets one warm-up run, then N timed runs.
@@ -10,7 +11,7 @@
 #          --max-evals 10000000 --backend gpu
 set -euo pipefail
 if [ $# -lt 4 ]; then
-  sed -n '8,10p' "$0" | sed 's/^# //' >&2
+  sed -n '9,11p' "$0" | sed 's/^# //' >&2
   exit 2
 fi
 a=$1 b=$2 n=$3

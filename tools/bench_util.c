@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_util.c: the timed solves shared by the benchmark programs (see bench_util.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli.c: shared helpers of the devo command-line program: strict number parsing, option
  * iteration, one-line errors and the exit codes of DESIGN.md. */
 #define _POSIX_C_SOURCE 200809L

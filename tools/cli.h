@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli.h: shared pieces of the devo command-line program: the subcommand entry points, option
  * parsing with validation, and the exit codes of DESIGN.md (0 ok, 1 runtime failure, 2 bad usage
  * or bad input). Every error is one line on stderr: "devo <cmd>: <what>". */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli_spec.c: the strict parser of `devo experiment` specs (format: docs/experiment.md), the
  * mapping of a spec's algorithm onto solver options, and the spec hash. Every refusal is one
  * message "file:line: what" for the caller to print (exit 2). Nothing here prints. */

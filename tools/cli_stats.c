@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli_stats.c: ranks, Mann-Whitney U and Friedman for `devo rank` (stats.h). Formulas: Mann and
  * Whitney 1947 (U, its null distribution as the coefficients of the Gaussian binomial
  * [m+n choose m]_q), the normal approximation with the tie and continuity corrections and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli_variant.c: the DE variant options that `devo solve` and `devo schedule` share (--strategy,
  * --algorithm, --jde, --jde-*, --gobl; devo.h "DE variants"): parsing with one-line errors that
  * name the option, the preset applied first and the explicit options over it, the help text and

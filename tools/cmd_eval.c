@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_eval.c: `devo eval`: evaluates a built-in function at points read as CSV rows, so that
  * anyone can check devo's functions against another implementation (the official CEC code
  * prints the same %.17g values). Uses the public API only. */

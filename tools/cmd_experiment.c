@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_experiment.c: `devo experiment SPEC`: runs a grid of algorithms x problems x dimensions x
  * population sizes x seeds x backends (docs/experiment.md), one CSV row per trial written and
  * flushed as the trial ends, optional convergence traces, resumable from its own output (a spec

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_list.c: `devo list-problems`: the built-in functions with their names, aliases, optimum
  * values and dimensions, from the library's catalogue (devo_builtin_count / devo_builtin_get). */
 #include <stdio.h>

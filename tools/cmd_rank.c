@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_rank.c: `devo rank RESULTS.csv`: ranks the algorithms of a `devo experiment` results file
  * by Janssen, Pullan and Liew's (2024) U-score per function and in total, tests every pair on
  * every function with the two-sided Mann-Whitney U test and all of them over the functions with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_schedule.c: `devo schedule`: the time-bounded anytime scheduler. Reads an ETC matrix, and
  * answers with the best assignment of tasks to machines found before the deadline, which counts
  * from process start: reading the input, the search and writing the answer all fit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_serve.c: `devo serve`: devo_schedule_run as an HTTP+JSON service for resource managers
  * (docs/serve.md). libmicrohttpd runs one thread per connection; those threads read and parse
  * the bodies (tools/serve_req.c), then take one of --workers search slots in arrival order,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_solve.c: `devo solve`: minimise a built-in function with DE (DE/rand/1/bin or a variant:
  * tools/cli_variant.c) and report the best value, the work done and why the run stopped. */
 #define _POSIX_C_SOURCE 200809L

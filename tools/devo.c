@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* devo.c: the devo command-line program: git-style subcommands over the library. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* experiment.h: the spec of `devo experiment` (docs/experiment.md), its strict parser, the
  * mapping of a spec's algorithm onto solver options, and the spec hash that guards resuming.
  * Shared by tools/cli_spec.c (parser) and tools/cmd_experiment.c (runner). */

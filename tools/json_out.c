@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json_out.c: the streaming JSON writer of json_out.h: cJSON escapes the strings, numbers are
  * formatted here so that they read back exactly. */
 #include "json_out.h"

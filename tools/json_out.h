@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json_out.h: the one JSON writer of devo's programs. It streams (a schedule of 10^6 tasks or a
  * vector of 10^7 coordinates is never held as a tree) and writes compact JSON ("key":value, no
  * spaces). Strings are quoted and escaped by cJSON (Debian libcjson-dev). Numbers are written

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # man_help.sh: what help2man reads to make a man page (cmake/DevoMan.cmake): runs PROG with
 # --help or --version and, for devo, appends every command's --help as a section of its own, with
 # "usage:" spelt as help2man expects it ("Usage:", continuation lines "or:").

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # mutation_check.sh: proves that the cpu tests catch small deliberate bugs. It copies the working
 # tree (tracked and untracked, not ignored files) to a scratch folder, builds it CPU-only once,
 # checks that the cpu tests pass there, then applies each mutation of the list below on its own

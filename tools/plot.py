@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """plot.py: figures from devo's outputs (docs/experiment.md), headless (matplotlib's Agg).
 
   plot.py convergence TRACE.csv -o conv.png     median and interquartile band of the best error

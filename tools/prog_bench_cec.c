@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prog_bench_cec.c: bench-cec, the CEC GPU benchmark: Janssen et al.'s case study 1
  * (DE/rand/1/bin, NP = 250, F = 0.5, CR = 0.3, D = 100, 10,000,000 evaluations, official CEC
  * data) for each of F01..F10. Columns: the fused design with its defaults (at D <= 128 on sm_90

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prog_bench_cpu.c: benchmark of the CPU backend (the `bench-cpu` program): evaluations per
  * second of DE/rand/1/bin (NP = 100, F = 0.5, CR = 0.9) on the four classic functions at
  * D = 10, 100, 1000 with 1 and 2 threads (or the counts given). Each figure is the median of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prog_bench_etc.c: bench-etc, the scheduling quality benchmark. For the 12 Braun et al. instances
  * (512 tasks x 16 machines) it runs the library's scheduling pipeline (devo_schedule_run: the
  * same as `devo schedule`) with --objective makespan for each time limit and seed, and prints

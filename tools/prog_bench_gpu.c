@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prog_bench_gpu.c: benchmark of the CUDA backend (the `bench-gpu` program), the table of
  * BENCHMARKS.md: DE/rand/1/bin, F = 0.5, CR = 0.3, shifted Rastrigin, double precision, at
  * D=100 NP=250 (10^7 evaluations, the target: fused loop <= 100 ms on an H100),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prog_bench_gpu_ls.c: bench-gpu-ls, issue 19's GPU search (kernels/gpu_sched_ls.cu) measured.
  * Two modes:
  *  - throughput (default): neighbourhood candidates (moves and swaps off the critical machine,

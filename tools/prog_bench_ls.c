@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prog_bench_ls.c: bench-ls, issue 19's local-search throughput: neighbourhood candidates
  * (moves, swaps, ejection chains, compaction moves; each one O(1) evaluation from kept loads)
  * evaluated per second by the iterated greedy of problems/etc_vnd.c on one CPU thread, one

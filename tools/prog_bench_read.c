@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prog_bench_read.c: bench-read, the reading rate of the ETC readers (issue 21): a valid matrix
  * of about --mb megabytes (default 100) as numeric CSV (values printed with %.17g, as etc-gen
  * writes them) and as the Braun format (one value per line, with its "n m 0" line), read from

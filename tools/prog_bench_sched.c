@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prog_bench_sched.c: bench-sched, the scheduling throughput benchmark: schedule evaluations per
  * second of DE on an ETC matrix (default etc_data/512x16/u_c_hihi.csv, lambda 0.75, FCFS and
  * SPT) at NP = 64, 256 and 1024. Columns: the fused GPU design with its defaults; with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prog_bench_variants.c: benchmark of the DE variants of issue 18 (the `bench-variants`
  * program): every strategy x crossover (rand1, rand2, best1, best2, currenttobest1, randtobest1;
  * bin, exp), jDE, GOBL and the GOjDE preset, on the GPU (fused design, its defaults: rand1bin

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # sanitize_check.sh: the audit's checks of issue 21, for CI (.ci/run calls it) and by hand:
 # 1. the cpu tests built with AddressSanitizer + UndefinedBehaviorSanitizer (gcc or clang; any
 #    report fails the test that made it, and so this script);

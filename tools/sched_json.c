@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sched_json.c: the JSON answer of a schedule (sched_json.h), shared by `devo schedule` and
  * `devo serve`. */
 #include "sched_json.h"

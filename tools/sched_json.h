@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sched_json.h: the JSON answer of a schedule, one writer for `devo schedule --format json` and
  * `devo serve` (the same fields in the same order: docs/schedule-output.md), through
  * json_out.c. */

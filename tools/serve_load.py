@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """serve_load.py: load test of `devo serve` (BENCHMARKS.md). N concurrent clients (threads, one
 keep-alive connection each) send R requests in all, each the same ETC matrix with the same time
 limit; every answer is checked (status 200, one machine per task, the makespan recomputed from

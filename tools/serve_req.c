@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_req.c: a `devo serve` request body read into a devo_etc and the search options
  * (serve_req.h). JSON through cJSON; CSV through the library's reader (devo_etc_read), so that
  * a CSV body is read exactly as `devo schedule` reads a file. */

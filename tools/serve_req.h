@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_req.h: the body of a `devo serve` POST /v1/schedule request (JSON, or CSV with the
  * options in the query string) read into an ETC matrix and the options of devo_schedule_run;
  * each refusal says what is wrong and where (row and column, 1-based as devo schedule says). */

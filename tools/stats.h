@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stats.h: the statistics of `devo rank`: ranks with ties averaged over keys ordered worst to
  * best, Janssen et al.'s U-score, the two-sided Mann-Whitney U (Wilcoxon rank-sum) test and the
  * Friedman test, each as SciPy 1.10 computes it (stats.rankdata, stats.mannwhitneyu with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test.sh: the test command of the README: configure, build and run the cpu-labelled tests.
 # DEVO_WERROR=1 turns compiler warnings into errors (CI does this). BUILD_DIR (default build)
 # and DEVO_CUDA (default ON: CUDA is built when nvcc exists). The gpu-labelled tests run first:

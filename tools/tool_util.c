@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_util.c: what the devo CLI and etc-gen share (tool_util.h). */
 #define _XOPEN_SOURCE 700 /* POSIX 2008 with realpath */
 #include "tool_util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_util.h: what the devo CLI and etc-gen share. Output files that appear whole or not at
  * all: the text goes to a temporary file beside the target, which is renamed over it only when
  * every write succeeded (a full disk or a file size limit left half a file behind: found in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* devo.h: the public C API of devo, a differential-evolution engine with a CPU reference backend
  * and a CUDA backend. This is the only header a program that links libdevo (static or shared)
  * needs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c: a program outside devo that links the installed library (tests/consumer/run.sh builds
  * it through find_package and through pkg-config): DE on the 5-dimensional shifted sphere must
  * get close to its minimum 0, and the header must match the library. */

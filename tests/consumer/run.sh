@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run.sh: the ctest case install.consumer. Installs an already-built devo tree into a temporary
 # prefix and builds and runs tests/consumer/main.c against it twice: as a CMake project with
 # find_package(devo), and with the compiler alone and `pkg-config --cflags --libs --static devo`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_cec.c: libFuzzer harness of the CEC data loader (problems/cec_data.c): the official
  * files of a hybrid function (CEC 2014 F18 = F05, D = 10: shift vector, rotation matrix,
  * shuffle), two of them valid and the one the first byte picks replaced by the input, then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_etc.c: libFuzzer harness of the ETC readers (issue 21): every format (auto, CSV,
  * Braun), with and without a given machine count, from a stream (devo_etc_read) and from a
  * descriptor (devo_etc_read_fd, with a size limit), with and without DEVO_ETC_TASK_NAMES. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_points.c: libFuzzer harness of `devo eval`'s points reader (tools/cmd_eval.c), run as the
  * command itself on a file holding the input: the first byte picks the dimension (1..8) and
  * the function; the rest is the file. Any exit code is fine; a crash, a sanitizer report or an

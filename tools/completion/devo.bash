@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # devo.bash: bash completion for devo and etc-gen (installed as
 # share/bash-completion/completions/devo; source it by hand with `. tools/completion/devo.bash`).
 # The options are read from the programs' own --help at completion time, so they never go stale;

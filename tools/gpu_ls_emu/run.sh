@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # run.sh: runs tests/test_gpu_ls.c against the device code of kernels/gpu_sched_ls.cu executed on
 # the CPU (tools/gpu_ls_emu/emu.cpp: every CUDA thread a coroutine, barriers, shuffles and
 # ballots emulated), for checking the kernels' logic on a machine without a GPU. A developer
