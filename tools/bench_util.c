@@ -40,15 +40,9 @@ int bench_cmp_double(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-double bench_one(devo_problem *p, const bench_cfg *c, const char *who, double *best,
-                 devo_stats *stats, char *info, size_t infolen)
+int bench_apply(devo_solver *s, const bench_cfg *c)
 {
-  devo_solver *s = NULL;
-  devo_stats st;
-  double t = -1.0;
-  int r = devo_solver_create(&s, p, NULL);
-  if (r == DEVO_OK)
-    r = devo_solver_set_np(s, c->np);
+  int r = devo_solver_set_np(s, c->np);
   if (r == DEVO_OK)
     r = devo_solver_set_f(s, c->f);
   if (r == DEVO_OK)
@@ -67,6 +61,18 @@ double bench_one(devo_problem *p, const bench_cfg *c, const char *who, double *b
     r = devo_solver_set_max_evals(s, c->evals);
   if (r == DEVO_OK && c->gens > 0)
     r = devo_solver_set_max_generations(s, c->gens);
+  return r;
+}
+
+double bench_one(devo_problem *p, const bench_cfg *c, const char *who, double *best,
+                 devo_stats *stats, char *info, size_t infolen)
+{
+  devo_solver *s = NULL;
+  devo_stats st;
+  double t = -1.0;
+  int r = devo_solver_create(&s, p, NULL);
+  if (r == DEVO_OK)
+    r = bench_apply(s, c);
   if (r == DEVO_OK)
     r = devo_solve(s);
   if (r > 0 && devo_solver_stats(s, &st) == DEVO_OK) {

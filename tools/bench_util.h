@@ -23,6 +23,9 @@ typedef struct bench_cfg {
 
 /* NP 100, F 0.5, CR 0.3, seed 12345, CPU, fused, 1 thread, no stopping rule. */
 void bench_cfg_init(bench_cfg *c);
+/* c's settings on s (NP, F, CR, seed, backend, threads or GPU design, stopping rules); the
+ * first failing setter's status, or DEVO_OK. */
+int bench_apply(devo_solver *s, const bench_cfg *c);
 /* One solve. Returns its generation-loop seconds, or -1 after printing "who: run failed: ...".
  * best, stats, info: filled when not NULL. */
 double bench_one(devo_problem *p, const bench_cfg *c, const char *who, double *best,

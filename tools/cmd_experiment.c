@@ -81,23 +81,6 @@ static int64_t trial_index(const exp_spec *s, const trial *t)
          t->sd;
 }
 
-/* The fields of a row (split in place at commas): NCOLS, or fewer when malformed. */
-static int split_row(char *line, char **f, int max)
-{
-  int n = 0;
-  char *p = line;
-  for (;;) {
-    char *c = strchr(p, ',');
-    if (n == max)
-      return max + 1;
-    f[n++] = p;
-    if (!c)
-      return n;
-    *c = 0;
-    p = c + 1;
-  }
-}
-
 static int find_str(const char *v, int n, const char *(*get)(const exp_spec *, int),
                     const exp_spec *s)
 {
@@ -238,7 +221,7 @@ static int read_results(const exp_spec *s, char *done, int64_t *ndone, int *fres
     }
     if (row > 2) {
       trial t;
-      if (split_row(line, f, NCOLS) != NCOLS || row_trial(s, f, key_cols, &t) != 0) {
+      if (tool_split_commas(line, f, NCOLS) != NCOLS || row_trial(s, f, key_cols, &t) != 0) {
         free(text);
         return cli_usage_error(CMD, "%s:%d: not a trial of this spec", s->output, row);
       }
@@ -316,7 +299,7 @@ static FILE *open_trace(const exp_spec *s, const char *done, int fresh)
     }
     memcpy(copy, line, n + 1);
     copy[n - 1] = 0;
-    if (split_row(copy, f, 9) == 9 && row_trial(s, f, key_cols, &t) == 0 &&
+    if (tool_split_commas(copy, f, 9) == 9 && row_trial(s, f, key_cols, &t) == 0 &&
         done[trial_index(s, &t)])
       fputs(line, out);
   }

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "json_out.h"
 #include "stats.h"
+#include "tool_util.h"
 
 #define CMD       "rank"
 #define RNAME_MAX 64
@@ -61,22 +62,6 @@ typedef struct rank_data {
 enum { C_ALG, C_PROB, C_DIM, C_NP, C_BK, C_ERR, C_TTIME, C_TEVALS, C_TIME, C_N };
 static const char *const needed[C_N] = {
     "algorithm", "problem", "dim", "np", "backend", "error", "target_time", "target_evals", "time"};
-
-static int split(char *line, char **f, int max)
-{
-  int n = 0;
-  char *p = line;
-  for (;;) {
-    char *c = strchr(p, ',');
-    if (n == max)
-      return max + 1;
-    f[n++] = p;
-    if (!c)
-      return n;
-    *c = 0;
-    p = c + 1;
-  }
-}
 
 static int num(const char *s, double *out)
 {
@@ -146,7 +131,7 @@ static int intern(rank_data *d, int func, const char *a, int n, const char *b)
 static int take_row(rank_data *d, char *line, int row, const int *col, int ncols, int by_evals)
 {
   char *f[256];
-  int dim, np, n = split(line, f, 256), k;
+  int dim, np, n = tool_split_commas(line, f, 256), k;
   double tt = 0.0, err, time;
   rtrial *t;
   if (n != ncols)
@@ -199,7 +184,7 @@ static int take_row(rank_data *d, char *line, int row, const int *col, int ncols
 static int header(rank_data *d, char *line, int row, int *col, int *ncols)
 {
   char *f[256];
-  int n = split(line, f, 256), k, j;
+  int n = tool_split_commas(line, f, 256), k, j;
   if (n > 256)
     return cli_usage_error(CMD, "%s:%d: more than 256 columns", d->file, row);
   for (k = 0; k < C_N; ++k) {

@@ -93,13 +93,7 @@ static double vb_one(devo_problem *p, const bench_cfg *c, const bvar *v, double 
   double t = -1.0;
   int r = devo_solver_create(&s, p, NULL);
   if (r == DEVO_OK)
-    r = devo_solver_set_np(s, c->np);
-  if (r == DEVO_OK)
-    r = devo_solver_set_f(s, c->f);
-  if (r == DEVO_OK)
-    r = devo_solver_set_cr(s, c->cr);
-  if (r == DEVO_OK)
-    r = devo_solver_set_seed(s, c->seed);
+    r = bench_apply(s, c);
   if (r == DEVO_OK)
     r = v->preset ? devo_solver_set_algorithm(s, v->preset)
                   : devo_solver_set_strategy(s, v->strategy, v->crossover);
@@ -107,18 +101,6 @@ static double vb_one(devo_problem *p, const bench_cfg *c, const bvar *v, double 
     r = devo_solver_set_jde(s, 1, 0.1, 0.1, 0.1, 0.9, 0.0, 1.0);
   if (r == DEVO_OK && !v->preset && v->gobl > 0.0)
     r = devo_solver_set_gobl(s, v->gobl);
-  if (r == DEVO_OK)
-    r = devo_solver_set_backend(s, c->backend);
-  if (r == DEVO_OK && c->backend != DEVO_BACKEND_GPU)
-    r = devo_solver_set_threads(s, c->threads);
-  if (r == DEVO_OK && c->backend == DEVO_BACKEND_GPU) {
-    r = devo_solver_set_gpu_design(s, c->design & DEVO__GPU_DESIGN_MASK);
-    s->o.gpu_design = c->design;
-  }
-  if (r == DEVO_OK && c->evals > 0)
-    r = devo_solver_set_max_evals(s, c->evals);
-  if (r == DEVO_OK && c->gens > 0)
-    r = devo_solver_set_max_generations(s, c->gens);
   if (r == DEVO_OK)
     r = devo_solve(s);
   if (r > 0 && devo_solver_stats(s, &st) == DEVO_OK) {
