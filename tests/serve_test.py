@@ -363,7 +363,12 @@ def case_faults(devo, src):
         rss1 = s.rss_kib()
         print("RSS %d KiB after the first request, %d KiB after %d bad and %d good requests" %
               (rss0, rss1, sent, sent), flush=True)
-        check(rss1 - rss0 < 16 * 1024, "RSS grew by %d KiB" % (rss1 - rss0))
+        # AddressSanitizer keeps freed memory in its quarantine (256 MB by default), so under
+        # tools/sanitize_check.sh the RSS grows by design; the leak check there covers it
+        if "ASAN_OPTIONS" in os.environ:
+            print("RSS bound not checked under AddressSanitizer (its quarantine holds freed memory)")
+        else:
+            check(rss1 - rss0 < 16 * 1024, "RSS grew by %d KiB" % (rss1 - rss0))
         st, data, _ = s.request("GET", "/metrics")
         m = dict(re.findall(r'^(devo_\S+) (\S+)$', data.decode(), re.M))
         check(int(m['devo_requests_total{outcome="bad_request"}']) >= 4 * 26, "bad_request count")
