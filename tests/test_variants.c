@@ -570,7 +570,7 @@ TEST_CASE(strategy_mutants)
     devo__variant v = devo__variant_default();
     devo__var_ind d = devo__var_draw(&v, 11u, 3u, (uint32_t)n % 50u, 50u, 20u, 0.5, 0.9);
     devo__de_idx r = devo__de_indices(11u, 3u, (uint32_t)n % 50u, 50u, 20u);
-    double x[3] = {1.5, -2.25, 0.125}, a, b;
+    double x[5] = {1.5, -2.25, 0.125, 0.0, 0.0}, a, b; /* 5: the size the mutant may read */
     CHECK(d.r[0] == r.r1 && d.r[1] == r.r2 && d.r[2] == r.r3 && d.jrand == r.jrand);
     a = devo__var_trial_coord(&v, &d, 11u, 3u, (uint32_t)n % 50u, (uint32_t)n % 20u, 20u, 0.5, 0.0,
                               x, -2.0, 2.0, DEVO__BOUNDS_REINIT);
