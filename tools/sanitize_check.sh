@@ -31,6 +31,16 @@ if ! command -v clang >/dev/null; then
   echo "sanitize_check: clang not installed: the fuzzers were not run"
   exit 0
 fi
+# libFuzzer's runtime comes with clang's compiler-rt (Debian libclang-rt-NN-dev, a recommends of
+# clang): without it no harness links, which says nothing about devo
+probe=$(mktemp -d)
+printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { return (int)(d && n) * 0; }\n' >"$probe/p.c"
+if ! clang -fsanitize=fuzzer "$probe/p.c" -o "$probe/p" 2>/dev/null; then
+  rm -rf "$probe"
+  echo "sanitize_check: clang cannot link libFuzzer (install libclang-rt-dev): the fuzzers were not run"
+  exit 0
+fi
+rm -rf "$probe"
 unset CFLAGS LDFLAGS # the fuzz build sets its own
 CC=clang cmake -S . -B "$fuzz" -DDEVO_FUZZ=ON -DDEVO_CUDA=OFF -DBUILD_TESTING=OFF >/dev/null
 cmake --build "$fuzz" -j "$(nproc)"
