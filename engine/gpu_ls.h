@@ -73,6 +73,28 @@ typedef struct devo__gls_move {
   int64_t candidates; /* candidates scanned */
 } devo__gls_move;
 
+/* The scan's "no candidate" index (larger than every candidate index). */
+#define DEVO__GLS_NONE 0x7fffffffffffffffLL
+
+/* The move named by candidate index idx in the order below (DEVO__GLS_NONE: none) into mv's
+ * kind, t and other; n tasks, m machines. */
+static inline void devo__gls_move_decode(long long idx, int n, int m, devo__gls_move *mv)
+{
+  const long long nm = (long long)n * m;
+  if (idx == DEVO__GLS_NONE) {
+    mv->kind = -1;
+    mv->t = mv->other = -1;
+  } else if (idx < nm) {
+    mv->kind = 0;
+    mv->t = (int)(idx / m);
+    mv->other = (int)(idx % m);
+  } else {
+    mv->kind = 1;
+    mv->t = (int)((idx - nm) / n);
+    mv->other = (int)((idx - nm) % n);
+  }
+}
+
 /* One block of block threads (as devo__gls_opts.block) scans assign's neighbourhood once and
  * reports the best candidate by (value, index): moves t -> j have index t m + j, swaps (t, u)
  * n m + t n + u. Returns DEVO_OK, DEVO_E_INVALID, DEVO_E_NODEVICE, DEVO_E_NOMEM, DEVO_E_CUDA. */

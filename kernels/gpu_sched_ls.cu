@@ -64,7 +64,6 @@
 /* Steps per launch without DE (with DE a launch runs from one DE step to the next). */
 #define DEVO__GLS_CHUNK 8
 #define DEVO__GLS_FULL  0xffffffffu
-#define DEVO__GLS_NONE  0x7fffffffffffffffLL
 
 struct devo__gls_args {
   const double *etc;   /* n * m, task-major */
@@ -674,22 +673,10 @@ extern "C" int devo__gpu_sched_ls_scan(const devo_etc *e, const int *assign, int
     if (ce != cudaSuccess)
       st = devo__gls_cuerr(err, errlen, ce, "the scan kernel", __LINE__);
     else {
-      const long long nm = (long long)n * m;
       mv->crit = (int)ri[2];
       mv->candidates = ri[1];
       mv->value = rv;
-      if (ri[0] == DEVO__GLS_NONE) {
-        mv->kind = -1;
-        mv->t = mv->other = -1;
-      } else if (ri[0] < nm) {
-        mv->kind = 0;
-        mv->t = (int)(ri[0] / m);
-        mv->other = (int)(ri[0] % m);
-      } else {
-        mv->kind = 1;
-        mv->t = (int)((ri[0] - nm) / n);
-        mv->other = (int)((ri[0] - nm) % n);
-      }
+      devo__gls_move_decode(ri[0], n, m, mv);
     }
   }
   devo__gls_free(&d);

@@ -234,24 +234,11 @@ extern "C" int devo__gpu_sched_ls_scan(const devo_etc *e, const int *assign, int
   L.res_i = ri;
   L.res_v = &rv;
   emu_launch_grid(&L, 1, block);
-  const int n = e->ntasks, m = e->nmach;
-  const long long nm = (long long)n * m;
   memset(mv, 0, sizeof *mv);
   mv->crit = (int)ri[2];
   mv->candidates = ri[1];
   mv->value = rv;
-  if (ri[0] == DEVO__GLS_NONE) {
-    mv->kind = -1;
-    mv->t = mv->other = -1;
-  } else if (ri[0] < nm) {
-    mv->kind = 0;
-    mv->t = (int)(ri[0] / m);
-    mv->other = (int)(ri[0] % m);
-  } else {
-    mv->kind = 1;
-    mv->t = (int)((ri[0] - nm) / n);
-    mv->other = (int)((ri[0] - nm) % n);
-  }
+  devo__gls_move_decode(ri[0], e->ntasks, e->nmach, mv);
   return DEVO_OK;
 }
 
