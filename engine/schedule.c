@@ -364,6 +364,19 @@ static int ig_report(void *ud, int64_t steps, double best)
   return p->o->progress(p->o->progress_ud, &pr);
 }
 
+/* The answer of a makespan search (cur) evaluated and kept if it beats *best. */
+static int keep_search_answer(const devo_etc *e, const devo_schedule_opts *o, const int *cur,
+                              cand *best, devo_schedule_result *r)
+{
+  cand c;
+  int st = eval_cand(e, o, cur, DEVO_SCHED_FROM_IG, -1, &c);
+  if (st != DEVO_OK)
+    return fail(r, st, "evaluation: %s", devo_status_message(st));
+  if (c.obj < best->obj)
+    *best = c;
+  return DEVO_OK;
+}
+
 /* The IG stage (issue 19): from the best schedule so far (cur, n ints; *best describes it) to
  * the deadline or o->steps per chain; cur and *best receive the answer when it is better. */
 static int stage_ig(const devo_etc *e, const devo_schedule_opts *o, double t0, double deadline,
@@ -372,7 +385,6 @@ static int stage_ig(const devo_etc *e, const devo_schedule_opts *o, double t0, d
   devo__ig_opts io;
   devo__ig_result ir;
   ig_progress pp;
-  cand c;
   int st;
   if (deadline - devo__now() <= 0.0)
     return DEVO_OK;
@@ -397,12 +409,7 @@ static int stage_ig(const devo_etc *e, const devo_schedule_opts *o, double t0, d
   r->ils_rounds = ir.steps;
   r->candidates = ir.candidates;
   r->status = ir.status;
-  st = eval_cand(e, o, cur, DEVO_SCHED_FROM_IG, -1, &c);
-  if (st != DEVO_OK)
-    return fail(r, st, "evaluation: %s", devo_status_message(st));
-  if (c.obj < best->obj)
-    *best = c;
-  return DEVO_OK;
+  return keep_search_answer(e, o, cur, best, r);
 }
 
 /* DE trials among the GPU search's steps: one step in GLS_DE_EVERY (the rest perturbations). */
@@ -421,7 +428,6 @@ static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, double t0, 
   devo__gls_opts go;
   devo__gls_result gr;
   ig_progress pp;
-  cand c;
   double *mu, lb;
   int *starts, st;
   *ran = 0;
@@ -472,12 +478,7 @@ static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, double t0, 
   r->candidates = gr.candidates;
   r->ls_moves = gr.moves;
   r->status = gr.status;
-  st = eval_cand(e, o, cur, DEVO_SCHED_FROM_IG, -1, &c);
-  if (st != DEVO_OK)
-    return fail(r, st, "evaluation: %s", devo_status_message(st));
-  if (c.obj < best->obj)
-    *best = c;
-  return DEVO_OK;
+  return keep_search_answer(e, o, cur, best, r);
 }
 
 int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assign,
