@@ -23,31 +23,29 @@
  * presets), add rows here: the parser, the hash, the CSV's params column and the runner follow. */
 typedef int (*algo_setter)(devo_solver *s, const char *val, char *msg, size_t msglen);
 
-static int num_arg(const char *val, double *out)
+/* val as a finite number (tool_parse_real, the options' one parser) into *out: DEVO_OK, or
+ * DEVO_E_INVALID with msg saying why. */
+static int num_arg(const char *val, double *out, char *msg, size_t msglen)
 {
-  char *end;
-  errno = 0;
-  *out = strtod(val, &end);
-  return end != val && *end == 0 && errno != ERANGE && isfinite(*out);
+  if (tool_parse_real(val, out) == 0)
+    return DEVO_OK;
+  snprintf(msg, msglen, "expects a finite number, got '%s'", val);
+  return DEVO_E_INVALID;
 }
 
 static int set_f(devo_solver *s, const char *val, char *msg, size_t msglen)
 {
   double v;
-  if (!num_arg(val, &v)) {
-    snprintf(msg, msglen, "expects a finite number, got '%s'", val);
+  if (num_arg(val, &v, msg, msglen) != DEVO_OK)
     return DEVO_E_INVALID;
-  }
   return devo_solver_set_f(s, v);
 }
 
 static int set_cr(devo_solver *s, const char *val, char *msg, size_t msglen)
 {
   double v;
-  if (!num_arg(val, &v)) {
-    snprintf(msg, msglen, "expects a finite number, got '%s'", val);
+  if (num_arg(val, &v, msg, msglen) != DEVO_OK)
     return DEVO_E_INVALID;
-  }
   return devo_solver_set_cr(s, v);
 }
 
@@ -88,10 +86,8 @@ static int set_variant_num(devo_solver *s, int which, const char *val, char *msg
   devo_variant v;
   double x;
   double *field[7];
-  if (!num_arg(val, &x)) {
-    snprintf(msg, msglen, "expects a finite number, got '%s'", val);
+  if (num_arg(val, &x, msg, msglen) != DEVO_OK)
     return DEVO_E_INVALID;
-  }
   devo_solver_get_variant(s, &v);
   field[0] = &v.tau1, field[1] = &v.tau2, field[2] = &v.fl, field[3] = &v.fu;
   field[4] = &v.crl, field[5] = &v.cru, field[6] = &v.gobl;
@@ -469,12 +465,9 @@ static int dup_str(parser *p, char **dst, const char *v)
 
 static int none_or_number(parser *p, const char *key, char *v, double *out, int positive)
 {
-  char *end;
   if (strcmp(v, "none") == 0)
     return 1;
-  errno = 0;
-  *out = strtod(v, &end);
-  if (end == v || *end || errno == ERANGE || !isfinite(*out) || *out < 0 || (positive && *out == 0))
+  if (tool_parse_real(v, out) != 0 || *out < 0 || (positive && *out == 0))
     return fail(p, p->line, "%s: expected %s or 'none', got '%s'", key,
                 positive ? "a number > 0" : "a number >= 0", v);
   return 0;
