@@ -669,6 +669,27 @@ TEST_CASE(schedule_run_gpu_ls)
   CHECK(memcmp(a1, a2, sizeof a1) == 0);
   printf("devo_schedule_run gpu-ls on the %s: best heuristic %.6f -> %.6f, %lld steps\n",
          gpu ? "GPU" : "CPU (no GPU)", best_h, ms, (long long)r1.ils_rounds);
+  /* the ablation's entry: the default tune is devo_schedule_run itself; another tune still
+   * gives a valid answer no worse than the heuristics; a bad one is refused, not run on the CPU */
+  {
+    devo__gls_tune tune = {DEVO__GLS_DE_EVERY, DEVO__GLS_PERTURB_IG};
+    CHECKF(devo__schedule_run_tuned(e, &so, &tune, a2, &r2) == DEVO_OK, "%s", r2.message);
+    CHECK(memcmp(a1, a2, sizeof a1) == 0);
+    CHECK(memcmp(&r1.makespan, &r2.makespan, sizeof r1.makespan) == 0);
+    tune.de_every = 0;
+    tune.perturb = DEVO__GLS_PERTURB_RANDOM;
+    CHECKF(devo__schedule_run_tuned(e, &so, &tune, a2, &r2) == DEVO_OK, "%s", r2.message);
+    CHECK_EQ_INT(r2.backend, gpu ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU);
+    CHECK(devo_etc_evaluate(e, a2, DEVO_ORDER_FCFS, &ms, NULL) == DEVO_OK);
+    CHECK(memcmp(&ms, &r2.makespan, sizeof ms) == 0 && ms <= best_h);
+    printf("tuned (no DE, random kicks): %.6f\n", ms);
+    tune.perturb = 2;
+    CHECK_EQ_INT(devo__schedule_run_tuned(e, &so, &tune, a2, &r2), DEVO_E_INVALID);
+    CHECK(strstr(r2.message, "perturb 2") != NULL);
+    tune.perturb = DEVO__GLS_PERTURB_IG;
+    tune.de_every = -1;
+    CHECK_EQ_INT(devo__schedule_run_tuned(e, &so, &tune, a2, &r2), DEVO_E_INVALID);
+  }
   /* the weighted objective is refused */
   so.lambda = 0.75;
   CHECK_EQ_INT(devo_schedule_run(e, &so, a1, &r1), DEVO_E_INVALID);
