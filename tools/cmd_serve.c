@@ -147,6 +147,8 @@ typedef struct req {
   int cut;                  /* closed without an answer: the body came too slowly */
   char method[16], path[128];
   double t_first, t_complete, t_answer;
+  /* the phases of a schedule request (Server-Timing header), 0 when not reached */
+  double t_parsed, t_admitted, t_searched, budget;
   char *body;
   size_t len, cap;
   const char *admission, *stop; /* for the log; static strings */
@@ -413,6 +415,31 @@ static void count_answer(server *s, const req *q, double deadline)
   pthread_mutex_unlock(&s->mu);
 }
 
+/* The server's own time of a schedule answer, so that a client can tell it from its own:
+ * X-Devo-Elapsed-Ms from the complete body to now (just before the answer is queued), and the
+ * phases in a Server-Timing header (W3C Server Timing; durations in ms): parse (the body read
+ * into a matrix), wait (for a worker), search (devo_schedule_run, given budget), answer (the
+ * timeline and the JSON). */
+static void timing_headers(struct MHD_Response *resp, const req *q)
+{
+  const double t = now_s();
+  char v[256];
+  int n;
+  snprintf(v, sizeof v, "%.3f", 1e3 * (t - q->t_complete));
+  MHD_add_response_header(resp, "X-Devo-Elapsed-Ms", v);
+  if (q->t_parsed <= 0.0)
+    return;
+  n = snprintf(v, sizeof v, "parse;dur=%.3f", 1e3 * (q->t_parsed - q->t_complete));
+  if (q->t_admitted > 0.0)
+    n += snprintf(v + n, sizeof v - (size_t)n, ", wait;dur=%.3f",
+                  1e3 * (q->t_admitted - q->t_parsed));
+  if (q->t_searched > 0.0)
+    n +=
+        snprintf(v + n, sizeof v - (size_t)n, ", search;dur=%.3f, budget;dur=%.3f, answer;dur=%.3f",
+                 1e3 * (q->t_searched - q->t_admitted), 1e3 * q->budget, 1e3 * (t - q->t_searched));
+  MHD_add_response_header(resp, "Server-Timing", v);
+}
+
 /* Queues buf (malloc'd, len bytes; taken over) as the answer with its status and outcome. */
 static enum MHD_Result respond(server *s, struct MHD_Connection *c, req *q, int http, int outcome,
                                char *buf, size_t len, const char *ctype)
@@ -430,6 +457,8 @@ static enum MHD_Result respond(server *s, struct MHD_Connection *c, req *q, int 
                             q->route == R_SCHEDULE ? "POST" : "GET, HEAD");
   if (atomic_load(&s->stopping))
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+  if (q->route == R_SCHEDULE && q->t_complete > 0.0)
+    timing_headers(resp, q);
   ok = MHD_queue_response(c, (unsigned int)http, resp);
   MHD_destroy_response(resp);
   q->responded = 1;
@@ -585,7 +614,7 @@ static void extra_members(json_out *j, const void *ud)
 
 /* Runs the search (or the quick heuristic) and writes the JSON answer into *buf. Returns 0, or
  * the library's status with its message in res->message. */
-static int search(server *s, const serve_req *r, double deadline, int quick, double waited,
+static int search(server *s, const serve_req *r, double deadline, int quick, double waited, req *q,
                   char **buf, size_t *len, devo_schedule_result *res)
 {
   const int n = devo_etc_ntasks(r->e);
@@ -619,9 +648,11 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
     gpu = atomic_compare_exchange_strong(&s->gpu_busy, &free_gpu, 1);
   }
   so.backend = gpu ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU;
+  q->budget = so.time_limit;
   st = devo_schedule_run(r->e, &so, assign, res);
   if (gpu)
     atomic_store(&s->gpu_busy, 0);
+  q->t_searched = now_s();
   if (st == DEVO_OK)
     st = devo_etc_timeline(r->e, assign, r->order, start, finish);
   if (st != DEVO_OK)
@@ -686,7 +717,7 @@ static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
   devo_schedule_result res;
   char *buf = NULL, unknown[80] = "";
   size_t len = 0;
-  double deadline, t_admit;
+  double deadline;
   int rc, adm, slot = -1, st;
   if (q->is_csv) {
     MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, first_unknown, unknown);
@@ -697,11 +728,12 @@ static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
   }
   free(q->body); /* the matrix is in r.e now */
   q->body = NULL;
+  q->t_parsed = now_s();
   if (rc)
     return respond_error(s, c, q, err.http, err.http == 503 ? OUT_ERROR : OUT_BAD_REQUEST, &err);
   deadline = q->t_complete + r.time_limit;
-  t_admit = now_s();
   adm = admit(s, deadline, &slot);
+  q->t_admitted = now_s();
   if (adm == ADMIT_FULL) {
     serve_req_free(&r);
     q->admission = "full";
@@ -709,7 +741,8 @@ static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
                        s->o.queue);
   }
   q->admission = adm == ADMIT_RUN ? "search" : "quick";
-  st = search(s, &r, deadline, adm == ADMIT_QUICK, now_s() - t_admit, &buf, &len, &res);
+  st =
+      search(s, &r, deadline, adm == ADMIT_QUICK, q->t_admitted - q->t_parsed, q, &buf, &len, &res);
   if (slot >= 0)
     release_slot(s, slot);
   serve_req_free(&r);
