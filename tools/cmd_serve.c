@@ -37,6 +37,12 @@
  * per task (devo schedule's figure for JSON with the schedule: 2 us per task). */
 #define ANSWER_MARGIN_S   0.001
 #define ANSWER_PER_TASK_S 2e-6
+/* The fixed reserve above holds on a machine with a free core for each search; where the
+ * answers come later than planned (a search preempted near its end on a loaded machine, a GPU
+ * search that stops a kernel late), each search also keeps back the largest lateness of the
+ * last LATE_WINDOW answers of its backend, at most LATE_MAX_SHARE of the time it has. */
+#define LATE_WINDOW    64
+#define LATE_MAX_SHARE 0.5
 /* An answer later than its deadline + this is an overrun (metrics, deadline_met). */
 #define DEADLINE_SLACK_S 0.005
 
@@ -131,6 +137,10 @@ typedef struct server {
   uint64_t outcomes[OUT_COUNT], hist[NHIST + 1], overruns;
   double lat_sum;
   uint64_t lat_count;
+  /* per backend (0 CPU, 1 GPU): how much later than planned the last LATE_WINDOW answers were
+   * ready (search end + fixed reserve), 0 when not late; under mu */
+  double late[2][LATE_WINDOW];
+  unsigned late_next[2];
   /* the GPU: ready once at start, one search at a time */
   int gpu_ok;
   char gpu_name[256];
@@ -612,6 +622,25 @@ static void extra_members(json_out *j, const void *ud)
   json_kv_num(j, "queue_wait", x->queue_wait);
 }
 
+/* The learned part of the reserve of a search on backend b (0 CPU, 1 GPU). */
+static double late_reserve(server *s, int b)
+{
+  double worst = 0.0;
+  int k;
+  pthread_mutex_lock(&s->mu);
+  for (k = 0; k < LATE_WINDOW; ++k)
+    worst = fmax(worst, s->late[b][k]);
+  pthread_mutex_unlock(&s->mu);
+  return worst;
+}
+
+static void late_record(server *s, int b, double late)
+{
+  pthread_mutex_lock(&s->mu);
+  s->late[b][s->late_next[b]++ % LATE_WINDOW] = fmax(late, 0.0);
+  pthread_mutex_unlock(&s->mu);
+}
+
 /* Runs the search (or the quick heuristic) and writes the JSON answer into *buf. Returns 0, or
  * the library's status with its message in res->message. */
 static int search(server *s, const serve_req *r, double deadline, int quick, double waited, req *q,
@@ -619,6 +648,8 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
 {
   const int n = devo_etc_ntasks(r->e);
   int *assign = (int *)malloc((size_t)n * sizeof(int)), st, gpu = 0;
+  const double fixed = ANSWER_MARGIN_S + ANSWER_PER_TASK_S * n;
+  double t_run, left;
   double *start = (double *)malloc((size_t)n * sizeof(double));
   double *finish = (double *)malloc((size_t)n * sizeof(double));
   devo_schedule_opts so;
@@ -631,7 +662,6 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
     goto done;
   }
   devo_schedule_opts_init(&so);
-  so.time_limit = fmax(deadline - now_s() - ANSWER_MARGIN_S - ANSWER_PER_TASK_S * n, 1e-6);
   so.lambda = r->lambda;
   so.order = r->order;
   so.seed = r->seed;
@@ -648,6 +678,10 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
     gpu = atomic_compare_exchange_strong(&s->gpu_busy, &free_gpu, 1);
   }
   so.backend = gpu ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU;
+  t_run = now_s();
+  left = deadline - t_run - fixed;
+  so.time_limit =
+      fmax(left - (quick ? 0.0 : fmin(late_reserve(s, gpu), LATE_MAX_SHARE * left)), 1e-6);
   q->budget = so.time_limit;
   st = devo_schedule_run(r->e, &so, assign, res);
   if (gpu)
@@ -677,6 +711,8 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
     st = DEVO_E_NOMEM;
   if (f)
     fclose(f);
+  if (!quick) /* the answer is ready: how much later than its search's end + the fixed reserve */
+    late_record(s, gpu, now_s() - (t_run + q->budget + fixed));
   if (st != DEVO_OK) {
     free(*buf);
     *buf = NULL;
