@@ -112,7 +112,7 @@ def client(args, body, etc, host, port, counter, results):
     """One client: takes request numbers from the shared counter until all are sent, and puts
     its figures in results (one dict, at the end)."""
     n, m = len(etc), len(etc[0])
-    out = {"lat": [], "srv": [], "phases": [], "backend": [], "problems": [], "admissions": {}, "backends": {},
+    out = {"lat": [], "srv": [], "phases": [], "backend": [], "admission": [], "problems": [], "admissions": {}, "backends": {},
            "bad_sent": 0, "bad_ok": 0}
     c = http.client.HTTPConnection(host, port, timeout=60)
     while True:
@@ -153,6 +153,7 @@ def client(args, body, etc, host, port, counter, results):
         out["srv"].append(float(el) / 1e3 if el else float("nan"))
         out["phases"].append(server_timing(r.getheader("Server-Timing")))
         out["backend"].append(None)
+        out["admission"].append(None)
         err = None
         if r.status != 200:
             err = "status %d: %s" % (r.status, data[:200])
@@ -173,6 +174,7 @@ def client(args, body, etc, host, port, counter, results):
             out["admissions"][a["admission"]] = out["admissions"].get(a["admission"], 0) + 1
             out["backends"][a["backend"]] = out["backends"].get(a["backend"], 0) + 1
             out["backend"][-1] = a["backend"]
+            out["admission"][-1] = a["admission"]
     c.close()
     results.put(out)
 
@@ -258,13 +260,14 @@ def main():
         w.join()
     rss1 = rss_kib(pid) if pid else -1
 
-    lat, srv, phases, bk, problems, admissions, backends = [], [], [], [], [], {}, {}
+    lat, srv, phases, bk, adm, problems, admissions, backends = [], [], [], [], [], [], {}, {}
     bad_sent = bad_ok = 0
     for o in outs:
         lat += o["lat"]
         srv += o["srv"]
         phases += o["phases"]
         bk += o["backend"]
+        adm += o["admission"]
         problems += o["problems"]
         bad_sent += o["bad_sent"]
         bad_ok += o["bad_ok"]
@@ -286,6 +289,10 @@ def main():
         d["search_minus_budget"] = dist([p["search"] - p["budget"] for p in sel if "budget" in p], 1e9)
         d["server_queued"] = dist([t for t, x in zip(srv, bk) if x == b], limit)
         by_backend[b] = d
+    over_by_adm = {}  # the server's overruns by admission: a search, or the quick answer
+    for t, a in zip(srv, adm):
+        if a and t > limit + 0.005:
+            over_by_adm[a] = over_by_adm.get(a, 0) + 1
     out = {
         "requests": args.requests, "clients": args.clients, "mode": args.mode, "tasks": n,
         "machines": m, "time_limit": limit, "answered": len(lat), "problems": len(problems),
@@ -293,19 +300,21 @@ def main():
         "p50_ms": cl["p50_ms"], "p99_ms": cl["p99_ms"], "max_ms": cl["max_ms"],
         "overruns_limit_plus_5ms": cl["over"], "client": cl, "server_queued": sv,
         "client_minus_server": gap, "server_by_backend": by_backend,
+        "server_over_by_admission": over_by_adm,
         "throughput_rps": (len(lat) + bad_sent) / wall, "wall_s": wall,
         "bad_sent": bad_sent, "bad_right_status": bad_ok,
         "rss_before_kib": rss0, "rss_after_kib": rss1, "rss_series_kib": rss_series,
-        "samples": [{"client_ms": 1e3 * a, "server_ms": 1e3 * b, "backend": x,
+        "samples": [{"client_ms": 1e3 * a, "server_ms": 1e3 * b, "backend": x, "admission": y,
                      "phases_ms": {k: 1e3 * v for k, v in p.items()}}
-                    for a, b, x, p in zip(lat, srv, bk, phases)],
+                    for a, b, x, y, p in zip(lat, srv, bk, adm, phases)],
     }
     print("%d good requests answered of %d (%d clients as %s, %d x %d, limit %.3f s), %d problems" %
           (len(lat), args.requests - bad_sent, args.clients, args.mode, n, m, limit, len(problems)))
     print("admissions %s, backends %s" % (admissions, backends))
     row = "%-28s p50 %6.1f ms, p99 %6.1f ms, max %6.1f ms; over limit + 5 ms: %d"
     print(row % ("latency, client:", cl["p50_ms"], cl["p99_ms"], cl["max_ms"], cl["over"]))
-    print(row % ("latency, server (queued):", sv["p50_ms"], sv["p99_ms"], sv["max_ms"], sv["over"]))
+    print(row % ("latency, server (queued):", sv["p50_ms"], sv["p99_ms"], sv["max_ms"], sv["over"]) +
+          (" %s" % over_by_adm if over_by_adm else ""))
     print("client minus server: p50 %.2f ms, p99 %.2f ms, max %.2f ms" %
           (gap["p50_ms"], gap["p99_ms"], gap["max_ms"]))
     for b, d in by_backend.items():
