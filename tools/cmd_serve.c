@@ -43,6 +43,9 @@
  * last LATE_WINDOW answers of its backend, at most LATE_MAX_SHARE of the time it has. */
 #define LATE_WINDOW    64
 #define LATE_MAX_SHARE 0.5
+/* Of the 5 ms that an answer may take past its deadline, the learnt part may use this much (the
+ * rest is for the send and the client): a search shortened less costs less in quality. */
+#define LATE_SLACK_USE 0.002
 /* An answer later than its deadline + this is an overrun (metrics, deadline_met). */
 #define DEADLINE_SLACK_S 0.005
 
@@ -631,7 +634,7 @@ static double late_reserve(server *s, int b)
   for (k = 0; k < LATE_WINDOW; ++k)
     worst = fmax(worst, s->late[b][k]);
   pthread_mutex_unlock(&s->mu);
-  return worst;
+  return fmax(worst - LATE_SLACK_USE, 0.0);
 }
 
 static void late_record(server *s, int b, double late)

@@ -112,7 +112,7 @@ def client(args, body, etc, host, port, counter, results):
     """One client: takes request numbers from the shared counter until all are sent, and puts
     its figures in results (one dict, at the end)."""
     n, m = len(etc), len(etc[0])
-    out = {"lat": [], "srv": [], "phases": [], "backend": [], "admission": [], "problems": [], "admissions": {}, "backends": {},
+    out = {"lat": [], "srv": [], "phases": [], "backend": [], "admission": [], "makespan": [], "problems": [], "admissions": {}, "backends": {},
            "bad_sent": 0, "bad_ok": 0}
     c = http.client.HTTPConnection(host, port, timeout=60)
     while True:
@@ -154,6 +154,7 @@ def client(args, body, etc, host, port, counter, results):
         out["phases"].append(server_timing(r.getheader("Server-Timing")))
         out["backend"].append(None)
         out["admission"].append(None)
+        out["makespan"].append(None)
         err = None
         if r.status != 200:
             err = "status %d: %s" % (r.status, data[:200])
@@ -175,6 +176,7 @@ def client(args, body, etc, host, port, counter, results):
             out["backends"][a["backend"]] = out["backends"].get(a["backend"], 0) + 1
             out["backend"][-1] = a["backend"]
             out["admission"][-1] = a["admission"]
+            out["makespan"][-1] = a["makespan"]
     c.close()
     results.put(out)
 
@@ -260,7 +262,7 @@ def main():
         w.join()
     rss1 = rss_kib(pid) if pid else -1
 
-    lat, srv, phases, bk, adm, problems, admissions, backends = [], [], [], [], [], [], {}, {}
+    lat, srv, phases, bk, adm, mk, problems, admissions, backends = [], [], [], [], [], [], [], {}, {}
     bad_sent = bad_ok = 0
     for o in outs:
         lat += o["lat"]
@@ -268,6 +270,7 @@ def main():
         phases += o["phases"]
         bk += o["backend"]
         adm += o["admission"]
+        mk += o["makespan"]
         problems += o["problems"]
         bad_sent += o["bad_sent"]
         bad_ok += o["bad_ok"]
@@ -289,6 +292,8 @@ def main():
         d["search_minus_budget"] = dist([p["search"] - p["budget"] for p in sel if "budget" in p], 1e9)
         d["server_queued"] = dist([t for t, x in zip(srv, bk) if x == b], limit)
         by_backend[b] = d
+    searched = [x for x, a in zip(mk, adm) if a == "search"]  # the price of a shorter search
+    mean_mk = sum(searched) / len(searched) if searched else float("nan")
     over_by_adm = {}  # the server's overruns by admission: a search, or the quick answer
     for t, a in zip(srv, adm):
         if a and t > limit + 0.005:
@@ -300,13 +305,13 @@ def main():
         "p50_ms": cl["p50_ms"], "p99_ms": cl["p99_ms"], "max_ms": cl["max_ms"],
         "overruns_limit_plus_5ms": cl["over"], "client": cl, "server_queued": sv,
         "client_minus_server": gap, "server_by_backend": by_backend,
-        "server_over_by_admission": over_by_adm,
+        "server_over_by_admission": over_by_adm, "mean_makespan_searched": mean_mk,
         "throughput_rps": (len(lat) + bad_sent) / wall, "wall_s": wall,
         "bad_sent": bad_sent, "bad_right_status": bad_ok,
         "rss_before_kib": rss0, "rss_after_kib": rss1, "rss_series_kib": rss_series,
         "samples": [{"client_ms": 1e3 * a, "server_ms": 1e3 * b, "backend": x, "admission": y,
-                     "phases_ms": {k: 1e3 * v for k, v in p.items()}}
-                    for a, b, x, y, p in zip(lat, srv, bk, adm, phases)],
+                     "makespan": z, "phases_ms": {k: 1e3 * v for k, v in p.items()}}
+                    for a, b, x, y, z, p in zip(lat, srv, bk, adm, mk, phases)],
     }
     print("%d good requests answered of %d (%d clients as %s, %d x %d, limit %.3f s), %d problems" %
           (len(lat), args.requests - bad_sent, args.clients, args.mode, n, m, limit, len(problems)))
@@ -322,6 +327,7 @@ def main():
             "%s %.2f/%.2f/%.2f" % (k, d[k]["p50_ms"], d[k]["p99_ms"], d[k]["max_ms"])
             for k in PHASES + ("search_minus_budget",) if d[k]["n"]) +
             "; over: %d" % d["server_queued"]["over"])
+    print("mean makespan of the searched answers %.6g" % mean_mk)
     print("throughput %.1f requests/s over %.1f s" % (out["throughput_rps"], wall))
     if bad_sent:
         print("malformed requests %d, with the right status %d" % (bad_sent, bad_ok))
