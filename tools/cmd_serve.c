@@ -683,8 +683,8 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
   so.backend = gpu ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU;
   t_run = now_s();
   left = deadline - t_run - fixed;
-  so.time_limit =
-      fmax(left - (quick ? 0.0 : fmin(late_reserve(s, gpu), LATE_MAX_SHARE * left)), 1e-6);
+  so.time_limit = fmax(
+      left - (quick ? 0.0 : fmin(late_reserve(s, gpu), LATE_MAX_SHARE * fmax(left, 0.0))), 1e-6);
   q->budget = so.time_limit;
   st = devo_schedule_run(r->e, &so, assign, res);
   if (gpu)
