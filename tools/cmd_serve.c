@@ -9,6 +9,9 @@
  * the GPU is made ready once (devo_gpu_warmup) and handed to one search at a time. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <microhttpd.h>
 #include <netdb.h>
@@ -1131,6 +1134,14 @@ int cmd_serve(int argc, char **argv)
   int rc, fd, sig = 0;
   if ((rc = parse(argc, argv, &o)) != 0)
     return rc;
+#if defined(__GLIBC__)
+  /* A request's matrix, body and answer are blocks of 100 KB and more, which glibc maps and
+   * unmaps per allocation by default; every unmap of a multi-threaded process interrupts the
+   * cores running its other threads (TLB shootdown), searches near their deadline included.
+   * Served from the heap and kept there, they cost no system call after the first requests. */
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
+#endif
   if (server_init(&s, &o) != 0)
     return cli_runtime_error("serve", "out of memory");
   if (strchr(o.listen, '/'))
