@@ -103,8 +103,8 @@ SPEC
   "$devo" rank "$out/models.csv" --models > "$out/models.md"
   models_label="median wall time per trial (s)"
 else
-  nice_models=(--models --evals "$models_evals" --reps 3 --csv "$out/models.csv")
-  "$build/bench-cec" "${nice_models[@]}" > "$out/models.md" 2> "$out/models.log"
+  models=(--models --evals "$models_evals" --reps 3 --cpu-div 100 --naive-div 10 --csv "$out/models.csv")
+  "$build/bench-cec" "${models[@]}" > "$out/models.md" 2> "$out/models.log"
   models_label="generation-loop seconds (CPU rows, naive GPU: scaled from a part of the run)"
 fi
 say "models table in $out/models.md ($(($(date +%s) - start)) s so far)"
@@ -119,6 +119,8 @@ if [ -z "$trials" ]; then
   reserve=40 # devo rank and the plots
   trials=$(awk -v c="$calib" -v l="$(left)" -v r="$reserve" \
     'BEGIN { n = int((l - r) / (10 * c)); print n < 1 ? 1 : n > 30 ? 30 : n }')
+  [ "$((10 * ${calib%.*} + reserve))" -le "$(left)" ] ||
+    say "warning: even one seed may not fit ($(left) s left); the study stops at the time limit"
   say "calibration: one seed of the grid at 10^6 evaluations took $calib s, so up to $(awk -v c="$calib" 'BEGIN { printf "%.0f", 10 * c }') s per seed at 10^7; $(left) s left"
 fi
 if [ $smoke = 0 ]; then
@@ -132,8 +134,19 @@ fi
 # previous call's).
 rm -f "$out/study.csv" "$out/study_trace.csv"
 "$devo" experiment "$spec" "${protocol[@]}" --dry-run > "$out/grid.txt"
-"$devo" experiment "$spec" "${protocol[@]}" 2> "$out/study.log"
+# SIGINT at the time limit keeps every finished row (a rerun with --trials N resumes)
+set +e
+timeout --signal=INT "$(($(left) > 30 ? $(left) - 20 : 10))" \
+  "$devo" experiment "$spec" "${protocol[@]}" 2> "$out/study.log"
+rc=$?
+set -e
 say "$(tail -n 1 "$out/study.log")"
+if [ $rc != 0 ]; then
+  say "the study did not finish (exit $rc; $out/study.log): no ranking or study plots"
+  "$py" tools/plot.py times "$out/models.csv" -o "$out/study_times.png" --width 1200 \
+    --height 600 --ylabel "$models_label" || true
+  exit 1
+fi
 
 # 4. Ranking and plots.
 "$devo" rank "$out/study.csv" > "$out/rank.md"
