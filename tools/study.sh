@@ -15,6 +15,7 @@
 # $OUT/summary.txt.
 #
 # usage: tools/study.sh [--seconds S] [--trials N] [--build DIR] [--models-evals N] [--smoke]
+#                       [--spec FILE] [--no-models]
 #   --seconds S        the whole script's time budget (default 500)
 #   --trials N         run N seeds, no calibration (1 .. 30)
 #   --build DIR        where devo and bench-cec are (default build)
@@ -23,6 +24,9 @@
 #                      1000*D evaluations, target 1e-8 (no protocol), and the model times from
 #                      a small cpu / cpu-ms experiment instead of bench-cec (a check of the
 #                      script, not a study)
+#   --spec FILE        another study spec (default docs/study_janssen.spec; its output and trace
+#                      lines are replaced by files under $OUT)
+#   --no-models        skip the models table and its figure
 # Run from the repository root. Exit 0 when every step succeeded, 1 otherwise, 2 on bad usage.
 set -euo pipefail
 
@@ -31,6 +35,8 @@ trials=""
 build=build
 models_evals=2000000
 smoke=0
+study_spec=docs/study_janssen.spec
+no_models=0
 while [ $# -gt 0 ]; do
   case $1 in
   --seconds) seconds=$2; shift 2 ;;
@@ -38,7 +44,9 @@ while [ $# -gt 0 ]; do
   --build) build=$2; shift 2 ;;
   --models-evals) models_evals=$2; shift 2 ;;
   --smoke) smoke=1; shift ;;
-  -h | --help) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  --spec) study_spec=$2; shift 2 ;;
+  --no-models) no_models=1; shift ;;
+  -h | --help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "study.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -49,7 +57,8 @@ if [ -n "$trials" ] && { [ "$trials" -lt 1 ] || [ "$trials" -gt 30 ]; }; then
   echo "study.sh: --trials must be 1 .. 30" >&2
   exit 2
 fi
-[ -f docs/study_janssen.spec ] || { echo "study.sh: run from the repository root" >&2; exit 2; }
+[ -f tools/plot.py ] || { echo "study.sh: run from the repository root" >&2; exit 2; }
+[ -f "$study_spec" ] || { echo "study.sh: no spec $study_spec" >&2; exit 2; }
 
 start=$(date +%s)
 out=${OUT:-build/study}
@@ -63,7 +72,7 @@ for cand in "${PYTHON:-}" python3 /usr/bin/python3; do # the first with matplotl
   fi
 done
 [ -n "$py" ] || { echo "study.sh: no python3 with matplotlib (apt-get install python3-matplotlib)" >&2; exit 1; }
-for b in "$devo" $([ $smoke = 1 ] || echo "$build/bench-cec"); do
+for b in "$devo" $([ $smoke = 1 ] || [ $no_models = 1 ] || echo "$build/bench-cec"); do
   [ -x "$b" ] || { echo "study.sh: no $b (build first: cmake -S . -B $build && cmake --build $build)" >&2; exit 1; }
 done
 left() { echo $((seconds - ($(date +%s) - start))); }
@@ -74,7 +83,7 @@ say "$(date -u '+%Y-%m-%d %H:%M UTC'), $("$devo" --version), output in $out"
 # The study's spec with its outputs under $out (the spec's hash leaves the paths out).
 spec=$out/study.spec
 sed -e "s#^output .*#output   = $out/study.csv#" -e "s#^trace .*#trace    = $out/study_trace.csv#" \
-  docs/study_janssen.spec > "$spec"
+  "$study_spec" > "$spec"
 if [ $smoke = 1 ]; then
   # a tiny grid on the CPU: D = 10, 2 trials, 1000*D evaluations, the protocol's target
   sed -i -e 's#^dims .*#dims     = 10#' -e 's#^backend .*#backend  = cpu\ntrials   = 2\nbudget   = 1000*D\ntarget   = 1e-8#' "$spec"
@@ -83,7 +92,10 @@ if [ $smoke = 1 ]; then
 fi
 
 # 1. The implementation models (before the study: the trial count is fitted to what is left).
-if [ $smoke = 1 ]; then
+models_label=""
+if [ $no_models = 1 ]; then
+  :
+elif [ $smoke = 1 ]; then
   cat > "$out/models.spec" <<SPEC
 output   = $out/models.csv
 problems = F01 F02 F03 F04 F05 F06 F07 F08 F09 F10
@@ -107,21 +119,21 @@ else
   "$build/bench-cec" "${models[@]}" > "$out/models.md" 2> "$out/models.log"
   models_label="generation-loop seconds (CPU rows, naive GPU: scaled from a part of the run)"
 fi
-say "models table in $out/models.md ($(($(date +%s) - start)) s so far)"
+[ $no_models = 1 ] || say "models table in $out/models.md ($(($(date +%s) - start)) s so far)"
 
 # 2. How many trials fit.
 if [ -z "$trials" ]; then
   sed -e "s#^output .*#output   = $out/calib.csv#" -e '/^trace /d' \
-    -e 's#^backend .*#&\ntrials   = 1\nbudget   = 10000*D#' docs/study_janssen.spec > "$out/calib.spec"
+    -e 's#^backend .*#&\ntrials   = 1\nbudget   = 10000*D#' "$study_spec" > "$out/calib.spec"
   rm -f "$out/calib.csv"
   "$devo" experiment "$out/calib.spec" 2> "$out/calib.log"
   calib=$(awk -F, 'NR > 2 { t += $12 } END { printf "%.3f", t }' "$out/calib.csv")
   reserve=40 # devo rank and the plots
   trials=$(awk -v c="$calib" -v l="$(left)" -v r="$reserve" \
-    'BEGIN { n = int((l - r) / (10 * c)); print n < 1 ? 1 : n > 30 ? 30 : n }')
+    'BEGIN { n = int((l - r) / (10 * c)); print (n < 1 ? 1 : (n > 30 ? 30 : n)) }')
   [ "$((10 * ${calib%.*} + reserve))" -le "$(left)" ] ||
     say "warning: even one seed may not fit ($(left) s left); the study stops at the time limit"
-  say "calibration: one seed of the grid at 10^6 evaluations took $calib s, so up to $(awk -v c="$calib" 'BEGIN { printf "%.0f", 10 * c }') s per seed at 10^7; $(left) s left"
+  say "calibration: one seed of the grid at a tenth of the budget took $calib s, so up to $(awk -v c="$calib" 'BEGIN { printf "%.0f", 10 * c }') s per seed at the full budget; $(left) s left"
 fi
 if [ $smoke = 0 ]; then
   protocol=(--protocol janssen2024 --trials "$trials")
@@ -143,23 +155,26 @@ set -e
 say "$(tail -n 1 "$out/study.log")"
 if [ $rc != 0 ]; then
   say "the study did not finish (exit $rc; $out/study.log): no ranking or study plots"
-  "$py" tools/plot.py times "$out/models.csv" -o "$out/study_times.png" --width 1200 \
-    --height 600 --ylabel "$models_label" || true
+  [ $no_models = 1 ] || "$py" tools/plot.py times "$out/models.csv" -o "$out/study_times.png" \
+    --width 1200 --height 600 --ylabel "$models_label" || true
   exit 1
 fi
 
 # 4. Ranking and plots.
 "$devo" rank "$out/study.csv" > "$out/rank.md"
 "$devo" rank "$out/study.csv" --format csv > "$out/rank.csv"
-"$py" tools/plot.py convergence "$out/study_trace.csv" --functions F01,F04,F07,F10 \
+# four functions spread over the spec's list (F01, F04, F07, F10 of F01..F10), or all up to four
+fns=$(awk '$1 == "problems" { for (i = 3; i <= NF; i++) p[n++] = $i }
+  END { for (k = 0; k < (n < 4 ? n : 4); k++) printf "%s%s", k ? "," : "", p[n < 4 ? k : int(k * (n - 1) / 3 + 0.5)] }' "$spec")
+"$py" tools/plot.py convergence "$out/study_trace.csv" --functions "$fns" \
   -o "$out/study_convergence.png" --width 1400 --height 1400
 "$py" tools/plot.py box "$out/study.csv" -o "$out/study_box.png" --width 1600 --height 1200
-"$py" tools/plot.py times "$out/models.csv" -o "$out/study_times.png" --width 1200 --height 600 \
-  --ylabel "$models_label"
+[ $no_models = 1 ] ||
+  "$py" tools/plot.py times "$out/models.csv" -o "$out/study_times.png" --width 1200 \
+    --height 600 --ylabel "$models_label"
 say "trials used: $trials per configuration, $(($(wc -l < "$out/study.csv") - 2)) rows in $out/study.csv"
-say "done in $(($(date +%s) - start)) s: rank.md, rank.csv, models.md, study_convergence.png, study_box.png, study_times.png"
+say "done in $(($(date +%s) - start)) s: $(cd "$out" && ls rank.md rank.csv models.md study_*.png 2>/dev/null | paste -sd' ')"
 echo
 # the U-scores and the Friedman test (the pairwise tests are in rank.md)
 awk '/^## Mann-Whitney/ { skip = 1 } /^## Friedman/ { skip = 0 } !skip' "$out/rank.md"
-echo
-cat "$out/models.md"
+[ $no_models = 1 ] || { echo; cat "$out/models.md"; }
