@@ -314,7 +314,8 @@ static int pick_backend(devo_solver *s)
   if (want == DEVO_BACKEND_AUTO)
     want = (s->prob->view.kind != DEVO__P_USER && devo__gpu_probe(NULL, 0)) ? DEVO_BACKEND_GPU
                                                                             : DEVO_BACKEND_CPU;
-  /* the naive GPU model is the CPU backend's DE with its evaluation on the GPU (devo.h) */
+  /* the naive GPU model is the CPU backend's DE with its evaluation on the GPU (devo.h); the
+   * design is the low byte (the rest: kernels/gpu_variants.cuh's internal variant bits) */
   s->naive_gpu = want == DEVO_BACKEND_GPU && (s->o.gpu_design & 0xff) == DEVO_GPU_NAIVE;
   s->bk = want == DEVO_BACKEND_GPU && !s->naive_gpu ? &devo__gpu_backend : &devo__cpu_backend;
   return want;
