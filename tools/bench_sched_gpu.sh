@@ -41,7 +41,7 @@ case "$part" in
 esac
 T_START=$(date +%s.%N)
 export T_START
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 root=$(pwd)
 out=${OUT:-$root/out}
 build=${BUILD_DIR:-$root/build-gpu}
