@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # bench_sched_gpu.sh: issue 19's remaining measurements on the GPU machine (16 cores, one H100),
 # in two device calls of at most 9 minutes each, run from the repository root:
-#   bash tools/bench_sched_gpu.sh 1   the GPU search's 1 s column on the 12 Braun instances (5
+#   bash tools/bench_sched_gpu.sh 1   the GPU search's tests (ctest -L gpu -R gpu_ls, first; SKIP_TESTS=1
+#                                     skips them), its 1 s column on the 12 Braun instances (5
 #                                     seeds, median gap to the best-known of REFERENCE.md), the
 #                                     ablation at 1 s (u_c_hihi, u_i_hihi, u_s_lohi x 3 seeds:
 #                                     default, no DE, no large neighbourhood, neither, 1 chain,
@@ -65,8 +66,10 @@ elif [ ! -f "$build/CMakeCache.txt" ]; then
     exit 1
   }
 fi
+targets=(devo etc-gen bench-gpu-ls)
+[ "$part" = 1 ] && [ "${SKIP_TESTS:-0}" != 1 ] && targets+=(test_gpu_ls)
 if [ "${SKIP_BUILD:-0}" != 1 ] &&
-  ! cmake --build "$build" -j "$(nproc)" --target devo etc-gen bench-gpu-ls >>"$out/raw/build.log" 2>&1; then
+  ! cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >>"$out/raw/build.log" 2>&1; then
   echo "bench_sched_gpu.sh: build failed, see $out/raw/build.log" >&2
   tail -20 "$out/raw/build.log" >&2
   exit 1
@@ -187,6 +190,27 @@ def cmdline(flags):
 
 
 # ---- part 1 ------------------------------------------------------------------------------------
+def gpu_tests():
+    """ctest -L gpu -R gpu_ls: the kernels' checks (the CPU reference with both perturbations)."""
+    if os.environ.get("SKIP_TESTS", "0") == "1":
+        return
+    emit("### `ctest --test-dir %s -L gpu -R '^gpu_ls\\.' --timeout 120 -V`" % shown(build))
+    emit()
+    p = subprocess.run(["ctest", "--test-dir", build, "-L", "gpu", "-R", r"^gpu_ls\.", "--timeout",
+                        "120", "-V"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT)
+    text = p.stdout.decode(errors="replace")
+    with open(os.path.join(out, "raw", "p1_ctest_gpu_ls.txt"), "w") as f:
+        f.write(text)
+    keep = [re.sub(r"^\d+: ", "", l) for l in text.splitlines()
+            if re.search(r"% tests passed|Test +#|^\d+: (ok|FAIL|SKIP) |chains x|tuned|gpu-ls on the", l)]
+    emit("```")
+    for l in keep:
+        emit(l)
+    emit("```")
+    emit()
+
+
 def braun_column(ref):
     seeds = 5
     emit("### The GPU search at %s s on the 12 Braun instances (5 seeds, warm process)" % fmt_t(1))
@@ -433,7 +457,9 @@ def estimate():
         d = sum(3 * read_s(n, m) + nth * 20 * (max(lim(0.1), read_s(n, m)) +
                                                max(lim(1), read_s(n, m)) + 0.1)
                 for n, m in sizes)
-        return "Braun 1 s column %.0f s, ablation %.0f s, deadline runs %.0f s" % (b, a, d), b + a + d
+        tst = 0 if os.environ.get("SKIP_TESTS", "0") == "1" else 60
+        return ("gpu_ls tests ~%d s, Braun 1 s column %.0f s, ablation %.0f s, deadline runs %.0f s" %
+                (tst, b, a, d), tst + b + a + d)
     sizes = [sz(s) for s in os.environ.get("SIZES", "4096x64 16384x256").split()]
     ncls = len(os.environ.get("CLASSES", "x x x x x x x x").split())
     g = 15.0
@@ -462,6 +488,7 @@ emit("Commit %s; GPU: %s; %d CPU cores; build %s; time scale %g. Time estimate: 
 emit()
 if part == "1":
     ref = reference()
+    gpu_tests()
     braun_column(ref)
     ablation(ref)
     deadline_check()
