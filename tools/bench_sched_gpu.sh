@@ -10,6 +10,7 @@
 #                                     4 chains) and the deadline of `devo schedule` timed from
 #                                     outside the process (20 runs at 0.1 s and 1 s on a
 #                                     4096 x 64 and a 16384 x 256 instance, 1 and 16 threads)
+#   bash tools/bench_sched_gpu.sh deadline   part 1's deadline runs alone
 #   bash tools/bench_sched_gpu.sh 2   etc-gen instances 4096 x 64 and 16384 x 256 of the eight
 #                                     classes u_{c,i}_{hihi,hilo,lohi,lolo} (seed 1): the gap to
 #                                     Min-min at 1 s and 10 s of the GPU search and of the CPU
@@ -34,9 +35,9 @@
 set -u
 part=${1:-}
 case "$part" in
-1 | 2) ;;
+1 | 2 | deadline) ;;
 *)
-  echo "usage: bash tools/bench_sched_gpu.sh 1|2   (see the comment at the top)" >&2
+  echo "usage: bash tools/bench_sched_gpu.sh 1|2|deadline   (see the comment at the top)" >&2
   exit 2
   ;;
 esac
@@ -66,7 +67,7 @@ elif [ ! -f "$build/CMakeCache.txt" ]; then
     exit 1
   }
 fi
-targets=(devo etc-gen bench-gpu-ls)
+targets=(devo_cli etc-gen bench-gpu-ls)
 [ "$part" = 1 ] && [ "${SKIP_TESTS:-0}" != 1 ] && targets+=(test_gpu_ls)
 if [ "${SKIP_BUILD:-0}" != 1 ] &&
   ! cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >>"$out/raw/build.log" 2>&1; then
@@ -449,7 +450,7 @@ def larger():
 
 
 def estimate():
-    if part == "1":
+    if part in ("1", "deadline"):
         b = len(NAMES) * (5 * lim(1) + 0.05 + CUDA_INIT)
         a = len(VARIANTS) * len(ABL_NAMES) * (3 * lim(1) + 0.05 + CUDA_INIT)
         sizes = [sz(s) for s in os.environ.get("DEADLINE_SIZES", "4096x64 16384x256").split()]
@@ -458,6 +459,8 @@ def estimate():
                                                max(lim(1), read_s(n, m)) + 0.1)
                 for n, m in sizes)
         tst = 0 if os.environ.get("SKIP_TESTS", "0") == "1" else 60
+        if part == "deadline":
+            return "deadline runs %.0f s" % d, d
         return ("gpu_ls tests ~%d s, Braun 1 s column %.0f s, ablation %.0f s, deadline runs %.0f s" %
                 (tst, b, a, d), tst + b + a + d)
     sizes = [sz(s) for s in os.environ.get("SIZES", "4096x64 16384x256").split()]
@@ -491,6 +494,8 @@ if part == "1":
     gpu_tests()
     braun_column(ref)
     ablation(ref)
+    deadline_check()
+elif part == "deadline":
     deadline_check()
 else:
     larger()
