@@ -360,7 +360,16 @@ static inline DEVO_HD double devo__sh_sum32(const double *vals, const unsigned c
   return p[0];
 }
 
-/* The per-success terms (d = f(x_i) - f(u_i) > 0), each product DEVO_MUL in this order. */
+/* The improvement of success i, d = f(x_i) - f(u_i) > 0, capped at 1e300: a parent at +inf
+ * (NaN mapped to +inf) would make the weights inf / inf = NaN, and 1e7 capped terms still sum
+ * to a finite value. */
+static inline DEVO_HD double devo__sh_delta(double fx, double fu)
+{
+  double d = fx - fu;
+  return d < 1e300 ? d : 1e300;
+}
+
+/* The per-success terms (d from devo__sh_delta), each product DEVO_MUL in this order. */
 static inline DEVO_HD double devo__sh_dff(double d, double f)
 {
   return DEVO_MUL(DEVO_MUL(d, f), f);
