@@ -65,8 +65,9 @@ static void none_stop(devo_solver *s)
   (void)s;
 }
 
+/* shade_state NULL: devo_solve refuses JADE/SHADE here (engine/variant.c) */
 const devo_backend devo__gpu_backend = {"none",          none_start, none_run, none_best_x,
-                                        none_population, none_stop,  NULL};
+                                        none_population, none_stop,  NULL,     NULL};
 
 /* The GPU local search of engine/gpu_ls.h (kernels/gpu_sched_ls.cu with CUDA). */
 int devo__gpu_sched_ls(const struct devo_etc *e, const int *starts, int nstarts, int *assign,

@@ -1077,6 +1077,8 @@ static int devo__gpu_adapt_state(devo_solver *s, double *F, double *CR)
   return DEVO_OK;
 }
 
+/* shade_state NULL: JADE/SHADE not on the GPU yet; devo_solve refuses them here and AUTO picks
+ * the CPU (engine/variant.c, devo__variant_backend_check). Issue 24's kernels set it. */
 extern "C" const devo_backend devo__gpu_backend = {
-    "gpu",          devo__gpu_start,      devo__gpu_run, devo__gpu_best_x, devo__gpu_population,
-    devo__gpu_stop, devo__gpu_adapt_state};
+    "gpu",          devo__gpu_start,       devo__gpu_run, devo__gpu_best_x, devo__gpu_population,
+    devo__gpu_stop, devo__gpu_adapt_state, NULL};

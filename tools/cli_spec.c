@@ -64,7 +64,7 @@ static int set_preset(devo_solver *s, const char *val, char *msg, size_t msglen)
 {
   if (devo_solver_set_algorithm(s, val) == DEVO_OK)
     return DEVO_OK;
-  snprintf(msg, msglen, "unknown preset '%s' (de, jde or gojde)", val);
+  snprintf(msg, msglen, "unknown preset '%s' (de, jde, gojde, jade, shade or lshade)", val);
   return DEVO_E_INVALID;
 }
 
