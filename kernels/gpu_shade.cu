@@ -16,6 +16,8 @@
  *                        an int), the memory update from the 32-lane sums of one warp
  *                        (de_shade.h's devo__sh_sum32 order), the new |A|
  *   devo__k_sh_arc_copy  the winners' parents (generation g - 1's rows) into the archive
+ *   devo__k_sh_post      up to NP = DEVO__SH_FUSE_NP (default): update, archive rows and the next
+ *                        generation's ranks in one block, so two launches per generation
  *   devo__k_sh_compact   L-SHADE: the survivors (rank < NP_next) into the other buffer, stable
  *   devo__k_sh_shrink_plan, devo__k_sh_shrink_copy   L-SHADE: the archive's removals simulated
  *                        on indices by one thread, then the moved rows copied
@@ -33,14 +35,17 @@
  * compositions and SOCO use the tree-ordered evaluators (last bits differ from the CPU).
  *
  * Generation g (host loop, no synchronisation per generation; src = buffer cur, dst = cur ^ 1):
- *   rank(fit[cur]) -> trial(g) -> update(g) -> arc_copy(g); cur ^= 1;
- *   L-SHADE with NP_next < NP_g: rank(fit[cur]) -> compact -> cur ^= 1; shrink_plan, shrink_copy.
+ *   NP_g <= DEVO__SH_FUSE_NP: trial(g) -> post(g); cur ^= 1 (post ranked the new population);
+ *   else (or DEVO__GPU_SHADE_SPLIT): rank(fit[cur]) -> trial(g) -> update(g) -> arc_copy(g);
+ *   L-SHADE with NP_next < NP_g: [rank(fit[cur])] -> compact (also writes the survivors' order)
+ *   -> cur ^= 1; shrink_plan, shrink_copy.
  * No kernel reads a buffer that another block of the same kernel writes: trial reads pop/fit[cur],
  * the archive, memory and order and writes pop/fit[cur ^ 1] and per-index records; update writes
  * only per-index slots, the owner words and the memory; arc_copy reads pop[cur] and writes
- * archive rows, one writer per row; compact reads buffer cur and writes buffer cur ^ 1;
- * shrink_copy reads rows at positions >= the new size and writes rows below it (a removal moves
- * the last member down, so a moved row always comes from at or beyond the final size). */
+ * archive rows, one writer per row; post is one block (its steps separated by barriers); compact
+ * reads buffer cur and writes buffer cur ^ 1; shrink_copy reads rows at positions >= the new size
+ * and writes rows below it (a removal moves the last member down, so a moved row always comes from
+ * at or beyond the final size). */
 #include <math.h>
 #include <string.h>
 
@@ -51,6 +56,9 @@
 
 extern __shared__ double devo__sm[];
 
+/* Up to DEVO__SH_FUSE_NP individuals the update, the archive rows and the next ranks run as one
+ * block (devo__k_sh_post): two launches per generation instead of four. */
+#define DEVO__SH_FUSE_NP 1024
 /* Threads of the rank, copy and compaction kernels, and of the one-block update. */
 #define DEVO__SH_RANK_THREADS 256
 #define DEVO__SH_COPY_THREADS 128
@@ -187,30 +195,42 @@ __device__ double devo__sh_eval(const devo__gpu_args &a, const devo__sh_dev &h, 
 
 /* ---- kernels ------------------------------------------------------------------------------ */
 
-/* Ranks of the np fitness values fit[0..np). Grid of ceil(np / DEVO__SH_RANK_THREADS) blocks. */
+/* Ranks of fit[0..np) for i = first + threadIdx.x, first + step + threadIdx.x, ...: rank_i and
+ * order[rank_i] = i. Every thread of the block calls it (the loops are uniform); tf: blockDim.x
+ * doubles of shared memory, the fitness tiled through it. */
+__device__ void devo__sh_rank_range(const devo__sh_dev &h, const double *fit, int np, int first,
+                                    int step, double *tf)
+{
+  const int bd = (int)blockDim.x, tid = (int)threadIdx.x;
+  for (int i0 = first; i0 < np; i0 += step) {
+    const int i = i0 + tid;
+    const double fi = i < np ? fit[i] : 0.0;
+    int r = 0;
+    for (int t0 = 0; t0 < np; t0 += bd) {
+      const int n = np - t0 < bd ? np - t0 : bd;
+      __syncthreads(); /* the previous tile is read */
+      if (tid < n)
+        tf[tid] = fit[t0 + tid];
+      __syncthreads();
+      for (int k = 0; k < n; ++k)
+        r += devo__sh_before(tf[k], (uint32_t)(t0 + k), fi, (uint32_t)i);
+    }
+    if (i < np) {
+      h.rank[i] = r;
+      h.order[r] = i;
+    }
+  }
+}
+
+/* Ranks of the np fitness values of buffer cur. Grid of ceil(np / DEVO__SH_RANK_THREADS) blocks. */
 __global__ void __launch_bounds__(DEVO__SH_RANK_THREADS)
     devo__k_sh_rank(devo__gpu_args a, devo__sh_dev h, uint32_t gen, int cur, int np)
 {
   __shared__ double tf[DEVO__SH_RANK_THREADS];
   if (devo__gpu_done_before(a, gen))
     return;
-  const double *fit = h.fit[cur];
-  const int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-  const double fi = i < np ? fit[i] : 0.0;
-  int r = 0;
-  for (int t0 = 0; t0 < np; t0 += DEVO__SH_RANK_THREADS) {
-    const int n = np - t0 < DEVO__SH_RANK_THREADS ? np - t0 : DEVO__SH_RANK_THREADS;
-    __syncthreads(); /* the previous tile is read */
-    if ((int)threadIdx.x < n)
-      tf[threadIdx.x] = fit[t0 + (int)threadIdx.x];
-    __syncthreads();
-    for (int k = 0; k < n; ++k)
-      r += devo__sh_before(tf[k], (uint32_t)(t0 + k), fi, (uint32_t)i);
-  }
-  if (i < np) {
-    h.rank[i] = r;
-    h.order[r] = i;
-  }
+  devo__sh_rank_range(h, h.fit[cur], np, (int)(blockIdx.x * blockDim.x),
+                      (int)(gridDim.x * blockDim.x), tf);
 }
 
 /* Generation gen's trial of vector blockIdx.x (< np), evaluated and selected into buffer
@@ -296,13 +316,11 @@ __device__ __forceinline__ unsigned int devo__sh_block_scan(unsigned int v, unsi
   return before + v;
 }
 
-/* One block: archive slots of generation gen's successes and the memory update; |A| after. */
-__global__ void __launch_bounds__(DEVO__SH_UPD_THREADS)
-    devo__k_sh_update(devo__gpu_args a, devo__sh_dev h, uint32_t gen, int np, uint32_t cap)
+/* One block: archive slots of generation gen's successes (aslot, owner) and the memory update;
+ * |A| after. Every thread of the block calls it; ws: 32 ints of shared memory. */
+__device__ void devo__sh_update_body(const devo__gpu_args &a, const devo__sh_dev &h, uint32_t gen,
+                                     int np, uint32_t cap, unsigned int *ws)
 {
-  __shared__ unsigned int ws[32];
-  if (devo__gpu_done_before(a, gen))
-    return;
   const uint32_t asz = h.ctl->asz;
   for (uint32_t s = threadIdx.x; s < cap; s += blockDim.x)
     h.owner[s] = -1;
@@ -369,6 +387,42 @@ __global__ void __launch_bounds__(DEVO__SH_UPD_THREADS)
   }
 }
 
+/* The update alone (the split path: NP above DEVO__SH_FUSE_NP, or DEVO__GPU_SHADE_SPLIT). */
+__global__ void __launch_bounds__(DEVO__SH_UPD_THREADS)
+    devo__k_sh_update(devo__gpu_args a, devo__sh_dev h, uint32_t gen, int np, uint32_t cap)
+{
+  __shared__ unsigned int ws[32];
+  if (devo__gpu_done_before(a, gen))
+    return;
+  devo__sh_update_body(a, h, gen, np, cap, ws);
+}
+
+/* One block after generation gen's trials (NP <= DEVO__SH_FUSE_NP): the update, the archive rows
+ * (a warp per success: its parent, row i of buffer cur, where it won its slot) and the ranks of
+ * the selected population (buffer cur ^ 1) for the next generation's pbest or the reduction. */
+__global__ void __launch_bounds__(DEVO__SH_UPD_THREADS)
+    devo__k_sh_post(devo__gpu_args a, devo__sh_dev h, uint32_t gen, int cur, int np, uint32_t cap)
+{
+  __shared__ unsigned int ws[32];
+  __shared__ double tf[DEVO__SH_UPD_THREADS];
+  if (devo__gpu_done_before(a, gen))
+    return;
+  devo__sh_update_body(a, h, gen, np, cap, ws);
+  __syncthreads(); /* aslot and the owners' atomics of every thread */
+  const size_t d = (size_t)a.dim;
+  const int lane = (int)threadIdx.x & 31, nw = (int)blockDim.x >> 5;
+  for (int i = (int)threadIdx.x >> 5; i < np; i += nw) {
+    const int slot = h.aslot[i];
+    if (slot < 0 || h.owner[slot] != i)
+      continue; /* uniform over the warp */
+    const double *x = h.pop[cur] + (size_t)i * d;
+    double *y = h.arc + (size_t)slot * d;
+    for (size_t j = (size_t)lane; j < d; j += 32)
+      y[j] = x[j];
+  }
+  devo__sh_rank_range(h, h.fit[cur ^ 1], np, 0, (int)blockDim.x, tf);
+}
+
 /* The archive's new rows: success i's parent (generation gen - 1's row i, buffer cur) into its
  * slot where it won the slot. */
 __global__ void devo__k_sh_arc_copy(devo__gpu_args a, devo__sh_dev h, uint32_t gen, int cur, int np)
@@ -416,8 +470,10 @@ __global__ void devo__k_sh_compact(devo__gpu_args a, devo__sh_dev h, uint32_t ge
     double *y = h.pop[cur ^ 1] + (size_t)ni * d;
     for (size_t j = threadIdx.x; j < d; j += blockDim.x)
       y[j] = x[j];
-    if (threadIdx.x == 0)
+    if (threadIdx.x == 0) {
       h.fit[cur ^ 1][ni] = h.fit[cur][i];
+      h.order[h.rank[i]] = ni; /* the survivors keep their ranks: the next generation's order */
+    }
   }
 }
 
@@ -482,10 +538,12 @@ struct devo__gpu_shade {
   int threads;
   size_t smem;
   int cur, np, np_init, cap_max;
-  int np_gen;  /* NP of the last generation (the length of F and CR); 0 before the first */
-  int64_t nfe; /* evaluations so far, the initial population's included */
+  int np_gen;   /* NP of the last generation (the length of F and CR); 0 before the first */
+  int split;    /* DEVO__GPU_SHADE_SPLIT: the four-launch path at every NP */
+  int order_ok; /* order holds the current population's ranks (no rank launch needed) */
+  int64_t nfe;  /* evaluations so far, the initial population's included */
   /* the sub-chunk's state after each generation (restored where the target stopped it) */
-  int rec_cur[DEVO__SH_SUB + 1], rec_np[DEVO__SH_SUB + 1];
+  int rec_cur[DEVO__SH_SUB + 1], rec_np[DEVO__SH_SUB + 1], rec_ok[DEVO__SH_SUB + 1];
   int64_t rec_nfe[DEVO__SH_SUB + 1];
   /* DEVO__GPU_SHADE_PROFILE: events around each step of each generation of a sub-chunk, the
    * accumulated milliseconds per step and the generations they cover */
@@ -675,6 +733,7 @@ int devo__gpu_shade_start(devo_solver *s, const devo__gpu_args *a, const cudaDev
   g->np = g->np_init = a->np;
   g->nfe = a->np;
   g->cap_max = (int)devo__sh_arc_cap(g->h.var.arc_rate, (uint32_t)a->np);
+  g->split = (s->o.gpu_design & DEVO__GPU_SHADE_SPLIT) != 0;
   if (devo__sh_fill(a->v.kind, g) != 0)
     return devo__set_err(s, DEVO_E_INVALID, "this problem kind has no SHADE kernel");
   if (g->h.var.adapt == DEVO__ADAPT_SHADE && g->h.var.hist < 1)
@@ -746,23 +805,32 @@ static int devo__sh_enqueue(devo_solver *s, devo__gpu_shade *g, uint32_t gen, in
 {
   int np = g->np, cur = g->cur;
   uint32_t cap = devo__sh_arc_cap(g->h.var.arc_rate, (uint32_t)np);
+  const int fused = !g->split && np <= DEVO__SH_FUSE_NP;
   const unsigned rblocks = (unsigned)((np + DEVO__SH_RANK_THREADS - 1) / DEVO__SH_RANK_THREADS);
   const unsigned cblocks = (unsigned)(np < 4096 ? np : 4096);
   void *rargs[] = {&g->a, &g->h, &gen, &cur, &np};
   void *uargs[] = {&g->a, &g->h, &gen, &np, &cap};
+  void *pargs[] = {&g->a, &g->h, &gen, &cur, &np, &cap};
   DEVO__SCK(devo__sh_mark(g, k0, 0, st));
-  DEVO__SCK(cudaLaunchKernel((const void *)devo__k_sh_rank, dim3(rblocks),
-                             dim3(DEVO__SH_RANK_THREADS), rargs, 0, st));
+  if (!g->order_ok)
+    DEVO__SCK(cudaLaunchKernel((const void *)devo__k_sh_rank, dim3(rblocks),
+                               dim3(DEVO__SH_RANK_THREADS), rargs, 0, st));
   DEVO__SCK(devo__sh_mark(g, k0, 1, st));
   DEVO__SCK(cudaLaunchKernel(g->ktrial, dim3((unsigned)np), dim3((unsigned)g->threads), rargs,
                              g->smem, st));
   DEVO__SCK(devo__sh_mark(g, k0, 2, st));
-  DEVO__SCK(cudaLaunchKernel((const void *)devo__k_sh_update, dim3(1), dim3(DEVO__SH_UPD_THREADS),
-                             uargs, 0, st));
+  if (fused)
+    DEVO__SCK(cudaLaunchKernel((const void *)devo__k_sh_post, dim3(1), dim3(DEVO__SH_UPD_THREADS),
+                               pargs, 0, st));
+  else
+    DEVO__SCK(cudaLaunchKernel((const void *)devo__k_sh_update, dim3(1), dim3(DEVO__SH_UPD_THREADS),
+                               uargs, 0, st));
   DEVO__SCK(devo__sh_mark(g, k0, 3, st));
-  DEVO__SCK(cudaLaunchKernel((const void *)devo__k_sh_arc_copy, dim3(cblocks),
-                             dim3(DEVO__SH_COPY_THREADS), rargs, 0, st));
+  if (!fused)
+    DEVO__SCK(cudaLaunchKernel((const void *)devo__k_sh_arc_copy, dim3(cblocks),
+                               dim3(DEVO__SH_COPY_THREADS), rargs, 0, st));
   DEVO__SCK(devo__sh_mark(g, k0, 4, st));
+  g->order_ok = fused; /* post ranked the selected population */
   cur ^= 1;
   g->nfe += np;
   if (g->h.var.adapt == DEVO__ADAPT_SHADE && g->h.var.lpsr) {
@@ -772,19 +840,22 @@ static int devo__sh_enqueue(devo_solver *s, devo__gpu_shade *g, uint32_t gen, in
       uint32_t cap_next = devo__sh_arc_cap(g->h.var.arc_rate, (uint32_t)np_next);
       const unsigned sblocks = cap_next < 1024u ? (cap_next ? cap_next : 1u) : 1024u;
       void *cargs[] = {&g->a, &g->h, &gen, &cur, &np, &np_next};
-      void *pargs[] = {&g->a, &g->h, &gen, &cap_next};
+      void *spargs[] = {&g->a, &g->h, &gen, &cap_next};
       void *sargs[] = {&g->a, &g->h, &gen};
-      /* rargs point at cur, flipped above: the ranks of the selected population */
-      DEVO__SCK(cudaLaunchKernel((const void *)devo__k_sh_rank, dim3(rblocks),
-                                 dim3(DEVO__SH_RANK_THREADS), rargs, 0, st));
+      /* rargs point at cur, flipped above: the ranks of the selected population (post ranked
+       * them already) */
+      if (!fused)
+        DEVO__SCK(cudaLaunchKernel((const void *)devo__k_sh_rank, dim3(rblocks),
+                                   dim3(DEVO__SH_RANK_THREADS), rargs, 0, st));
       DEVO__SCK(cudaLaunchKernel((const void *)devo__k_sh_compact, dim3(cblocks),
                                  dim3(DEVO__SH_RANK_THREADS), cargs, 0, st));
       DEVO__SCK(
-          cudaLaunchKernel((const void *)devo__k_sh_shrink_plan, dim3(1), dim3(32), pargs, 0, st));
+          cudaLaunchKernel((const void *)devo__k_sh_shrink_plan, dim3(1), dim3(32), spargs, 0, st));
       DEVO__SCK(cudaLaunchKernel((const void *)devo__k_sh_shrink_copy, dim3(sblocks),
                                  dim3(DEVO__SH_COPY_THREADS), sargs, 0, st));
       cur ^= 1;
       np = np_next;
+      g->order_ok = 1; /* the compaction wrote the survivors' order */
     }
   }
   DEVO__SCK(devo__sh_mark(g, k0, 5, st));
@@ -817,6 +888,7 @@ int devo__gpu_shade_run(devo_solver *s, devo__gpu_shade *g, devo__gpu_ctl *h_ctl
   while (*done < ngens) {
     const int n = ngens - *done < DEVO__SH_SUB ? (int)(ngens - *done) : DEVO__SH_SUB;
     g->rec_cur[0] = g->cur;
+    g->rec_ok[0] = g->order_ok;
     g->rec_np[0] = g->np;
     g->rec_nfe[0] = g->nfe;
     const int np_gen0 = g->np_gen;
@@ -825,6 +897,7 @@ int devo__gpu_shade_run(devo_solver *s, devo__gpu_shade *g, devo__gpu_ctl *h_ctl
       if (r != DEVO_OK)
         return r;
       g->rec_cur[k] = g->cur;
+      g->rec_ok[k] = g->order_ok;
       g->rec_np[k] = g->np;
       g->rec_nfe[k] = g->nfe;
     }
@@ -842,6 +915,7 @@ int devo__gpu_shade_run(devo_solver *s, devo__gpu_shade *g, devo__gpu_ctl *h_ctl
         return r;
     }
     g->cur = g->rec_cur[m];
+    g->order_ok = g->rec_ok[m];
     g->np_gen = m > 0 ? g->rec_np[m - 1] : np_gen0;
     g->np = g->rec_np[m];
     *evals += g->rec_nfe[m] - g->rec_nfe[0];
@@ -871,19 +945,25 @@ int devo__gpu_shade_np(const devo__gpu_shade *g)
 void devo__gpu_shade_describe(const devo__gpu_shade *g, char *buf, size_t len)
 {
   const devo__variant *v = &g->h.var;
-  snprintf(
-      buf, len,
-      "%s (kernels/gpu_shade.cu): 4 launches per generation (ranks, trial + evaluation + "
-      "selection with one block of %d threads per vector, archive slots and memory update, "
-      "archive rows)%s; objective summed in the CPU's order%s; trial in %s memory, %zu B "
-      "dynamic shared/block, evaluation terms in %s memory",
-      v->adapt == DEVO__ADAPT_JADE ? "JADE" : (v->lpsr ? "L-SHADE" : "SHADE"), g->threads,
-      v->lpsr ? ", 4 more where the population shrinks (ranks, compaction, archive shrink)" : "",
+  const int blk =
       g->a.v.kind == DEVO__P_SOCO ||
-              (g->a.v.kind == DEVO__P_CEC && devo__cec_family(g->a.v.cec_id) != DEVO__CEC_SIMPLE)
-          ? " (not for this function: tree-ordered sums)"
-          : "",
-      g->a.trial_shared ? "shared" : "global", g->smem, g->h.sm_terms >= 0 ? "shared" : "global");
+      (g->a.v.kind == DEVO__P_CEC && devo__cec_family(g->a.v.cec_id) != DEVO__CEC_SIMPLE);
+  snprintf(buf, len,
+           "%s (kernels/gpu_shade.cu): %s; trial + evaluation + selection with one block of %d "
+           "threads per vector%s; objective summed in the CPU's order%s; trial in %s memory, %zu B "
+           "dynamic shared/block, evaluation terms in %s memory",
+           v->adapt == DEVO__ADAPT_JADE ? "JADE" : (v->lpsr ? "L-SHADE" : "SHADE"),
+           g->split ? "4 launches per generation (ranks, trial, archive slots + memory update, "
+                      "archive rows)"
+                    : "2 launches per generation up to NP 1024 (trial, then archive slots + "
+                      "memory update + archive rows + next ranks in one block), 4 above",
+           g->threads,
+           v->lpsr ? ", 3 or 4 more where the population shrinks (ranks, compaction, archive "
+                     "shrink)"
+                   : "",
+           blk ? " (not for this function: tree-ordered sums)" : "",
+           g->a.trial_shared ? "shared" : "global", g->smem,
+           g->h.sm_terms >= 0 ? "shared" : "global");
 }
 
 int devo__gpu_shade_prof(const devo__gpu_shade *g, double *ms_per_gen, int n)

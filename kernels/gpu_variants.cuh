@@ -69,6 +69,10 @@
  * read by devo__gpu_shade_profile (bit 10 means this for these runs only; they have no kernel(P)).
  * The events separate the launches: a timing run for the steps' shares, not for the total. */
 #define DEVO__GPU_SHADE_PROFILE (1 << 10)
+/* JADE/SHADE/L-SHADE: four launches per generation (ranks, trial, update, archive rows) at every
+ * NP, instead of two (trial, then update + archive rows + next ranks in one block) up to NP 1024
+ * (bit 11 means this for these runs only). */
+#define DEVO__GPU_SHADE_SPLIT (1 << 11)
 /* The milliseconds per generation of the steps of the last JADE/SHADE run on s (the solver's last
  * solve, with DEVO__GPU_SHADE_PROFILE): ms[0] ranks, ms[1] trial + evaluation + selection, ms[2]
  * archive slots and memory update, ms[3] archive rows, ms[4] L-SHADE's reduction (ranks,

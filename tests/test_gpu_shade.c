@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "engine/internal.h"
+#include "kernels/gpu_variants.cuh"
 #include "tests/tcheck.h"
 
 #define SEED 20261124u
@@ -59,7 +60,8 @@ static void sout_free(sout *o)
   memset(o, 0, sizeof *o);
 }
 
-static void srun(devo_problem *p, const scase *c, int backend, sout *o)
+/* design: the GPU's internal bits (DEVO__GPU_SHADE_SPLIT: the four-launch path). */
+static void srun(devo_problem *p, const scase *c, int backend, int design, sout *o)
 {
   devo_solver *s = NULL;
   const int dim = p->view.dim;
@@ -73,6 +75,8 @@ static void srun(devo_problem *p, const scase *c, int backend, sout *o)
   CHECK_EQ_INT(devo_solver_set_backend(s, backend), DEVO_OK);
   if (backend == DEVO_BACKEND_CPU)
     CHECK_EQ_INT(devo_solver_set_threads(s, 1), DEVO_OK);
+  else
+    s->o.gpu_design |= design; /* internal bits, kernels/gpu_variants.cuh */
   if (c->gens > 0)
     CHECK_EQ_INT(devo_solver_set_max_generations(s, c->gens), DEVO_OK);
   if (c->evals > 0)
@@ -158,19 +162,24 @@ static size_t scompare(const char *what, int dim, const sout *c, const sout *g, 
   return diff;
 }
 
-/* The CPU (1 thread) and the GPU on case c; returns the values that differ. */
+/* The CPU (1 thread) and the GPU, both launch paths (two launches per generation, the default up
+ * to NP 1024, and DEVO__GPU_SHADE_SPLIT's four), on case c; returns the values that differ. */
 static size_t sparity(devo_problem *p, const char *pname, const scase *c, int exact)
 {
+  static const int designs[2] = {0, DEVO__GPU_SHADE_SPLIT};
   char what[160];
   sout cpu, gpu;
-  size_t d;
-  snprintf(what, sizeof what, "%s %s NP=%d", pname, c->algo, c->np);
-  srun(p, c, DEVO_BACKEND_CPU, &cpu);
-  srun(p, c, DEVO_BACKEND_GPU, &gpu);
-  CHECKF(strstr(gpu.info, "gpu_shade.cu") != NULL, "%s: info: %s", what, gpu.info);
-  d = scompare(what, p->view.dim, &cpu, &gpu, exact);
+  size_t d = 0;
+  int k;
+  srun(p, c, DEVO_BACKEND_CPU, 0, &cpu);
+  for (k = 0; k < 2; ++k) {
+    snprintf(what, sizeof what, "%s %s NP=%d%s", pname, c->algo, c->np, k ? " split" : "");
+    srun(p, c, DEVO_BACKEND_GPU, designs[k], &gpu);
+    CHECKF(strstr(gpu.info, "gpu_shade.cu") != NULL, "%s: info: %s", what, gpu.info);
+    d += scompare(what, p->view.dim, &cpu, &gpu, exact);
+    sout_free(&gpu);
+  }
   sout_free(&cpu);
-  sout_free(&gpu);
   return d;
 }
 
@@ -266,12 +275,12 @@ TEST_CASE(target_stop)
   for (k = 0; k < 3; ++k) {
     scase c = mk(algos[k], 40, 25, 2400);
     sout o, g;
-    srun(p, &c, DEVO_BACKEND_CPU, &o);
+    srun(p, &c, DEVO_BACKEND_CPU, 0, &o);
     c.gens = 0;
     c.target = o.best;
     sout_free(&o);
-    srun(p, &c, DEVO_BACKEND_CPU, &o);
-    srun(p, &c, DEVO_BACKEND_GPU, &g);
+    srun(p, &c, DEVO_BACKEND_CPU, 0, &o);
+    srun(p, &c, DEVO_BACKEND_GPU, 0, &g);
     CHECK_EQ_INT(o.stats.status, DEVO_TARGET_REACHED);
     CHECK(o.stats.generations <= 25);
     CHECK(scompare("rosenbrock D=30 target", p->view.dim, &o, &g, 1) == 0);
@@ -301,15 +310,17 @@ TEST_CASE(close_cos)
 }
 
 /* Other block layouts: D = 5 (one warp per vector, 27 idle lanes), D = 1500 (threads striding
- * over coordinates, several rounds of the in-order sum), and L-SHADE from NP 300 (several rank
- * tiles, a compaction over blocks), on rosenbrock. */
+ * over coordinates, several rounds of the in-order sum), L-SHADE from NP 300 (several rank tiles,
+ * a compaction over blocks) and from NP 1200 (above DEVO__SH_FUSE_NP: the four-launch path until
+ * NP falls to 1024, then the two-launch one), on rosenbrock. */
 TEST_CASE(shapes)
 {
-  const int dims[3] = {5, 1500, 20};
-  const scase cs[3] = {mk("shade", 16, 30, 0), mk("jade", 12, 10, 0), mk("lshade", 300, 60, 0)};
+  const int dims[4] = {5, 1500, 20, 10};
+  const scase cs[4] = {mk("shade", 16, 30, 0), mk("jade", 12, 10, 0), mk("lshade", 300, 60, 0),
+                       mk("lshade", 1200, 0, 30000)};
   int k;
   need_gpu();
-  for (k = 0; k < 3; ++k) {
+  for (k = 0; k < 4; ++k) {
     char name[64];
     devo_problem *p = builtin("rosenbrock", dims[k]);
     snprintf(name, sizeof name, "rosenbrock D=%d", dims[k]);

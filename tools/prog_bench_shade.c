@@ -7,8 +7,10 @@
  * evals / --cpu-div evaluations and scaled, as bench-variants does; L-SHADE's schedule is then
  * that of the shorter budget, so its CPU column is an estimate), CPU / GPU, and GPU time over
  * rand1bin's (the issue's target: SHADE within 2x). Then, from a separate profiled GPU run of
- * each algorithm (DEVO__GPU_SHADE_PROFILE: CUDA events around every step, which separate the
- * launches, so only the shares count), the microseconds per generation of the ranks (sort),
+ * each algorithm on the four-launch path (DEVO__GPU_SHADE_PROFILE | DEVO__GPU_SHADE_SPLIT: CUDA
+ * events around every step, which separate the launches, so only the shares count; the default
+ * path fuses the update, the archive rows and the ranks into one launch up to NP 1024), the
+ * microseconds per generation of the ranks (sort),
  * the trial + evaluation + selection, the archive slots + memory update (the means), the archive
  * rows and L-SHADE's reduction.
  * Time = the generation loop (devo_stats.elapsed - init_seconds), median of --reps runs after one
@@ -166,8 +168,9 @@ int main(int argc, char **argv)
         return 1;
       }
       gms[c][k] = median_gpu(p, &algos[k], evals, reps) * 1e3;
-      if (k > 0 && one(p, &algos[k], DEVO_BACKEND_GPU, DEVO__GPU_SHADE_PROFILE, evals, 0, NULL,
-                       prof[c][k]) < 0)
+      if (k > 0 &&
+          one(p, &algos[k], DEVO_BACKEND_GPU, DEVO__GPU_SHADE_PROFILE | DEVO__GPU_SHADE_SPLIT,
+              evals, 0, NULL, prof[c][k]) < 0)
         return 1;
       if (!no_cpu) {
         const int np0 = algos[k].np > 0 ? algos[k].np : 18 * dim;
@@ -197,7 +200,8 @@ int main(int argc, char **argv)
     }
     printf("\n");
   }
-  printf("\nGPU microseconds per generation by step (profiled run: events between launches)\n\n"
+  printf("\nGPU microseconds per generation by step (profiled run, four-launch path: events "
+         "between launches)\n\n"
          "| case | algorithm | ranks (sort) | trial + eval + selection | archive slots + memory "
          "(means) | archive rows | L-SHADE reduction |\n|---|---|---|---|---|---|---|\n");
   for (c = 0; c < 2; ++c)
