@@ -237,6 +237,9 @@ TEST_CASE(memory_update_by_hand)
   CHECK(k == 2u && mcr[1] == DEVO__SH_TERMINAL);
   devo__sh_update_shade(mcr, mf, &k, 3, 0, 1, 0.25, 0.5, 0.0, 0.0, 0.0); /* SHADE: 0 */
   CHECK(k == 0u && mcr[2] == 0.0);
+  mf[0] = 0.7;
+  devo__sh_update_shade(mcr, mf, &k, 3, 0, 1, 0.0, 0.0, 0.0, 0.0, 0.0); /* d F underflowed */
+  CHECK(k == 1u && mf[0] == 0.7 && mcr[0] == 0.0);
   /* JADE: S = {(F, CR)} = {(0.6, 0.2), (0.8, 0.4)}, c = 0.1 */
   devo__sh_update_jade(&mu_cr, &mu_f, 0.1, 2, 0.6, 0.36 + 0.64, 1.4);
   CHECK_CLOSE(mu_cr, 0.9 * 0.5 + 0.1 * 0.3, 1e-15, 0.0);
@@ -468,8 +471,9 @@ static void ref_select(ref_run *r, uint32_t g)
     r->mf[0] =
         (1.0 - r->c) * r->mf[0] + r->c * (ref_lanes(t[1], succ, np) / ref_lanes(t[2], succ, np));
   } else if (ns > 0) {
-    double sdc = ref_lanes(t[3], succ, np);
-    r->mf[r->k] = ref_lanes(t[0], succ, np) / ref_lanes(t[1], succ, np);
+    double sdc = ref_lanes(t[3], succ, np), sdf = ref_lanes(t[1], succ, np);
+    if (sdf > 0.0) /* every d F underflowed: M_F kept (docs/shade.md) */
+      r->mf[r->k] = ref_lanes(t[0], succ, np) / sdf;
     if (r->lpsr && (r->mcr[r->k] == -1.0 || maxcr == 0.0))
       r->mcr[r->k] = -1.0;
     else
