@@ -146,7 +146,7 @@ int devo_solver_set_backend(devo_solver *s, int backend)
 int devo_solver_set_gpu_design(devo_solver *s, int design)
 {
   SETTER_GUARD(s);
-  if (design != DEVO_GPU_FUSED && design != DEVO_GPU_MULTIKERNEL)
+  if (design != DEVO_GPU_FUSED && design != DEVO_GPU_MULTIKERNEL && design != DEVO_GPU_NAIVE)
     return devo__set_err(s, DEVO_E_INVALID, "unknown GPU design %d", design);
   s->o.gpu_design = design;
   return DEVO_OK;
@@ -336,7 +336,10 @@ static int pick_backend(devo_solver *s)
   if (s->o.backend == DEVO_BACKEND_AUTO && want == DEVO_BACKEND_GPU &&
       devo__variant_shade(&s->o.var) && !devo__gpu_backend.shade_state)
     want = DEVO_BACKEND_CPU; /* a variant the GPU backend does not run yet */
-  s->bk = want == DEVO_BACKEND_GPU ? &devo__gpu_backend : &devo__cpu_backend;
+  /* the naive GPU model is the CPU backend's DE with its evaluation on the GPU (devo.h); the
+   * design is the low byte (the rest: kernels/gpu_variants.cuh's internal variant bits) */
+  s->naive_gpu = want == DEVO_BACKEND_GPU && (s->o.gpu_design & 0xff) == DEVO_GPU_NAIVE;
+  s->bk = want == DEVO_BACKEND_GPU && !s->naive_gpu ? &devo__gpu_backend : &devo__cpu_backend;
   return want;
 }
 
@@ -407,8 +410,10 @@ int devo_solve(devo_solver *s)
   }
   st = validate(s);
   if (st == DEVO_OK)
-    st = devo__variant_backend_check(s, s->o.backend == DEVO_BACKEND_GPU ? &devo__gpu_backend
-                                                                         : &devo__cpu_backend);
+    st = devo__variant_backend_check(s, s->o.backend == DEVO_BACKEND_GPU &&
+                                                (s->o.gpu_design & 0xff) != DEVO_GPU_NAIVE
+                                            ? &devo__gpu_backend
+                                            : &devo__cpu_backend);
   if (st != DEVO_OK) {
     s->o.np = np_user;
     atomic_store(&s->interrupt, 0); /* cleared on every return (devo.h) */

@@ -385,7 +385,8 @@ static inline DEVO_HD double devo__sh_df(double d, double f)
 /* SHADE / L-SHADE (Tanabe and Fukunaga 2014, Algorithm 1 and eq. (7)-(9)): with |S| = nsucc > 0,
  * M_F[k] = (sum d F^2) / (sum d F) (the weighted Lehmer mean; its weights d / sum d cancel, so it
  * is computed from the raw sums), M_CR[k] likewise from sum d CR^2 and sum d CR; lpsr: M_CR[k]
- * terminal or max S_CR == 0 -> terminal; without lpsr sum d CR == 0 -> 0. Then k = (k + 1) mod H.
+ * terminal or max S_CR == 0 -> terminal; without lpsr sum d CR == 0 -> 0; sum d F == 0 (every
+ * d F underflowed) keeps M_F[k]. Then k = (k + 1) mod H.
  * nsucc == 0: nothing changes. */
 static inline DEVO_HD void devo__sh_update_shade(double *m_cr, double *m_f, uint32_t *k,
                                                  uint32_t hist, int lpsr, uint32_t nsucc,
@@ -395,7 +396,8 @@ static inline DEVO_HD void devo__sh_update_shade(double *m_cr, double *m_f, uint
   uint32_t kk = *k;
   if (nsucc == 0u)
     return;
-  m_f[kk] = s_dff / s_df;
+  if (s_df > 0.0) /* d F underflowing to 0 for every success (d < 1e-308) would give 0 / 0 */
+    m_f[kk] = s_dff / s_df;
   if (lpsr && (m_cr[kk] < 0.0 || !(max_cr > 0.0)))
     m_cr[kk] = DEVO__SH_TERMINAL;
   else

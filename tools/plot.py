@@ -208,7 +208,7 @@ def times(args):
     ax.set_xticks(x)
     ax.set_xticklabels(fns, rotation=30, fontsize="small")
     ax.set_yscale("log")
-    ax.set_ylabel("median wall time per trial (s)")
+    ax.set_ylabel(args.ylabel or "median wall time per trial (s)")
     ax.set_title("implementation models (speedup against cpu above the bars)")
     ax.legend()
     fig.tight_layout()
@@ -261,6 +261,8 @@ def main(argv):
     p.add_argument("--functions", type=lambda v: v.split(","), default=None,
                    help="comma-separated function labels (F01 or F01/D=10 as devo rank names "
                         "them) to draw, in this order (default: all)")
+    p.add_argument("--ylabel", default=None,
+                   help="times: the y axis label (default: median wall time per trial (s))")
     args = p.parse_args(argv)
     if not (100 <= args.width <= 20000 and 100 <= args.height <= 20000):
         print("plot.py: --width and --height must be 100 .. 20000 pixels", file=sys.stderr)
