@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/internal.h"
 #include "problems/de_shade.h"
 #include "tests/tcheck.h"
 #include "tools/stats.h"
@@ -858,6 +859,15 @@ TEST_CASE(api_bad_values)
   CHECK(devo_solver_set_algorithm(s, "de") == DEVO_OK);
   CHECK(devo_solve(s) > 0);
   CHECK(devo_solver_shade_state(s, NULL, NULL, NULL, NULL, NULL, NULL) == DEVO_E_INVALID);
+  /* a GPU backend without the family refuses it in one place, with a message */
+  CHECK(devo_solver_set_algorithm(s, "shade") == DEVO_OK);
+  CHECK(devo_solver_set_backend(s, DEVO_BACKEND_GPU) == DEVO_OK);
+  if (!devo__gpu_backend.shade_state) {
+    CHECK(devo_solve(s) == DEVO_E_INVALID);
+    CHECKF(strstr(devo_solver_errmsg(s), "does not run shade") != NULL, "%s",
+           devo_solver_errmsg(s));
+  }
+  CHECK(devo_solver_set_backend(s, DEVO_BACKEND_CPU) == DEVO_OK);
   CHECK(devo_variant_preset(&v, "mshade", err, sizeof err) == DEVO_E_INVALID);
   CHECK(strstr(err, "lshade") != NULL); /* the message lists the presets */
   devo_solver_destroy(s);
