@@ -7,9 +7,11 @@
  * threads (classic, CEC and ETC problems), L-SHADE's population size against the schedule's
  * formula evaluated here, the archive never above its capacity, bad values at the API and the
  * CLI, and (slow) L-SHADE's quality against jDE and rand1bin on F03 and F05. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #include "engine/internal.h"
 #include "problems/de_shade.h"
@@ -911,6 +913,45 @@ TEST_CASE(cli_bad_values)
   tc_expect_refused(cmd, 2, "devo schedule: ", "--jade-c");
 }
 
+/* devo experiment's [algorithm] keys for the family: accepted, run, and refused with the line. */
+TEST_CASE(experiment_spec_keys)
+{
+  char dir[] = "/tmp/devo_shade_XXXXXX", cmd[1024], path[256], *out = NULL;
+  FILE *f;
+  CHECK(mkdtemp(dir) != NULL);
+  snprintf(path, sizeof path, "%s/ok.spec", dir);
+  f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (!f)
+    return;
+  fprintf(f,
+          "output = %s/r.csv\nproblems = sphere\ndims = 5\nnp = 40\ntrials = 1\n"
+          "budget = 2000\n\n[algorithm l]\npreset = lshade\npbest = 0.2\narchive_rate = 1.5\n"
+          "memory_size = 4\nnp_min = 6\n\n[algorithm j]\npreset = jade\njade_c = 0.2\n",
+          dir);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s experiment %s 2>/dev/null && cat %s/r.csv", tc_devo_bin(), path,
+           dir);
+  CHECK(tc_run(cmd, &out, NULL) == 0 && out);
+  CHECK(out && strstr(out, "l,preset=lshade;pbest=0.2;archive_rate=1.5;memory_size=4;np_min=6,"));
+  CHECK(out && strstr(out, "j,preset=jade;jade_c=0.2,"));
+  free(out);
+  snprintf(path, sizeof path, "%s/bad.spec", dir);
+  f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (!f)
+    return;
+  fprintf(f,
+          "output = %s/r2.csv\nproblems = sphere\ndims = 5\nnp = 40\ntrials = 1\n"
+          "budget = 2000\n\n[algorithm l]\npreset = lshade\nmemory_size = 2.5\n",
+          dir);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), path);
+  tc_expect_refused(cmd, 2, "devo experiment: ", "bad.spec:10: memory_size");
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  CHECK(system(cmd) == 0);
+}
+
 /* --json reports the algorithm and its parameters; the text names the final NP. */
 TEST_CASE(cli_reports_shade)
 {
@@ -1031,6 +1072,7 @@ static const tc_case cases[] = {TC(log_matches_libm),
                                 TC(api_bad_values),
                                 TC(cli_bad_values),
                                 TC(cli_reports_shade),
+                                TC(experiment_spec_keys),
                                 TC(quality_lshade_beats_jde_and_rand1bin)};
 
 int main(int argc, char **argv)
