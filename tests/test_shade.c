@@ -7,10 +7,13 @@
  * threads (classic, CEC and ETC problems), L-SHADE's population size against the schedule's
  * formula evaluated here, the archive never above its capacity, bad values at the API and the
  * CLI, and (slow) L-SHADE's quality against jDE and rand1bin on F03 and F05. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
+#include "engine/internal.h"
 #include "problems/de_shade.h"
 #include "tests/tcheck.h"
 #include "tools/stats.h"
@@ -858,6 +861,15 @@ TEST_CASE(api_bad_values)
   CHECK(devo_solver_set_algorithm(s, "de") == DEVO_OK);
   CHECK(devo_solve(s) > 0);
   CHECK(devo_solver_shade_state(s, NULL, NULL, NULL, NULL, NULL, NULL) == DEVO_E_INVALID);
+  /* a GPU backend without the family refuses it in one place, with a message */
+  CHECK(devo_solver_set_algorithm(s, "shade") == DEVO_OK);
+  CHECK(devo_solver_set_backend(s, DEVO_BACKEND_GPU) == DEVO_OK);
+  if (!devo__gpu_backend.shade_state) {
+    CHECK(devo_solve(s) == DEVO_E_INVALID);
+    CHECKF(strstr(devo_solver_errmsg(s), "does not run shade") != NULL, "%s",
+           devo_solver_errmsg(s));
+  }
+  CHECK(devo_solver_set_backend(s, DEVO_BACKEND_CPU) == DEVO_OK);
   CHECK(devo_variant_preset(&v, "mshade", err, sizeof err) == DEVO_E_INVALID);
   CHECK(strstr(err, "lshade") != NULL); /* the message lists the presets */
   devo_solver_destroy(s);
@@ -899,6 +911,45 @@ TEST_CASE(cli_bad_values)
            "--jade-c 2",
            tc_devo_bin());
   tc_expect_refused(cmd, 2, "devo schedule: ", "--jade-c");
+}
+
+/* devo experiment's [algorithm] keys for the family: accepted, run, and refused with the line. */
+TEST_CASE(experiment_spec_keys)
+{
+  char dir[] = "/tmp/devo_shade_XXXXXX", cmd[1024], path[256], *out = NULL;
+  FILE *f;
+  CHECK(mkdtemp(dir) != NULL);
+  snprintf(path, sizeof path, "%s/ok.spec", dir);
+  f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (!f)
+    return;
+  fprintf(f,
+          "output = %s/r.csv\nproblems = sphere\ndims = 5\nnp = 40\ntrials = 1\n"
+          "budget = 2000\n\n[algorithm l]\npreset = lshade\npbest = 0.2\narchive_rate = 1.5\n"
+          "memory_size = 4\nnp_min = 6\n\n[algorithm j]\npreset = jade\njade_c = 0.2\n",
+          dir);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s experiment %s 2>/dev/null && cat %s/r.csv", tc_devo_bin(), path,
+           dir);
+  CHECK(tc_run(cmd, &out, NULL) == 0 && out);
+  CHECK(out && strstr(out, "l,preset=lshade;pbest=0.2;archive_rate=1.5;memory_size=4;np_min=6,"));
+  CHECK(out && strstr(out, "j,preset=jade;jade_c=0.2,"));
+  free(out);
+  snprintf(path, sizeof path, "%s/bad.spec", dir);
+  f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (!f)
+    return;
+  fprintf(f,
+          "output = %s/r2.csv\nproblems = sphere\ndims = 5\nnp = 40\ntrials = 1\n"
+          "budget = 2000\n\n[algorithm l]\npreset = lshade\nmemory_size = 2.5\n",
+          dir);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), path);
+  tc_expect_refused(cmd, 2, "devo experiment: ", "bad.spec:10: memory_size");
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  CHECK(system(cmd) == 0);
 }
 
 /* --json reports the algorithm and its parameters; the text names the final NP. */
@@ -1021,6 +1072,7 @@ static const tc_case cases[] = {TC(log_matches_libm),
                                 TC(api_bad_values),
                                 TC(cli_bad_values),
                                 TC(cli_reports_shade),
+                                TC(experiment_spec_keys),
                                 TC(quality_lshade_beats_jde_and_rand1bin)};
 
 int main(int argc, char **argv)

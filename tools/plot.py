@@ -28,6 +28,8 @@ import numpy as np  # noqa: E402
 
 FLOOR = 1e-16
 DPI = 100
+_MPL = tuple(int(x) for x in matplotlib.__version__.split(".")[:2] if x.isdigit())
+BOXPLOT_LABELS = "tick_labels" if _MPL >= (3, 9) else "labels"
 
 
 class InputError(Exception):
@@ -173,7 +175,8 @@ def box(args):
         ax = axes[k // ncols][k % ncols]
         data = [[max(number(r, "error", args.input), FLOOR) for r in rows
                  if r["_fn"] == fn and r["_alg"] == a] for a in algs]
-        ax.boxplot(data, labels=algs)
+        # Matplotlib 3.9 renamed boxplot's labels to tick_labels (and 3.11 removed labels)
+        ax.boxplot(data, **{BOXPLOT_LABELS: algs})
         ax.set_yscale("log")
         ax.set_title(fn)
         ax.set_ylabel("final error")

@@ -510,7 +510,9 @@ int devo_solver_jde_state(devo_solver *s, double *F, double *CR);
  * arc_rate = 1; "shade": H = 100, p = 0.11, arc_rate = 1; "lshade": H = 6, p = 0.11,
  * arc_rate = 2.6, np_min = 4, lpsr = 1, and NP_init = 18 D when devo_solver_set_np was not
  * called. All initial memories 0.5. Both backends run them, with the same bits where the
- * objective uses + - * / and sqrt only (docs/gpu-shade.md: the GPU's cos and glibc's may differ). */
+ * objective uses + - * / and sqrt only (docs/gpu-shade.md: the GPU's cos and glibc's may differ).
+ * After an L-SHADE run devo_solver_population copies the current NP rows (devo_shade_state.np),
+ * not NP_init. */
 enum { DEVO_ADAPT_NONE = 0, DEVO_ADAPT_JADE = 2, DEVO_ADAPT_SHADE = 3 };
 
 /* The parameters of the family on the solver's variant (the strategy, jDE and GOBL fields are
