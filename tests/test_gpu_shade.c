@@ -329,6 +329,37 @@ TEST_CASE(shapes)
   }
 }
 
+/* L-SHADE under a time limit alone (its schedule follows the elapsed time, taken when each
+ * generation is enqueued): the run ends by the limit, NP fell below NP_init and never below
+ * np_min, the archive within its capacity, evaluations = NP_init + the sum of the NP_g. */
+TEST_CASE(lshade_time)
+{
+  devo_problem *p;
+  devo_solver *s = NULL;
+  devo_shade_state st;
+  devo_stats stats;
+  need_gpu();
+  p = builtin("sphere", 10);
+  CHECK_EQ_INT(devo_solver_create(&s, p, NULL), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_algorithm(s, "lshade"), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_backend(s, DEVO_BACKEND_GPU), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_seed(s, SEED), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_time_limit(s, 0.5), DEVO_OK);
+  CHECK_EQ_INT(devo_solve(s), DEVO_TIME_LIMIT);
+  CHECK_EQ_INT(devo_solver_shade_state(s, &st, NULL, NULL, NULL, NULL, NULL), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_stats(s, &stats), DEVO_OK);
+  printf("  lshade D=10 0.5 s: %lld generations, %lld evaluations, NP 180 -> %d, |A| %d/%d\n",
+         (long long)stats.generations, (long long)stats.evaluations, st.np, st.archive_size,
+         st.archive_cap);
+  CHECK(st.np < 180 && st.np >= 4);
+  CHECK(st.archive_size <= st.archive_cap);
+  CHECK(stats.generations > 0);
+  CHECK(stats.evaluations >= 180 + (int64_t)stats.generations * st.np);
+  CHECK(stats.evaluations <= 180 + (int64_t)stats.generations * 180);
+  devo_solver_destroy(s);
+  devo_problem_destroy(p);
+}
+
 /* A short case for compute-sanitizer (memcheck, racecheck, synccheck): every kernel of
  * gpu_shade.cu once or a few times, small sizes: L-SHADE from NP 12 to 4 on sphere D = 8 and
  * F02 D = 10, SHADE on the ETC instance. */
@@ -357,6 +388,6 @@ int main(int argc, char **argv)
 {
   static const tc_case cases[] = {TC(parity_classic), TC(parity_cec), TC(parity_etc),
                                   TC(target_stop),    TC(close_cos),  TC(shapes),
-                                  TC(small)};
+                                  TC(lshade_time),    TC(small)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }
