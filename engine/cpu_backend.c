@@ -14,6 +14,7 @@
 
 #include "../problems/de_ops.h"
 #include "../problems/de_variant.h"
+#include "cpu_shade.h"
 #include "internal.h"
 
 enum { JOB_INIT = 0, JOB_GEN = 1, JOB_GOBL = 2 };
@@ -62,6 +63,8 @@ struct cpu_state {
   double *ga, *gb, *gpop;
   struct gobl_key *keys, *keys_tmp;
   double gobl_k;
+  int shade; /* JADE/SHADE/L-SHADE (cpu_shade.c): sh holds their state */
+  devo__cshade sh;
   int stride, batch;   /* individuals per clock look; user vectors per call (after the start) */
   cpu_worker *workers; /* nthreads - 1 */
   pthread_mutex_t mu;
@@ -191,6 +194,10 @@ static void do_gen(cpu_state *st, int a, int b, double *scratch)
     if (st->plain)
       for (i = lo; i < hi; ++i)
         build_trial(st, i, st->next + (size_t)i * d);
+    else if (st->shade)
+      for (i = lo; i < hi; ++i)
+        devo__cshade_trial(&st->sh, st->pop, st->gen, i, st->next + (size_t)i * d, st->v->lower,
+                           st->v->upper, st->s->o.bounds);
     else
       for (i = lo; i < hi; ++i)
         build_trial_var(st, i, st->next + (size_t)i * d);
@@ -418,6 +425,7 @@ static void cpu_stop(devo_solver *s)
   devo__free(al, st->gpop);
   devo__free(al, st->keys);
   devo__free(al, st->keys_tmp);
+  devo__cshade_free(&st->sh, al);
   devo__free(al, st);
   s->bk_state = NULL;
 }
@@ -448,6 +456,9 @@ static int cpu_alloc_variant(cpu_state *st)
   st->plain = devo__variant_plain(&st->var);
   st->npicks = devo__strategy_picks(st->var.strategy);
   st->use_best = devo__strategy_uses_best(st->var.strategy);
+  st->shade = devo__variant_shade(&st->var);
+  if (st->shade && devo__cshade_alloc(&st->sh, al, &st->var, st->s->o.seed, st->np, st->dim) != 0)
+    return -1;
   if (st->var.jde) {
     st->F = (double *)devo__alloc(al, np, sizeof(double));
     st->CR = (double *)devo__alloc(al, np, sizeof(double));
@@ -567,7 +578,13 @@ static int cpu_start(devo_solver *s)
   else
     snprintf(s->info, sizeof s->info, "cpu: %d thread%s, %d individuals of dimension %d", threads,
              threads > 1 ? "s" : "", st->np, st->dim);
-  if (!st->plain) {
+  s->np_now = st->np;
+  if (st->shade) {
+    size_t len = strlen(s->info);
+    snprintf(s->info + len, sizeof s->info - len, ", %s (current-to-pbest/1/bin, archive %d)",
+             st->var.adapt == DEVO__ADAPT_JADE ? "jade" : (st->var.lpsr ? "lshade" : "shade"),
+             st->sh.cap_max);
+  } else if (!st->plain) {
     size_t len = strlen(s->info);
     snprintf(s->info + len, sizeof s->info - len, ", variant %s%s%s",
              devo_strategy_name(st->var.strategy, st->var.crossover), st->var.jde ? " + jDE" : "",
@@ -594,6 +611,8 @@ static int cpu_run(devo_solver *s, int64_t ngens)
     jump = !st->plain && devo__gobl_jump(s->o.seed, st->gen, st->var.gobl, &st->gobl_k);
     if (jump)
       gobl_bounds(st);
+    if (st->shade)
+      devo__cshade_rank(&st->sh, st->fit, st->np); /* pbest's ranks, before any trial */
     run_job(st, jump ? JOB_GOBL : JOB_GEN);
     if (atomic_load(&st->user_failed))
       return cpu_fail_status(s);
@@ -602,6 +621,8 @@ static int cpu_run(devo_solver *s, int64_t ngens)
     if (jump) {
       gobl_select(st);
     } else {
+      if (st->shade) /* the parents (pop) and both fitnesses, before the swap */
+        devo__cshade_update(&st->sh, st->gen, st->pop, st->fit, st->nfit);
       swap_buf(&st->pop, &st->next);
       swap_buf(&st->fit, &st->nfit);
     }
@@ -609,9 +630,13 @@ static int cpu_run(devo_solver *s, int64_t ngens)
       swap_buf(&st->F, &st->nF);
       swap_buf(&st->CR, &st->nCR);
     }
-    find_best(st);
     s->gens++;
     s->evals += st->np;
+    if (st->shade && st->var.lpsr) {
+      st->np = devo__cshade_reduce(&st->sh, st->gen, devo__lpsr_frac(s), st->pop, st->fit);
+      s->np_now = st->np;
+    }
+    find_best(st);
     if (!isnan(s->o.target) && s->best_f <= s->o.target)
       return DEVO_OK;
   }
@@ -647,5 +672,34 @@ static int cpu_adapt_state(devo_solver *s, double *F, double *CR)
   return DEVO_OK;
 }
 
-const devo_backend devo__cpu_backend = {"cpu",          cpu_start, cpu_run,        cpu_best_x,
-                                        cpu_population, cpu_stop,  cpu_adapt_state};
+static int cpu_shade_state(devo_solver *s, devo_shade_state *out, double *archive, double *m_cr,
+                           double *m_f, double *F, double *CR)
+{
+  cpu_state *st = (cpu_state *)s->bk_state;
+  const devo__cshade *c = &st->sh;
+  if (!st->shade)
+    return devo__set_err(s, DEVO_E_INVALID, "the run has no JADE/SHADE state");
+  if (out) {
+    out->np = c->np;
+    out->np_gen = c->np_gen;
+    out->archive_size = c->asize;
+    out->archive_cap = c->cap;
+    out->hist = c->hist;
+    out->k = c->k;
+  }
+  if (archive)
+    memcpy(archive, c->arc, (size_t)c->asize * (size_t)c->dim * sizeof(double));
+  if (m_cr)
+    memcpy(m_cr, c->m_cr, (size_t)c->hist * sizeof(double));
+  if (m_f)
+    memcpy(m_f, c->m_f, (size_t)c->hist * sizeof(double));
+  if (F)
+    memcpy(F, c->F, (size_t)c->np_gen * sizeof(double));
+  if (CR)
+    memcpy(CR, c->CR, (size_t)c->np_gen * sizeof(double));
+  return DEVO_OK;
+}
+
+const devo_backend devo__cpu_backend = {"cpu",           cpu_start,      cpu_run,
+                                        cpu_best_x,      cpu_population, cpu_stop,
+                                        cpu_adapt_state, cpu_shade_state};

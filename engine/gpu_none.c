@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../kernels/gpu_variants.cuh"
 #include "gpu_ls.h"
 #include "internal.h"
 
@@ -103,8 +104,9 @@ static void none_stop(devo_solver *s)
   (void)s;
 }
 
+/* shade_state NULL: devo_solve refuses JADE/SHADE here (engine/variant.c) */
 const devo_backend devo__gpu_backend = {"none",          none_start, none_run, none_best_x,
-                                        none_population, none_stop,  NULL};
+                                        none_population, none_stop,  NULL,     NULL};
 
 /* The GPU local search of engine/gpu_ls.h (kernels/gpu_sched_ls.cu with CUDA). */
 int devo__gpu_sched_ls(const struct devo_etc *e, const int *starts, int nstarts, int *assign,
@@ -132,4 +134,12 @@ int devo__gpu_sched_ls_scan(const struct devo_etc *e, const int *assign, int blo
   if (err && errlen)
     snprintf(err, errlen, "devo was built without CUDA");
   return DEVO_E_NODEVICE;
+}
+
+int devo__gpu_shade_profile(struct devo_solver *s, double *ms, int n)
+{
+  (void)s;
+  (void)ms;
+  (void)n;
+  return 0;
 }

@@ -16,7 +16,7 @@ using std::atomic_int;
 #include <stdatomic.h>
 #endif
 
-#include "../problems/de_variant.h"
+#include "../problems/de_shade.h"
 #include "../problems/devo_alloc.h"
 #include "../problems/problem_view.h"
 #include "include/devo.h"
@@ -122,6 +122,7 @@ typedef struct devo__opts {
   devo_progress_fn progress;
   void *progress_ud;
   devo__variant var; /* strategy, crossover, jDE, GOBL (de_variant.h); default rand1bin */
+  int np_set;        /* devo_solver_set_np was called (else L-SHADE starts from 18 D) */
 } devo__opts;
 
 struct devo_backend;
@@ -144,6 +145,7 @@ struct devo_solver {
   double best_f;
   double *best_x; /* dim doubles, owned */
   int64_t gens, evals;
+  int np_now;      /* the population size now, when a backend shrinks it (L-SHADE); 0 = o.np */
   double t0;       /* monotonic seconds at the start of devo_solve */
   double deadline; /* absolute monotonic seconds; 0 = none */
   /* seconds a generation should take, for the deadline before one was measured (0 = unknown);
@@ -166,7 +168,9 @@ struct devo_solver {
  * population: copy population and fitness (either may be NULL).
  * stop:   free everything start allocated (safe after a failed start).
  * adapt_state: copy jDE's F_i and CR_i of the current population (NP each; either may be NULL);
- *         DEVO_E_INVALID when the run has no jDE. NULL in a backend without jDE support. */
+ *         DEVO_E_INVALID when the run has no jDE. NULL in a backend without jDE support.
+ * shade_state: devo_solver_shade_state's copy (devo.h) for a JADE/SHADE run; NULL in a backend
+ *         that cannot run them (devo_solve then refuses them on it). */
 typedef struct devo_backend {
   const char *name;
   int (*start)(devo_solver *s);
@@ -175,6 +179,8 @@ typedef struct devo_backend {
   int (*population)(devo_solver *s, double *pop, double *fit);
   void (*stop)(devo_solver *s);
   int (*adapt_state)(devo_solver *s, double *F, double *CR);
+  int (*shade_state)(devo_solver *s, devo_shade_state *st, double *archive, double *m_cr,
+                     double *m_f, double *F, double *CR);
 } devo_backend;
 
 extern const devo_backend devo__cpu_backend;
@@ -224,6 +230,12 @@ int devo__problem_err(devo_problem *p, int status, const char *fmt, ...)
 /* devo_solve's check of the variant against the options (the strategy's minimum NP);
  * engine/variant.c. */
 int devo__variant_validate(devo_solver *s);
+/* DEVO_OK, or DEVO_E_INVALID with a message when backend bk cannot run the solver's variant
+ * (JADE/SHADE without a shade_state hook); engine/variant.c. */
+int devo__variant_backend_check(devo_solver *s, const struct devo_backend *bk);
+/* L-SHADE's progress through the budget after the generation just counted: evaluations / max
+ * evaluations, else generations / max generations, else elapsed / time limit (engine/solver.c). */
+double devo__lpsr_frac(const devo_solver *s);
 
 /* Frees a problem's data and returns it to the unconfigured state (the allocator stays). */
 void devo__problem_reset(devo_problem *p);

@@ -87,6 +87,7 @@ int devo_solver_set_np(devo_solver *s, int np)
                          "population size %d is out of range (DE/rand/1 needs 4 to %d)", np,
                          DEVO__MAX_NP);
   s->o.np = np;
+  s->o.np_set = 1;
   return DEVO_OK;
 }
 
@@ -225,6 +226,24 @@ int devo_gpu_warmup(void)
   return devo__gpu_probe(NULL, 0) ? DEVO_OK : DEVO_E_NODEVICE;
 }
 
+/* The population size of the next generation (L-SHADE shrinks it). */
+static int devo__np_now(const devo_solver *s)
+{
+  return s->np_now > 0 ? s->np_now : s->o.np;
+}
+
+double devo__lpsr_frac(const devo_solver *s)
+{
+  const devo__opts *o = &s->o;
+  if (o->max_evals > 0)
+    return (double)s->evals / (double)o->max_evals;
+  if (o->max_gens > 0)
+    return (double)s->gens / (double)o->max_gens;
+  if (o->time_limit > 0.0)
+    return (devo__now() - s->t0) / o->time_limit; /* not reproducible: docs/shade.md */
+  return 0.0;
+}
+
 static int validate(devo_solver *s)
 {
   const devo__opts *o = &s->o;
@@ -255,7 +274,7 @@ static int stop_reason(devo_solver *s)
     return DEVO_TIME_LIMIT;
   if (o->max_gens > 0 && s->gens >= o->max_gens)
     return DEVO_GEN_LIMIT;
-  if (o->max_evals > 0 && s->evals + o->np > o->max_evals)
+  if (o->max_evals > 0 && s->evals + devo__np_now(s) > o->max_evals)
     return DEVO_EVAL_LIMIT;
   return DEVO_OK;
 }
@@ -301,7 +320,7 @@ static int64_t next_chunk(const devo_solver *s, double sec_per_gen, int64_t prev
       n = left;
   }
   if (o->max_evals > 0) {
-    left = (o->max_evals - s->evals) / o->np;
+    left = (o->max_evals - s->evals) / devo__np_now(s);
     if (n > left)
       n = left;
   }
@@ -314,6 +333,9 @@ static int pick_backend(devo_solver *s)
   if (want == DEVO_BACKEND_AUTO)
     want = (s->prob->view.kind != DEVO__P_USER && devo__gpu_probe(NULL, 0)) ? DEVO_BACKEND_GPU
                                                                             : DEVO_BACKEND_CPU;
+  if (s->o.backend == DEVO_BACKEND_AUTO && want == DEVO_BACKEND_GPU &&
+      devo__variant_shade(&s->o.var) && !devo__gpu_backend.shade_state)
+    want = DEVO_BACKEND_CPU; /* a variant the GPU backend does not run yet */
   /* the naive GPU model is the CPU backend's DE with its evaluation on the GPU (devo.h); the
    * design is the low byte (the rest: kernels/gpu_variants.cuh's internal variant bits) */
   s->naive_gpu = want == DEVO_BACKEND_GPU && (s->o.gpu_design & 0xff) == DEVO_GPU_NAIVE;
@@ -366,7 +388,7 @@ static int solve_loop(devo_solver *s)
 
 int devo_solve(devo_solver *s)
 {
-  int st, dim, used;
+  int st, dim, used, np_user;
   if (!s)
     return DEVO_E_INVALID;
   if (s->running)
@@ -376,11 +398,24 @@ int devo_solve(devo_solver *s)
   release_run(s);
   memset(&s->stats, 0, sizeof s->stats);
   s->gens = s->evals = 0;
+  s->np_now = 0;
   s->best_f = (double)INFINITY;
   s->t0 = devo__now();
   s->deadline = s->o.time_limit > 0.0 ? s->t0 + s->o.time_limit : 0.0;
+  np_user = s->o.np;
+  if (s->o.var.lpsr && devo__variant_shade(&s->o.var) && !s->o.np_set) {
+    /* L-SHADE's NP_init = 18 D (Tanabe and Fukunaga 2014), restored below */
+    int64_t n = (int64_t)DEVO__LSHADE_NP_PER_DIM * s->prob->view.dim;
+    s->o.np = n > DEVO__MAX_NP ? DEVO__MAX_NP : (int)n;
+  }
   st = validate(s);
+  if (st == DEVO_OK)
+    st = devo__variant_backend_check(s, s->o.backend == DEVO_BACKEND_GPU &&
+                                                (s->o.gpu_design & 0xff) != DEVO_GPU_NAIVE
+                                            ? &devo__gpu_backend
+                                            : &devo__cpu_backend);
   if (st != DEVO_OK) {
+    s->o.np = np_user;
     atomic_store(&s->interrupt, 0); /* cleared on every return (devo.h) */
     s->stats.status = st;
     return st;
@@ -388,6 +423,7 @@ int devo_solve(devo_solver *s)
   dim = s->prob->view.dim;
   s->best_x = (double *)devo__alloc(&s->al, (size_t)dim, sizeof(double));
   if (!s->best_x) {
+    s->o.np = np_user;
     atomic_store(&s->interrupt, 0);
     s->stats.status = devo__set_err(s, DEVO_E_NOMEM, "out of memory for the best vector");
     return s->stats.status;
@@ -410,6 +446,7 @@ int devo_solve(devo_solver *s)
     s->stats.best_from_seed = best_is_seed(s);
   }
   s->running = 0;
+  s->o.np = np_user;
   atomic_store(&s->interrupt, 0);
   s->stats.generations = s->gens;
   s->stats.evaluations = s->evals;

@@ -69,6 +69,13 @@ void devo_variant_init(devo_variant *v)
   v->crl = d.crl;
   v->cru = d.cru;
   v->gobl = d.gobl;
+  v->adapt = d.adapt;
+  v->p = d.p;
+  v->arc_rate = d.arc_rate;
+  v->hist = d.hist;
+  v->c = d.c;
+  v->lpsr = d.lpsr;
+  v->np_min = d.np_min;
 }
 
 static int verr(char *err, size_t errlen, const char *fmt, ...)
@@ -91,6 +98,32 @@ static int verr(char *err, size_t errlen, const char *fmt, ...)
 static int in01(double x)
 {
   return x >= 0.0 && x <= 1.0;
+}
+
+/* The JADE/SHADE fields (devo.h, "JADE, SHADE, L-SHADE"). */
+static int shade_check(const devo_variant *v, char *err, size_t errlen)
+{
+  if (v->adapt != DEVO_ADAPT_NONE && v->adapt != DEVO_ADAPT_JADE && v->adapt != DEVO_ADAPT_SHADE)
+    return verr(err, errlen, "adapt %d is not a DEVO_ADAPT_* value", v->adapt);
+  if (!(v->p > 0.0 && v->p <= 1.0))
+    return verr(err, errlen, "pbest rate p = %.17g is out of range (0, 1]", v->p);
+  if (!(v->arc_rate >= 0.0 && v->arc_rate <= 10.0))
+    return verr(err, errlen, "archive rate = %.17g is out of range [0, 10]", v->arc_rate);
+  if (v->hist < 1 || v->hist > 100000)
+    return verr(err, errlen, "memory size H = %d is out of range [1, 100000]", v->hist);
+  if (!in01(v->c))
+    return verr(err, errlen, "JADE learning rate c = %.17g is out of range [0, 1]", v->c);
+  if (v->lpsr != 0 && v->lpsr != 1)
+    return verr(err, errlen, "lpsr must be 0 or 1, not %d", v->lpsr);
+  if (v->np_min < 4 || v->np_min > DEVO__MAX_NP)
+    return verr(err, errlen, "NP_min = %d is out of range [4, %d]", v->np_min, DEVO__MAX_NP);
+  if (v->lpsr && v->adapt != DEVO_ADAPT_SHADE)
+    return verr(err, errlen, "the population size reduction (lpsr) needs SHADE (adapt 3)");
+  if (v->adapt != DEVO_ADAPT_NONE && v->jde)
+    return verr(err, errlen, "JADE/SHADE adapt F and CR themselves: jDE must be off");
+  if (v->adapt != DEVO_ADAPT_NONE && v->gobl > 0.0)
+    return verr(err, errlen, "JADE/SHADE run without GOBL (p_o must be 0)");
+  return DEVO_OK;
 }
 
 int devo_variant_check(const devo_variant *v, char *err, size_t errlen)
@@ -123,7 +156,7 @@ int devo_variant_check(const devo_variant *v, char *err, size_t errlen)
                 v->crl + v->cru);
   if (!in01(v->gobl))
     return verr(err, errlen, "GOBL probability p_o = %.17g is out of range [0, 1]", v->gobl);
-  return DEVO_OK;
+  return shade_check(v, err, errlen);
 }
 
 int devo_variant_preset(devo_variant *v, const char *preset, char *err, size_t errlen)
@@ -148,8 +181,34 @@ int devo_variant_preset(devo_variant *v, const char *preset, char *err, size_t e
     v->gobl = 0.05;
     return DEVO_OK;
   }
+  if (preset && strcmp(preset, "jade") == 0) {
+    /* Zhang and Sanderson 2009: p = 0.05, c = 0.1, archive as large as the population */
+    v->adapt = DEVO_ADAPT_JADE;
+    v->p = DEVO__JADE_P;
+    v->c = DEVO__JADE_C;
+    v->arc_rate = DEVO__JADE_ARC;
+    return DEVO_OK;
+  }
+  if (preset && strcmp(preset, "shade") == 0) {
+    /* Tanabe and Fukunaga 2013 (H = 100; their p_i in [2/NP, 0.2] is fixed at its mean 0.11) */
+    v->adapt = DEVO_ADAPT_SHADE;
+    v->hist = DEVO__SHADE_H;
+    v->p = DEVO__SHADE_P;
+    v->arc_rate = DEVO__SHADE_ARC;
+    return DEVO_OK;
+  }
+  if (preset && strcmp(preset, "lshade") == 0) {
+    /* Tanabe and Fukunaga 2014, section IV: H = 6, p = 0.11, r_arc = 2.6, NP_min = 4 */
+    v->adapt = DEVO_ADAPT_SHADE;
+    v->hist = DEVO__LSHADE_H;
+    v->p = DEVO__LSHADE_P;
+    v->arc_rate = DEVO__LSHADE_ARC;
+    v->np_min = DEVO__LSHADE_NP_MIN;
+    v->lpsr = 1;
+    return DEVO_OK;
+  }
   if (err && errlen > 0)
-    snprintf(err, errlen, "unknown algorithm '%s' (expected de, jde or gojde)",
+    snprintf(err, errlen, "unknown algorithm '%s' (expected de, jde, gojde, jade, shade or lshade)",
              preset ? preset : "(null)");
   return DEVO_E_INVALID;
 }
@@ -166,6 +225,13 @@ static void to_internal(const devo_variant *v, devo__variant *o)
   o->crl = v->crl;
   o->cru = v->cru;
   o->gobl = v->gobl;
+  o->adapt = v->adapt;
+  o->p = v->p;
+  o->arc_rate = v->arc_rate;
+  o->hist = v->hist;
+  o->c = v->c;
+  o->lpsr = v->lpsr;
+  o->np_min = v->np_min;
 }
 
 void devo_solver_get_variant(const devo_solver *s, devo_variant *v)
@@ -181,6 +247,13 @@ void devo_solver_get_variant(const devo_solver *s, devo_variant *v)
   v->crl = o->crl;
   v->cru = o->cru;
   v->gobl = o->gobl;
+  v->adapt = o->adapt;
+  v->p = o->p;
+  v->arc_rate = o->arc_rate;
+  v->hist = o->hist;
+  v->c = o->c;
+  v->lpsr = o->lpsr;
+  v->np_min = o->np_min;
 }
 
 static int guard(devo_solver *s)
@@ -279,13 +352,72 @@ int devo_solver_jde_state(devo_solver *s, double *F, double *CR)
   return s->bk->adapt_state(s, F, CR);
 }
 
+int devo_solver_set_shade(devo_solver *s, int adapt, double p, double arc_rate, int hist, double c,
+                          int lpsr, int np_min)
+{
+  devo_variant v;
+  if (!s)
+    return DEVO_E_INVALID;
+  devo_solver_get_variant(s, &v);
+  v.adapt = adapt;
+  v.p = p;
+  v.arc_rate = arc_rate;
+  v.hist = hist;
+  v.c = c;
+  v.lpsr = lpsr;
+  v.np_min = np_min;
+  return devo_solver_set_variant(s, &v);
+}
+
+int devo_solver_shade_state(devo_solver *s, devo_shade_state *st, double *archive, double *m_cr,
+                            double *m_f, double *F, double *CR)
+{
+  if (!s || !s->have_best || !s->bk)
+    return DEVO_E_STATE;
+  if (!devo__variant_shade(&s->o.var))
+    return devo__set_err(s, DEVO_E_INVALID, "the last solve ran without JADE or SHADE");
+  if (!s->bk->shade_state)
+    return devo__set_err(s, DEVO_E_INVALID, "the %s backend cannot report JADE/SHADE's state",
+                         s->bk->name);
+  return s->bk->shade_state(s, st, archive, m_cr, m_f, F, CR);
+}
+
+/* The name of the family's algorithm in v, for messages. */
+static const char *shade_name(const devo__variant *v)
+{
+  return v->adapt == DEVO__ADAPT_JADE ? "jade" : (v->lpsr ? "lshade" : "shade");
+}
+
 /* devo_solve's check of the variant against the run (solver.c's validate). */
 int devo__variant_validate(devo_solver *s)
 {
-  int need = devo__strategy_min_np(s->o.var.strategy);
-  if (s->o.np < need)
+  const devo__opts *o = &s->o;
+  int need = devo__strategy_min_np(o->var.strategy);
+  if (devo__variant_shade(&o->var)) {
+    if (o->var.lpsr && o->var.np_min > o->np)
+      return devo__set_err(s, DEVO_E_INVALID,
+                           "lshade: NP_min = %d is above the initial population size %d",
+                           o->var.np_min, o->np);
+    if (o->var.lpsr && o->max_evals == 0 && o->max_gens == 0 && o->time_limit == 0.0)
+      return devo__set_err(s, DEVO_E_INVALID,
+                           "lshade needs an evaluation, generation or time budget (its population "
+                           "size follows it)");
+    return DEVO_OK; /* NP >= 4 (the setter) is all current-to-pbest/1 needs */
+  }
+  if (o->np < need)
     return devo__set_err(s, DEVO_E_INVALID,
                          "strategy %s needs a population of at least %d (it is %d)",
-                         devo_strategy_name(s->o.var.strategy, s->o.var.crossover), need, s->o.np);
+                         devo_strategy_name(o->var.strategy, o->var.crossover), need, o->np);
+  return DEVO_OK;
+}
+
+/* THE place where a backend without JADE/SHADE (no shade_state hook: the GPU backend until
+ * issue 24's kernels land) refuses them; DEVO_BACKEND_AUTO picks the CPU instead (solver.c). */
+int devo__variant_backend_check(devo_solver *s, const devo_backend *bk)
+{
+  if (devo__variant_shade(&s->o.var) && !bk->shade_state)
+    return devo__set_err(s, DEVO_E_INVALID,
+                         "the %s backend does not run %s yet (use the CPU backend)", bk->name,
+                         shade_name(&s->o.var));
   return DEVO_OK;
 }

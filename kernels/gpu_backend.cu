@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../problems/de_shade.h"
 #include "gpu_common.cuh"
 
 #define DEVO__GPU_FILE "kernels/gpu_backend.cu"
@@ -75,6 +76,8 @@ struct devo__gpu_state {
   int var_multi; /* the multikernel design was asked for; the fused variant kernel runs */
   devo__gpu_vargs va;
   devo__gpu_vktab vk;
+  /* JADE, SHADE, L-SHADE (issue 24): kernels/gpu_shade.cu runs the generations; NULL otherwise */
+  devo__gpu_shade *sh;
 };
 
 static int devo__cuerr(devo_solver *s, cudaError_t e, const char *call, int line)
@@ -171,6 +174,7 @@ static void devo__gpu_stop(devo_solver *s)
   cudaFree(g->va.gx);
   cudaFree(g->va.gf);
   cudaFree(g->va.gbox);
+  devo__gpu_shade_free(g->sh);
   if (g->h_ctl)
     cudaFreeHost(g->h_ctl);
   if (g->ev_fork)
@@ -478,6 +482,13 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
 {
   const char *mode;
   char grid[96];
+  if (g->sh) {
+    int used = snprintf(s->info, sizeof s->info, "gpu: %.100s (sm_%d%d, %d SMs), ", g->prop.name,
+                        g->prop.major, g->prop.minor, g->prop.multiProcessorCount);
+    if (used > 0 && (size_t)used < sizeof s->info)
+      devo__gpu_shade_describe(g->sh, s->info + used, sizeof s->info - (size_t)used);
+    return;
+  }
   if (g->design == DEVO_GPU_MULTIKERNEL)
     mode = "multikernel (4 launches per generation)";
   else if (g->persist)
@@ -547,7 +558,9 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
 static int devo__gpu_best(devo_solver *s, devo__gpu_state *g, int64_t gen)
 {
   devo__gpu_args a = g->a;
-  if (g->var && (gen & 1))
+  if (g->sh)
+    devo__gpu_shade_current(g->sh, &a); /* its buffer and size follow the reduction */
+  else if (g->var && (gen & 1))
     a.fit = g->va.fit1; /* variant runs keep fitness by generation parity */
   void *args[] = {&a};
   DEVO__CK(
@@ -764,6 +777,16 @@ static int devo__gpu_run(devo_solver *s, int64_t ngens)
   DEVO__CK(cudaSetDevice(g->dev));
   /* generation numbers are 32-bit counters, as on the CPU (uint32_t)(gens + 1) */
   const uint32_t gen0 = (uint32_t)s->gens;
+  if (g->sh) {
+    int64_t done = 0, evals = 0;
+    st = devo__gpu_shade_run(s, g->sh, g->h_ctl, g->a.ctl, gen0, ngens, g->st, &done, &evals);
+    if (st == DEVO_OK)
+      st = devo__gpu_best(s, g, s->gens + done);
+    s->gens += done;
+    s->evals += evals;
+    s->np_now = devo__gpu_shade_np(g->sh); /* the solver's budget arithmetic (L-SHADE) */
+    return st;
+  }
   if (g->var)
     st = devo__gpu_run_var(s, g, gen0, ngens);
   else if (g->design == DEVO_GPU_MULTIKERNEL)
@@ -837,7 +860,10 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
   if (g->design != DEVO_GPU_FUSED && g->design != DEVO_GPU_MULTIKERNEL)
     return devo__set_err(s, DEVO_E_INVALID, "unknown GPU design %d", g->design);
   g->va.var = s->o.var;
-  g->var = !devo__variant_plain(&s->o.var);
+  const int shade = devo__variant_shade(&s->o.var);
+  g->var = !shade && !devo__variant_plain(&s->o.var);
+  if (shade)
+    g->design = DEVO_GPU_FUSED; /* kernels/gpu_shade.cu's launches, whatever the design */
   if (g->var) {
     /* hand-over: every variant but plain rand1bin runs gpu_vfused.cu's fused kernels */
     if (devo__gpu_vfused_fill(hv->kind, &g->vk) != 0)
@@ -891,6 +917,10 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
     need += (size_t)np * sizeof(double) * (s->o.var.jde ? 5 : 1);
   if (g->var && s->o.var.gobl > 0.0)
     need += (n + (size_t)np + 2 * (size_t)d) * sizeof(double);
+  if (shade) /* fitness, F, CR, delta, the ranks and slots; the archive at NP_init's capacity */
+    need += (size_t)np * (5 * sizeof(double) + 4 * sizeof(int) + 1) +
+            (size_t)devo__sh_arc_cap(s->o.var.arc_rate, (uint32_t)np) * ((size_t)d + 1) *
+                sizeof(double);
   size_t mfree = 0, mtotal = 0;
   DEVO__CK(cudaMemGetInfo(&mfree, &mtotal));
   if (need > mfree || mfree - need < DEVO__GPU_RESERVE)
@@ -991,11 +1021,17 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
      * estimate, and a first generation longer than the slack overran the limit) */
     s->gen_estimate = devo__now() - t0;
   }
+  if (shade) {
+    st = devo__gpu_shade_start(s, &g->a, &g->prop, g->blk, g->smem, g->st, &g->sh);
+    if (st != DEVO_OK)
+      return st;
+  }
   st = devo__gpu_best(s, g, 0);
   if (st != DEVO_OK)
     return st;
   s->evals = np;
   s->gens = 0;
+  s->np_now = np;
   devo__gpu_describe(s, g);
   return DEVO_OK;
 }
@@ -1031,7 +1067,10 @@ static int devo__gpu_best_x(devo_solver *s, double *x)
   devo__gpu_state *g = (devo__gpu_state *)s->bk_state;
   if (!g)
     return devo__set_err(s, DEVO_E_STATE, "the GPU backend was not started");
-  const double *pop = (s->gens & 1) ? g->a.pop1 : g->a.pop0;
+  devo__gpu_args cur = g->a;
+  if (g->sh)
+    devo__gpu_shade_current(g->sh, &cur);
+  const double *pop = g->sh ? cur.pop0 : (s->gens & 1) ? g->a.pop1 : g->a.pop0;
   DEVO__CK(cudaSetDevice(g->dev));
   DEVO__CK(cudaMemcpyAsync(x, pop + (size_t)g->best_idx * g->a.dim,
                            (size_t)g->a.dim * sizeof(double), cudaMemcpyDeviceToHost, g->st));
@@ -1044,15 +1083,18 @@ static int devo__gpu_population(devo_solver *s, double *pop, double *fit)
   devo__gpu_state *g = (devo__gpu_state *)s->bk_state;
   if (!g)
     return devo__set_err(s, DEVO_E_STATE, "the GPU backend was not started");
-  const double *cur = (s->gens & 1) ? g->a.pop1 : g->a.pop0;
+  devo__gpu_args c = g->a;
+  if (g->sh)
+    devo__gpu_shade_current(g->sh, &c); /* L-SHADE: NP_g rows */
+  const double *cur = g->sh ? c.pop0 : (s->gens & 1) ? g->a.pop1 : g->a.pop0;
   DEVO__CK(cudaSetDevice(g->dev));
   if (pop)
-    DEVO__CK(cudaMemcpyAsync(pop, cur, (size_t)g->a.np * g->a.dim * sizeof(double),
+    DEVO__CK(cudaMemcpyAsync(pop, cur, (size_t)c.np * g->a.dim * sizeof(double),
                              cudaMemcpyDeviceToHost, g->st));
-  const double *cfit = g->var && (s->gens & 1) ? g->va.fit1 : g->a.fit;
+  const double *cfit = g->sh ? c.fit : g->var && (s->gens & 1) ? g->va.fit1 : g->a.fit;
   if (fit)
-    DEVO__CK(cudaMemcpyAsync(fit, cfit, (size_t)g->a.np * sizeof(double), cudaMemcpyDeviceToHost,
-                             g->st));
+    DEVO__CK(
+        cudaMemcpyAsync(fit, cfit, (size_t)c.np * sizeof(double), cudaMemcpyDeviceToHost, g->st));
   DEVO__CK(cudaStreamSynchronize(g->st));
   return DEVO_OK;
 }
@@ -1077,6 +1119,31 @@ static int devo__gpu_adapt_state(devo_solver *s, double *F, double *CR)
   return DEVO_OK;
 }
 
-extern "C" const devo_backend devo__gpu_backend = {
-    "gpu",          devo__gpu_start,      devo__gpu_run, devo__gpu_best_x, devo__gpu_population,
-    devo__gpu_stop, devo__gpu_adapt_state};
+extern "C" int devo__gpu_shade_profile(struct devo_solver *s, double *ms, int n)
+{
+  const devo__gpu_state *g =
+      s && s->bk == &devo__gpu_backend ? (devo__gpu_state *)s->bk_state : NULL;
+  return g && g->sh ? devo__gpu_shade_prof(g->sh, ms, n) : 0;
+}
+
+/* devo_solver_shade_state's copy of a JADE/SHADE/L-SHADE run (kernels/gpu_shade.cu). */
+static int devo__gpu_shade_state_hook(devo_solver *s, devo_shade_state *st, double *archive,
+                                      double *m_cr, double *m_f, double *F, double *CR)
+{
+  devo__gpu_state *g = (devo__gpu_state *)s->bk_state;
+  if (!g)
+    return devo__set_err(s, DEVO_E_STATE, "the GPU backend was not started");
+  if (!g->sh)
+    return devo__set_err(s, DEVO_E_INVALID, "the run has no JADE/SHADE state");
+  DEVO__CK(cudaSetDevice(g->dev));
+  return devo__gpu_shade_state(s, g->sh, g->st, st, archive, m_cr, m_f, F, CR);
+}
+
+extern "C" const devo_backend devo__gpu_backend = {"gpu",
+                                                   devo__gpu_start,
+                                                   devo__gpu_run,
+                                                   devo__gpu_best_x,
+                                                   devo__gpu_population,
+                                                   devo__gpu_stop,
+                                                   devo__gpu_adapt_state,
+                                                   devo__gpu_shade_state_hook};

@@ -139,6 +139,31 @@ struct devo__gpu_vktab {
 };
 int devo__gpu_vfused_fill(int kind, devo__gpu_vktab *t);
 
+/* JADE, SHADE and L-SHADE (kernels/gpu_shade.cu): a run's device state and host loop.
+ * start: after the initial population (a->pop0, a->fit) exists: the SHADE buffers, the initial
+ *   fitness re-evaluated in the CPU's order; blk, blk_smem: a block kind's configured layout.
+ *   *out is set even on failure (free it). Synchronises st.
+ * run: generations gen0 + 1 .. gen0 + ngens (fewer where the target or devo__should_abort stops
+ *   them); *done generations, *evals evaluations completed; h_ctl (pinned) gets d_ctl.
+ * current: a's pop0, fit and np set to the current population (for the best and the copies).
+ * state: the state for devo__backend's shade_state hook. */
+struct devo__gpu_shade;
+int devo__gpu_shade_start(devo_solver *s, const devo__gpu_args *a, const cudaDeviceProp *p, int blk,
+                          size_t blk_smem, cudaStream_t st, devo__gpu_shade **out);
+int devo__gpu_shade_run(devo_solver *s, devo__gpu_shade *g, devo__gpu_ctl *h_ctl,
+                        const devo__gpu_ctl *d_ctl, uint32_t gen0, int64_t ngens, cudaStream_t st,
+                        int64_t *done, int64_t *evals);
+void devo__gpu_shade_current(const devo__gpu_shade *g, devo__gpu_args *a);
+int devo__gpu_shade_np(const devo__gpu_shade *g);
+void devo__gpu_shade_describe(const devo__gpu_shade *g, char *buf, size_t len);
+int devo__gpu_shade_state(devo_solver *s, devo__gpu_shade *g, cudaStream_t st,
+                          devo_shade_state *out, double *archive, double *m_cr, double *m_f,
+                          double *F, double *CR);
+/* DEVO__GPU_SHADE_PROFILE runs: milliseconds per generation of each step (ranks, trial,
+ * update, archive rows, reduction), up to n; returns how many (0: not profiled). */
+int devo__gpu_shade_prof(const devo__gpu_shade *g, double *ms_per_gen, int n);
+void devo__gpu_shade_free(devo__gpu_shade *g);
+
 /* Kernels of one run, for the problem kind, as the host-side handles that cudaLaunchKernel,
  * cudaFuncGetAttributes and the occupancy API take. */
 struct devo__gpu_ktab {

@@ -65,5 +65,26 @@
 /* CEC: a composition's matrix-vector products by multiply-adds (the first two versions of
  * kernels/gpu_cec.cu) instead of the tensor cores (bit 28 means this for CEC only) */
 #define DEVO__GPU_CEC_FMA (1 << 28)
+/* JADE/SHADE/L-SHADE (kernels/gpu_shade.cu): CUDA events around each step of every generation,
+ * read by devo__gpu_shade_profile (bit 10 means this for these runs only; they have no kernel(P)).
+ * The events separate the launches: a timing run for the steps' shares, not for the total. */
+#define DEVO__GPU_SHADE_PROFILE (1 << 10)
+/* JADE/SHADE/L-SHADE: four launches per generation (ranks, trial, update, archive rows) at every
+ * NP, instead of two (trial, then update + archive rows + next ranks in one block) up to NP 1024
+ * (bit 11 means this for these runs only). */
+#define DEVO__GPU_SHADE_SPLIT (1 << 11)
+/* The milliseconds per generation of the steps of the last JADE/SHADE run on s (the solver's last
+ * solve, with DEVO__GPU_SHADE_PROFILE): ms[0] ranks, ms[1] trial + evaluation + selection, ms[2]
+ * archive slots and memory update, ms[3] archive rows, ms[4] L-SHADE's reduction (ranks,
+ * compaction, archive shrink; 0 where none). Returns how many were written (0: none: not a
+ * profiled SHADE run, no generation, or a build without CUDA). kernels/gpu_backend.cu. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+struct devo_solver;
+int devo__gpu_shade_profile(struct devo_solver *s, double *ms, int n);
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DEVO_GPU_VARIANTS_CUH */

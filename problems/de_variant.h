@@ -45,12 +45,25 @@ enum { DEVO__XOVER_BIN = 0, DEVO__XOVER_EXP = 1 };
 
 #define DEVO__MAX_PICKS 5
 
+/* Parameter adaptation (devo__variant.adapt). jDE stays the jde flag (DEVO__ADAPT_JDE names it;
+ * adapt is not set for it); JADE and SHADE (with lpsr: L-SHADE) are de_shade.h's family, which
+ * always runs current-to-pbest/1/bin with its archive (strategy, crossover, F, CR unused). */
+enum { DEVO__ADAPT_NONE = 0, DEVO__ADAPT_JDE = 1, DEVO__ADAPT_JADE = 2, DEVO__ADAPT_SHADE = 3 };
+
 /* The variant of a run (engine/internal.h keeps one in devo__opts). */
 typedef struct devo__variant {
   int strategy, crossover;             /* DEVO__STRAT_*, DEVO__XOVER_* */
   int jde;                             /* 0/1 */
   double tau1, tau2, fl, fu, crl, cru; /* jDE's probabilities and ranges */
   double gobl;                         /* GOBL jump probability p_o; 0 = off */
+  /* de_shade.h (adapt JADE or SHADE): */
+  int adapt;       /* DEVO__ADAPT_NONE, _JADE or _SHADE */
+  double p;        /* pbest rate: the best max(2, round(p NP)) */
+  double arc_rate; /* archive capacity = round(arc_rate NP); 0 = no archive */
+  int hist;        /* SHADE: history size H */
+  double c;        /* JADE: learning rate c */
+  int lpsr;        /* SHADE: 1 = L-SHADE's linear population size reduction */
+  int np_min;      /* L-SHADE: final population size */
 } devo__variant;
 
 /* jDE's published settings (Brest et al. 2006, section III) and initial F_i, CR_i. */
@@ -63,7 +76,8 @@ typedef struct devo__variant {
 #define DEVO__JDE_F_INIT  0.5
 #define DEVO__JDE_CR_INIT 0.9
 
-/* The default variant: rand1bin, jDE off (its parameters at jDE's defaults), GOBL off. */
+/* The default variant: rand1bin, jDE off (its parameters at jDE's defaults), GOBL off, no
+ * JADE/SHADE (their fields at SHADE's defaults, de_shade.h). */
 static inline DEVO_HD devo__variant devo__variant_default(void)
 {
   devo__variant v;
@@ -77,14 +91,27 @@ static inline DEVO_HD devo__variant devo__variant_default(void)
   v.crl = DEVO__JDE_CRL;
   v.cru = DEVO__JDE_CRU;
   v.gobl = 0.0;
+  v.adapt = DEVO__ADAPT_NONE;
+  v.p = 0.11;
+  v.arc_rate = 1.0;
+  v.hist = 100;
+  v.c = 0.1;
+  v.lpsr = 0;
+  v.np_min = 4;
   return v;
+}
+
+/* Whether v runs de_shade.h's family (JADE, SHADE, L-SHADE). */
+static inline DEVO_HD int devo__variant_shade(const devo__variant *v)
+{
+  return v->adapt == DEVO__ADAPT_JADE || v->adapt == DEVO__ADAPT_SHADE;
 }
 
 /* Whether v is today's DE/rand/1/bin (what the specialised GPU kernels run). */
 static inline DEVO_HD int devo__variant_plain(const devo__variant *v)
 {
   return v->strategy == DEVO__STRAT_RAND1 && v->crossover == DEVO__XOVER_BIN && !v->jde &&
-         !(v->gobl > 0.0);
+         !(v->gobl > 0.0) && v->adapt == DEVO__ADAPT_NONE;
 }
 
 /* Donors a strategy draws (r1..r_picks), and whether it reads the best individual. */

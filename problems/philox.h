@@ -38,8 +38,13 @@ enum {
                            repair uniforms (slot = coordinate + 1) */
   DEVO__RNG_IG = 10,    /* makespan search (etc_vnd.c): slot = draw (block), generation = step,
                            individual = chain */
-  DEVO__RNG_GLS = 11    /* GPU local search (kernels/gpu_sched_ls.cu): slot = draw, generation =
+  DEVO__RNG_GLS = 11,   /* GPU local search (kernels/gpu_sched_ls.cu): slot = draw, generation =
                            step, individual = chain */
+  /* de_shade.h: history slot, Box-Muller, pbest (slots 0, 1), Cauchy attempts (slot 2 + t) */
+  DEVO__RNG_SHADE = 12,
+  /* de_shade.h: archive overwrite (slot 0, individual = inserter), shrink removals (slot t + 1,
+     individual 0) */
+  DEVO__RNG_ARCHIVE = 13
 };
 
 static inline DEVO_HD void devo__philox_round(uint32_t c[4], const uint32_t k[2])

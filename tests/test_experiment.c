@@ -82,7 +82,7 @@ TEST_CASE(spec_errors)
   refused_at("[algorithm b]\nf = 0", 7, "F = 0");
   refused_at("[algorithm b]\nstrategy = best9bin", 7, "best9bin");
   /* the DE variants' keys (docs/variants.md) */
-  refused_at("[algorithm b]\npreset = shade", 7, "shade");
+  refused_at("[algorithm b]\npreset = mshade", 7, "mshade");
   refused_at("[algorithm b]\njde = maybe", 7, "on or off");
   refused_at("[algorithm b]\njde = on\njde_tau1 = 1.5", 8, "tau1");
   refused_at("[algorithm b]\njde_fl = 0", 7, "F_l");

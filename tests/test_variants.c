@@ -866,8 +866,8 @@ TEST_CASE(api_validation)
   CHECK(devo_solver_set_gobl(s, 1.01) == DEVO_E_INVALID);
   CHECK(devo_solver_set_gobl(s, -0.01) == DEVO_E_INVALID);
   CHECK(devo_solver_set_gobl(s, NAN) == DEVO_E_INVALID);
-  CHECK(devo_solver_set_algorithm(s, "shade") == DEVO_E_INVALID);
-  CHECK(strstr(devo_solver_errmsg(s), "shade") != NULL);
+  CHECK(devo_solver_set_algorithm(s, "mshade") == DEVO_E_INVALID);
+  CHECK(strstr(devo_solver_errmsg(s), "mshade") != NULL);
   /* nothing changed by the refusals */
   devo_solver_get_variant(s, &v);
   CHECK(v.strategy == 0 && v.crossover == 0 && v.jde == 0 && v.gobl == 0.0);
@@ -904,7 +904,7 @@ TEST_CASE(cli_bad_values)
 {
   static const char *const bad[][2] = {{"--strategy rand3bin", "--strategy"},
                                        {"--strategy", "--strategy"},
-                                       {"--algorithm shade", "--algorithm"},
+                                       {"--algorithm mshade", "--algorithm"},
                                        {"--jde-tau1 1.5 --jde", "--jde-tau1"},
                                        {"--jde-tau2 -0.1 --jde", "--jde-tau2"},
                                        {"--jde-fl 0 --jde", "--jde-fl"},

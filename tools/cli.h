@@ -106,7 +106,9 @@ typedef struct cli_variant {
   const char *algorithm; /* --algorithm, or NULL */
   int strategy, crossover;
   double tau1, tau2, fl, fu, crl, cru, gobl;
-  unsigned set; /* bit per option given */
+  double p, arc_rate, c; /* --pbest, --archive-rate, --jade-c */
+  int hist, np_min;      /* --memory-size, --np-min */
+  unsigned set;          /* bit per option given */
 } cli_variant;
 /* The options ("--strategy=", ...; NULL-terminated) for a command's cli_next list. */
 extern const char *const cli_variant_names[];

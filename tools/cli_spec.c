@@ -64,7 +64,7 @@ static int set_preset(devo_solver *s, const char *val, char *msg, size_t msglen)
 {
   if (devo_solver_set_algorithm(s, val) == DEVO_OK)
     return DEVO_OK;
-  snprintf(msg, msglen, "unknown preset '%s' (de, jde or gojde)", val);
+  snprintf(msg, msglen, "unknown preset '%s' (de, jde, gojde, jade, shade or lshade)", val);
   return DEVO_E_INVALID;
 }
 
@@ -80,18 +80,29 @@ static int set_jde(devo_solver *s, const char *val, char *msg, size_t msglen)
   return DEVO_E_INVALID;
 }
 
-/* One number field of the variant: which = 0..6 for tau1, tau2, fl, fu, crl, cru, gobl. */
+/* One number field of the variant: which = 0..6 for tau1, tau2, fl, fu, crl, cru, gobl; 7..9
+ * for JADE/SHADE's pbest, archive_rate, jade_c (docs/shade.md); 10, 11 for the integers
+ * memory_size, np_min. */
 static int set_variant_num(devo_solver *s, int which, const char *val, char *msg, size_t msglen)
 {
   devo_variant v;
   double x;
-  double *field[7];
+  double *field[10];
   if (num_arg(val, &x, msg, msglen) != DEVO_OK)
     return DEVO_E_INVALID;
   devo_solver_get_variant(s, &v);
   field[0] = &v.tau1, field[1] = &v.tau2, field[2] = &v.fl, field[3] = &v.fu;
   field[4] = &v.crl, field[5] = &v.cru, field[6] = &v.gobl;
-  *field[which] = x;
+  field[7] = &v.p, field[8] = &v.arc_rate, field[9] = &v.c;
+  if (which >= 10) {
+    if (!(x == floor(x) && fabs(x) < 1e9)) {
+      snprintf(msg, msglen, "expects an integer, got '%s'", val);
+      return DEVO_E_INVALID;
+    }
+    *(which == 10 ? &v.hist : &v.np_min) = (int)x;
+  } else {
+    *field[which] = x;
+  }
   return devo_solver_set_variant(s, &v);
 }
 
@@ -107,6 +118,11 @@ DEVO_VARIANT_NUM_SETTER(set_jde_fu, 3)
 DEVO_VARIANT_NUM_SETTER(set_jde_crl, 4)
 DEVO_VARIANT_NUM_SETTER(set_jde_cru, 5)
 DEVO_VARIANT_NUM_SETTER(set_gobl, 6)
+DEVO_VARIANT_NUM_SETTER(set_pbest, 7)
+DEVO_VARIANT_NUM_SETTER(set_archive_rate, 8)
+DEVO_VARIANT_NUM_SETTER(set_jade_c, 9)
+DEVO_VARIANT_NUM_SETTER(set_memory_size, 10)
+DEVO_VARIANT_NUM_SETTER(set_np_min, 11)
 #undef DEVO_VARIANT_NUM_SETTER
 
 static int set_bounds(devo_solver *s, const char *val, char *msg, size_t msglen)
@@ -137,6 +153,11 @@ static const struct {
     {"jde_crl", set_jde_crl},
     {"jde_cru", set_jde_cru},
     {"gobl", set_gobl},
+    {"pbest", set_pbest},
+    {"archive_rate", set_archive_rate},
+    {"jade_c", set_jade_c},
+    {"memory_size", set_memory_size},
+    {"np_min", set_np_min},
 };
 #define NALGO_KEYS ((int)(sizeof algo_keys / sizeof algo_keys[0]))
 

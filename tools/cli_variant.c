@@ -12,9 +12,27 @@
 #include "json_out.h"
 
 const char *const cli_variant_names[] = {
-    "--strategy=", "--algorithm=", "--jde",      "--jde-tau1=", "--jde-tau2=", "--jde-fl=",
-    "--jde-fu=",   "--jde-crl=",   "--jde-cru=", "--gobl=",     NULL};
-enum { V_STRATEGY, V_ALGO, V_JDE, V_TAU1, V_TAU2, V_FL, V_FU, V_CRL, V_CRU, V_GOBL, V_COUNT };
+    "--strategy=",    "--algorithm=", "--jde",      "--jde-tau1=", "--jde-tau2=", "--jde-fl=",
+    "--jde-fu=",      "--jde-crl=",   "--jde-cru=", "--gobl=",     "--pbest=",    "--archive-rate=",
+    "--memory-size=", "--jade-c=",    "--np-min=",  NULL};
+enum {
+  V_STRATEGY,
+  V_ALGO,
+  V_JDE,
+  V_TAU1,
+  V_TAU2,
+  V_FL,
+  V_FU,
+  V_CRL,
+  V_CRU,
+  V_GOBL,
+  V_PBEST,
+  V_ARC,
+  V_HIST,
+  V_JADE_C,
+  V_NPMIN,
+  V_COUNT
+};
 
 /* The strategies' names come from the library's table (adding one there lists it here). */
 void cli_variant_print_help(FILE *f)
@@ -42,6 +60,14 @@ void cli_variant_print_help(FILE *f)
         "                                F_u = 0.9, CR_l = 0, CR_u = 1: Brest et al. 2006)\n"
         "                        gojde = --strategy rand1exp --jde --jde-fl 0.2 --jde-fu 0.2\n"
         "                                --jde-crl 0.8 --jde-cru 0.2 --gobl 0.05 (GOjDE)\n"
+        "                        jade  = current-to-pbest/1/bin + archive, F and CR adapted:\n"
+        "                                --pbest 0.05 --archive-rate 1 --jade-c 0.1 (Zhang and\n"
+        "                                Sanderson 2009)\n"
+        "                        shade = the same with a success history: --memory-size 100\n"
+        "                                --pbest 0.11 --archive-rate 1 (Tanabe and Fukunaga 2013)\n"
+        "                        lshade = SHADE + linear population size reduction from\n"
+        "                                --np (default 18 x dim) to --np-min 4: --memory-size 6\n"
+        "                                --pbest 0.11 --archive-rate 2.6 (Tanabe, Fukunaga 2014)\n"
         "  --jde               self-adapting F and CR per individual (jDE; --f, --cr then unused)\n"
         "  --jde-tau1 P        probability of a new F, in [0, 1] (default 0.1)\n"
         "  --jde-tau2 P        probability of a new CR, in [0, 1] (default 0.1)\n"
@@ -50,7 +76,13 @@ void cli_variant_print_help(FILE *f)
         "  --jde-crl X         new CR = CR_l + u CR_u: CR_l in [0, 1] (default 0)\n"
         "  --jde-cru X         CR_u in [0, 1], CR_l + CR_u <= 1 (default 1)\n"
         "  --gobl P            generalized opposition-based learning: each generation is a jump\n"
-        "                      with probability P, in [0, 1] (default 0: off)\n",
+        "                      with probability P, in [0, 1] (default 0: off)\n"
+        "  --pbest P           jade/shade/lshade: pbest among the best max(2, round(P NP)),\n"
+        "                      P in (0, 1]\n"
+        "  --archive-rate R    jade/shade/lshade: archive capacity round(R NP), R in [0, 10]\n"
+        "  --memory-size H     shade/lshade: success history size, 1 .. 100000\n"
+        "  --jade-c C          jade: learning rate of mu_CR and mu_F, in [0, 1]\n"
+        "  --np-min N          lshade: final population size, 4 .. --np (default 4)\n",
         f);
 }
 
@@ -83,9 +115,10 @@ static int in_range(const char *cmd, const char *opt, const char *val, double *o
 int cli_variant_option(const char *cmd, int which, const char *val, cli_variant *cv)
 {
   double *slot[V_COUNT] = {NULL};
-  static const char *const opt[V_COUNT] = {"--strategy", "--algorithm", "--jde",    "--jde-tau1",
-                                           "--jde-tau2", "--jde-fl",    "--jde-fu", "--jde-crl",
-                                           "--jde-cru",  "--gobl"};
+  static const char *const opt[V_COUNT] = {
+      "--strategy", "--algorithm",    "--jde",         "--jde-tau1", "--jde-tau2",
+      "--jde-fl",   "--jde-fu",       "--jde-crl",     "--jde-cru",  "--gobl",
+      "--pbest",    "--archive-rate", "--memory-size", "--jade-c",   "--np-min"};
   slot[V_TAU1] = &cv->tau1, slot[V_TAU2] = &cv->tau2, slot[V_FL] = &cv->fl;
   slot[V_FU] = &cv->fu, slot[V_CRL] = &cv->crl, slot[V_CRU] = &cv->cru, slot[V_GOBL] = &cv->gobl;
   switch (which) {
@@ -97,7 +130,8 @@ int cli_variant_option(const char *cmd, int which, const char *val, cli_variant 
   case V_ALGO: {
     devo_variant t;
     if (devo_variant_preset(&t, val, NULL, 0) != DEVO_OK)
-      return cli_usage_error(cmd, "--algorithm: unknown value '%s' (de, jde or gojde)", val);
+      return cli_usage_error(
+          cmd, "--algorithm: unknown value '%s' (de, jde, gojde, jade, shade or lshade)", val);
     cv->algorithm = val;
     break;
   }
@@ -111,6 +145,30 @@ int cli_variant_option(const char *cmd, int which, const char *val, cli_variant 
     if (in_range(cmd, opt[which], val, slot[which], 0.0, 0, 2.0))
       return CLI_USAGE;
     break;
+  case V_PBEST:
+    if (in_range(cmd, opt[which], val, &cv->p, 0.0, 1, 1.0))
+      return CLI_USAGE;
+    break;
+  case V_ARC:
+    if (in_range(cmd, opt[which], val, &cv->arc_rate, 0.0, 0, 10.0))
+      return CLI_USAGE;
+    break;
+  case V_JADE_C:
+    if (in_range(cmd, opt[which], val, &cv->c, 0.0, 0, 1.0))
+      return CLI_USAGE;
+    break;
+  case V_HIST:
+    if (cli_int(cmd, opt[which], val, &cv->hist))
+      return CLI_USAGE;
+    if (cv->hist < 1 || cv->hist > 100000)
+      return cli_usage_error(cmd, "--memory-size must be in [1, 100000], got %s", val);
+    break;
+  case V_NPMIN:
+    if (cli_int(cmd, opt[which], val, &cv->np_min))
+      return CLI_USAGE;
+    if (cv->np_min < 4 || cv->np_min > 10000000)
+      return cli_usage_error(cmd, "--np-min must be in [4, 10000000], got %s", val);
+    break;
   default:
     if (which < 0 || which >= V_COUNT)
       return CLI_USAGE;
@@ -119,6 +177,36 @@ int cli_variant_option(const char *cmd, int which, const char *val, cli_variant 
     break;
   }
   cv->set |= 1 << which;
+  return 0;
+}
+
+/* The jade/shade/lshade options over the preset: each only with the algorithms that read it. */
+static int shade_finish(const char *cmd, cli_variant *cv)
+{
+  devo_variant *v = &cv->v;
+  const int any = (1 << V_PBEST) | (1 << V_ARC) | (1 << V_HIST) | (1 << V_JADE_C) | (1 << V_NPMIN);
+  if ((cv->set & any) && v->adapt == DEVO_ADAPT_NONE)
+    return cli_usage_error(cmd, "--pbest, --archive-rate, --memory-size, --jade-c and --np-min "
+                                "need --algorithm jade, shade or lshade");
+  if ((cv->set & (1 << V_HIST)) && v->adapt != DEVO_ADAPT_SHADE)
+    return cli_usage_error(cmd, "--memory-size needs --algorithm shade or lshade");
+  if ((cv->set & (1 << V_JADE_C)) && v->adapt != DEVO_ADAPT_JADE)
+    return cli_usage_error(cmd, "--jade-c needs --algorithm jade");
+  if ((cv->set & (1 << V_NPMIN)) && !v->lpsr)
+    return cli_usage_error(cmd, "--np-min needs --algorithm lshade");
+  if (v->adapt != DEVO_ADAPT_NONE && (cv->set & ((1 << V_STRATEGY) | (1 << V_JDE) | (1 << V_GOBL))))
+    return cli_usage_error(cmd, "--strategy, --jde and --gobl do not apply to jade, shade and "
+                                "lshade (current-to-pbest/1/bin, self-adapting)");
+  if (cv->set & (1 << V_PBEST))
+    v->p = cv->p;
+  if (cv->set & (1 << V_ARC))
+    v->arc_rate = cv->arc_rate;
+  if (cv->set & (1 << V_HIST))
+    v->hist = cv->hist;
+  if (cv->set & (1 << V_JADE_C))
+    v->c = cv->c;
+  if (cv->set & (1 << V_NPMIN))
+    v->np_min = cv->np_min;
   return 0;
 }
 
@@ -157,7 +245,7 @@ int cli_variant_finish(const char *cmd, cli_variant *cv)
   if (!(v->crl + v->cru <= 1.0))
     return cli_usage_error(cmd, "--jde-crl + --jde-cru must be <= 1 (CR stays in [0, 1]), got %g",
                            v->crl + v->cru);
-  return 0;
+  return shade_finish(cmd, cv);
 }
 
 /* The preset given, else "jde" or "de" by whether jDE is on (the JSON's other fields say the
@@ -192,8 +280,25 @@ void cli_variant_json(json_out *j, const cli_variant *cv, double mean_f, double 
 {
   const devo_variant *v = &cv->v;
   json_kv_str(j, "algorithm", cli_variant_algorithm(cv));
-  json_kv_str(j, "strategy", devo_strategy_name(v->strategy, v->crossover));
+  json_kv_str(j, "strategy",
+              v->adapt != DEVO_ADAPT_NONE ? "currenttopbest1bin"
+                                          : devo_strategy_name(v->strategy, v->crossover));
   json_kv_num(j, "gobl", v->gobl);
+  json_key(j, "shade");
+  if (v->adapt == DEVO_ADAPT_NONE) {
+    json_null(j);
+  } else {
+    json_obj(j);
+    json_kv_num(j, "pbest", v->p);
+    json_kv_num(j, "archive_rate", v->arc_rate);
+    if (v->adapt == DEVO_ADAPT_JADE)
+      json_kv_num(j, "c", v->c);
+    else
+      json_kv_int(j, "memory_size", v->hist);
+    if (v->lpsr)
+      json_kv_int(j, "np_min", v->np_min);
+    json_end_obj(j);
+  }
   json_key(j, "jde");
   if (!v->jde) {
     json_null(j);

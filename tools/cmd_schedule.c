@@ -243,6 +243,12 @@ static int parse(int argc, char **argv, sched_args *a)
                                       "--chains=",
                                       "--search=",
                                       "--max-input-bytes=",
+                                      /* cli_variant_names (issue 24): */
+                                      "--pbest=",
+                                      "--archive-rate=",
+                                      "--memory-size=",
+                                      "--jade-c=",
+                                      "--np-min=",
                                       NULL};
   static const char *const formats[] = {"auto", "csv", "braun", NULL};
   static const char *const out_formats[] = {"text", "csv", "json", NULL};

@@ -90,7 +90,7 @@ static void catch_signals(void (*handler)(int))
 typedef struct solve_args {
   const char *problem, *cec_dir, *lower, *upper, *ranges;
   int dim, np, threads, backend, design, bounds, json, print_x, verbose;
-  int backend_set, design_set, threads_set;
+  int backend_set, design_set, threads_set, np_set;
   double f, cr, target, time_limit;
   int64_t max_evals, max_gens;
   uint64_t seed, data_seed;
@@ -99,19 +99,15 @@ typedef struct solve_args {
 
 static int parse(int argc, char **argv, solve_args *a)
 {
-  static const char *const names[] = {"--problem=",  "--dim=",       "--np=",
-                                      "--f=",        "--cr=",        "--max-evals=",
-                                      "--max-gens=", "--target=",    "--time-limit=",
-                                      "--seed=",     "--data-seed=", "--cec-data=",
-                                      "--threads=",  "--backend=",   "--gpu-design=",
-                                      "--bounds=",   "--json",       "--print-x",
-                                      "--verbose",   "--help",       "--lower=",
-                                      "--upper=",    "--ranges=",
-                                      /* cli_variant_names: */
-                                      "--strategy=", "--algorithm=", "--jde",
-                                      "--jde-tau1=", "--jde-tau2=",  "--jde-fl=",
-                                      "--jde-fu=",   "--jde-crl=",   "--jde-cru=",
-                                      "--gobl=",     NULL};
+  static const char *const names[] = {
+      "--problem=", "--dim=", "--np=", "--f=", "--cr=", "--max-evals=", "--max-gens=", "--target=",
+      "--time-limit=", "--seed=", "--data-seed=", "--cec-data=", "--threads=", "--backend=",
+      "--gpu-design=", "--bounds=", "--json", "--print-x", "--verbose", "--help",
+      "--lower=", "--upper=", "--ranges=",
+      /* cli_variant_names: */
+      "--strategy=", "--algorithm=", "--jde",
+      "--jde-tau1=", "--jde-tau2=", "--jde-fl=", "--jde-fu=", "--jde-crl=", "--jde-cru=", "--gobl=",
+      "--pbest=", "--archive-rate=", "--memory-size=", "--jade-c=", "--np-min=", NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
   static const char *const designs[] = {"fused", "multikernel", "naive", NULL};
   static const char *const rules[] = {"reinit", "clip", "reflect", "midpoint", NULL};
@@ -141,6 +137,7 @@ static int parse(int argc, char **argv, solve_args *a)
       break;
     case 2:
       r = cli_int(cmd, "--np", v, &a->np);
+      a->np_set = 1;
       break;
     case 3:
       r = cli_double(cmd, "--f", v, &a->f);
@@ -229,7 +226,29 @@ static int parse(int argc, char **argv, solve_args *a)
     return cli_usage_error(cmd, "--gpu-design contradicts --backend cpu");
   if (a->threads_set && a->backend_set && a->backend == DEVO_BACKEND_GPU)
     return cli_usage_error(cmd, "--threads sets CPU workers and contradicts --backend gpu");
-  return cli_variant_finish(cmd, &a->var);
+  if (cli_variant_finish(cmd, &a->var))
+    return CLI_USAGE;
+  if (a->var.v.lpsr && !a->np_set) /* L-SHADE's NP_init = 18 D (Tanabe and Fukunaga 2014) */
+    a->np = a->dim > 10000000 / 18 ? 10000000 : 18 * a->dim;
+  return CLI_OK;
+}
+
+/* The algorithm line of a jade/shade/lshade run (without its closing parenthesis) and its final
+ * population and archive sizes. */
+static void print_shade(devo_solver *s, const solve_args *a)
+{
+  const devo_variant *v = &a->var.v;
+  devo_shade_state st;
+  printf("algorithm    %s (current-to-pbest/1/bin, p %g, archive rate %g", a->var.algorithm, v->p,
+         v->arc_rate);
+  if (v->adapt == DEVO_ADAPT_JADE)
+    printf(", c %g", v->c);
+  else
+    printf(", H %d", v->hist);
+  if (v->lpsr)
+    printf(", NP %d -> %d", a->np, v->np_min);
+  if (devo_solver_shade_state(s, &st, NULL, NULL, NULL, NULL, NULL) == DEVO_OK)
+    printf("; final NP %d, archive %d of %d", st.np, st.archive_size, st.archive_cap);
 }
 
 static void print_vector(FILE *f, const double *x, int dim, const char *sep)
@@ -305,8 +324,12 @@ static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
     printf("elapsed      %.6f s\n", stats.elapsed);
     printf("stop         %s (%s)\n", devo_status_name(st), devo_status_message(st));
     printf("backend      %s\n", devo_solver_backend_info(s));
-    printf("algorithm    %s (%s%s", cli_variant_algorithm(&a->var),
-           devo_strategy_name(a->var.v.strategy, a->var.v.crossover), a->var.v.jde ? ", jDE" : "");
+    if (a->var.v.adapt != DEVO_ADAPT_NONE)
+      print_shade(s, a);
+    else
+      printf("algorithm    %s (%s%s", cli_variant_algorithm(&a->var),
+             devo_strategy_name(a->var.v.strategy, a->var.v.crossover),
+             a->var.v.jde ? ", jDE" : "");
     if (a->var.v.gobl > 0.0)
       printf(", GOBL p_o = %g", a->var.v.gobl);
     printf(")\n");

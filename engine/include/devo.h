@@ -437,7 +437,8 @@ enum { DEVO_CROSSOVER_BIN = 0, DEVO_CROSSOVER_EXP = 1 };
 
 /* A whole variant: strategy, crossover, jDE (Brest et al. 2006) and GOBL (Wang, Rahnamayan, Wu
  * 2013). devo_variant_init gives rand1bin, jDE off with jDE's published parameters
- * (tau1 = tau2 = 0.1, fl = 0.1, fu = 0.9, crl = 0, cru = 1), GOBL off: devo's classic DE. */
+ * (tau1 = tau2 = 0.1, fl = 0.1, fu = 0.9, crl = 0, cru = 1), GOBL off, adapt NONE (p = 0.11,
+ * arc_rate = 1, hist = 100, c = 0.1, lpsr = 0, np_min = 4): devo's classic DE. */
 typedef struct devo_variant {
   int strategy;      /* DEVO_STRATEGY_* */
   int crossover;     /* DEVO_CROSSOVER_* */
@@ -449,6 +450,14 @@ typedef struct devo_variant {
   double fl, fu;     /* fl in (0, 2], fu in [0, 2], fl + fu <= 2 (F stays in (0, 2]) */
   double crl, cru;   /* crl in [0, 1], cru in [0, 1], crl + cru <= 1 (CR stays in [0, 1]) */
   double gobl;       /* GOBL jump probability p_o per generation, [0, 1]; 0 = off */
+  /* JADE / SHADE / L-SHADE (issue 24; the block "JADE, SHADE, L-SHADE" below): */
+  int adapt;       /* DEVO_ADAPT_NONE, DEVO_ADAPT_JADE or DEVO_ADAPT_SHADE */
+  double p;        /* pbest rate, (0, 1]: pbest among the best max(2, round(p NP)) */
+  double arc_rate; /* archive capacity round(arc_rate NP), [0, 10]; 0 = no archive */
+  int hist;        /* SHADE: history size H, 1 .. 100000 */
+  double c;        /* JADE: learning rate c, [0, 1] */
+  int lpsr;        /* SHADE: 1 = L-SHADE's linear population size reduction */
+  int np_min;      /* L-SHADE: final population size, 4 .. NP */
 } devo_variant;
 /* o must not be NULL. Thread-safe. */
 void devo_variant_init(devo_variant *v);
@@ -457,8 +466,9 @@ void devo_variant_init(devo_variant *v);
 int devo_variant_check(const devo_variant *v, char *err, size_t errlen);
 /* The presets (devo solve --algorithm): "de" = rand1bin; "jde" = rand1bin + jDE (defaults);
  * "gojde" = rand1exp + jDE with fl = fu = 0.2, crl = 0.8, cru = 0.2 + GOBL p_o = 0.05 (GOjDE,
- * as issue 18 gives it; docs/variants.md). Overwrites the whole of v. DEVO_OK or DEVO_E_INVALID
- * (unknown name; message in err). Thread-safe. */
+ * as issue 18 gives it; docs/variants.md); "jade", "shade", "lshade" (below, docs/shade.md).
+ * Overwrites the whole of v. DEVO_OK or DEVO_E_INVALID (unknown name; message in err). Thread-safe.
+ */
 int devo_variant_preset(devo_variant *v, const char *preset, char *err, size_t errlen);
 /* "rand1bin", "best2exp", ...: a static string, or NULL for values out of range. */
 const char *devo_strategy_name(int strategy, int crossover);
@@ -483,6 +493,51 @@ void devo_solver_get_variant(const devo_solver *s, devo_variant *v);
  * DEVO_OK, DEVO_E_STATE (no population), DEVO_E_INVALID (the run had no jDE, or the backend
  * cannot report it; message set). */
 int devo_solver_jde_state(devo_solver *s, double *F, double *CR);
+
+/* ---- JADE, SHADE, L-SHADE (issue 24; docs/shade.md has every formula, draw and source) ------
+ * With adapt = DEVO_ADAPT_JADE or DEVO_ADAPT_SHADE the run uses current-to-pbest/1/bin with an
+ * external archive (the variant's strategy and crossover and the solver's F and CR are unused;
+ * jde must be 0 and gobl 0):
+ *   v = x_i + F_i (x_pbest - x_i) + F_i (x_r1 - x_r2), r2 from the population and the archive;
+ *   F_i ~ Cauchy(M_F, 0.1) (redrawn while <= 0, cut at 1), CR_i ~ N(M_CR, 0.1) clipped to [0, 1].
+ * JADE (Zhang and Sanderson 2009): one pair (mu_CR, mu_F) moved by c towards the successes' mean
+ * CR and Lehmer mean F. SHADE (Tanabe and Fukunaga 2013): H pairs, one picked per individual,
+ * one slot (round robin) set to the improvement-weighted Lehmer means. L-SHADE (2014): SHADE +
+ * lpsr: NP falls linearly from NP_init to np_min over the budget (evaluations, else generations,
+ * else the time limit; devo_solve refuses lpsr without one of them), the worst leave, the
+ * archive shrinks with NP; M_CR may take the terminal value (-1: CR_i = 0).
+ * Presets (devo_variant_preset, devo_solver_set_algorithm): "jade": p = 0.05, c = 0.1,
+ * arc_rate = 1; "shade": H = 100, p = 0.11, arc_rate = 1; "lshade": H = 6, p = 0.11,
+ * arc_rate = 2.6, np_min = 4, lpsr = 1, and NP_init = 18 D when devo_solver_set_np was not
+ * called. All initial memories 0.5. Both backends run them, with the same bits where the
+ * objective uses + - * / and sqrt only (docs/gpu-shade.md: the GPU's cos and glibc's may differ).
+ * After an L-SHADE run devo_solver_population copies the current NP rows (devo_shade_state.np),
+ * not NP_init. */
+enum { DEVO_ADAPT_NONE = 0, DEVO_ADAPT_JADE = 2, DEVO_ADAPT_SHADE = 3 };
+
+/* The parameters of the family on the solver's variant (the strategy, jDE and GOBL fields are
+ * kept); the same checks as devo_variant_check. DEVO_OK, DEVO_E_INVALID with a message,
+ * DEVO_E_STATE during a solve. */
+int devo_solver_set_shade(devo_solver *s, int adapt, double p, double arc_rate, int hist, double c,
+                          int lpsr, int np_min);
+
+/* The adaptation state after the last solve (or a progress callback), for tests and analysis. */
+typedef struct devo_shade_state {
+  int np;           /* current population size (L-SHADE: after the last reduction) */
+  int np_gen;       /* population size of the last generation: the length of F and CR below */
+  int archive_size; /* |A| */
+  int archive_cap;  /* capacity for the current np */
+  int hist;         /* H (JADE: 1) */
+  int k;            /* the memory slot the next success updates (JADE: 0) */
+} devo_shade_state;
+/* Fills st and copies (each pointer may be NULL): archive (archive_size * dim doubles, rows in
+ * slot order), m_cr and m_f (hist doubles; JADE: mu_CR, mu_F; -1 = terminal), F and CR (the F_i
+ * and CR_i drawn in the last generation, np_gen doubles; 0 before the first generation). The
+ * caller sizes the buffers: archive at most round(arc_rate NP_init) rows, np_gen <= NP_init.
+ * DEVO_OK, DEVO_E_STATE (no population yet), DEVO_E_INVALID (the run was not JADE/SHADE, or its
+ * backend cannot report it; message set). Not thread-safe with a running solve. */
+int devo_solver_shade_state(devo_solver *s, devo_shade_state *st, double *archive, double *m_cr,
+                            double *m_f, double *F, double *CR);
 
 /* A one-line description of the backend configuration of the last solve (e.g. the GPU launch
  * configuration), "" before the first solve. Valid until the next call on s. */

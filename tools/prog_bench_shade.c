@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/* prog_bench_shade.c: benchmark of JADE, SHADE and L-SHADE on the GPU (kernels/gpu_shade.cu) and
+ * on the CPU with one thread (the `bench-shade` program), beside rand1bin on the same case
+ * (issue 24's performance item). Cases: F03 (generated data) and shifted Rastrigin at D = 100
+ * with 10^7 evaluations; NP = 250 for rand1bin (F = 0.5, CR = 0.9), JADE and SHADE, L-SHADE
+ * from 18 D = 1800 (its preset). Columns per case: GPU ms, CPU 1-thread ms (measured on
+ * evals / --cpu-div evaluations and scaled, as bench-variants does; L-SHADE's schedule is then
+ * that of the shorter budget, so its CPU column is an estimate), CPU / GPU, and GPU time over
+ * rand1bin's (the issue's target: SHADE within 2x). Then, from a separate profiled GPU run of
+ * each algorithm on the four-launch path (DEVO__GPU_SHADE_PROFILE | DEVO__GPU_SHADE_SPLIT: CUDA
+ * events around every step, which separate the launches, so only the shares count; the default
+ * path fuses the update, the archive rows and the ranks into one launch up to NP 1024), the
+ * microseconds per generation of the ranks (sort),
+ * the trial + evaluation + selection, the archive slots + memory update (the means), the archive
+ * rows and L-SHADE's reduction.
+ * Time = the generation loop (devo_stats.elapsed - init_seconds), median of --reps runs after one
+ * warm-up. Each algorithm is validated first: 20 generations on the GPU and the CPU give the same
+ * best within 1e-9 relative (bit-identical populations need an objective without cos:
+ * tests/test_gpu_shade.c). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/internal.h"
+#include "kernels/gpu_variants.cuh"
+#include "tools/bench_util.h"
+#include "tools/tool_util.h"
+
+typedef struct balgo {
+  const char *name; /* "de" = rand1bin */
+  int np;           /* 0: the preset's (L-SHADE: 18 D) */
+} balgo;
+
+#define NALGO 4
+static const balgo algos[NALGO] = {{"de", 250}, {"jade", 250}, {"shade", 250}, {"lshade", 0}};
+
+/* One solve: the generation loop's seconds, or -1 (message on stderr). design: GPU design bits;
+ * gens/evals: the budget; prof: the profiled steps' ms per generation (5) when not NULL. */
+static double one(devo_problem *p, const balgo *a, int backend, int design, int64_t evals,
+                  int64_t gens, double *best, double *prof)
+{
+  devo_solver *s = NULL;
+  devo_stats st;
+  double t = -1.0;
+  int r = devo_solver_create(&s, p, NULL);
+  if (r == DEVO_OK)
+    r = devo_solver_set_algorithm(s, a->name);
+  if (r == DEVO_OK && a->np > 0)
+    r = devo_solver_set_np(s, a->np);
+  if (r == DEVO_OK)
+    r = devo_solver_set_f(s, 0.5);
+  if (r == DEVO_OK)
+    r = devo_solver_set_cr(s, 0.9);
+  if (r == DEVO_OK)
+    r = devo_solver_set_seed(s, 12345);
+  if (r == DEVO_OK)
+    r = devo_solver_set_backend(s, backend);
+  if (r == DEVO_OK && backend == DEVO_BACKEND_CPU)
+    r = devo_solver_set_threads(s, 1);
+  if (r == DEVO_OK && backend == DEVO_BACKEND_GPU) {
+    r = devo_solver_set_gpu_design(s, DEVO_GPU_FUSED);
+    s->o.gpu_design |= design; /* internal bits, kernels/gpu_variants.cuh */
+  }
+  if (r == DEVO_OK && evals > 0)
+    r = devo_solver_set_max_evals(s, evals);
+  if (r == DEVO_OK && gens > 0)
+    r = devo_solver_set_max_generations(s, gens);
+  if (r == DEVO_OK)
+    r = devo_solve(s);
+  if (r > 0 && devo_solver_stats(s, &st) == DEVO_OK) {
+    t = st.elapsed - st.init_seconds;
+    if (best)
+      devo_solver_best(s, best, NULL);
+    if (prof && devo__gpu_shade_profile(s, prof, 5) != 5)
+      t = -1.0;
+  }
+  if (r < 0 || t < 0)
+    fprintf(stderr, "bench-shade: %s on the %s: run failed: %s: %s\n", a->name,
+            backend == DEVO_BACKEND_GPU ? "GPU" : "CPU", devo_status_name(r),
+            s ? devo_solver_errmsg(s) : "out of memory");
+  devo_solver_destroy(s);
+  return r < 0 ? -1.0 : t;
+}
+
+static double median_gpu(devo_problem *p, const balgo *a, int64_t evals, int reps)
+{
+  double t[64];
+  int k;
+  if (one(p, a, DEVO_BACKEND_GPU, 0, evals, 0, NULL, NULL) < 0)
+    return -1.0;
+  for (k = 0; k < reps; ++k)
+    if ((t[k] = one(p, a, DEVO_BACKEND_GPU, 0, evals, 0, NULL, NULL)) < 0)
+      return -1.0;
+  qsort(t, (size_t)reps, sizeof t[0], bench_cmp_double);
+  return t[reps / 2];
+}
+
+static const char usage[] =
+    "usage: bench-shade [--reps N] [--cpu-div N] [--no-cpu] [--quick] [--case 0|1]\n"
+    "\n"
+    "Generation-loop time of rand1bin, JADE, SHADE and L-SHADE on the GPU and on the CPU (1\n"
+    "thread, measured on evals / --cpu-div and scaled): F03 and shifted Rastrigin at D = 100 with\n"
+    "10^7 evaluations (NP 250; L-SHADE from 18 D), median of --reps runs (default 5) after a\n"
+    "warm-up; then the microseconds per generation of each GPU step from a profiled run.\n"
+    "--quick: a twentieth of the evaluations.\n";
+
+int main(int argc, char **argv)
+{
+  const char *fns[2] = {"F03", "rastrigin"};
+  const int dim = 100;
+  int64_t evals = 10000000;
+  int reps = 5, cpu_div = 20, no_cpu = 0, only = -1, a, c, k;
+  static double gms[2][NALGO], cms[2][NALGO], prof[2][NALGO][5];
+  char dev[256], date[64];
+  if ((a = tool_std_args("bench-shade", usage, &argc, &argv)) != 0)
+    return a > 0 ? 0 : 1;
+  for (a = 1; a < argc; ++a) {
+    if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
+      reps = atoi(argv[++a]);
+    else if (strcmp(argv[a], "--cpu-div") == 0 && a + 1 < argc)
+      cpu_div = atoi(argv[++a]);
+    else if (strcmp(argv[a], "--case") == 0 && a + 1 < argc)
+      only = atoi(argv[++a]);
+    else if (strcmp(argv[a], "--no-cpu") == 0)
+      no_cpu = 1;
+    else if (strcmp(argv[a], "--quick") == 0)
+      evals /= 20;
+    else {
+      fputs(usage, stderr);
+      return 2;
+    }
+  }
+  if (reps < 1 || reps > 64 || cpu_div < 1 || only < -1 || only > 1) {
+    fprintf(stderr, "bench-shade: --reps must be 1..64, --cpu-div >= 1, --case 0 or 1\n");
+    return 2;
+  }
+  if (!devo_gpu_available(dev, sizeof dev)) {
+    fprintf(stderr, "bench-shade: %s\n", dev);
+    return 1;
+  }
+  k = bench_stamp(date, sizeof date);
+  printf("# devo %s bench-shade: %s, %s, %d CPU cores\n", devo_version(), dev, date, k);
+  printf("# D=%d, %lld evaluations; rand1bin/JADE/SHADE NP 250 (rand1bin F 0.5 CR 0.9), L-SHADE "
+         "NP 18 D -> 4; generation loop ms, median of %d after a warm-up; CPU 1 thread on "
+         "evals/%d, scaled\n",
+         dim, (long long)evals, reps, cpu_div);
+  for (c = 0; c < 2; ++c) {
+    devo_problem *p = NULL;
+    for (k = 0; k < NALGO; ++k)
+      gms[c][k] = cms[c][k] = -1.0;
+    if (only >= 0 && c != only)
+      continue;
+    if (devo_problem_create(&p, NULL) != DEVO_OK ||
+        devo_problem_set_builtin(p, fns[c], dim, 1, NULL) != DEVO_OK) {
+      fprintf(stderr, "bench-shade: cannot make %s D=%d\n", fns[c], dim);
+      return 1;
+    }
+    for (k = 0; k < NALGO; ++k) {
+      double bg = 0.0, bc = 0.0;
+      if (one(p, &algos[k], DEVO_BACKEND_GPU, 0, 0, 20, &bg, NULL) < 0 ||
+          one(p, &algos[k], DEVO_BACKEND_CPU, 0, 0, 20, &bc, NULL) < 0)
+        return 1;
+      if (!(fabs(bg - bc) <= 1e-9 * fabs(bc))) {
+        fprintf(stderr, "bench-shade: %s %s: after 20 generations GPU best %.17g, CPU %.17g\n",
+                fns[c], algos[k].name, bg, bc);
+        return 1;
+      }
+      gms[c][k] = median_gpu(p, &algos[k], evals, reps) * 1e3;
+      if (k > 0 &&
+          one(p, &algos[k], DEVO_BACKEND_GPU, DEVO__GPU_SHADE_PROFILE | DEVO__GPU_SHADE_SPLIT,
+              evals, 0, NULL, prof[c][k]) < 0)
+        return 1;
+      if (!no_cpu) {
+        const int np0 = algos[k].np > 0 ? algos[k].np : 18 * dim;
+        int64_t e = evals / cpu_div;
+        if (e < 2 * (int64_t)np0)
+          e = 2 * (int64_t)np0;
+        const double t = one(p, &algos[k], DEVO_BACKEND_CPU, 0, e, 0, NULL, NULL);
+        cms[c][k] = t < 0 ? -1.0 : t * 1e3 * (double)(evals - np0) / (double)(e - np0);
+      }
+      fprintf(stderr, "bench-shade: %s %s: GPU %.2f ms, CPU %.2f ms\n", fns[c], algos[k].name,
+              gms[c][k], cms[c][k]);
+    }
+    devo_problem_destroy(p);
+  }
+  printf("\n| algorithm |");
+  for (c = 0; c < 2; ++c)
+    printf(" %s: GPU ms | CPU-1thr ms | CPU/GPU | GPU vs rand1bin |", fns[c]);
+  printf("\n|---|---|---|---|---|---|---|---|---|\n");
+  for (k = 0; k < NALGO; ++k) {
+    printf("| %s |", k == 0 ? "rand1bin" : algos[k].name);
+    for (c = 0; c < 2; ++c) {
+      const double g = gms[c][k], h = cms[c][k], r0 = gms[c][0];
+      printf(g > 0 ? " %.1f |" : " - |", g);
+      printf(h > 0 ? " %.0f |" : " - |", h);
+      printf(g > 0 && h > 0 ? " %.1fx |" : " - |", g > 0 ? h / g : 0.0);
+      printf(g > 0 && r0 > 0 ? " %.2fx |" : " - |", r0 > 0 ? g / r0 : 0.0);
+    }
+    printf("\n");
+  }
+  printf("\nGPU microseconds per generation by step (profiled run, four-launch path: events "
+         "between launches)\n\n"
+         "| case | algorithm | ranks (sort) | trial + eval + selection | archive slots + memory "
+         "(means) | archive rows | L-SHADE reduction |\n|---|---|---|---|---|---|---|\n");
+  for (c = 0; c < 2; ++c)
+    for (k = 1; k < NALGO; ++k) {
+      if (gms[c][k] < 0)
+        continue;
+      printf("| %s | %s |", fns[c], algos[k].name);
+      for (a = 0; a < 5; ++a)
+        printf(" %.2f |", prof[c][k][a] * 1e3);
+      printf("\n");
+    }
+  return 0;
+}
