@@ -65,5 +65,8 @@
 /* CEC: a composition's matrix-vector products by multiply-adds (the first two versions of
  * kernels/gpu_cec.cu) instead of the tensor cores (bit 28 means this for CEC only) */
 #define DEVO__GPU_CEC_FMA (1 << 28)
+/* DE variants other than plain rand1bin (issue 18): gpu_vfused.cu's general kernels always, not
+ * the specialised variant kernels (gpu_fast.cu version 2) where they apply; bit 31 (INT_MIN) */
+#define DEVO__GPU_VAR_GENERAL (-0x7fffffff - 1)
 
 #endif /* DEVO_GPU_VARIANTS_CUH */

@@ -14,7 +14,11 @@
  * table says so). Each variant and case is validated first: after 20 generations the GPU
  * population equals the CPU's bit for bit and the best agrees within 1e-12.
  * rand1bin's own speed against the build before issue 18 is bench-gpu's and bench-cec's fused
- * column on both builds (this program needs the variant API). */
+ * column on both builds (this program needs the variant API).
+ * --ab: every variant also with the general kernel (DEVO__GPU_VAR_GENERAL: gpu_vfused.cu where
+ * a specialised variant kernel would run), the two designs' runs alternating rep by rep after a
+ * warm-up of each, both validated; two more columns per case: the general kernel's ms and
+ * default / general (the old and the new kernels side by side in one run). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -135,6 +139,31 @@ static double vb_median(devo_problem *p, const bench_cfg *c, const bvar *v, int 
   return t[reps / 2];
 }
 
+/* Median over reps of the design's run and, when alt > 0 (--ab), of design | alt's, alternating
+ * the two rep by rep after a warm-up of each: ms[0] the design's, ms[1] the alternative's
+ * (-1 when not run or failed). info: the design's backend info. */
+static void vb_median_ab(devo_problem *p, const bench_cfg *c, const bvar *v, int reps, int alt,
+                         double *ms)
+{
+  double t[2][64];
+  bench_cfg cc[2];
+  int r, k, n = alt ? 2 : 1;
+  ms[0] = ms[1] = -1.0;
+  cc[0] = cc[1] = *c;
+  cc[1].design |= alt;
+  for (k = 0; k < n; ++k)
+    if (vb_one(p, &cc[k], v, NULL, NULL, NULL, 0) < 0)
+      return;
+  for (r = 0; r < reps; ++r)
+    for (k = 0; k < n; ++k)
+      if ((t[k][r] = vb_one(p, &cc[k], v, NULL, NULL, NULL, 0)) < 0)
+        return;
+  for (k = 0; k < n; ++k) {
+    qsort(t[k], (size_t)reps, sizeof t[k][0], bench_cmp_double);
+    ms[k] = t[k][reps / 2] * 1e3;
+  }
+}
+
 /* 20 generations on the GPU and on the CPU (1 thread): 0 when the populations are bit-identical
  * and the best values agree within 1e-12, 1 when not (message on stderr), -1 on a failed run. */
 static int vb_validate(devo_problem *p, const bench_cfg *c, const bvar *v, int dim, char *info,
@@ -169,7 +198,7 @@ static int vb_validate(devo_problem *p, const bench_cfg *c, const bvar *v, int d
 
 static const char usage[] =
     "usage: bench-variants [--reps N] [--cpu-div N] [--no-cpu | --gpu-only | --cpu-only]\n"
-    "                      [--quick] [--all] [--case 0|1|2]\n"
+    "                      [--quick] [--all] [--ab] [--case 0|1|2]\n"
     "\n"
     "Generation-loop time of every DE variant (strategy x crossover, jDE, GOBL, the GOjDE preset)\n"
     "on the GPU (fused design) and on the CPU (1 thread, measured on evals / --cpu-div and\n"
@@ -177,7 +206,9 @@ static const char usage[] =
     "shifted Rastrigin D = 1000 NP = 128 at 5 * 10^6 (--case K: only case K). Median of --reps\n"
     "runs (default 5) after a warm-up; each variant validated first (20 generations, GPU and\n"
     "CPU populations bit-identical). --all: jDE and GOBL on every strategy x crossover too;\n"
-    "--quick: a twentieth of the evaluations.\n";
+    "--quick: a twentieth of the evaluations; --ab: each variant also on the general kernel\n"
+    "(gpu_vfused.cu) where a specialised variant kernel runs by default, alternating with the\n"
+    "default rep by rep (columns: general ms, default / general).\n";
 
 int main(int argc, char **argv)
 {
@@ -185,9 +216,10 @@ int main(int argc, char **argv)
                     {"F03", 100, 250, 10000000},
                     {"rastrigin", 1000, 128, 5000000}};
   bvar vars[MAX_VARS];
-  static double gms[3][MAX_VARS], cms[3][MAX_VARS];
+  static double gms[3][MAX_VARS], cms[3][MAX_VARS], ams[3][MAX_VARS];
   int reps = 5, cpu_div = 20, no_cpu = 0, quick = 0, all = 0, only = -1, nv, ncores, a, c, k;
   int cpu_only = 0; /* no GPU columns, no validation: the CPU part on a machine without a GPU */
+  int ab = 0;       /* --ab: the general kernel's time beside the default's */
   if ((a = tool_std_args("bench-variants", usage, &argc, &argv)) != 0)
     return a > 0 ? 0 : 1;
   char dev[256], date[64], info[DEVO__ERRLEN], label[64];
@@ -206,6 +238,8 @@ int main(int argc, char **argv)
       quick = 1;
     else if (strcmp(argv[a], "--all") == 0)
       all = 1;
+    else if (strcmp(argv[a], "--ab") == 0)
+      ab = 1;
     else {
       fputs(usage, stderr);
       return 2;
@@ -240,7 +274,7 @@ int main(int argc, char **argv)
     devo_problem *p = NULL;
     bench_cfg cfg;
     for (k = 0; k < nv; ++k)
-      gms[c][k] = cms[c][k] = -1.0;
+      gms[c][k] = cms[c][k] = ams[c][k] = -1.0;
     if (only >= 0 && c != only)
       continue;
     if (devo_problem_create(&p, NULL) != DEVO_OK ||
@@ -255,15 +289,31 @@ int main(int argc, char **argv)
       cfg.cr = 0.9;
       var_label(&vars[k], label, sizeof label);
       if (!cpu_only) {
+        double ms[2];
         if (vb_validate(p, &cfg, &vars[k], b->dim, info, sizeof info) != 0)
           return 1;
         if (k == 0 || k == 1)
           printf("# %s D=%d NP=%d %s validated; %s\n", b->fn, b->dim, b->np, label, info);
+        if (ab) {
+          bench_cfg gen = cfg;
+          gen.design = DEVO_GPU_FUSED | DEVO__GPU_VAR_GENERAL;
+          if (vb_validate(p, &gen, &vars[k], b->dim, info, sizeof info) != 0)
+            return 1;
+          if (k == 1)
+            printf("# %s D=%d NP=%d %s validated with --ab's general kernel; %s\n", b->fn, b->dim,
+                   b->np, label, info);
+        }
         cfg.backend = DEVO_BACKEND_GPU;
         cfg.design = DEVO_GPU_FUSED;
         cfg.evals = b->evals;
-        t = vb_median(p, &cfg, &vars[k], reps, NULL, 0);
-        gms[c][k] = t < 0 ? -1.0 : t * 1e3;
+        if (ab) {
+          vb_median_ab(p, &cfg, &vars[k], reps, DEVO__GPU_VAR_GENERAL, ms);
+          gms[c][k] = ms[0];
+          ams[c][k] = ms[1];
+        } else {
+          t = vb_median(p, &cfg, &vars[k], reps, NULL, 0);
+          gms[c][k] = t < 0 ? -1.0 : t * 1e3;
+        }
       }
       if (!no_cpu) {
         int64_t e = b->evals / cpu_div;
@@ -275,19 +325,23 @@ int main(int argc, char **argv)
         t = vb_one(p, &cfg, &vars[k], NULL, NULL, NULL, 0);
         cms[c][k] = t < 0 ? -1.0 : t * 1e3 * (double)(b->evals - b->np) / (double)(e - b->np);
       }
-      fprintf(stderr, "bench-variants: %s D=%d NP=%d %s: GPU %.2f ms, CPU %.2f ms\n", b->fn, b->dim,
-              b->np, label, gms[c][k], cms[c][k]);
+      fprintf(stderr,
+              "bench-variants: %s D=%d NP=%d %s: GPU %.2f ms (general kernel %.2f), CPU %.2f ms\n",
+              b->fn, b->dim, b->np, label, gms[c][k], ams[c][k], cms[c][k]);
       fflush(stdout);
     }
     devo_problem_destroy(p);
   }
   printf("\n| variant |");
-  for (c = 0; c < 3; ++c)
+  for (c = 0; c < 3; ++c) {
     printf(" %s D=%d NP=%d %lld evals: GPU ms | CPU-1thr ms | CPU/GPU | GPU vs rand1bin |",
            cases[c].fn, cases[c].dim, cases[c].np, (long long)cases[c].evals);
+    if (ab)
+      printf(" general kernel ms | default / general |");
+  }
   printf("\n|---|");
   for (c = 0; c < 3; ++c)
-    printf("---|---|---|---|");
+    printf(ab ? "---|---|---|---|---|---|" : "---|---|---|---|");
   printf("\n");
   for (k = 0; k < nv; ++k) {
     var_label(&vars[k], label, sizeof label);
@@ -310,6 +364,13 @@ int main(int argc, char **argv)
         printf(" %.2fx |", g / r0);
       else
         printf(" - |");
+      if (ab) {
+        const double o = ams[c][k];
+        if (o > 0)
+          printf(" %.2f | %.3f |", o, g > 0 ? g / o : -1.0);
+        else
+          printf(" - | - |");
+      }
     }
     printf("\n");
   }
