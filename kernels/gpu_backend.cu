@@ -436,25 +436,30 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
    * evaluators, so that each stays measurable and tested */
   const int fast_ok =
       g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE;
+  const int blk_opts =
+      DEVO__GPU_CLASSIC | DEVO__GPU_MAX_LANES(63 * 32) | DEVO__GPU_STAGE_ON | DEVO__GPU_STAGE_OFF;
   if (g->var) {
     g->kernelp = 0; /* gpu_vfused.cu draws its indices inline */
-    /* classic kinds at D <= 128: gpu_fast.cu's version 2 with the variant compiled in (the
-     * multikernel design, graphs, other barriers and DEVO__GPU_CLASSIC keep the general
-     * kernel, as they keep gpu_fused.cu's for rand1bin); the rest: gpu_vfused.cu */
-    if (fast_ok && !g->var_multi && !(want & (DEVO__GPU_CLASSIC | DEVO__GPU_VAR_GENERAL)) &&
-        !g->blk && g->a.v.kind != DEVO__P_SOCO &&
-        (DEVO__GPU_DEFAULT_FAST || (want & DEVO__GPU_FAST))) {
+    /* classic kinds at D <= 128: gpu_fast.cu's version 2 with the variant compiled in; CEC
+     * F01..F07 at D <= 128: gpu_cec.cu's fourth version (the multikernel design, graphs,
+     * other barriers and the block options keep the general kernel, as they keep
+     * gpu_fused.cu's for rand1bin); the rest: gpu_vfused.cu */
+    if (!fast_ok || g->var_multi || (want & (DEVO__GPU_CLASSIC | DEVO__GPU_VAR_GENERAL)))
+      return DEVO_OK;
+    if (g->a.v.kind == DEVO__P_CEC) {
+      if (DEVO__GPU_DEFAULT_CEC_CLUSTER && !(want & (blk_opts | DEVO__GPU_TRIAL_GLOBAL)))
+        DEVO__CK(devo__gpu_cecc_plan(&g->a.v, &g->va.var, np, want, p, &g->fc, &g->fast));
+    } else if (!g->blk && g->a.v.kind != DEVO__P_SOCO &&
+               (DEVO__GPU_DEFAULT_FAST || (want & DEVO__GPU_FAST))) {
       DEVO__CK(devo__gpu_fast_plan(g->a.v.kind, &g->va.var, np, d, want, p, &g->fc, &g->fast));
       if (g->fc.c > 1)
         g->fast = 0;
     }
     return DEVO_OK;
   }
-  const int blk_opts =
-      DEVO__GPU_CLASSIC | DEVO__GPU_MAX_LANES(63 * 32) | DEVO__GPU_STAGE_ON | DEVO__GPU_STAGE_OFF;
   if (g->a.v.kind == DEVO__P_CEC) {
     if (fast_ok && DEVO__GPU_DEFAULT_CEC_CLUSTER && !(want & (blk_opts | DEVO__GPU_TRIAL_GLOBAL)))
-      DEVO__CK(devo__gpu_cecc_plan(&g->a.v, np, want, p, &g->fc, &g->fast));
+      DEVO__CK(devo__gpu_cecc_plan(&g->a.v, NULL, np, want, p, &g->fc, &g->fast));
   } else if (g->a.v.kind == DEVO__P_ETC) {
     /* bit 28 means the block evaluator v1, or with bit 29 the warp kernel's version 1 */
     const int v1 = (want & DEVO__GPU_ETC_WARP) ? 0 : DEVO__GPU_ETC_V1;
@@ -536,10 +541,12 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
     const devo__variant *v = &g->va.var;
     if (g->fast)
       snprintf(s->info + used, sizeof s->info - used,
-               "; variant %s%s%s%s: specialised variant kernel (gpu_fast.cu version 2, strategy "
-               "and crossover compiled in%s)",
+               "; variant %s%s%s%s: specialised variant kernel (%s%s)",
                devo__gpu_strat_name(v->strategy), v->crossover == DEVO__XOVER_EXP ? "exp" : "bin",
                v->jde ? "+jde" : "", v->gobl > 0.0 ? "+gobl" : "",
+               g->a.v.kind == DEVO__P_CEC
+                   ? "gpu_cec.cu version 4"
+                   : "gpu_fast.cu version 2, strategy and crossover compiled in",
                v->gobl > 0.0 ? "; GOBL jumps by gpu_vfused.cu" : "");
     else if (g->persist && g->kt.persist == g->vk.persist2)
       snprintf(s->info + used, sizeof s->info - used,
@@ -551,8 +558,9 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
     else
       snprintf(s->info + used, sizeof s->info - used,
                "; variant %s%s%s%s: general fused kernel (gpu_vfused.cu%s; gpu_fast.cu's version 2 "
-               "hosts the variants for the classic functions at D <= 128 in persistent chunks; "
-               "gpu_cec.cu, gpu_etc.cu and the multikernel design run rand1bin only)",
+               "and gpu_cec.cu's version 4 host the variants for the classic functions and CEC "
+               "F01..F07 at D <= 128 in persistent chunks; gpu_etc.cu and the multikernel design "
+               "run rand1bin only)",
                devo__gpu_strat_name(v->strategy), v->crossover == DEVO__XOVER_EXP ? "exp" : "bin",
                v->jde ? "+jde" : "", v->gobl > 0.0 ? "+gobl" : "",
                g->var_multi ? "; the multikernel design was asked for" : "");

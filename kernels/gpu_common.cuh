@@ -193,8 +193,10 @@ cudaError_t devo__gpu_fast_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args 
 /* kernels/gpu_cec.cu: CEC F01..F10 at D <= 128 with the matrices resident in the shared memory of
  * one block or of a two-block cluster (sm_90); want: DEVO__GPU_CEC_PAIR, DEVO__GPU_CEC_VL1; *ok = 0
  * where it does not apply. Launched by devo__gpu_fast_launch (cluster = 1 or 2). */
-cudaError_t devo__gpu_cecc_plan(const devo__pview *v, int np, int want, const cudaDeviceProp *p,
-                                devo__gpu_fast_cfg *cfg, int *ok);
+cudaError_t devo__gpu_cecc_plan(const devo__pview *v, const devo__variant *var, int np, int want,
+                                const cudaDeviceProp *p, devo__gpu_fast_cfg *cfg, int *ok);
+/* var: NULL for plain rand1bin, else a variant (F01..F07 in single blocks only), launched by
+ * devo__gpu_fastv_launch. */
 
 /* Device copies of a problem's data (kernels/gpu_problem.cu): CEC shift rows, matrices
  * (transposed, see cec_device.cuh) and shuffle; classic shift; ETC matrix and ready times. */

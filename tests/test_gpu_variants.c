@@ -461,8 +461,9 @@ TEST_CASE(soco)
 
 /* gpu_fast.cu's variant kernel (version 2) on bench-variants' first case, shifted Rastrigin
  * D = 100 NP = 250 (two 128-thread groups per block), for every strategy x crossover with and
- * without jDE; gpu_vfused.cu's version 2 on its third, D = 1000 NP = 128, for every strategy x
- * crossover (rand1 with jDE); and gpu_fast.cu's on the other classic kinds (sphere, griewank: its
+ * without jDE; gpu_cec.cu's version 4 on its second, F03 D = 100 NP = 250, the same variants;
+ * gpu_vfused.cu's version 2 on its third, D = 1000 NP = 128, for every strategy x crossover
+ * (rand1 with jDE); and gpu_fast.cu's on the other classic kinds (sphere, griewank: its
  * product reduction, rosenbrock: the trial staged in shared memory) and a small D (16 lanes, two
  * vectors per warp: the best scan and the group reductions shared by a warp) for a variant that
  * reads the best: the default design must run it (the backend's info says so) and the general
@@ -500,6 +501,33 @@ TEST_CASE(fast_kernel)
         d = vcell(p, "rastrigin100", &c, 250, designs, 20);
         printf("  rastrigin D=100 NP=250 %-22s %s (%zu values differ)\n", name,
                d == 0 ? "PASS" : "FAIL", d);
+        fails += d != 0;
+      }
+  devo_problem_destroy(p);
+  /* bench-variants' second case, F03 D = 100 NP = 250: gpu_cec.cu's version 4 */
+  CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+  CHECKF(devo_problem_set_builtin(p, "F03", 100, 7, NULL) == DEVO_OK, "F03: %s",
+         devo_problem_errmsg(p));
+  for (s = 0; s < DEVO__STRAT_COUNT; ++s)
+    for (x = 0; x < 2; ++x)
+      for (m = 0; m < 2; ++m) {
+        vout o;
+        char name[64];
+        size_t d;
+        c.strategy = s;
+        c.crossover = x;
+        c.jde = m;
+        c.gobl = 0.0;
+        if (s == DEVO__STRAT_RAND1 && x == DEVO__XOVER_BIN && !m)
+          continue;
+        variant_name(&c, name, sizeof name);
+        vrun(p, &c, 250, DEVO_BACKEND_GPU, 1, DEVO_GPU_FUSED, 1, &o);
+        CHECKF(strstr(o.info, "gpu_cec.cu version 4") != NULL, "%s: not version 4: %s", name,
+               o.info);
+        vout_free(&o);
+        d = vcell(p, "F03_100", &c, 250, designs, 20);
+        printf("  F03 D=100 NP=250 %-22s %s (%zu values differ)\n", name, d == 0 ? "PASS" : "FAIL",
+               d);
         fails += d != 0;
       }
   devo_problem_destroy(p);
