@@ -4,7 +4,9 @@
  * et al. 2024: trials are built and evaluated in parallel, selection is per individual). Every
  * individual's trial depends only on the previous generation and on counter-based random numbers
  * (problems/de_ops.h), and the best is reduced in index order, so results are bit-identical for
- * any thread count. Everything is allocated in start(); the generation loop allocates nothing. */
+ * any thread count. Everything is allocated in start(); the generation loop allocates nothing.
+ * With the naive GPU model (DEVO_GPU_NAIVE, s->naive_gpu) the same algorithm runs on one thread
+ * and each generation's trials are evaluated in one batch by a devo__gpu_evaluator. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
@@ -72,6 +74,9 @@ struct cpu_state {
   atomic_int quit;
   atomic_int aborted;
   atomic_int user_failed;
+  devo__gpu_evaluator *gev; /* the naive GPU model's evaluator; NULL otherwise */
+  int gpu_status;           /* its failure (DEVO_OK: none), with the message in gpu_err */
+  char gpu_err[DEVO__ERRLEN / 2];
 };
 
 static void build_trial(const cpu_state *st, int i, double *trial)
@@ -130,6 +135,11 @@ static void build_trial_var(const cpu_state *st, int i, double *trial)
 static int eval_rows(cpu_state *st, const double *xs, double *fs, int a, int b, double *scratch)
 {
   int i, k;
+  if (st->gev) {
+    st->gpu_status = devo__gpu_evaluator_eval(st->gev, xs + (size_t)a * st->dim, b - a, fs + a,
+                                              st->gpu_err, sizeof st->gpu_err);
+    return st->gpu_status == DEVO_OK ? 0 : -1;
+  }
   if (st->v->kind == DEVO__P_USER) {
     const devo_problem *p = st->s->prob;
     for (i = a; i < b; i += st->batch) {
@@ -392,6 +402,7 @@ static void cpu_stop(devo_solver *s)
     pthread_cond_destroy(&st->cv_start);
     pthread_cond_destroy(&st->cv_done);
   }
+  devo__gpu_evaluator_destroy(st->gev);
   devo__free(al, st->workers);
   devo__free(al, st->pop);
   devo__free(al, st->next);
@@ -409,6 +420,15 @@ static void cpu_stop(devo_solver *s)
   devo__free(al, st->keys_tmp);
   devo__free(al, st);
   s->bk_state = NULL;
+}
+
+/* The status and message of a failed evaluation: the user objective, or the naive model's GPU. */
+static int cpu_fail_status(devo_solver *s)
+{
+  cpu_state *st = (cpu_state *)s->bk_state;
+  if (st->gpu_status != DEVO_OK)
+    return devo__set_err(s, st->gpu_status, "naive GPU model: %s", st->gpu_err);
+  return devo__set_err(s, DEVO_E_INTERNAL, "the user objective function returned an error");
 }
 
 /* Individuals per look at the clock: cap, or fewer so that they take at most CHECK_SECONDS
@@ -466,6 +486,8 @@ static int cpu_start(devo_solver *s)
   st->v = &s->prob->view;
   st->np = s->o.np;
   st->dim = st->v->dim;
+  if (s->naive_gpu)
+    threads = 1; /* Janssen et al.'s naive GPU model: DE on one CPU thread */
   if (threads > st->np)
     threads = st->np;
   st->nthreads = threads;
@@ -488,6 +510,14 @@ static int cpu_start(devo_solver *s)
     cpu_stop(s);
     return devo__set_err(s, DEVO_E_NOMEM, "out of memory for a population of %d x %d doubles",
                          s->o.np, s->prob->view.dim);
+  }
+  if (s->naive_gpu) {
+    char msg[DEVO__ERRLEN / 2];
+    const int r = devo__gpu_evaluator_create(s->prob, st->np, al, &st->gev, msg, sizeof msg);
+    if (r != DEVO_OK) {
+      cpu_stop(s);
+      return devo__set_err(s, r, "naive GPU model: %s", msg);
+    }
   }
   if (threads > 1) {
     if (pthread_mutex_init(&st->mu, NULL) != 0) {
@@ -518,16 +548,25 @@ static int cpu_start(devo_solver *s)
     per = s->gen_estimate * (double)threads / (double)st->np;
     st->stride = per_look(per, ABORT_STRIDE);
     st->batch = per_look(per, USER_BATCH);
+    if (st->gev)
+      st->stride = st->np; /* a generation's trials go to the GPU in one batch */
   }
   if (atomic_load(&st->user_failed)) {
+    const int r = cpu_fail_status(s);
     cpu_stop(s);
-    return devo__set_err(s, DEVO_E_INTERNAL, "the user objective function returned an error");
+    return r;
   }
   find_best(st);
   s->evals = st->np;
   s->gens = 0;
-  snprintf(s->info, sizeof s->info, "cpu: %d thread%s, %d individuals of dimension %d", threads,
-           threads > 1 ? "s" : "", st->np, st->dim);
+  if (st->gev)
+    snprintf(s->info, sizeof s->info,
+             "naive gpu: DE on 1 CPU thread, each generation evaluated on %s, %d individuals of "
+             "dimension %d",
+             devo__gpu_evaluator_device(st->gev), st->np, st->dim);
+  else
+    snprintf(s->info, sizeof s->info, "cpu: %d thread%s, %d individuals of dimension %d", threads,
+             threads > 1 ? "s" : "", st->np, st->dim);
   if (!st->plain) {
     size_t len = strlen(s->info);
     snprintf(s->info + len, sizeof s->info - len, ", variant %s%s%s",
@@ -557,7 +596,7 @@ static int cpu_run(devo_solver *s, int64_t ngens)
       gobl_bounds(st);
     run_job(st, jump ? JOB_GOBL : JOB_GEN);
     if (atomic_load(&st->user_failed))
-      return devo__set_err(s, DEVO_E_INTERNAL, "the user objective function returned an error");
+      return cpu_fail_status(s);
     if (atomic_load(&st->aborted))
       return DEVO_OK; /* deadline or interrupt: the partial generation (or jump) is dropped */
     if (jump) {

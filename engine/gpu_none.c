@@ -26,6 +26,44 @@ int devo__gpu_eval_points(const devo_problem *p, const double *x, int n, double 
   return DEVO_E_NODEVICE;
 }
 
+/* The naive GPU model's evaluator: without CUDA there is none, and the CPU backend's start
+ * reports this status for DEVO_GPU_NAIVE. */
+int devo__gpu_evaluator_create(const devo_problem *p, int nmax, const devo_allocator *al,
+                               devo__gpu_evaluator **out, char *err, size_t errlen)
+{
+  (void)p;
+  (void)nmax;
+  (void)al;
+  if (out)
+    *out = NULL;
+  if (err && errlen)
+    snprintf(err, errlen, "devo was built without CUDA");
+  return DEVO_E_NODEVICE;
+}
+
+int devo__gpu_evaluator_eval(devo__gpu_evaluator *e, const double *x, int n, double *f, char *err,
+                             size_t errlen)
+{
+  (void)e;
+  (void)x;
+  (void)n;
+  (void)f;
+  if (err && errlen)
+    snprintf(err, errlen, "devo was built without CUDA");
+  return DEVO_E_NODEVICE;
+}
+
+const char *devo__gpu_evaluator_device(const devo__gpu_evaluator *e)
+{
+  (void)e;
+  return "";
+}
+
+void devo__gpu_evaluator_destroy(devo__gpu_evaluator *e)
+{
+  (void)e;
+}
+
 int devo__gpu_copy_rate(size_t bytes, int reps, double *bytes_per_s, char *err, size_t errlen)
 {
   (void)bytes;

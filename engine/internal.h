@@ -52,8 +52,8 @@ struct devo_problem {
   devo_allocator al;
   char err[DEVO__ERRLEN];
   char name[64];
-  devo__pview view; /* host pointers into the arrays below */
-  double fstar;     /* NAN when unknown */
+  devo__pview view;   /* host pointers into the arrays below */
+  double fstar;       /* NAN when unknown */
   uint64_t data_seed; /* of a built-in problem (devo_problem_set_ranges redraws from it) */
   /* owned data (NULL when unused) */
   double *shift;
@@ -138,6 +138,8 @@ struct devo_solver {
   /* run state, valid after a backend's start() succeeded */
   const struct devo_backend *bk;
   void *bk_state;
+  int naive_gpu; /* this run is the naive GPU model (DEVO_GPU_NAIVE): the CPU backend evaluates
+                    on the GPU through a devo__gpu_evaluator */
   int have_best;
   double best_f;
   double *best_x; /* dim doubles, owned */
@@ -184,6 +186,23 @@ int devo__gpu_probe(char *msg, size_t msglen);
  * DEVO_E_INVALID, DEVO_E_NOMEM or DEVO_E_CUDA with a message in err. */
 int devo__gpu_eval_points(const devo_problem *p, const double *x, int n, double *f, char *err,
                           size_t errlen);
+/* A persistent GPU evaluator of a built-in problem (the naive GPU model, DEVO_GPU_NAIVE, and
+ * devo__gpu_eval_points): create uploads the problem's data and allocates device buffers and
+ * pinned host buffers h_ for up to nmax points (kernels/gpu_problem.cu); eval copies n <= nmax
+ * points x (n * dim doubles, row-major) to the device, runs the multikernel design's evaluation
+ * kernel (one vector per block) and copies f (n doubles, NaN as +inf) back, allocating nothing;
+ * destroy frees everything (NULL is a no-op). Host memory through al (NULL: malloc). One evaluator
+ * is used by one thread at a time. Statuses: DEVO_OK, DEVO_E_NODEVICE (no device, or a build
+ * without CUDA: engine/gpu_none.c), DEVO_E_INVALID (a user objective, a kind without a GPU kernel,
+ * n out of range), DEVO_E_NOMEM, DEVO_E_CUDA, with a message in err. */
+typedef struct devo__gpu_evaluator devo__gpu_evaluator;
+int devo__gpu_evaluator_create(const devo_problem *p, int nmax, const devo_allocator *al,
+                               devo__gpu_evaluator **out, char *err, size_t errlen);
+int devo__gpu_evaluator_eval(devo__gpu_evaluator *e, const double *x, int n, double *f, char *err,
+                             size_t errlen);
+/* The device's name and compute capability, as "NAME (sm_XY)" (for backend info). */
+const char *devo__gpu_evaluator_device(const devo__gpu_evaluator *e);
+void devo__gpu_evaluator_destroy(devo__gpu_evaluator *e);
 /* The device-to-device cudaMemcpy rate of the current device, bytes read plus bytes written
  * per second (2 * bytes per copy), the median of reps timed copies of `bytes` after a warm-up
  * (kernels/gpu_problem.cu; for tools/prog_bench_soco.c's bandwidth column). DEVO_OK,

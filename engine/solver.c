@@ -145,7 +145,7 @@ int devo_solver_set_backend(devo_solver *s, int backend)
 int devo_solver_set_gpu_design(devo_solver *s, int design)
 {
   SETTER_GUARD(s);
-  if (design != DEVO_GPU_FUSED && design != DEVO_GPU_MULTIKERNEL)
+  if (design != DEVO_GPU_FUSED && design != DEVO_GPU_MULTIKERNEL && design != DEVO_GPU_NAIVE)
     return devo__set_err(s, DEVO_E_INVALID, "unknown GPU design %d", design);
   s->o.gpu_design = design;
   return DEVO_OK;
@@ -314,7 +314,10 @@ static int pick_backend(devo_solver *s)
   if (want == DEVO_BACKEND_AUTO)
     want = (s->prob->view.kind != DEVO__P_USER && devo__gpu_probe(NULL, 0)) ? DEVO_BACKEND_GPU
                                                                             : DEVO_BACKEND_CPU;
-  s->bk = want == DEVO_BACKEND_GPU ? &devo__gpu_backend : &devo__cpu_backend;
+  /* the naive GPU model is the CPU backend's DE with its evaluation on the GPU (devo.h); the
+   * design is the low byte (the rest: kernels/gpu_variants.cuh's internal variant bits) */
+  s->naive_gpu = want == DEVO_BACKEND_GPU && (s->o.gpu_design & 0xff) == DEVO_GPU_NAIVE;
+  s->bk = want == DEVO_BACKEND_GPU && !s->naive_gpu ? &devo__gpu_backend : &devo__cpu_backend;
   return want;
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* gpu_problem.cu: device copies of a problem's data for the CUDA backend, and
- * devo__gpu_eval_points (engine/internal.h): f at given points, evaluated by the same kernel as
- * the multikernel design's evaluation step (devo__k_mk_eval), so that tests and `devo eval
- * --backend gpu` check the kernels' arithmetic against the CPU row by row.
+/* gpu_problem.cu: device copies of a problem's data for the CUDA backend, and the persistent GPU
+ * evaluator (engine/internal.h: devo__gpu_evaluator_*, the naive GPU model's evaluation) with
+ * devo__gpu_eval_points on top of it: f at given points, evaluated by the same kernel as the
+ * multikernel design's evaluation step (devo__k_mk_eval), so that tests and `devo eval --backend
+ * gpu` check the kernels' arithmetic against the CPU row by row.
  * Versions:
  *   devo__k_transpose  one thread per element: the CEC matrices are kept transposed on the
  *                      device (cec_device.cuh: coalesced rows, the same summation order).
@@ -20,11 +21,11 @@ static int devo__pd_err(char *err, size_t errlen, cudaError_t e, const char *cal
   return e == cudaErrorMemoryAllocation ? DEVO_E_NOMEM : st;
 }
 
-#define DEVO__PCK(call)                                                                           \
-  do {                                                                                            \
-    cudaError_t e_ = (call);                                                                      \
-    if (e_ != cudaSuccess)                                                                        \
-      return devo__pd_err(err, errlen, e_, #call, __LINE__);                                      \
+#define DEVO__PCK(call)                                                                            \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess)                                                                         \
+      return devo__pd_err(err, errlen, e_, #call, __LINE__);                                       \
   } while (0)
 
 /* out = in^T for one d x d matrix. */
@@ -97,14 +98,14 @@ int devo__gpu_pdata_upload(const devo_problem *p, devo__gpu_pdata *d, devo__pvie
     if ((r = devo__pd_copy((void **)&d->shift, hv->shift, nc * dim * sizeof(double), st, err,
                            errlen)) != DEVO_OK)
       return r;
-    if (hv->shuffle && (r = devo__pd_copy((void **)&d->shuffle, hv->shuffle, dim * sizeof(int),
-                                          st, err, errlen)) != DEVO_OK)
+    if (hv->shuffle && (r = devo__pd_copy((void **)&d->shuffle, hv->shuffle, dim * sizeof(int), st,
+                                          err, errlen)) != DEVO_OK)
       return r;
     DEVO__PCK(cudaMalloc((void **)&d->rott, nc * mat * sizeof(double)));
     DEVO__PCK(cudaMalloc((void **)&tmp, mat * sizeof(double)));
     for (size_t k = 0; k < nc; ++k) {
-      cudaError_t e = cudaMemcpyAsync(tmp, hv->rot + k * mat, mat * sizeof(double),
-                                      cudaMemcpyHostToDevice, st);
+      cudaError_t e =
+          cudaMemcpyAsync(tmp, hv->rot + k * mat, mat * sizeof(double), cudaMemcpyHostToDevice, st);
       if (e == cudaSuccess) {
         /* cudaLaunchKernel returns this launch's error; cudaGetLastError after <<< >>> could
          * return an earlier, unrelated one of the caller's and blame the transpose (found in
@@ -133,15 +134,15 @@ int devo__gpu_pdata_upload(const devo_problem *p, devo__gpu_pdata *d, devo__pvie
                            (size_t)hv->ntasks * (size_t)hv->nmach * sizeof(double), st, err,
                            errlen)) != DEVO_OK)
       return r;
-    if (hv->ready && (r = devo__pd_copy((void **)&d->ready, hv->ready,
-                                        (size_t)hv->nmach * sizeof(double), st, err, errlen)) !=
-                         DEVO_OK)
+    if (hv->ready &&
+        (r = devo__pd_copy((void **)&d->ready, hv->ready, (size_t)hv->nmach * sizeof(double), st,
+                           err, errlen)) != DEVO_OK)
       return r;
     v->etc = d->etc;
     v->ready = d->ready;
   } else if (hv->shift) {
-    if ((r = devo__pd_copy((void **)&d->shift, hv->shift, dim * sizeof(double), st, err,
-                           errlen)) != DEVO_OK)
+    if ((r = devo__pd_copy((void **)&d->shift, hv->shift, dim * sizeof(double), st, err, errlen)) !=
+        DEVO_OK)
       return r;
     v->shift = d->shift;
   }
@@ -149,111 +150,185 @@ int devo__gpu_pdata_upload(const devo_problem *p, devo__gpu_pdata *d, devo__pvie
   return DEVO_OK;
 }
 
-/* ---- devo__gpu_eval_points --------------------------------------------------------------- */
+/* ---- the persistent evaluator (devo__gpu_evaluator_*) and devo__gpu_eval_points ----------- */
 
-struct devo__ep_mem {
+struct devo__gpu_evaluator {
+  devo_allocator al;
+  int dev, nmax, dim;
   devo__gpu_pdata pd;
-  double *x, *f, *work;
+  devo__gpu_args a;  /* the evaluation kernel's arguments; a.trial, a.tfit: device buffers */
+  const void *kern;  /* devo__k_mk_eval<kind> */
+  int lanes;         /* threads per block (one vector per block) */
+  size_t smem;       /* dynamic shared bytes of a launch */
+  double *h_x, *h_f; /* pinned: nmax * dim and nmax doubles */
   cudaStream_t st;
+  char device[160];
 };
 
-static int devo__ep_run(const devo_problem *p, const double *x, int n, double *f,
-                        devo__ep_mem *m, char *err, size_t errlen)
+/* Everything of create after the state exists: device, data, buffers, launch plan. */
+static int devo__ev_setup(devo__gpu_evaluator *e, const devo_problem *p, char *err, size_t errlen)
 {
   devo__gpu_ktab kt;
-  devo__gpu_args a;
   cudaFuncAttributes fa;
   cudaDeviceProp prop;
-  int dev = 0, r;
   const int d = p->view.dim;
+  const size_t n = (size_t)e->nmax;
+  int r;
   memset(&kt, 0, sizeof kt);
-  memset(&a, 0, sizeof a);
   if (devo__gpu_multi_fill(p->view.kind, &kt) != 0) {
     if (err && errlen)
       snprintf(err, errlen, "this problem kind is not evaluated on the GPU");
     return DEVO_E_INVALID;
   }
-  DEVO__PCK(cudaGetDevice(&dev));
-  DEVO__PCK(cudaGetDeviceProperties(&prop, dev));
-  DEVO__PCK(cudaStreamCreateWithFlags(&m->st, cudaStreamNonBlocking));
-  if ((r = devo__gpu_pdata_upload(p, &m->pd, &a.v, m->st, err, errlen)) != DEVO_OK)
+  e->kern = kt.mk_eval;
+  DEVO__PCK(cudaGetDevice(&e->dev));
+  DEVO__PCK(cudaGetDeviceProperties(&prop, e->dev));
+  snprintf(e->device, sizeof e->device, "%.100s (sm_%d%d)", prop.name, prop.major, prop.minor);
+  DEVO__PCK(cudaStreamCreateWithFlags(&e->st, cudaStreamNonBlocking));
+  if ((r = devo__gpu_pdata_upload(p, &e->pd, &e->a.v, e->st, err, errlen)) != DEVO_OK)
     return r;
-  a.rott = m->pd.rott;
-  DEVO__PCK(cudaMalloc((void **)&m->x, (size_t)n * d * sizeof(double)));
-  DEVO__PCK(cudaMalloc((void **)&m->f, (size_t)n * sizeof(double)));
-  DEVO__PCK(cudaMemcpyAsync(m->x, x, (size_t)n * d * sizeof(double), cudaMemcpyHostToDevice,
-                            m->st));
+  e->a.rott = e->pd.rott;
+  DEVO__PCK(cudaMalloc((void **)&e->a.trial, n * (size_t)d * sizeof(double)));
+  DEVO__PCK(cudaMalloc((void **)&e->a.tfit, n * sizeof(double)));
+  DEVO__PCK(cudaMallocHost((void **)&e->h_x, n * (size_t)d * sizeof(double)));
+  DEVO__PCK(cudaMallocHost((void **)&e->h_f, n * sizeof(double)));
 
   /* one vector per block, threads = D rounded up to a warp (striding beyond the kernel's
    * limit); the block work in shared memory when it fits, else a global slice per point */
-  DEVO__PCK(cudaFuncGetAttributes(&fa, kt.mk_eval));
+  DEVO__PCK(cudaFuncGetAttributes(&fa, e->kern));
   int cap = fa.maxThreadsPerBlock < prop.maxThreadsPerBlock ? fa.maxThreadsPerBlock
-                                                             : prop.maxThreadsPerBlock;
+                                                            : prop.maxThreadsPerBlock;
   cap = cap / 32 * 32;
-  int lanes = (d + 31) / 32 * 32;
-  if (lanes > cap)
-    lanes = cap;
-  a.np = n;
-  a.dim = d;
-  a.lanes = lanes;
-  a.vpb = 1;
-  a.trial = m->x;
-  a.tfit = m->f;
-  a.sm_stage = -1;
-  a.sm_work = -1;
-  a.work_n = (int)devo__gpu_blk_work(&a.v);
-  size_t smem = DEVO__RED_DOUBLES * sizeof(double);
-  const size_t wbytes = (size_t)a.work_n * sizeof(double);
+  e->lanes = (d + 31) / 32 * 32;
+  if (e->lanes > cap)
+    e->lanes = cap;
+  e->a.dim = d;
+  e->a.lanes = e->lanes;
+  e->a.vpb = 1;
+  e->a.sm_stage = -1;
+  e->a.sm_work = -1;
+  e->a.work_n = (int)devo__gpu_blk_work(&e->a.v);
+  e->smem = DEVO__RED_DOUBLES * sizeof(double);
+  const size_t wbytes = (size_t)e->a.work_n * sizeof(double);
   const size_t optin = (size_t)prop.sharedMemPerBlockOptin > fa.sharedSizeBytes
                            ? (size_t)prop.sharedMemPerBlockOptin - fa.sharedSizeBytes
                            : 0;
-  if (a.work_n > 0 && smem + wbytes <= optin) {
-    a.sm_work = DEVO__RED_DOUBLES;
-    smem += wbytes;
-    if (smem + fa.sharedSizeBytes > prop.sharedMemPerBlock)
-      DEVO__PCK(devo__gpu_smem_max(kt.mk_eval, &prop));
-  } else if (a.work_n > 0) {
-    DEVO__PCK(cudaMalloc((void **)&m->work, (size_t)n * wbytes));
-    a.work = m->work;
+  if (e->a.work_n > 0 && e->smem + wbytes <= optin) {
+    e->a.sm_work = DEVO__RED_DOUBLES;
+    e->smem += wbytes;
+    if (e->smem + fa.sharedSizeBytes > prop.sharedMemPerBlock)
+      DEVO__PCK(devo__gpu_smem_max(e->kern, &prop));
+  } else if (e->a.work_n > 0) {
+    DEVO__PCK(cudaMalloc((void **)&e->a.work, n * wbytes));
   }
-  uint32_t gen = 1;
-  void *args[] = {&a, &gen};
-  DEVO__PCK(cudaLaunchKernel(kt.mk_eval, dim3((unsigned)n), dim3((unsigned)lanes), args, smem,
-                             m->st));
-  DEVO__PCK(cudaMemcpyAsync(f, m->f, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost, m->st));
-  DEVO__PCK(cudaStreamSynchronize(m->st));
   return DEVO_OK;
 }
 
-extern "C" int devo__gpu_eval_points(const devo_problem *p, const double *x, int n, double *f,
-                                     char *err, size_t errlen)
+extern "C" void devo__gpu_evaluator_destroy(devo__gpu_evaluator *e)
+{
+  if (!e)
+    return;
+  cudaSetDevice(e->dev);
+  if (e->st)
+    cudaStreamSynchronize(e->st);
+  devo__gpu_pdata_free(&e->pd);
+  cudaFree(e->a.trial);
+  cudaFree(e->a.tfit);
+  cudaFree(e->a.work);
+  if (e->h_x)
+    cudaFreeHost(e->h_x);
+  if (e->h_f)
+    cudaFreeHost(e->h_f);
+  if (e->st)
+    cudaStreamDestroy(e->st);
+  cudaGetLastError(); /* leave no sticky error for the next caller */
+  devo_allocator al = e->al;
+  devo__free(&al, e);
+}
+
+extern "C" int devo__gpu_evaluator_create(const devo_problem *p, int nmax, const devo_allocator *al,
+                                          devo__gpu_evaluator **out, char *err, size_t errlen)
 {
   char why[300];
-  devo__ep_mem m;
+  devo_allocator a = devo__allocator_or_default(al);
+  devo__gpu_evaluator *e;
   int r;
   if (err && errlen)
     err[0] = 0;
-  if (!p || !x || !f || n < 1 || p->view.kind == DEVO__P_NONE || p->view.kind == DEVO__P_USER) {
+  if (!out || !p || nmax < 1 || p->view.kind == DEVO__P_NONE || p->view.kind == DEVO__P_USER) {
     if (err && errlen)
-      snprintf(err, errlen, "devo__gpu_eval_points: needs a built-in problem and n >= 1 points");
+      snprintf(err, errlen, "the GPU evaluator needs a built-in problem and n >= 1 points");
     return DEVO_E_INVALID;
   }
+  *out = NULL;
   if (!devo__gpu_probe(why, sizeof why)) {
     if (err && errlen)
       snprintf(err, errlen, "%s", why);
     return DEVO_E_NODEVICE;
   }
-  memset(&m, 0, sizeof m);
-  r = devo__ep_run(p, x, n, f, &m, err, errlen);
-  if (m.st)
-    cudaStreamSynchronize(m.st);
-  devo__gpu_pdata_free(&m.pd);
-  cudaFree(m.x);
-  cudaFree(m.f);
-  cudaFree(m.work);
-  if (m.st)
-    cudaStreamDestroy(m.st);
-  cudaGetLastError(); /* leave no sticky error for the next caller */
+  e = (devo__gpu_evaluator *)devo__calloc(&a, 1, sizeof *e);
+  if (!e) {
+    if (err && errlen)
+      snprintf(err, errlen, "out of memory for the GPU evaluator");
+    return DEVO_E_NOMEM;
+  }
+  e->al = a;
+  e->nmax = nmax;
+  e->dim = p->view.dim;
+  r = devo__ev_setup(e, p, err, errlen);
+  if (r != DEVO_OK) {
+    devo__gpu_evaluator_destroy(e);
+    return r;
+  }
+  *out = e;
+  return DEVO_OK;
+}
+
+extern "C" int devo__gpu_evaluator_eval(devo__gpu_evaluator *e, const double *x, int n, double *f,
+                                        char *err, size_t errlen)
+{
+  if (!e || !x || !f || n < 1 || n > e->nmax) {
+    if (err && errlen)
+      snprintf(err, errlen, "GPU evaluation of %d points (1 .. %d)", n, e ? e->nmax : 0);
+    return DEVO_E_INVALID;
+  }
+  const size_t xbytes = (size_t)n * (size_t)e->dim * sizeof(double);
+  /* through pinned memory: the copies are then true DMA transfers on the evaluator's stream */
+  memcpy(e->h_x, x, xbytes);
+  DEVO__PCK(cudaSetDevice(e->dev));
+  DEVO__PCK(cudaMemcpyAsync(e->a.trial, e->h_x, xbytes, cudaMemcpyHostToDevice, e->st));
+  devo__gpu_args a = e->a;
+  a.np = n;
+  uint32_t gen = 1;
+  void *args[] = {&a, &gen};
+  DEVO__PCK(
+      cudaLaunchKernel(e->kern, dim3((unsigned)n), dim3((unsigned)e->lanes), args, e->smem, e->st));
+  DEVO__PCK(cudaMemcpyAsync(e->h_f, e->a.tfit, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost,
+                            e->st));
+  DEVO__PCK(cudaStreamSynchronize(e->st));
+  memcpy(f, e->h_f, (size_t)n * sizeof(double));
+  return DEVO_OK;
+}
+
+extern "C" const char *devo__gpu_evaluator_device(const devo__gpu_evaluator *e)
+{
+  return e ? e->device : "";
+}
+
+extern "C" int devo__gpu_eval_points(const devo_problem *p, const double *x, int n, double *f,
+                                     char *err, size_t errlen)
+{
+  devo__gpu_evaluator *e = NULL;
+  int r;
+  if (!x || !f) {
+    if (err && errlen)
+      snprintf(err, errlen, "devo__gpu_eval_points: needs a built-in problem and n >= 1 points");
+    return DEVO_E_INVALID;
+  }
+  r = devo__gpu_evaluator_create(p, n, NULL, &e, err, errlen);
+  if (r == DEVO_OK)
+    r = devo__gpu_evaluator_eval(e, x, n, f, err, errlen);
+  devo__gpu_evaluator_destroy(e);
   return r;
 }
 

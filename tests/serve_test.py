@@ -153,8 +153,20 @@ def case_api(devo, src):
             check(st == 200 and c["assignment"] == ref["assignment"], "CSV answer = devo schedule")
         # a short deadline is kept (generous slack: this machine is shared)
         t0 = time.monotonic()
-        st, a = s.json("POST", "/v1/schedule", {"etc": etc, "time_limit": 0.1})
+        st, data, r = s.request("POST", "/v1/schedule", json.dumps({"etc": etc, "time_limit": 0.1}))
         took = time.monotonic() - t0
+        a = json.loads(data)
+        # the server's own time, for clients that tell it from theirs: within the client's, and
+        # its phases add up to it (each phase ends where the next starts)
+        el = float(r.getheader("X-Devo-Elapsed-Ms", "nan"))
+        ph = dict((k, float(v)) for k, v in re.findall(r"(\w+);dur=([0-9.]+)",
+                                                       r.getheader("Server-Timing", "")))
+        check(0 < el <= 1e3 * took, "X-Devo-Elapsed-Ms %r within the client's %.3f s" % (el, took))
+        check(set(ph) == {"parse", "wait", "search", "budget", "answer"}, "Server-Timing %r" % ph)
+        if len(ph) == 5:
+            parts = ph["parse"] + ph["wait"] + ph["search"] + ph["answer"]
+            check(abs(parts - el) < 0.05, "phases add up: %.3f against %.3f ms" % (parts, el))
+            check(0 < ph["budget"] < 100.0, "the search's budget %.3f ms within 0.1 s" % ph["budget"])
         check(st == 200 and a["time_limit"] == 0.1 and len(a["assignment"]) == 512, "0.1 s request")
         check(took < 1.0, "0.1 s request answered after %.3f s" % took)
         check(math.isclose(makespan(etc, a["assignment"]), a["makespan"], rel_tol=1e-12), "valid")

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/include/devo.h"
 #include "tests/tcheck.h"
 
 static char dir[64];
@@ -405,6 +406,49 @@ TEST_CASE(dry_run_and_protocol)
          "%s", out);
   CHECK(access("/tmp/never-written.csv", F_OK) != 0);
   free(out);
+  /* --trials N: the protocol's budget and target with seeds 1..N (480 / 30 * 3 = 48 trials) */
+  snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run --protocol janssen2024 --trials 3",
+           tc_devo_bin(), spec);
+  out = NULL;
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, "trials       48 ") && strstr(out, "seeds        3: 1 2 3\n") &&
+             strstr(out, "D=100: 10000000") && strstr(out, "reduced to 3 trials"),
+         "%s", out);
+  free(out);
+  /* without a protocol --trials is refused (named at the spec's last line), as is a bad count */
+  snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run --trials 3", tc_devo_bin(), spec);
+  {
+    char prefix[300];
+    snprintf(prefix, sizeof prefix, "devo experiment: %s:8:", spec);
+    tc_expect_refused(cmd, 2, prefix, "only with a protocol");
+  }
+  snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run --protocol janssen2024 --trials 0",
+           tc_devo_bin(), spec);
+  tc_expect_refused(cmd, 2, "devo experiment: --trials", "0");
+}
+
+/* The naive GPU model is a backend of the grid (gpu-naive); without a usable device the run
+ * stops before the first trial with exit 1 and one line naming the backend, writing nothing. */
+TEST_CASE(naive_backend)
+{
+  char cmd[1024], text[512], *out = NULL;
+  const char *spec = path_in("naive.spec");
+  const char *csv = path_in("naive.csv");
+  snprintf(text, sizeof text,
+           "output = %s\nproblems = sphere\ndims = 5\nnp = 20\ntrials = 2\nbudget = 1000\n"
+           "backend = cpu gpu-naive\n[algorithm de]\nf = 0.5\n",
+           csv);
+  write_file(spec, text);
+  snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, "backends     2: cpu gpu-naive") && strstr(out, "trials       4 "),
+         "%s", out);
+  free(out);
+  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), spec);
+  if (devo_gpu_available(NULL, 0))
+    TC_SKIP("a GPU is usable here: the refusal without one is not tested");
+  tc_expect_refused(cmd, 1, "devo experiment: backend gpu-naive: no CUDA device", "");
+  CHECK(access(csv, F_OK) != 0);
 }
 
 int main(int argc, char **argv)
@@ -416,7 +460,8 @@ int main(int argc, char **argv)
                                   TC(trace_ends_at_row),
                                   TC(master_slave_equals_cpu),
                                   TC(progress_bar_and_lines),
-                                  TC(dry_run_and_protocol)};
+                                  TC(dry_run_and_protocol),
+                                  TC(naive_backend)};
   int rc = tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
   char cmd[128];
   if (dir[0]) {

@@ -1014,6 +1014,136 @@ TEST_CASE(blk_small)
   etc_small();
 }
 
+/* ---- the naive GPU model (DEVO_GPU_NAIVE, issue 23) -------------------------------------- */
+
+/* DE on the CPU, each generation's trials evaluated on the GPU: the trials and selections are
+ * the 1-thread CPU's, so the population after K generations equals the CPU's bit for bit
+ * (compare(): memcmp of every coordinate) wherever no trial and its target are closer than the
+ * GPU/CPU fitness difference; the fitness values themselves agree within 1e-12 relative (the
+ * evaluation kernel sums in another order, and CUDA's cos/exp may differ from libm's in the last
+ * bit), ETC exactly. The same K, the same evaluation counts, devo_stats.backend = GPU. */
+static const int naive_only[] = {DEVO_GPU_NAIVE, -1};
+
+/* A variant (best2exp + jDE + GOBL) on the naive model against the 1-thread CPU: every
+ * coordinate, and jDE's F_i and CR_i (computed on the CPU on both sides) bit for bit. */
+static void naive_variant(const char *fn, int dim, int np, int64_t gens)
+{
+  double *pop[2], *F[2], *CR[2];
+  devo_problem *p = NULL;
+  size_t n = (size_t)np * dim, same = 0, k;
+  int b;
+  CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+  CHECK_EQ_INT(devo_problem_set_builtin(p, fn, dim, 7, NULL), DEVO_OK);
+  for (b = 0; b < 2; ++b) {
+    devo_solver *s = NULL;
+    devo_stats st;
+    int r;
+    pop[b] = (double *)malloc(n * sizeof(double));
+    F[b] = (double *)malloc((size_t)np * sizeof(double));
+    CR[b] = (double *)malloc((size_t)np * sizeof(double));
+    CHECK(pop[b] && F[b] && CR[b]);
+    CHECK_EQ_INT(devo_solver_create(&s, p, NULL), DEVO_OK);
+    CHECK_EQ_INT(devo_solver_set_np(s, np), DEVO_OK);
+    CHECK_EQ_INT(devo_solver_set_seed(s, 20240611u), DEVO_OK);
+    CHECK_EQ_INT(devo_solver_set_strategy_name(s, "best2exp"), DEVO_OK);
+    CHECK_EQ_INT(devo_solver_set_jde(s, 1, 0.1, 0.1, 0.1, 0.9, 0.0, 1.0), DEVO_OK);
+    CHECK_EQ_INT(devo_solver_set_gobl(s, 0.05), DEVO_OK);
+    CHECK_EQ_INT(devo_solver_set_max_generations(s, gens), DEVO_OK);
+    if (b == 1) {
+      CHECK_EQ_INT(devo_solver_set_backend(s, DEVO_BACKEND_GPU), DEVO_OK);
+      CHECK_EQ_INT(devo_solver_set_gpu_design(s, DEVO_GPU_NAIVE), DEVO_OK);
+    }
+    r = devo_solve(s);
+    CHECKF(r > 0, "%s naive variant: %s (%s)", fn, devo_status_name(r), devo_solver_errmsg(s));
+    CHECK_EQ_INT(devo_solver_population(s, pop[b], NULL), DEVO_OK);
+    CHECK_EQ_INT(devo_solver_jde_state(s, F[b], CR[b]), DEVO_OK);
+    CHECK_EQ_INT(devo_solver_stats(s, &st), DEVO_OK);
+    CHECK_EQ_INT(st.generations, gens);
+    CHECK_EQ_INT(st.backend, b ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU);
+    if (b)
+      printf("  info: %s\n", devo_solver_backend_info(s));
+    devo_solver_destroy(s);
+  }
+  for (k = 0; k < n; ++k)
+    same += memcmp(&pop[0][k], &pop[1][k], sizeof(double)) == 0;
+  printf("  %s D=%d NP=%d best2exp+jDE+GOBL naive: %zu/%zu coordinates bit-identical\n", fn, dim,
+         np, same, n);
+  CHECKF(same == n, "%s naive variant: %zu of %zu coordinates differ", fn, n - same, n);
+  CHECK(memcmp(F[0], F[1], (size_t)np * sizeof(double)) == 0);
+  CHECK(memcmp(CR[0], CR[1], (size_t)np * sizeof(double)) == 0);
+  for (b = 0; b < 2; ++b) {
+    free(pop[b]);
+    free(F[b]);
+    free(CR[b]);
+  }
+  devo_problem_destroy(p);
+}
+
+TEST_CASE(naive_parity)
+{
+  static const int dims[] = {10, 100, 0};
+  static const int nps[] = {64, 250, 0};
+  static const char *const cec[] = {"F01", "F02", "F03", "F04", "F05",
+                                    "F06", "F07", "F08", "F09", "F10"};
+  int k;
+  need_gpu();
+  parity("rastrigin", dims, nps, naive_only, 50);
+  parity("griewank", dims, nps, naive_only, 50);
+  for (k = 0; k < 10; ++k)
+    cec_parity(cec[k], 100, 100, 40, naive_only);
+  cec_parity("F05", 30, 64, 50, naive_only);
+  naive_variant("rastrigin", 100, 64, 40);
+  etc_parity(100, 8, DEVO_ORDER_FCFS, 30, naive_only); /* ETC: every fitness bit too */
+}
+
+/* Without a usable device (or CUDA) the naive model fails at the start with DEVO_E_NODEVICE and
+ * a message naming it; a user objective is refused as for every GPU design. */
+static int user_sphere(void *ud, const double *x, size_t n, size_t dim, double *f)
+{
+  size_t i, j;
+  (void)ud;
+  for (i = 0; i < n; ++i) {
+    f[i] = 0.0;
+    for (j = 0; j < dim; ++j)
+      f[i] += x[i * dim + j] * x[i * dim + j];
+  }
+  return 0;
+}
+
+TEST_CASE(naive_refusals)
+{
+  devo_problem *p = NULL, *u = NULL;
+  devo_solver *s = NULL;
+  int r;
+  CHECK_EQ_INT(devo_problem_create(&u, NULL), DEVO_OK);
+  CHECK_EQ_INT(devo_problem_set_user(u, 3, -1.0, 1.0, user_sphere, NULL), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_create(&s, u, NULL), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_backend(s, DEVO_BACKEND_GPU), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_gpu_design(s, DEVO_GPU_NAIVE), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_max_generations(s, 3), DEVO_OK);
+  CHECK_EQ_INT(devo_solve(s), DEVO_E_INVALID);
+  devo_solver_destroy(s);
+  devo_problem_destroy(u);
+  CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+  CHECK_EQ_INT(devo_problem_set_builtin(p, "sphere", 10, 1, NULL), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_create(&s, p, NULL), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_gpu_design(s, 3), DEVO_E_INVALID);
+  CHECK_EQ_INT(devo_solver_set_backend(s, DEVO_BACKEND_GPU), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_gpu_design(s, DEVO_GPU_NAIVE), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_max_generations(s, 3), DEVO_OK);
+  r = devo_solve(s);
+  if (devo_gpu_available(NULL, 0)) {
+    CHECKF(r == DEVO_GEN_LIMIT, "%s", devo_solver_errmsg(s));
+    CHECK(strstr(devo_solver_backend_info(s), "naive gpu") != NULL);
+  } else {
+    CHECK_EQ_INT(r, DEVO_E_NODEVICE);
+    CHECKF(strstr(devo_solver_errmsg(s), "naive GPU model") != NULL, "%s", devo_solver_errmsg(s));
+    printf("  no device: %s\n", devo_solver_errmsg(s));
+  }
+  devo_solver_destroy(s);
+  devo_problem_destroy(p);
+}
+
 int main(int argc, char **argv)
 {
   static const tc_case cases[] = {TC(parity_sphere),      TC(parity_rastrigin),
@@ -1027,6 +1157,7 @@ int main(int argc, char **argv)
                                   TC(cec_parity_de),      TC(etc_eval_parity),
                                   TC(etc_parity_de),      TC(etc_small),
                                   TC(blk_small),          TC(concurrent_solvers),
-                                  TC(soco_eval),          TC(soco_parity_de)};
+                                  TC(soco_eval),          TC(soco_parity_de),
+                                  TC(naive_parity),       TC(naive_refusals)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }

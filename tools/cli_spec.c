@@ -436,7 +436,8 @@ static int parse_budget(parser *p, char *v)
 
 static int parse_backends(parser *p, char *v)
 {
-  static const char *const names[EXP_BK_COUNT] = {"cpu", "gpu", "gpu-multikernel", "cpu-ms"};
+  static const char *const names[EXP_BK_COUNT] = {"cpu", "gpu", "gpu-multikernel", "cpu-ms",
+                                                  "gpu-naive"};
   char *tok[8];
   int c = split(v, tok, 8), k, j;
   if (c <= 0)
@@ -445,7 +446,8 @@ static int parse_backends(parser *p, char *v)
     for (j = 0; j < EXP_BK_COUNT && strcmp(tok[k], names[j]) != 0; ++j)
       ;
     if (j == EXP_BK_COUNT)
-      return fail(p, p->line, "backend: unknown value '%s' (cpu, cpu-ms, gpu or gpu-multikernel)",
+      return fail(p, p->line,
+                  "backend: unknown value '%s' (cpu, cpu-ms, gpu, gpu-multikernel or gpu-naive)",
                   tok[k]);
     for (int i = 0; i < p->s->nbackends; ++i)
       if (p->s->backends[i] == j)
@@ -678,8 +680,8 @@ static int apply_protocol(parser *p)
       return fail(p, p->seen_line[fixed[k]], "'%s' is set by protocol janssen2024",
                   global_keys[fixed[k]]);
   /* Janssen, Pullan and Liew 2024: 30 trials, error 1e-8, 5e6 evaluations at D = 50 and 1e7 at
-   * D = 100, i.e. 100000 * D */
-  p->trials = 30;
+   * D = 100, i.e. 100000 * D; --trials N: seeds 1..N instead (a reduced protocol) */
+  p->trials = s->protocol_trials > 0 ? s->protocol_trials : 30;
   s->target = 1e-8;
   s->budget_kind = EXP_BUDGET_PER_D;
   s->budget = 100000;
@@ -870,8 +872,8 @@ static void describe_algos(exp_spec *s)
   }
 }
 
-int exp_spec_load(const char *path, const char *protocol, const char *out_override, exp_spec *s,
-                  char *err, size_t errlen)
+int exp_spec_load(const char *path, const char *protocol, int trials, const char *out_override,
+                  exp_spec *s, char *err, size_t errlen)
 {
   parser p;
   FILE *f;
@@ -888,6 +890,7 @@ int exp_spec_load(const char *path, const char *protocol, const char *out_overri
   p.errlen = errlen;
   if (protocol)
     snprintf(s->protocol, sizeof s->protocol, "%s", protocol);
+  s->protocol_trials = trials;
   if (out_override && !(s->output = strdup(out_override)))
     return fail(&p, 0, "out of memory");
   f = fopen(path, "r");
@@ -898,6 +901,9 @@ int exp_spec_load(const char *path, const char *protocol, const char *out_overri
   }
   r = read_lines(&p, f);
   fclose(f);
+  if (!r && trials > 0 && !s->protocol[0])
+    r = fail(&p, s->last_line,
+             "--trials: only with a protocol (without one the spec sets its trials or seeds)");
   if (!r)
     r = apply_protocol(&p);
   if (!r)
@@ -932,7 +938,8 @@ void exp_spec_free(exp_spec *s)
 
 const char *exp_backend_name(int backend)
 {
-  static const char *const names[EXP_BK_COUNT] = {"cpu", "gpu", "gpu-multikernel", "cpu-ms"};
+  static const char *const names[EXP_BK_COUNT] = {"cpu", "gpu", "gpu-multikernel", "cpu-ms",
+                                                  "gpu-naive"};
   return backend >= 0 && backend < EXP_BK_COUNT ? names[backend] : "?";
 }
 

@@ -29,6 +29,8 @@ static const char *const experiment_help =
     "options:\n"
     "  --out FILE             results CSV (instead of the spec's 'output')\n"
     "  --protocol janssen2024 30 trials, target 1e-8, budget 100000*D (Janssen et al. 2024)\n"
+    "  --trials N             with a protocol: seeds 1..N instead of its 30 (a reduced run;\n"
+    "                         the results' hash differs from the full protocol's)\n"
     "  --dry-run              print the grid and its size, run nothing\n"
     "SIGINT or SIGTERM stops after the running trial's row is dropped: the finished rows stay,\n"
     "and the same command resumes (exit 1). A second signal ends the process at once.\n"
@@ -427,7 +429,9 @@ static int configure(devo_solver *v, const exp_spec *s, const trial *t, double f
   if (!st && is_cpu(bk))
     st = devo_solver_set_threads(v, bk == EXP_BK_CPU_MS ? s->threads : 1);
   if (!st && !is_cpu(bk))
-    st = devo_solver_set_gpu_design(v, bk == EXP_BK_GPU ? DEVO_GPU_FUSED : DEVO_GPU_MULTIKERNEL);
+    st = devo_solver_set_gpu_design(v, bk == EXP_BK_GPU         ? DEVO_GPU_FUSED
+                                       : bk == EXP_BK_GPU_NAIVE ? DEVO_GPU_NAIVE
+                                                                : DEVO_GPU_MULTIKERNEL);
   if (!st)
     st = devo_solver_set_max_evals(v, exp_budget(s, s->dims[t->d]));
   if (!st && s->time_limit > 0)
@@ -461,7 +465,9 @@ static void write_row(FILE *out, const exp_spec *s, const trial *t, const devo_s
   fprintf(out, "%s,%s,%s,%d,%d,%llu,%s,%d,%s,%lld,%lld,%s,%s,%s,", s->algos[t->a].name,
           s->algos[t->a].desc, s->problems[t->pr], s->dims[t->d], s->nps[t->n],
           (unsigned long long)s->seeds[t->sd], exp_backend_name(s->backends[t->b]),
-          s->backends[t->b] == EXP_BK_CPU_MS ? s->threads : s->backends[t->b] == EXP_BK_CPU,
+          s->backends[t->b] == EXP_BK_CPU_MS
+              ? s->threads
+              : s->backends[t->b] == EXP_BK_CPU || s->backends[t->b] == EXP_BK_GPU_NAIVE,
           json_fmt_double(e, sizeof e, err), (long long)st->evaluations, (long long)st->generations,
           json_fmt_double(tm, sizeof tm, st->elapsed), devo_status_name(st->status), hit ? tm : "");
   if (hit)
@@ -574,7 +580,9 @@ static int dry_run(const exp_spec *s, int64_t ndone)
     printf("time limit   %g s per trial\n", s->time_limit);
   else
     printf("time limit   none\n");
-  if (s->protocol[0])
+  if (s->protocol[0] && s->protocol_trials > 0)
+    printf("protocol     %s, reduced to %d trials (--trials)\n", s->protocol, s->protocol_trials);
+  else if (s->protocol[0])
     printf("protocol     %s\n", s->protocol);
   printf("trials       %lld (%lld already in %s)\n", (long long)exp_grid_size(s), (long long)ndone,
          s->output);
@@ -622,13 +630,14 @@ static int run_grid(run_state *r, const char *done, FILE *out, FILE *tf)
 }
 
 static int parse_args(int argc, char **argv, const char **spec, const char **out,
-                      const char **protocol, int *dry)
+                      const char **protocol, int *trials, int *dry)
 {
-  static const char *const names[] = {"--out=", "--protocol=", "--dry-run", "--help", NULL};
+  static const char *const names[] = {"--out=", "--protocol=", "--dry-run",
+                                      "--help", "--trials=",   NULL};
   const char *v;
   int pos = 1, k;
   *spec = *out = *protocol = NULL;
-  *dry = 0;
+  *dry = *trials = 0;
   while ((k = cli_next(CMD, argc, argv, &pos, names, &v)) != -1) {
     switch (k) {
     case -2:
@@ -649,6 +658,13 @@ static int parse_args(int argc, char **argv, const char **spec, const char **out
     case 2:
       *dry = 1;
       break;
+    case 4: {
+      int64_t n;
+      if (cli_count(CMD, "--trials", v, 1, EXP_LIST_MAX, &n) != 0)
+        return CLI_USAGE;
+      *trials = (int)n;
+      break;
+    }
     default:
       fputs(experiment_help, stdout);
       exit(CLI_OK);
@@ -734,11 +750,11 @@ int cmd_experiment(int argc, char **argv)
   const char *spec_path, *out, *protocol;
   exp_spec s;
   char err[1024], *done;
-  int dry, rc, fresh;
+  int dry, rc, fresh, trials;
   int64_t ndone;
-  if ((rc = parse_args(argc, argv, &spec_path, &out, &protocol, &dry)) != 0)
+  if ((rc = parse_args(argc, argv, &spec_path, &out, &protocol, &trials, &dry)) != 0)
     return rc;
-  if (exp_spec_load(spec_path, protocol, out, &s, err, sizeof err) != 0)
+  if (exp_spec_load(spec_path, protocol, trials, out, &s, err, sizeof err) != 0)
     return cli_usage_error(CMD, "%s", err);
   done = calloc((size_t)exp_grid_size(&s), 1);
   if (!done) {

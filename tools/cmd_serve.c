@@ -9,6 +9,9 @@
  * the GPU is made ready once (devo_gpu_warmup) and handed to one search at a time. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <microhttpd.h>
 #include <netdb.h>
@@ -37,6 +40,15 @@
  * per task (devo schedule's figure for JSON with the schedule: 2 us per task). */
 #define ANSWER_MARGIN_S   0.001
 #define ANSWER_PER_TASK_S 2e-6
+/* The fixed reserve above holds on a machine with a free core for each search; where the
+ * answers come later than planned (a search preempted near its end on a loaded machine, a GPU
+ * search that stops a kernel late), each search also keeps back the largest lateness of the
+ * last LATE_WINDOW answers of its backend, at most LATE_MAX_SHARE of the time it has. */
+#define LATE_WINDOW    64
+#define LATE_MAX_SHARE 0.5
+/* Of the 5 ms that an answer may take past its deadline, the learnt part may use this much (the
+ * rest is for the send and the client): a search shortened less costs less in quality. */
+#define LATE_SLACK_USE 0.002
 /* An answer later than its deadline + this is an overrun (metrics, deadline_met). */
 #define DEADLINE_SLACK_S 0.005
 
@@ -131,6 +143,10 @@ typedef struct server {
   uint64_t outcomes[OUT_COUNT], hist[NHIST + 1], overruns;
   double lat_sum;
   uint64_t lat_count;
+  /* per backend (0 CPU, 1 GPU): how much later than planned the last LATE_WINDOW answers were
+   * ready (search end + fixed reserve), 0 when not late; under mu */
+  double late[2][LATE_WINDOW];
+  unsigned late_next[2];
   /* the GPU: ready once at start, one search at a time */
   int gpu_ok;
   char gpu_name[256];
@@ -147,6 +163,8 @@ typedef struct req {
   int cut;                  /* closed without an answer: the body came too slowly */
   char method[16], path[128];
   double t_first, t_complete, t_answer;
+  /* the phases of a schedule request (Server-Timing header), 0 when not reached */
+  double t_parsed, t_admitted, t_searched, budget;
   char *body;
   size_t len, cap;
   const char *admission, *stop; /* for the log; static strings */
@@ -413,6 +431,31 @@ static void count_answer(server *s, const req *q, double deadline)
   pthread_mutex_unlock(&s->mu);
 }
 
+/* The server's own time of a schedule answer, so that a client can tell it from its own:
+ * X-Devo-Elapsed-Ms from the complete body to now (just before the answer is queued), and the
+ * phases in a Server-Timing header (W3C Server Timing; durations in ms): parse (the body read
+ * into a matrix), wait (for a worker), search (devo_schedule_run, given budget), answer (the
+ * timeline and the JSON). */
+static void timing_headers(struct MHD_Response *resp, const req *q)
+{
+  const double t = now_s();
+  char v[256];
+  int n;
+  snprintf(v, sizeof v, "%.3f", 1e3 * (t - q->t_complete));
+  MHD_add_response_header(resp, "X-Devo-Elapsed-Ms", v);
+  if (q->t_parsed <= 0.0)
+    return;
+  n = snprintf(v, sizeof v, "parse;dur=%.3f", 1e3 * (q->t_parsed - q->t_complete));
+  if (q->t_admitted > 0.0)
+    n += snprintf(v + n, sizeof v - (size_t)n, ", wait;dur=%.3f",
+                  1e3 * (q->t_admitted - q->t_parsed));
+  if (q->t_searched > 0.0)
+    n +=
+        snprintf(v + n, sizeof v - (size_t)n, ", search;dur=%.3f, budget;dur=%.3f, answer;dur=%.3f",
+                 1e3 * (q->t_searched - q->t_admitted), 1e3 * q->budget, 1e3 * (t - q->t_searched));
+  MHD_add_response_header(resp, "Server-Timing", v);
+}
+
 /* Queues buf (malloc'd, len bytes; taken over) as the answer with its status and outcome. */
 static enum MHD_Result respond(server *s, struct MHD_Connection *c, req *q, int http, int outcome,
                                char *buf, size_t len, const char *ctype)
@@ -430,6 +473,8 @@ static enum MHD_Result respond(server *s, struct MHD_Connection *c, req *q, int 
                             q->route == R_SCHEDULE ? "POST" : "GET, HEAD");
   if (atomic_load(&s->stopping))
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+  if (q->route == R_SCHEDULE && q->t_complete > 0.0)
+    timing_headers(resp, q);
   ok = MHD_queue_response(c, (unsigned int)http, resp);
   MHD_destroy_response(resp);
   q->responded = 1;
@@ -583,13 +628,34 @@ static void extra_members(json_out *j, const void *ud)
   json_kv_num(j, "queue_wait", x->queue_wait);
 }
 
+/* The learned part of the reserve of a search on backend b (0 CPU, 1 GPU). */
+static double late_reserve(server *s, int b)
+{
+  double worst = 0.0;
+  int k;
+  pthread_mutex_lock(&s->mu);
+  for (k = 0; k < LATE_WINDOW; ++k)
+    worst = fmax(worst, s->late[b][k]);
+  pthread_mutex_unlock(&s->mu);
+  return fmax(worst - LATE_SLACK_USE, 0.0);
+}
+
+static void late_record(server *s, int b, double late)
+{
+  pthread_mutex_lock(&s->mu);
+  s->late[b][s->late_next[b]++ % LATE_WINDOW] = fmax(late, 0.0);
+  pthread_mutex_unlock(&s->mu);
+}
+
 /* Runs the search (or the quick heuristic) and writes the JSON answer into *buf. Returns 0, or
  * the library's status with its message in res->message. */
-static int search(server *s, const serve_req *r, double deadline, int quick, double waited,
+static int search(server *s, const serve_req *r, double deadline, int quick, double waited, req *q,
                   char **buf, size_t *len, devo_schedule_result *res)
 {
   const int n = devo_etc_ntasks(r->e);
   int *assign = (int *)malloc((size_t)n * sizeof(int)), st, gpu = 0;
+  const double fixed = ANSWER_MARGIN_S + ANSWER_PER_TASK_S * n;
+  double t_run, left;
   double *start = (double *)malloc((size_t)n * sizeof(double));
   double *finish = (double *)malloc((size_t)n * sizeof(double));
   devo_schedule_opts so;
@@ -602,7 +668,6 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
     goto done;
   }
   devo_schedule_opts_init(&so);
-  so.time_limit = fmax(deadline - now_s() - ANSWER_MARGIN_S - ANSWER_PER_TASK_S * n, 1e-6);
   so.lambda = r->lambda;
   so.order = r->order;
   so.seed = r->seed;
@@ -619,9 +684,15 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
     gpu = atomic_compare_exchange_strong(&s->gpu_busy, &free_gpu, 1);
   }
   so.backend = gpu ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU;
+  t_run = now_s();
+  left = deadline - t_run - fixed;
+  so.time_limit = fmax(
+      left - (quick ? 0.0 : fmin(late_reserve(s, gpu), LATE_MAX_SHARE * fmax(left, 0.0))), 1e-6);
+  q->budget = so.time_limit;
   st = devo_schedule_run(r->e, &so, assign, res);
   if (gpu)
     atomic_store(&s->gpu_busy, 0);
+  q->t_searched = now_s();
   if (st == DEVO_OK)
     st = devo_etc_timeline(r->e, assign, r->order, start, finish);
   if (st != DEVO_OK)
@@ -646,6 +717,8 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
     st = DEVO_E_NOMEM;
   if (f)
     fclose(f);
+  if (!quick) /* the answer is ready: how much later than its search's end + the fixed reserve */
+    late_record(s, gpu, now_s() - (t_run + q->budget + fixed));
   if (st != DEVO_OK) {
     free(*buf);
     *buf = NULL;
@@ -686,7 +759,7 @@ static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
   devo_schedule_result res;
   char *buf = NULL, unknown[80] = "";
   size_t len = 0;
-  double deadline, t_admit;
+  double deadline;
   int rc, adm, slot = -1, st;
   if (q->is_csv) {
     MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, first_unknown, unknown);
@@ -697,11 +770,12 @@ static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
   }
   free(q->body); /* the matrix is in r.e now */
   q->body = NULL;
+  q->t_parsed = now_s();
   if (rc)
     return respond_error(s, c, q, err.http, err.http == 503 ? OUT_ERROR : OUT_BAD_REQUEST, &err);
   deadline = q->t_complete + r.time_limit;
-  t_admit = now_s();
   adm = admit(s, deadline, &slot);
+  q->t_admitted = now_s();
   if (adm == ADMIT_FULL) {
     serve_req_free(&r);
     q->admission = "full";
@@ -709,7 +783,8 @@ static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
                        s->o.queue);
   }
   q->admission = adm == ADMIT_RUN ? "search" : "quick";
-  st = search(s, &r, deadline, adm == ADMIT_QUICK, now_s() - t_admit, &buf, &len, &res);
+  st =
+      search(s, &r, deadline, adm == ADMIT_QUICK, q->t_admitted - q->t_parsed, q, &buf, &len, &res);
   if (slot >= 0)
     release_slot(s, slot);
   serve_req_free(&r);
@@ -1059,6 +1134,14 @@ int cmd_serve(int argc, char **argv)
   int rc, fd, sig = 0;
   if ((rc = parse(argc, argv, &o)) != 0)
     return rc;
+#if defined(__GLIBC__)
+  /* A request's matrix, body and answer are blocks of 100 KB and more, which glibc maps and
+   * unmaps per allocation by default; every unmap of a multi-threaded process interrupts the
+   * cores running its other threads (TLB shootdown), searches near their deadline included.
+   * Served from the heap and kept there, they cost no system call after the first requests. */
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
+#endif
   if (server_init(&s, &o) != 0)
     return cli_runtime_error("serve", "out of memory");
   if (strchr(o.listen, '/'))

@@ -44,7 +44,8 @@ static const char *const solve_help =
     "  --backend B         cpu (default), gpu or auto (GPU when usable, else CPU); without a\n"
     "                      usable GPU, gpu runs on the CPU too, saying 'no CUDA device' on\n"
     "                      stderr (as devo schedule does)\n"
-    "  --gpu-design D      fused (default) or multikernel\n"
+    "  --gpu-design D      fused (default), multikernel, or naive (DE on one CPU thread, each\n"
+    "                      generation evaluated on the GPU: Janssen et al.'s naive GPU model)\n"
     "  --threads T         CPU worker threads (default 1)\n"
     "output:\n"
     "  --json              one JSON object (with the best vector) instead of the summary\n"
@@ -112,7 +113,7 @@ static int parse(int argc, char **argv, solve_args *a)
                                       "--jde-fu=",   "--jde-crl=",   "--jde-cru=",
                                       "--gobl=",     NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
-  static const char *const designs[] = {"fused", "multikernel", NULL};
+  static const char *const designs[] = {"fused", "multikernel", "naive", NULL};
   static const char *const rules[] = {"reinit", "clip", "reflect", "midpoint", NULL};
   const char *cmd = "solve", *v;
   int pos = 1, k, r = 0;

@@ -32,8 +32,16 @@ typedef struct exp_algo {
 /* Backends of the grid, Janssen et al.'s implementation models: the standard CPU (1 thread), the
  * GPU's fused design (All-GPU iDE), the GPU's one-kernel-per-step design (All-GPU DE), the
  * master-slave CPU (the CPU backend on `threads` threads: trials built and evaluated on all of
- * them; the same populations as 1 thread, bit for bit). */
-enum { EXP_BK_CPU = 0, EXP_BK_GPU = 1, EXP_BK_GPU_MULTI = 2, EXP_BK_CPU_MS = 3, EXP_BK_COUNT = 4 };
+ * them; the same populations as 1 thread, bit for bit), the naive GPU (DEVO_GPU_NAIVE: DE on one
+ * CPU thread, each generation evaluated on the GPU). */
+enum {
+  EXP_BK_CPU = 0,
+  EXP_BK_GPU = 1,
+  EXP_BK_GPU_MULTI = 2,
+  EXP_BK_CPU_MS = 3,
+  EXP_BK_GPU_NAIVE = 4,
+  EXP_BK_COUNT = 5
+};
 /* Budget forms: none, a fixed count, factor * D, a table D -> count. */
 enum { EXP_BUDGET_NONE = 0, EXP_BUDGET_FIXED = 1, EXP_BUDGET_PER_D = 2, EXP_BUDGET_TABLE = 3 };
 
@@ -60,19 +68,21 @@ typedef struct exp_spec {
   char *output, *trace;
   int output_line, trace_line, last_line;
   char protocol[EXP_NAME_MAX];
+  int protocol_trials; /* --trials: the protocol's trial count instead of its own; 0 = its own */
   uint64_t hash;
 } exp_spec;
 
-/* Reads and checks the spec at path. protocol: --protocol's value or NULL. out_override:
+/* Reads and checks the spec at path. protocol: --protocol's value or NULL. trials: --trials's
+ * value (seeds 1..trials instead of the protocol's 30; only with a protocol) or 0. out_override:
  * --out's value or NULL (then the spec must name an output). On error: 2 and "file:line: what"
  * in err (nothing else to free: the spec is released). */
-int exp_spec_load(const char *path, const char *protocol, const char *out_override, exp_spec *s,
-                  char *err, size_t errlen);
+int exp_spec_load(const char *path, const char *protocol, int trials, const char *out_override,
+                  exp_spec *s, char *err, size_t errlen);
 void exp_spec_free(exp_spec *s);
 
 /* Evaluations allowed for dimension D (0: no budget). */
 int64_t exp_budget(const exp_spec *s, int dim);
-/* "cpu", "gpu", "gpu-multikernel", "cpu-ms" */
+/* "cpu", "gpu", "gpu-multikernel", "cpu-ms", "gpu-naive" */
 const char *exp_backend_name(int backend);
 /* Number of trials of the grid. */
 int64_t exp_grid_size(const exp_spec *s);

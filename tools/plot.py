@@ -28,6 +28,8 @@ import numpy as np  # noqa: E402
 
 FLOOR = 1e-16
 DPI = 100
+_MPL = tuple(int(x) for x in matplotlib.__version__.split(".")[:2] if x.isdigit())
+BOXPLOT_LABELS = "tick_labels" if _MPL >= (3, 9) else "labels"
 
 
 class InputError(Exception):
@@ -173,7 +175,8 @@ def box(args):
         ax = axes[k // ncols][k % ncols]
         data = [[max(number(r, "error", args.input), FLOOR) for r in rows
                  if r["_fn"] == fn and r["_alg"] == a] for a in algs]
-        ax.boxplot(data, labels=algs)
+        # Matplotlib 3.9 renamed boxplot's labels to tick_labels (and 3.11 removed labels)
+        ax.boxplot(data, **{BOXPLOT_LABELS: algs})
         ax.set_yscale("log")
         ax.set_title(fn)
         ax.set_ylabel("final error")
@@ -208,7 +211,7 @@ def times(args):
     ax.set_xticks(x)
     ax.set_xticklabels(fns, rotation=30, fontsize="small")
     ax.set_yscale("log")
-    ax.set_ylabel("median wall time per trial (s)")
+    ax.set_ylabel(args.ylabel or "median wall time per trial (s)")
     ax.set_title("implementation models (speedup against cpu above the bars)")
     ax.legend()
     fig.tight_layout()
@@ -261,6 +264,8 @@ def main(argv):
     p.add_argument("--functions", type=lambda v: v.split(","), default=None,
                    help="comma-separated function labels (F01 or F01/D=10 as devo rank names "
                         "them) to draw, in this order (default: all)")
+    p.add_argument("--ylabel", default=None,
+                   help="times: the y axis label (default: median wall time per trial (s))")
     args = p.parse_args(argv)
     if not (100 <= args.width <= 20000 and 100 <= args.height <= 20000):
         print("plot.py: --width and --height must be 100 .. 20000 pixels", file=sys.stderr)

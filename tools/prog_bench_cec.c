@@ -12,7 +12,13 @@
  * generation loop (devo_stats.elapsed - init_seconds); GPU columns: median of --reps runs after a
  * warm-up; the CPU column runs evals / --cpu-div evaluations once and is scaled to the full count
  * (a generation costs the same all run long). Each function is validated first: after 20
- * generations the fused GPU best equals the CPU best within 1e-12 relative. */
+ * generations the fused GPU best equals the CPU best within 1e-12 relative.
+ * --models: Janssen et al.'s five implementation models instead (their Table 3 layout: rows =
+ * models, columns = functions, time and speedup against the standard CPU): standard CPU (1
+ * thread) and master-slave CPU (all online cores) on evals / --cpu-div, naive GPU (DE on one CPU
+ * thread, each generation evaluated on the GPU) on evals / --naive-div, each scaled; All-GPU DE
+ * (multikernel) and All-GPU iDE (fused) on the full count. --csv FILE also writes the cells as
+ * rows that `tools/plot.py times` draws. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -45,16 +51,187 @@ static const int col_design[NCOL] = {DEVO_GPU_FUSED,
 
 static const char usage[] =
     "usage: bench-cec [--cec-data DIR] [--reps N] [--cpu-div N] [--evals N] [--only ID]\n"
-    "                 [--no-cpu]\n"
+    "                 [--no-cpu] [--models [--naive-div N] [--csv FILE]]\n"
     "\n"
     "Janssen et al.'s case study 1 on the GPU: DE/rand/1/bin, NP = 250, D = 100, 10^7\n"
     "evaluations of each CEC function F01..F10 with the official data (default data/cec), per\n"
-    "GPU design, median of --reps runs (default 5); the CPU column runs evals / --cpu-div.\n";
+    "GPU design, median of --reps runs (default 5); the CPU column runs evals / --cpu-div.\n"
+    "--models: the five implementation models of Janssen et al. (2024) as rows (standard CPU,\n"
+    "master-slave CPU, naive GPU, All-GPU DE, All-GPU iDE), F01..F10 as columns, ms and the\n"
+    "speedup against the standard CPU; the CPU rows run evals / --cpu-div, the naive GPU evals /\n"
+    "--naive-div (default 50), scaled; --csv FILE writes the cells for tools/plot.py times.\n";
+
+/* ---- --models ------------------------------------------------------------------------------ */
+
+enum { M_CPU, M_MS, M_NAIVE, M_MULTI, M_FUSED, NMODEL };
+static const char *const model_name[NMODEL] = {"standard CPU (1 thread)", "master-slave CPU",
+                                               "naive GPU", "All-GPU DE (multikernel)",
+                                               "All-GPU iDE (fused)"};
+/* the names of devo experiment's backends, for tools/plot.py times */
+static const char *const model_key[NMODEL] = {"cpu", "cpu-ms", "gpu-naive", "gpu-multikernel",
+                                              "gpu"};
+
+typedef struct models_opts {
+  const char *dir, *csv;
+  int reps, cpu_div, naive_div, only, np, dim, cores;
+  int64_t evals;
+} models_opts;
+
+/* The naive model against the 1-thread CPU after 20 generations: the same best within 1e-12
+ * relative (tests/test_gpu.c naive_parity checks the populations bit for bit). 0, 1 or -1. */
+static int models_validate(devo_problem *p, const bench_cfg *base, const char *name)
+{
+  bench_cfg n = *base, c = *base;
+  double nb, cb;
+  char info[DEVO__ERRLEN];
+  n.backend = DEVO_BACKEND_GPU;
+  n.design = DEVO_GPU_NAIVE;
+  n.evals = c.evals = 0;
+  n.gens = c.gens = 20;
+  c.backend = DEVO_BACKEND_CPU;
+  c.threads = 1;
+  if (bench_one(p, &n, "bench-cec", &nb, NULL, info, sizeof info) < 0 ||
+      bench_one(p, &c, "bench-cec", &cb, NULL, NULL, 0) < 0)
+    return -1;
+  printf("# %s naive GPU validated (best after 20 generations: naive %.17g cpu %.17g); %s\n", name,
+         nb, cb, info);
+  if (nb == cb || fabs(nb - cb) <= 1e-12 * fabs(cb))
+    return 0;
+  fprintf(stderr, "bench-cec: %s: naive GPU best %.17g != CPU best %.17g\n", name, nb, cb);
+  return 1;
+}
+
+/* The five models on one function into ms[NMODEL] (-1 where a run failed). */
+static int models_row(devo_problem *p, const models_opts *o, const char *name, double *ms)
+{
+  char info[DEVO__ERRLEN];
+  bench_cfg cfg;
+  int k, v;
+  bench_cfg_init(&cfg);
+  cfg.np = o->np;
+  v = models_validate(p, &cfg, name);
+  if (v < 0)
+    return -1;
+  for (k = 0; k < NMODEL; ++k) {
+    bench_cfg c = cfg;
+    double t;
+    c.backend = k <= M_MS ? DEVO_BACKEND_CPU : DEVO_BACKEND_GPU;
+    c.threads = k == M_MS ? o->cores : 1;
+    c.design = k == M_NAIVE ? DEVO_GPU_NAIVE : k == M_MULTI ? DEVO_GPU_MULTIKERNEL : DEVO_GPU_FUSED;
+    if (k <= M_MS) {
+      ms[k] = bench_cpu_scaled_ms(p, &c, o->evals, o->cpu_div, 0, "bench-cec");
+    } else if (k == M_NAIVE) {
+      ms[k] = bench_cpu_scaled_ms(p, &c, o->evals, o->naive_div, o->reps, "bench-cec");
+    } else {
+      c.evals = o->evals;
+      t = bench_median(p, &c, o->reps, "bench-cec", info, sizeof info);
+      ms[k] = t < 0 ? -1.0 : t * 1e3;
+    }
+    fprintf(stderr, "bench-cec: %s %s: %.2f ms\n", name, model_name[k], ms[k]);
+  }
+  return v;
+}
+
+static void models_print(const models_opts *o, double ms[11][NMODEL])
+{
+  int id, k;
+  printf("\n| model |");
+  for (id = 1; id <= 10; ++id)
+    if (!o->only || id == o->only)
+      printf(" F%02d |", id);
+  printf("\n|---|");
+  for (id = 1; id <= 10; ++id)
+    if (!o->only || id == o->only)
+      printf("---:|");
+  printf("\n");
+  for (k = 0; k < NMODEL; ++k) {
+    if (k == M_MS)
+      printf("| %s (%d threads) |", model_name[k], o->cores);
+    else
+      printf("| %s |", model_name[k]);
+    for (id = 1; id <= 10; ++id) {
+      if (o->only && id != o->only)
+        continue;
+      if (ms[id][k] < 0)
+        printf(" - |");
+      else if (k == M_CPU || ms[id][M_CPU] <= 0)
+        printf(" %.1f ms |", ms[id][k]);
+      else
+        printf(" %.1f ms (x%.1f) |", ms[id][k], ms[id][M_CPU] / ms[id][k]);
+    }
+    printf("\n");
+  }
+}
+
+/* The cells as rows of tools/plot.py times (time in seconds, the scaled or median run). */
+static int models_csv(const models_opts *o, double ms[11][NMODEL])
+{
+  FILE *f = fopen(o->csv, "w");
+  int id, k;
+  if (!f) {
+    fprintf(stderr, "bench-cec: --csv %s: cannot write\n", o->csv);
+    return 1;
+  }
+  fprintf(f, "# bench-cec --models: generation-loop seconds (CPU rows and the naive GPU scaled "
+             "from a part of the run)\nalgorithm,problem,dim,np,backend,time\n");
+  for (id = 1; id <= 10; ++id)
+    for (k = 0; k < NMODEL; ++k)
+      if ((!o->only || id == o->only) && ms[id][k] >= 0)
+        fprintf(f, "rand1bin,F%02d,%d,%d,%s,%.6g\n", id, o->dim, o->np, model_key[k],
+                ms[id][k] * 1e-3);
+  if (fclose(f) != 0) {
+    fprintf(stderr, "bench-cec: --csv %s: write error\n", o->csv);
+    return 1;
+  }
+  return 0;
+}
+
+static int models_main(models_opts *o)
+{
+  double ms[11][NMODEL];
+  char date[64];
+  int id, k, fail = 0;
+  o->cores = bench_stamp(date, sizeof date);
+  printf("# devo %s bench-cec --models: %s, %d CPU cores\n", devo_version(), date, o->cores);
+  printf(
+      "# Janssen et al. Table 3 layout: DE/rand/1/bin NP=%d F=0.5 CR=0.3 D=%d, %lld "
+      "evaluations, official data %s; generation-loop ms; CPU rows: evals/%d once, scaled; naive "
+      "GPU: evals/%d, median of %d after a warm-up, scaled; All-GPU rows: median of %d after a "
+      "warm-up; (xN) = speedup against the standard CPU\n",
+      o->np, o->dim, (long long)o->evals, o->dir, o->cpu_div, o->naive_div, o->reps, o->reps);
+  fflush(stdout);
+  for (id = 1; id <= 10; ++id) {
+    devo_problem *p = NULL;
+    char name[8];
+    int v;
+    for (k = 0; k < NMODEL; ++k)
+      ms[id][k] = -1.0;
+    if (o->only && id != o->only)
+      continue;
+    snprintf(name, sizeof name, "F%02d", id);
+    if (devo_problem_create(&p, NULL) != DEVO_OK ||
+        devo_problem_set_builtin(p, name, o->dim, 0, o->dir) != DEVO_OK) {
+      fprintf(stderr, "bench-cec: %s D=%d: %s\n", name, o->dim, p ? devo_problem_errmsg(p) : "");
+      return 1;
+    }
+    v = models_row(p, o, name, ms[id]);
+    devo_problem_destroy(p);
+    if (v < 0)
+      return 1;
+    fail |= v;
+    fflush(stdout);
+  }
+  models_print(o, ms);
+  if (o->csv && models_csv(o, ms) != 0)
+    return 1;
+  return fail;
+}
 
 int main(int argc, char **argv)
 {
-  const char *dir = "data/cec";
+  const char *dir = "data/cec", *csv = NULL;
   int reps = 5, cpu_div = 500, no_cpu = 0, dim = 100, np = 250, only = 0, a, id, k, fail = 0;
+  int models = 0, naive_div = 50;
   int64_t evals = 10000000;
   char dev[256], date[64], info[DEVO__ERRLEN];
   double ms[11][NCOL];
@@ -73,18 +250,34 @@ int main(int argc, char **argv)
       only = atoi(argv[++a]);
     else if (strcmp(argv[a], "--no-cpu") == 0)
       no_cpu = 1;
+    else if (strcmp(argv[a], "--models") == 0)
+      models = 1;
+    else if (strcmp(argv[a], "--naive-div") == 0 && a + 1 < argc)
+      naive_div = atoi(argv[++a]);
+    else if (strcmp(argv[a], "--csv") == 0 && a + 1 < argc)
+      csv = argv[++a];
     else {
       fputs(usage, stderr);
       return 2;
     }
   }
-  if (reps < 1 || reps > 64 || cpu_div < 1 || evals < 2 * np || only < 0 || only > 10) {
-    fprintf(stderr, "bench-cec: bad --reps, --cpu-div, --evals or --only\n");
+  if (reps < 1 || reps > 64 || cpu_div < 1 || naive_div < 1 || evals < 2 * np || only < 0 ||
+      only > 10) {
+    fprintf(stderr, "bench-cec: bad --reps, --cpu-div, --naive-div, --evals or --only\n");
+    return 2;
+  }
+  if ((csv || naive_div != 50) && !models) {
+    fprintf(stderr, "bench-cec: --csv and --naive-div go with --models\n");
     return 2;
   }
   if (!devo_gpu_available(dev, sizeof dev)) {
     fprintf(stderr, "bench-cec: %s\n", dev);
     return 1;
+  }
+  if (models) {
+    models_opts o = {dir, csv, reps, cpu_div, naive_div, only, np, dim, 1, evals};
+    printf("# device: %s\n", dev);
+    return models_main(&o);
   }
   bench_stamp(date, sizeof date);
   printf("# devo %s bench-cec: %s, %s\n", devo_version(), dev, date);

@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""serve_load.py: load test of `devo serve` (BENCHMARKS.md). N concurrent clients (threads, one
-keep-alive connection each) send R requests in all, each the same ETC matrix with the same time
-limit; every answer is checked (status 200, one machine per task, the makespan recomputed from
-the matrix); reports client-side latency p50/p99/max, answers later than the limit + 5 ms,
+"""serve_load.py: load test of `devo serve` (BENCHMARKS.md). N concurrent clients (processes by
+default, so that no interpreter lock sits between an answer and its reader; --mode threads for
+the old client), one keep-alive connection each, send R requests in all, each the same ETC matrix
+with the same time limit; every answer is checked (status 200, one machine per task, the makespan
+recomputed from the matrix). It reports, side by side, the latency seen by the client (from
+sending the request to the answer's last byte) and the server's own (its X-Devo-Elapsed-Ms
+header: from the complete body to the answer queued), each with p50/p99/max and the answers later
+than the limit + 5 ms, their difference (the client's and the network's share), the phases of the
+server's time by backend (Server-Timing: parse, wait, search against its budget, answer);
 throughput, the admissions (search or quick), and the server's RSS before and after.
 With --bad-every K, every K-th request is a malformed one (20 kinds, in turn) that must get its
 4xx status while the good ones keep being answered.
@@ -15,7 +20,9 @@ With --bad-every K, every K-th request is a malformed one (20 kinds, in turn) th
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
+import queue
 import re
 import subprocess
 import sys
@@ -58,6 +65,7 @@ def rss_kib(pid):
 
 
 def start_server(args):
+    """Starts devo serve on a free port; a thread copies its log to --log."""
     cmd = [args.devo, "serve", "--listen", "127.0.0.1:0", "--queue", str(args.queue)]
     if args.workers:
         cmd += ["--workers", str(args.workers)]
@@ -79,9 +87,112 @@ def start_server(args):
         for line in proc.stderr:
             if log:
                 log.write(line)
+        if log:
+            log.close()
 
-    threading.Thread(target=drain, daemon=True).start()
-    return proc, port
+    t = threading.Thread(target=drain, daemon=True)
+    t.start()
+    return proc, port, t
+
+
+PHASES = ("parse", "wait", "search", "budget", "answer")
+
+
+def server_timing(h):
+    """The durations (seconds) of a Server-Timing header, by name."""
+    out = {}
+    for part in (h or "").split(","):
+        m = re.match(r"\s*(\w+);dur=([0-9.]+)", part)
+        if m:
+            out[m.group(1)] = float(m.group(2)) / 1e3
+    return out
+
+
+def client(args, body, etc, host, port, counter, results):
+    """One client: takes request numbers from the shared counter until all are sent, and puts
+    its figures in results (one dict, at the end)."""
+    n, m = len(etc), len(etc[0])
+    out = {"lat": [], "lat_sent": [], "srv": [], "phases": [], "backend": [], "admission": [], "makespan": [], "problems": [], "admissions": {}, "backends": {},
+           "bad_sent": 0, "bad_ok": 0}
+    c = http.client.HTTPConnection(host, port, timeout=60)
+    while True:
+        with counter.get_lock():
+            i = counter.value
+            counter.value += 1
+        if i >= args.requests:
+            break
+        if args.bad_every and i % args.bad_every == args.bad_every - 1:
+            b, ctype, want = BAD[(i // args.bad_every) % len(BAD)]
+            status = "?"
+            try:
+                c.request("POST", "/v1/schedule", b.encode(), {"Content-Type": ctype})
+                r = c.getresponse()
+                r.read()
+                status = r.status
+            except (OSError, http.client.HTTPException):
+                c.close()
+                c = http.client.HTTPConnection(host, port, timeout=60)
+            out["bad_sent"] += 1
+            out["bad_ok"] += status == want
+            if status != want:
+                out["problems"].append("bad request %r: status %s" % (b[:30], status))
+            continue
+        t0 = time.monotonic()
+        try:
+            c.request("POST", "/v1/schedule", body, {"Content-Type": "application/json"})
+            t_sent = time.monotonic()  # the body handed to the socket: the deadline's clock
+            r = c.getresponse()
+            data = r.read()
+        except (OSError, http.client.HTTPException) as e:
+            out["problems"].append("request %d: %s" % (i, e))
+            c.close()
+            c = http.client.HTTPConnection(host, port, timeout=60)
+            continue
+        t_end = time.monotonic()
+        dt = t_end - t0
+        out["lat"].append(dt)
+        out["lat_sent"].append(t_end - t_sent)
+        el = r.getheader("X-Devo-Elapsed-Ms")
+        out["srv"].append(float(el) / 1e3 if el else float("nan"))
+        out["phases"].append(server_timing(r.getheader("Server-Timing")))
+        out["backend"].append(None)
+        out["admission"].append(None)
+        out["makespan"].append(None)
+        err = None
+        if r.status != 200:
+            err = "status %d: %s" % (r.status, data[:200])
+        else:
+            a = json.loads(data)
+            asg = a["assignment"]
+            if len(asg) != n or any(not (0 <= j < m) for j in asg):
+                err = "bad assignment"
+            else:
+                load = [0.0] * m
+                for t, j in enumerate(asg):
+                    load[j] += etc[t][j]
+                if abs(max(load) - a["makespan"]) > 1e-9 * a["makespan"]:
+                    err = "makespan %r, recomputed %r" % (a["makespan"], max(load))
+        if err:
+            out["problems"].append("request %d: %s" % (i, err))
+        else:
+            out["admissions"][a["admission"]] = out["admissions"].get(a["admission"], 0) + 1
+            out["backends"][a["backend"]] = out["backends"].get(a["backend"], 0) + 1
+            out["backend"][-1] = a["backend"]
+            out["admission"][-1] = a["admission"]
+            out["makespan"][-1] = a["makespan"]
+    c.close()
+    results.put(out)
+
+
+def dist(xs, limit):
+    """p50, p99, max (ms) and the count above limit + 5 ms of a list of seconds."""
+    xs = sorted(x for x in xs if x == x)
+    if not xs:
+        return {"n": 0, "p50_ms": float("nan"), "p99_ms": float("nan"), "max_ms": float("nan"),
+                "over": 0}
+    pick = lambda q: xs[min(len(xs) - 1, int(q * len(xs)))]
+    return {"n": len(xs), "p50_ms": 1e3 * pick(0.50), "p99_ms": 1e3 * pick(0.99),
+            "max_ms": 1e3 * xs[-1], "over": sum(1 for x in xs if x > limit + 0.005)}
 
 
 def main():
@@ -93,6 +204,8 @@ def main():
     ap.add_argument("--queue", type=int, default=64)
     ap.add_argument("--server-args", nargs=argparse.REMAINDER, default=[])
     ap.add_argument("--clients", type=int, default=8)
+    ap.add_argument("--mode", choices=("processes", "threads"), default="processes",
+                    help="clients as processes (default) or as threads of one interpreter")
     ap.add_argument("--requests", type=int, default=2000)
     ap.add_argument("--matrix", default="etc_data/512x16/u_c_hihi.csv")
     ap.add_argument("--time-limit", type=float, default=0.05)
@@ -113,118 +226,117 @@ def main():
         req["objective"] = args.objective
     body = json.dumps(req).encode()
 
-    proc = None
+    proc, drainer = None, None
     if args.devo:
-        proc, port = start_server(args)
+        proc, port, drainer = start_server(args)
         host, pid = "127.0.0.1", proc.pid
     else:
         host, port = args.connect.rsplit(":", 1)
         port, pid = int(port), args.pid
     rss0 = rss_kib(pid) if pid else -1
 
-    lock = threading.Lock()
-    counter = [0]
-    lat, problems, admissions, backends, bad_ok, bad_sent = [], [], {}, {}, [0], [0]
-    limit = args.time_limit
-
+    # fork: the clients inherit the matrix and the body; they never touch the server's pipe
+    ctx = multiprocessing.get_context("fork")
+    counter = ctx.Value("l", 0)
+    if args.mode == "processes":
+        results = ctx.Queue()
+        workers = [ctx.Process(target=client, args=(args, body, etc, host, port, counter, results))
+                   for _ in range(args.clients)]
+    else:
+        results = queue.Queue()
+        workers = [threading.Thread(target=client, args=(args, body, etc, host, port, counter, results))
+                   for _ in range(args.clients)]
     rss_series = []  # (requests sent, RSS KiB) every tenth of the run: flat or growing?
     step = max(1, args.requests // 10)
-
-    def next_index():
-        with lock:
-            i = counter[0]
-            counter[0] += 1
-            if pid and i % step == 0 and i < args.requests:
-                rss_series.append((i, rss_kib(pid)))
-            return i if i < args.requests else None
-
-    def client():
-        c = http.client.HTTPConnection(host, port, timeout=60)
-        while True:
-            i = next_index()
-            if i is None:
-                break
-            if args.bad_every and i % args.bad_every == args.bad_every - 1:
-                b, ctype, want = BAD[(i // args.bad_every) % len(BAD)]
-                try:
-                    c.request("POST", "/v1/schedule", b.encode(), {"Content-Type": ctype})
-                    r = c.getresponse()
-                    r.read()
-                    ok = r.status == want
-                except (OSError, http.client.HTTPException) as e:
-                    ok = False
-                    c.close()
-                    c = http.client.HTTPConnection(host, port, timeout=60)
-                with lock:
-                    bad_sent[0] += 1
-                    bad_ok[0] += ok
-                    if not ok:
-                        problems.append("bad request %r: status %s" % (b[:30], getattr(r, "status", "?")))
-                continue
-            t0 = time.monotonic()
-            try:
-                c.request("POST", "/v1/schedule", body, {"Content-Type": "application/json"})
-                r = c.getresponse()
-                data = r.read()
-            except (OSError, http.client.HTTPException) as e:
-                with lock:
-                    problems.append("request %d: %s" % (i, e))
-                c.close()
-                c = http.client.HTTPConnection(host, port, timeout=60)
-                continue
-            dt = time.monotonic() - t0
-            err = None
-            if r.status != 200:
-                err = "status %d: %s" % (r.status, data[:200])
-            else:
-                a = json.loads(data)
-                asg = a["assignment"]
-                if len(asg) != n or any(not (0 <= j < m) for j in asg):
-                    err = "bad assignment"
-                else:
-                    load = [0.0] * m
-                    for t, j in enumerate(asg):
-                        load[j] += etc[t][j]
-                    if abs(max(load) - a["makespan"]) > 1e-9 * a["makespan"]:
-                        err = "makespan %r, recomputed %r" % (a["makespan"], max(load))
-            with lock:
-                lat.append(dt)
-                if err:
-                    problems.append("request %d: %s" % (i, err))
-                else:
-                    admissions[a["admission"]] = admissions.get(a["admission"], 0) + 1
-                    backends[a["backend"]] = backends.get(a["backend"], 0) + 1
-        c.close()
-
-    threads = [threading.Thread(target=client) for _ in range(args.clients)]
     t0 = time.monotonic()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    for w in workers:
+        w.start()
+    outs = []
+    while len(outs) < len(workers):  # the RSS while the clients run, then their figures
+        sent_now = min(counter.value, args.requests)
+        if pid and len(rss_series) * step <= sent_now and len(rss_series) < 10:
+            rss_series.append((sent_now, rss_kib(pid)))
+        try:
+            outs.append(results.get(timeout=0.01))
+        except queue.Empty:
+            pass
     wall = time.monotonic() - t0
+    for w in workers:
+        w.join()
     rss1 = rss_kib(pid) if pid else -1
 
-    lat.sort()
-    pick = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] if lat else float("nan")
-    over = sum(1 for x in lat if x > limit + 0.005)
+    lat_sent = []
+    lat, srv, phases, bk, adm, mk, problems, admissions, backends = [], [], [], [], [], [], [], {}, {}
+    bad_sent = bad_ok = 0
+    for o in outs:
+        lat += o["lat"]
+        lat_sent += o["lat_sent"]
+        srv += o["srv"]
+        phases += o["phases"]
+        bk += o["backend"]
+        adm += o["admission"]
+        mk += o["makespan"]
+        problems += o["problems"]
+        bad_sent += o["bad_sent"]
+        bad_ok += o["bad_ok"]
+        for k, v in o["admissions"].items():
+            admissions[k] = admissions.get(k, 0) + v
+        for k, v in o["backends"].items():
+            backends[k] = backends.get(k, 0) + v
+    if proc:
+        proc.terminate()
+        rc = proc.wait(60)
+        drainer.join(5)  # the whole log written
+    limit = args.time_limit
+    cl, sv, cs = dist(lat, limit), dist(srv, limit), dist(lat_sent, limit)
+    gap = dist([a - b for a, b in zip(lat, srv) if b == b], 1e9)
+    by_backend = {}  # the server's phases, per backend: the GPU search stops differently
+    for b in sorted(set(x for x in bk if x)):
+        sel = [p for p, x in zip(phases, bk) if x == b]
+        d = {k: dist([p[k] for p in sel if k in p], 1e9) for k in PHASES}
+        d["search_minus_budget"] = dist([p["search"] - p["budget"] for p in sel if "budget" in p], 1e9)
+        d["server_queued"] = dist([t for t, x in zip(srv, bk) if x == b], limit)
+        by_backend[b] = d
+    searched = [x for x, a in zip(mk, adm) if a == "search"]  # the price of a shorter search
+    mean_mk = sum(searched) / len(searched) if searched else float("nan")
+    over_by_adm = {}  # the server's overruns by admission: a search, or the quick answer
+    for t, a in zip(srv, adm):
+        if a and t > limit + 0.005:
+            over_by_adm[a] = over_by_adm.get(a, 0) + 1
     out = {
-        "requests": args.requests, "clients": args.clients, "tasks": n, "machines": m,
-        "time_limit": limit, "answered": len(lat), "problems": len(problems),
-        "admissions": admissions, "backends": backends, "p50_ms": 1e3 * pick(0.50), "p99_ms": 1e3 * pick(0.99),
-        "max_ms": 1e3 * (lat[-1] if lat else float("nan")), "overruns_limit_plus_5ms": over,
-        "throughput_rps": (len(lat) + bad_sent[0]) / wall, "wall_s": wall,
-        "bad_sent": bad_sent[0], "bad_right_status": bad_ok[0],
+        "requests": args.requests, "clients": args.clients, "mode": args.mode, "tasks": n,
+        "machines": m, "time_limit": limit, "answered": len(lat), "problems": len(problems),
+        "admissions": admissions, "backends": backends,
+        "p50_ms": cl["p50_ms"], "p99_ms": cl["p99_ms"], "max_ms": cl["max_ms"],
+        "overruns_limit_plus_5ms": cl["over"], "client": cl, "client_from_body_sent": cs, "server_queued": sv,
+        "client_minus_server": gap, "server_by_backend": by_backend,
+        "server_over_by_admission": over_by_adm, "mean_makespan_searched": mean_mk,
+        "throughput_rps": (len(lat) + bad_sent) / wall, "wall_s": wall,
+        "bad_sent": bad_sent, "bad_right_status": bad_ok,
         "rss_before_kib": rss0, "rss_after_kib": rss1, "rss_series_kib": rss_series,
+        "samples": [{"client_ms": 1e3 * a, "server_ms": 1e3 * b, "backend": x, "admission": y,
+                     "makespan": z, "phases_ms": {k: 1e3 * v for k, v in p.items()}}
+                    for a, b, x, y, z, p in zip(lat, srv, bk, adm, mk, phases)],
     }
-    print("%d good requests answered of %d (%d clients, %d x %d, limit %.3f s), %d problems" %
-          (len(lat), args.requests - bad_sent[0], args.clients, n, m, limit, len(problems)))
+    print("%d good requests answered of %d (%d clients as %s, %d x %d, limit %.3f s), %d problems" %
+          (len(lat), args.requests - bad_sent, args.clients, args.mode, n, m, limit, len(problems)))
     print("admissions %s, backends %s" % (admissions, backends))
-    print("latency p50 %.1f ms, p99 %.1f ms, max %.1f ms; over limit + 5 ms: %d" %
-          (out["p50_ms"], out["p99_ms"], out["max_ms"], over))
+    row = "%-28s p50 %6.1f ms, p99 %6.1f ms, max %6.1f ms; over limit + 5 ms: %d"
+    print(row % ("latency, client:", cl["p50_ms"], cl["p99_ms"], cl["max_ms"], cl["over"]))
+    print(row % ("latency, client (body sent):", cs["p50_ms"], cs["p99_ms"], cs["max_ms"], cs["over"]))
+    print(row % ("latency, server (queued):", sv["p50_ms"], sv["p99_ms"], sv["max_ms"], sv["over"]) +
+          (" %s" % over_by_adm if over_by_adm else ""))
+    print("client minus server: p50 %.2f ms, p99 %.2f ms, max %.2f ms" %
+          (gap["p50_ms"], gap["p99_ms"], gap["max_ms"]))
+    for b, d in by_backend.items():
+        print("server phases, %s (p50/p99/max ms): " % b + ", ".join(
+            "%s %.2f/%.2f/%.2f" % (k, d[k]["p50_ms"], d[k]["p99_ms"], d[k]["max_ms"])
+            for k in PHASES + ("search_minus_budget",) if d[k]["n"]) +
+            "; over: %d" % d["server_queued"]["over"])
+    print("mean makespan of the searched answers %.6g" % mean_mk)
     print("throughput %.1f requests/s over %.1f s" % (out["throughput_rps"], wall))
-    if bad_sent[0]:
-        print("malformed requests %d, with the right status %d" % (bad_sent[0], bad_ok[0]))
+    if bad_sent:
+        print("malformed requests %d, with the right status %d" % (bad_sent, bad_ok))
     print("server RSS %d KiB before, %d KiB after" % (rss0, rss1))
     if rss_series:
         print("server RSS (requests sent: KiB) " + ", ".join("%d: %d" % x for x in rss_series))
@@ -234,10 +346,8 @@ def main():
         with open(args.json, "w") as f:
             json.dump(out, f, indent=1)
     if proc:
-        proc.terminate()
-        rc = proc.wait(60)
         print("server exit code %d after SIGTERM" % rc)
-    return 1 if problems or len(lat) + bad_sent[0] != args.requests else 0
+    return 1 if problems or len(lat) + bad_sent != args.requests else 0
 
 
 if __name__ == "__main__":

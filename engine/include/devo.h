@@ -319,8 +319,17 @@ enum {
 };
 enum { DEVO_BACKEND_CPU = 0, DEVO_BACKEND_GPU = 1, DEVO_BACKEND_AUTO = 2 };
 /* GPU designs: the fused generation kernel (default) or one kernel per DE step launched from the
- * host every generation (Janssen et al. 2024's "All-GPU DE", kept for comparison). */
-enum { DEVO_GPU_FUSED = 0, DEVO_GPU_MULTIKERNEL = 1 };
+ * host every generation (Janssen et al. 2024's "All-GPU DE", kept for comparison).
+ * DEVO_GPU_NAIVE is Janssen et al.'s "naive GPU" model, kept for comparison too: DE runs on the
+ * CPU backend's algorithm on one thread (the thread count is not used), and every generation's
+ * NP trials (the initial population, GOBL's opposites) are copied to the GPU, evaluated there by
+ * the multikernel design's evaluation kernel, and their fitness copied back; device and pinned
+ * buffers are allocated once per solve. The trials and selections are those of the 1-thread CPU
+ * run; the fitness values are the GPU's (equal to the CPU's within 1e-12 relative, ETC exactly),
+ * so the populations are equal bit for bit unless a trial and its target are closer than that
+ * (docs/experiment.md, the naive GPU model). Interrupts and the deadline are checked between
+ * generations. devo_stats.backend says DEVO_BACKEND_GPU. */
+enum { DEVO_GPU_FUSED = 0, DEVO_GPU_MULTIKERNEL = 1, DEVO_GPU_NAIVE = 2 };
 
 /* Progress report passed to the callback between chunks of generations. */
 typedef struct devo_progress {
