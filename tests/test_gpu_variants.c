@@ -357,10 +357,13 @@ SLOW_CASE(matrix_all)
 
 /* A short case for compute-sanitizer (memcheck, racecheck, synccheck): best2exp + jDE + GOBL at
  * NP = 16, D = 8 through every chunk driver and barrier, the global-memory trial and the
- * multikernel design's hand-over, then F03 and the ETC instance with the default design. */
+ * multikernel design's hand-over, then F03 and the ETC instance with the default design. Kernels:
+ * the default runs gpu_fast.cu's version 2 (and F03 gpu_cec.cu's version 4), the other barriers
+ * and the multikernel design gpu_vfused.cu's version 2, DEVO__GPU_VAR_GENERAL its version 1. */
 TEST_CASE(small)
 {
   static const int designs[] = {DEVO_GPU_FUSED,
+                                DEVO_GPU_FUSED | DEVO__GPU_VAR_GENERAL,
                                 DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH,
                                 DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_CG_BARRIER,
                                 DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_BAR_RELAXED,
