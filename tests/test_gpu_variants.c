@@ -169,7 +169,8 @@ static size_t vcompare(const char *what, const vcase *c, int np, int dim, const 
 }
 
 /* One cell of the matrix: CPU 1 thread (the reference), CPU 2 and 4 threads, the GPU with each
- * design of designs[] (terminated by -1). Returns the largest count of differing values. */
+ * design of designs[] (terminated by -1; a design may be negative). Returns the largest count of
+ * differing values. */
 static size_t vcell(devo_problem *p, const char *pname, const vcase *c, int np, const int *designs,
                     int64_t gens)
 {
@@ -191,7 +192,7 @@ static size_t vcell(devo_problem *p, const char *pname, const vcase *c, int np, 
     worst = d > worst ? d : worst;
     vout_free(&o);
   }
-  for (k = 0; designs[k] >= 0; ++k) {
+  for (k = 0; designs[k] != -1; ++k) { /* DEVO__GPU_VAR_GENERAL is bit 31: negative */
     vrun(p, c, np, DEVO_BACKEND_GPU, 1, designs[k], gens, &o);
     snprintf(what, sizeof what, "%s %s gpu design %#x", pname, name, (unsigned)designs[k]);
     d = vcompare(what, c, np, dim, &ref, &o);
