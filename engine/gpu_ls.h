@@ -30,6 +30,9 @@ typedef struct devo__gls_opts {
   int de_every;    /* steps k de_every (k >= 1) build the trial by DE rand/1/bin over the chains'
                       schedules (Kromer encoding) instead of a perturbation; 0 = no DE; DE needs
                       chains >= 4 (fewer: no DE) */
+  int perturb;     /* the perturbation of the other steps: DEVO__GLS_PERTURB_IG (0, the default)
+                      or DEVO__GLS_PERTURB_RANDOM (the ablation without the large
+                      neighbourhood) */
   double f, cr;    /* DE weights, (0, 2] and [0, 1] */
   double deadline; /* absolute devo__now() seconds; 0 = none (then steps must be > 0) */
   /* called by the calling thread between kernel launches with the steps per chain so far and
@@ -40,6 +43,19 @@ typedef struct devo__gls_opts {
    * millisecond at 512 x 16): non-zero stops the search (DEVO_INTERRUPTED). May be NULL. */
   const volatile sig_atomic_t *interrupt;
 } devo__gls_opts;
+
+/* Perturbations (devo__gls_opts.perturb). Both draw 2 to 6 tasks (with repetition) from the
+ * same random numbers; they differ in where each drawn task goes:
+ * IG:     the machine other than its own where it completes first (iterated greedy's
+ *         removal and greedy reinsertion: the search's large neighbourhood);
+ * RANDOM: a machine other than its own drawn uniformly (the random kick of plain iterated
+ *         local search, Lourenco, Martin & Stuetzle 2003: no look at the loads). */
+#define DEVO__GLS_PERTURB_IG     0
+#define DEVO__GLS_PERTURB_RANDOM 1
+
+/* devo_schedule_run's DE period for the GPU search: one step in 8 a DE trial, the rest
+ * perturbations. */
+#define DEVO__GLS_DE_EVERY 8
 
 typedef struct devo__gls_result {
   double makespan;    /* of the answer: the device's task-order sums, the same number as
@@ -63,6 +79,24 @@ typedef struct devo__gls_result {
  * than the device has: err says which), DEVO_E_NODEVICE, DEVO_E_NOMEM, DEVO_E_CUDA. */
 int devo__gpu_sched_ls(const struct devo_etc *e, const int *starts, int nstarts, int *assign,
                        const devo__gls_opts *o, devo__gls_result *r, char *err, size_t errlen);
+
+struct devo_schedule_opts;
+struct devo_schedule_result;
+
+/* What the ablation of the GPU search changes (bench-gpu-ls): the DE period (as
+ * devo__gls_opts.de_every, >= 0) and the perturbation (DEVO__GLS_PERTURB_*). */
+typedef struct devo__gls_tune {
+  int de_every;
+  int perturb;
+} devo__gls_tune;
+
+/* devo_schedule_run (devo.h) with the GPU search's DE period and perturbation from tune instead
+ * of DEVO__GLS_DE_EVERY and DEVO__GLS_PERTURB_IG; tune NULL: exactly devo_schedule_run. A bad
+ * tune is DEVO_E_INVALID (r->message says which), not a fall-back to the CPU. Same statuses and
+ * thread-safety as devo_schedule_run. */
+int devo__schedule_run_tuned(const struct devo_etc *e, const struct devo_schedule_opts *o,
+                             const devo__gls_tune *tune, int *assign,
+                             struct devo_schedule_result *r);
 
 /* The move that one scan of the neighbourhood picks (tests). */
 typedef struct devo__gls_move {

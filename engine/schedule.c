@@ -412,17 +412,15 @@ static int stage_ig(const devo_etc *e, const devo_schedule_opts *o, double t0, d
   return keep_search_answer(e, o, cur, best, r);
 }
 
-/* DE trials among the GPU search's steps: one step in GLS_DE_EVERY (the rest perturbations). */
-#define GLS_DE_EVERY 8
-
 /* The GPU stage (issue 19 item 2, kernels/gpu_sched_ls.cu): the chains start from the best
  * schedule so far, the heuristics' (plain, nheur of them) and the prices' start, round robin,
  * and search to the deadline or o->steps per chain; cur and *best receive the answer when it is
  * better. *ran = 0 when the GPU could not run it (no device, an instance too large for its shared
- * memory): the caller then runs the CPU search, and r->message says why. */
-static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, double t0, double deadline,
-                     const int *plain, int nheur, int *cur, cand *best, devo_schedule_result *r,
-                     int *ran)
+ * memory): the caller then runs the CPU search, and r->message says why. tune: the ablation's
+ * DE period and perturbation (gpu_ls.h), NULL = the defaults. */
+static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, const devo__gls_tune *tune,
+                     double t0, double deadline, const int *plain, int nheur, int *cur, cand *best,
+                     devo_schedule_result *r, int *ran)
 {
   const int n = e->ntasks;
   devo__gls_opts go;
@@ -454,7 +452,8 @@ static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, double t0, 
   go.seed = o->seed;
   go.chains = o->chains;
   go.steps = o->steps;
-  go.de_every = GLS_DE_EVERY;
+  go.de_every = tune ? tune->de_every : DEVO__GLS_DE_EVERY;
+  go.perturb = tune ? tune->perturb : DEVO__GLS_PERTURB_IG;
   go.f = o->f;
   go.cr = o->cr;
   go.deadline = deadline;
@@ -481,8 +480,8 @@ static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, double t0, 
   return keep_search_answer(e, o, cur, best, r);
 }
 
-int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assign,
-                      devo_schedule_result *r)
+static int schedule_run(const devo_etc *e, const devo_schedule_opts *o, const devo__gls_tune *tune,
+                        int *assign, devo_schedule_result *r)
 {
   const double t0 = devo__now();
   const devo_allocator *al;
@@ -533,7 +532,7 @@ int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assig
     goto answer;
   if (o->search == DEVO_SEARCH_GPU_LS && o->backend == DEVO_BACKEND_GPU) {
     int ran = 0;
-    if ((st = stage_gls(e, o, t0, deadline, plain, nheur, ils, &best, r, &ran)) != DEVO_OK)
+    if ((st = stage_gls(e, o, tune, t0, deadline, plain, nheur, ils, &best, r, &ran)) != DEVO_OK)
       goto done;
     ig_done = ran && r->status == DEVO_OK; /* o->steps done before the deadline */
     if (ran)
@@ -729,4 +728,26 @@ done:
   devo__free(al, ils);
   r->elapsed = devo__now() - t0;
   return st;
+}
+
+int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assign,
+                      devo_schedule_result *r)
+{
+  return schedule_run(e, o, NULL, assign, r);
+}
+
+int devo__schedule_run_tuned(const devo_etc *e, const devo_schedule_opts *o,
+                             const devo__gls_tune *tune, int *assign, devo_schedule_result *r)
+{
+  if (tune && r &&
+      (tune->de_every < 0 ||
+       (tune->perturb != DEVO__GLS_PERTURB_IG && tune->perturb != DEVO__GLS_PERTURB_RANDOM))) {
+    memset(r, 0, sizeof *r);
+    r->heuristic = -1;
+    r->backend = -1;
+    r->jde_mean_f = r->jde_mean_cr = (double)NAN;
+    return fail(r, DEVO_E_INVALID, "GPU search tune: de_every %d (>= 0), perturb %d (%d or %d)",
+                tune->de_every, tune->perturb, DEVO__GLS_PERTURB_IG, DEVO__GLS_PERTURB_RANDOM);
+  }
+  return schedule_run(e, o, tune, assign, r);
 }

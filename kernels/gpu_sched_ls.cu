@@ -29,7 +29,9 @@
  *
  * Perturbation (iterated greedy, Ruiz & Stuetzle, EJOR 177:2033-2049, 2007; the reinsertion
  * rule measured best in problems/etc_vnd.c): 2 to 6 random tasks, each in the order drawn put
- * on the machine other than its own where it completes first. DE (Storn & Price 1997, on the
+ * on the machine other than its own where it completes first. For the ablation
+ * (devo__gls_opts.perturb = DEVO__GLS_PERTURB_RANDOM) the same drawn tasks go to uniformly
+ * drawn other machines instead (devo__gls_kick). DE (Storn & Price 1997, on the
  * encoding of Kromer et al., GECCO 2011): machine a encodes as a + 0.5; the mutant
  * x_r1 + F (x_r2 - x_r3) of de_ops.h, clipped to [0, m], decodes with devo__etc_machine.
  *
@@ -75,6 +77,7 @@ struct devo__gls_args {
   long long *stats;    /* 3 P: steps, moves, candidates of each chain */
   uint64_t seed;
   int de_every;
+  int perturb; /* DEVO__GLS_PERTURB_* */
   double f, cr;
   unsigned long long stop_ns; /* %globaltimer after which blocks stop; ~0 = never */
 };
@@ -392,6 +395,30 @@ __device__ void devo__gls_perturb(const devo__gls_args &g, const devo__gls_sh &s
   __syncthreads();
 }
 
+/* The ablation's perturbation without the large neighbourhood (DEVO__GLS_PERTURB_RANDOM): the
+ * same drawn tasks as devo__gls_perturb, each to a machine other than its own drawn uniformly
+ * (the random kick of iterated local search, Lourenco, Martin & Stuetzle, Handbook of
+ * Metaheuristics, 2003), the loads kept with the same expressions (thread 0; every thread
+ * calls it). */
+__device__ void devo__gls_kick(const devo__gls_args &g, const devo__gls_sh &s, uint32_t step,
+                               uint32_t chain)
+{
+  if (threadIdx.x == 0) {
+    const devo__u32x4 w0 = devo__rng(g.seed, 0u, step, chain, DEVO__RNG_GLS);
+    const int d = DEVO__GLS_DMIN + (int)devo__below(w0.v[0], DEVO__GLS_DSPAN);
+    for (int q = 0; q < d; ++q) {
+      const devo__u32x4 w = devo__rng(g.seed, 1u + (uint32_t)q, step, chain, DEVO__RNG_GLS);
+      const int t = (int)devo__below(w.v[0], (uint32_t)g.n), j0 = s.a[t];
+      int j = (int)devo__below(w.v[1], (uint32_t)(g.m - 1));
+      j += j >= j0; /* m - 1 machines: every one but j0 */
+      s.load[j0] = s.load[j0] - devo__gls_etc(g, t, j0);
+      s.load[j] = s.load[j] + devo__gls_etc(g, t, j);
+      s.a[t] = j;
+    }
+  }
+  __syncthreads();
+}
+
 /* DE rand/1/bin trial of chain i at step `step` into a, from the chains' schedules of the last
  * chunk (in_all, P n). Every thread calls it. */
 __device__ void devo__gls_de_trial(const devo__gls_args &g, int *a, const int *in_all,
@@ -443,6 +470,8 @@ __global__ void __launch_bounds__(1024)
       if (g.de_every > 0 && st % g.de_every == 0 && k == 0) {
         devo__gls_de_trial(g, s.a, in_all, (uint32_t)st, (uint32_t)b);
         devo__gls_exact(g, s.a, s.load);
+      } else if (g.perturb == DEVO__GLS_PERTURB_RANDOM) {
+        devo__gls_kick(g, s, (uint32_t)st, (uint32_t)b);
       } else {
         devo__gls_perturb(g, s, (uint32_t)st, (uint32_t)b);
       }
@@ -703,6 +732,9 @@ static int devo__gls_check(const devo_etc *e, const int *starts, int nstarts, co
                           "steps %lld: must be > 0, or >= 0 with a deadline", (long long)o->steps);
   if (o->de_every < 0)
     return devo__gls_fail(err, errlen, DEVO_E_INVALID, "de_every %d: must be >= 0", o->de_every);
+  if (o->perturb != DEVO__GLS_PERTURB_IG && o->perturb != DEVO__GLS_PERTURB_RANDOM)
+    return devo__gls_fail(err, errlen, DEVO_E_INVALID, "perturb %d: must be %d (IG) or %d (random)",
+                          o->perturb, DEVO__GLS_PERTURB_IG, DEVO__GLS_PERTURB_RANDOM);
   if (o->de_every > 0 && !(o->f > 0.0 && o->f <= 2.0 && o->cr >= 0.0 && o->cr <= 1.0))
     return devo__gls_fail(err, errlen, DEVO_E_INVALID,
                           "DE weights f %g, cr %g: need f in (0, 2], cr in [0, 1]", o->f, o->cr);
@@ -896,6 +928,7 @@ extern "C" int devo__gpu_sched_ls(const devo_etc *e, const int *starts, int nsta
   if (st == DEVO_OK) {
     g.seed = o->seed;
     g.de_every = P >= 4 ? o->de_every : 0;
+    g.perturb = o->perturb;
     g.f = o->f;
     g.cr = o->cr;
     r->chains = P;

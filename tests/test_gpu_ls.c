@@ -390,6 +390,27 @@ static void ref_perturb(const devo_etc *e, int *a, double *L, uint64_t seed, uin
   }
 }
 
+/* The perturbation without the large neighbourhood (DEVO__GLS_PERTURB_RANDOM): the same drawn
+ * tasks, each to a machine other than its own drawn uniformly: the (m - 1)-way draw w.v[1],
+ * skipping its own machine. */
+static void ref_kick(const devo_etc *e, int *a, double *L, uint64_t seed, uint32_t step,
+                     uint32_t chain)
+{
+  const int n = devo_etc_ntasks(e), m = devo_etc_nmach(e);
+  const double *v = devo_etc_values(e);
+  const devo__u32x4 w0 = devo__rng(seed, 0u, step, chain, DEVO__RNG_GLS);
+  const int d = 2 + (int)devo__below(w0.v[0], 5u);
+  int q;
+  for (q = 0; q < d; ++q) {
+    const devo__u32x4 w = devo__rng(seed, 1u + (uint32_t)q, step, chain, DEVO__RNG_GLS);
+    const int t = (int)devo__below(w.v[0], (uint32_t)n), j0 = a[t];
+    const int r = (int)devo__below(w.v[1], (uint32_t)(m - 1)), j = r < j0 ? r : r + 1;
+    L[j0] = L[j0] - v[(size_t)t * m + j0];
+    L[j] = L[j] + v[(size_t)t * m + j];
+    a[t] = j;
+  }
+}
+
 /* DE rand/1/bin of chain i from the snapshot pop (P n): machine a as a + 0.5, clipped to
  * [0, m], decoded by floor. */
 static void ref_de(int n, int m, int P, const int *pop, int *a, uint64_t seed, uint32_t step,
@@ -442,6 +463,8 @@ static void ref_search(const devo_etc *e, const int *starts, int nstarts, const 
       if (de) {
         ref_de(n, m, P, snap, a, o->seed, (uint32_t)s, (uint32_t)q, o->f, o->cr);
         ref_loads(e, a, L);
+      } else if (s > 0 && o->perturb == DEVO__GLS_PERTURB_RANDOM) {
+        ref_kick(e, a, L, o->seed, (uint32_t)s, (uint32_t)q);
       } else if (s > 0) {
         ref_perturb(e, a, L, o->seed, (uint32_t)s, (uint32_t)q);
       }
@@ -506,6 +529,9 @@ TEST_CASE(search_matches_cpu_reference)
   opts(&o, 3, 12, 4); /* fewer than 4 chains: no DE */
   o.block = 64;
   compare_reference(e, starts, 2, &o, "u_c_hihi, 3 chains, 12 steps");
+  opts(&o, 12, 13, 5); /* the ablation's perturbation without the large neighbourhood */
+  o.perturb = DEVO__GLS_PERTURB_RANDOM;
+  compare_reference(e, starts, 2, &o, "u_c_hihi, 12 chains, 13 steps, DE every 5, random kicks");
   devo_etc_destroy(e);
   free(starts);
   /* ties everywhere (integer times), ready times */
@@ -597,6 +623,10 @@ TEST_CASE(bad_options)
   CHECK(devo__gpu_sched_ls(e, a, 1, out, &o, &r, err, sizeof err) == DEVO_E_INVALID);
   CHECK(strstr(err, "block 48") != NULL);
   CHECK(devo__gpu_sched_ls_scan(e, a, 48, NULL, err, sizeof err) == DEVO_E_INVALID);
+  opts(&o, 8, 5, 0);
+  o.perturb = 2;
+  CHECK(devo__gpu_sched_ls(e, a, 1, out, &o, &r, err, sizeof err) == DEVO_E_INVALID);
+  CHECK(strstr(err, "perturb 2") != NULL);
   a[3] = 4;
   opts(&o, 8, 5, 0);
   CHECK(devo__gpu_sched_ls(e, a, 1, out, &o, &r, err, sizeof err) == DEVO_E_INVALID);
@@ -639,6 +669,27 @@ TEST_CASE(schedule_run_gpu_ls)
   CHECK(memcmp(a1, a2, sizeof a1) == 0);
   printf("devo_schedule_run gpu-ls on the %s: best heuristic %.6f -> %.6f, %lld steps\n",
          gpu ? "GPU" : "CPU (no GPU)", best_h, ms, (long long)r1.ils_rounds);
+  /* the ablation's entry: the default tune is devo_schedule_run itself; another tune still
+   * gives a valid answer no worse than the heuristics; a bad one is refused, not run on the CPU */
+  {
+    devo__gls_tune tune = {DEVO__GLS_DE_EVERY, DEVO__GLS_PERTURB_IG};
+    CHECKF(devo__schedule_run_tuned(e, &so, &tune, a2, &r2) == DEVO_OK, "%s", r2.message);
+    CHECK(memcmp(a1, a2, sizeof a1) == 0);
+    CHECK(memcmp(&r1.makespan, &r2.makespan, sizeof r1.makespan) == 0);
+    tune.de_every = 0;
+    tune.perturb = DEVO__GLS_PERTURB_RANDOM;
+    CHECKF(devo__schedule_run_tuned(e, &so, &tune, a2, &r2) == DEVO_OK, "%s", r2.message);
+    CHECK_EQ_INT(r2.backend, gpu ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU);
+    CHECK(devo_etc_evaluate(e, a2, DEVO_ORDER_FCFS, &ms, NULL) == DEVO_OK);
+    CHECK(memcmp(&ms, &r2.makespan, sizeof ms) == 0 && ms <= best_h);
+    printf("tuned (no DE, random kicks): %.6f\n", ms);
+    tune.perturb = 2;
+    CHECK_EQ_INT(devo__schedule_run_tuned(e, &so, &tune, a2, &r2), DEVO_E_INVALID);
+    CHECK(strstr(r2.message, "perturb 2") != NULL);
+    tune.perturb = DEVO__GLS_PERTURB_IG;
+    tune.de_every = -1;
+    CHECK_EQ_INT(devo__schedule_run_tuned(e, &so, &tune, a2, &r2), DEVO_E_INVALID);
+  }
   /* the weighted objective is refused */
   so.lambda = 0.75;
   CHECK_EQ_INT(devo_schedule_run(e, &so, a1, &r1), DEVO_E_INVALID);

@@ -9,7 +9,11 @@
  *  - answers (--file F): devo_schedule_run as `devo schedule --objective makespan --search S`
  *    runs it, in a process whose GPU is already warm (devo_gpu_warmup and one short search
  *    first), for seeds 1 .. --seeds at --seconds each: the makespan, the time taken and the
- *    steps, for the gap to the best-known makespans of the Braun instances at 1 s and 10 s. */
+ *    steps, for the gap to the best-known makespans of the Braun instances at 1 s and 10 s.
+ *    The ablation of issue 19 (item 2) runs here too: --de-every K (0 = no DE), --perturb random
+ *    (no large neighbourhood: random kicks instead of iterated greedy), --chains N (1 = one
+ *    chain), through devo__schedule_run_tuned (engine/gpu_ls.h); without them the call is
+ *    devo_schedule_run itself. tools/bench_sched_gpu.sh runs the tables. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,24 +23,30 @@
 #include "engine/internal.h"
 #include "problems/etc_gen.h"
 #include "tools/bench_util.h"
+#include "tools/tool_util.h"
 
 static const char *const usage =
     "usage: bench-gpu-ls [--seconds S] [--reps N] [--class C] [--chains N] [--block B]\n"
-    "                    [--de-every K]\n"
+    "                    [--de-every K] [--perturb ig|random]\n"
     "       bench-gpu-ls --file F [--seconds S] [--seeds N] [--search gpu-ls|ig] [--threads T]\n"
-    "                    [--chains N]\n"
+    "                    [--chains N] [--de-every K] [--perturb ig|random]\n"
     "\n"
     "Without --file: candidates evaluated per second by the GPU search, all chains together,\n"
     "at 512 x 16 and 4096 x 64 (etc-gen class C, default u_c_hihi, seed 1; every chain from the\n"
     "MCT schedule); the median of N runs (default 5) of S seconds (default 1) after a warm-up.\n"
     "chains 0 (default): as many as the device keeps resident; block 0: 256 threads; DE every\n"
-    "K steps (default 8, 0 = none).\n"
+    "K steps (default 8, 0 = none); --perturb as below.\n"
     "With --file: devo_schedule_run (--objective makespan) on the instance F for seeds 1 .. N\n"
-    "(default 5) at S seconds each, in a warm process: makespan, seconds, steps.\n";
+    "(default 5) at S seconds each, in a warm process: makespan, seconds, steps. The GPU\n"
+    "search's ablation (gpu-ls only): --chains N (0 = as many as the device keeps resident;\n"
+    "DE needs 4 or more), --de-every K (default 8, 0 = no DE), --perturb ig (default: the\n"
+    "iterated greedy's removal and greedy reinsertion, the large neighbourhood) or random (the\n"
+    "same 2 to 6 drawn tasks each to a uniformly drawn other machine).\n";
 
 typedef struct bopts {
   double seconds;
-  int reps, chains, block, de_every, seeds, threads, search;
+  int reps, chains, block, de_every, seeds, threads, search, perturb;
+  int tuned; /* --de-every or --perturb given: the answers go through devo__schedule_run_tuned */
   const char *cls, *file;
 } bopts;
 
@@ -53,6 +63,7 @@ static int one_run(const devo_etc *e, const int *start, const bopts *b, int *out
   o.chains = b->chains;
   o.block = b->block;
   o.de_every = b->de_every;
+  o.perturb = b->perturb;
   o.f = 0.5;
   o.cr = 0.9;
   o.deadline = devo__now() + b->seconds;
@@ -127,8 +138,10 @@ static int throughput(const bopts *b)
     return 1;
   }
   bench_stamp(date, sizeof date);
-  printf("bench-gpu-ls: devo %s, %s; %s; DE every %d steps; %d runs of %g s after a warm-up\n\n",
-         devo_version(), date, msg, b->de_every, b->reps, b->seconds);
+  printf("bench-gpu-ls: devo %s, %s; %s; DE every %d steps; perturbation %s; %d runs of %g s "
+         "after a warm-up\n\n",
+         devo_version(), date, msg, b->de_every,
+         b->perturb == DEVO__GLS_PERTURB_RANDOM ? "random" : "ig", b->reps, b->seconds);
   printf("| class | size | chains x threads | candidates/s median | lowest | highest | moves/s "
          "| steps/s | makespan (MCT -> last run) |\n|---|---|---|---:|---:|---:|---:|---:|---|\n");
   if ((rc = run_size(b, 512, 16)) != 0)
@@ -141,6 +154,7 @@ static int answers(const bopts *b)
   devo_etc *e = NULL;
   devo_schedule_opts so;
   devo_schedule_result r;
+  devo__gls_tune tune;
   char err[256], date[64], msg[256];
   int *a, s;
   FILE *f = fopen(b->file, "rb");
@@ -159,9 +173,17 @@ static int answers(const bopts *b)
     fprintf(stderr, "bench-gpu-ls: %s\n", msg);
     return 1;
   }
+  tune.de_every = b->de_every;
+  tune.perturb = b->perturb;
   bench_stamp(date, sizeof date);
-  printf("bench-gpu-ls: devo %s, %s; %s, %s, %g s, warm process\n\n", devo_version(), date, b->file,
+  printf("bench-gpu-ls: devo %s, %s; %s, %s, %g s, warm process", devo_version(), date, b->file,
          b->search == DEVO_SEARCH_GPU_LS ? "gpu-ls" : "ig", b->seconds);
+  if (b->search == DEVO_SEARCH_GPU_LS)
+    printf("; chains %d (0: auto), DE every %d steps (0: none), perturbation %s", b->chains,
+           b->de_every, b->perturb == DEVO__GLS_PERTURB_RANDOM ? "random" : "ig");
+  else
+    printf("; %d thread(s), chains %d (0: auto)", b->threads, b->chains);
+  printf("\n\n");
   printf("| seed | makespan | seconds | steps | candidates | backend |\n"
          "|---:|---:|---:|---:|---:|---|\n");
   for (s = 0; s <= b->seeds; ++s) { /* s = 0: warm-up, 0.05 s, not printed */
@@ -173,7 +195,7 @@ static int answers(const bopts *b)
     so.chains = b->chains;
     so.seed = (uint64_t)(s ? s : 1);
     so.time_limit = s ? b->seconds : 0.05;
-    if (devo_schedule_run(e, &so, a, &r) != DEVO_OK) {
+    if (devo__schedule_run_tuned(e, &so, b->tuned ? &tune : NULL, a, &r) != DEVO_OK) {
       fprintf(stderr, "bench-gpu-ls: %s\n", r.message);
       return 1;
     }
@@ -194,7 +216,8 @@ int main(int argc, char **argv)
   memset(&b, 0, sizeof b);
   b.seconds = 1.0;
   b.reps = 5;
-  b.de_every = 8;
+  b.de_every = DEVO__GLS_DE_EVERY;
+  b.perturb = DEVO__GLS_PERTURB_IG;
   b.seeds = 5;
   b.threads = 1;
   b.cls = "u_c_hihi";
@@ -215,7 +238,24 @@ int main(int argc, char **argv)
     } else if (i + 1 < argc && strcmp(a, "--block") == 0) {
       b.block = atoi(argv[++i]);
     } else if (i + 1 < argc && strcmp(a, "--de-every") == 0) {
-      b.de_every = atoi(argv[++i]);
+      uint64_t k;
+      if (tool_parse_u64(argv[++i], &k) != 0 || k > 1000000) {
+        fprintf(stderr, "bench-gpu-ls: --de-every %s: a whole number in 0..1000000\n", argv[i]);
+        return 2;
+      }
+      b.de_every = (int)k;
+      b.tuned = 1;
+    } else if (i + 1 < argc && strcmp(a, "--perturb") == 0) {
+      ++i;
+      if (strcmp(argv[i], "ig") == 0)
+        b.perturb = DEVO__GLS_PERTURB_IG;
+      else if (strcmp(argv[i], "random") == 0)
+        b.perturb = DEVO__GLS_PERTURB_RANDOM;
+      else {
+        fprintf(stderr, "bench-gpu-ls: --perturb %s: ig or random\n", argv[i]);
+        return 2;
+      }
+      b.tuned = 1;
     } else if (i + 1 < argc && strcmp(a, "--file") == 0) {
       b.file = argv[++i];
     } else if (i + 1 < argc && strcmp(a, "--seeds") == 0) {
@@ -242,6 +282,11 @@ int main(int argc, char **argv)
       b.threads > 1024) {
     fprintf(stderr, "bench-gpu-ls: --seconds in (0, 600], --reps in 1..64, --chains in 0..4096, "
                     "--de-every >= 0, --seeds in 1..100, --threads in 1..1024\n");
+    return 2;
+  }
+  if (b.tuned && b.file && b.search != DEVO_SEARCH_GPU_LS) {
+    fprintf(stderr, "bench-gpu-ls: --de-every and --perturb are the GPU search's: they need "
+                    "--search gpu-ls\n");
     return 2;
   }
   return b.file ? answers(&b) : throughput(&b);

@@ -264,6 +264,10 @@ extern "C" int devo__gpu_sched_ls(const devo_etc *e, const int *starts, int nsta
     snprintf(err, errlen, "steps");
     return DEVO_E_INVALID;
   }
+  if (o->perturb != DEVO__GLS_PERTURB_IG && o->perturb != DEVO__GLS_PERTURB_RANDOM) {
+    snprintf(err, errlen, "perturb %d", o->perturb);
+    return DEVO_E_INVALID;
+  }
   memset(r, 0, sizeof *r);
   const int P = o->chains ? o->chains : 8, n = e->ntasks,
             block = getenv("EMU_BLOCK") ? atoi(getenv("EMU_BLOCK")) : 32;
@@ -276,6 +280,7 @@ extern "C" int devo__gpu_sched_ls(const devo_etc *e, const int *starts, int nsta
   L.g = emu_args(e, P, pop, ms, list, stats);
   L.g.seed = o->seed;
   L.g.de_every = P >= 4 ? o->de_every : 0;
+  L.g.perturb = o->perturb;
   L.g.f = o->f;
   L.g.cr = o->cr;
   for (int q = 0; q < P; ++q) {
