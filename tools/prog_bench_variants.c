@@ -2,7 +2,9 @@
 /* prog_bench_variants.c: benchmark of the DE variants of issue 18 (the `bench-variants`
  * program): every strategy x crossover (rand1, rand2, best1, best2, currenttobest1, randtobest1;
  * bin, exp), jDE, GOBL and the GOjDE preset, on the GPU (fused design, its defaults: rand1bin
- * runs the specialised kernels, every other variant gpu_vfused.cu's general kernel) and on the
+ * runs the specialised kernels, the other variants gpu_fast.cu's version 2 (classic, D <= 128),
+ * gpu_cec.cu's version 4 (CEC F01..F07) or gpu_vfused.cu (its version 2 for the classic
+ * functions; docs/gpu_variants.md)) and on the
  * CPU with one thread. Cases (the issue's): shifted Rastrigin D=100 NP=250 10^7 evaluations, F03
  * (generated data) D=100 NP=250 10^7 evaluations, shifted Rastrigin D=1000 NP=128 5*10^6
  * evaluations (GOjDE's setting). F = 0.5, CR = 0.9 where jDE does not set them. Columns per
