@@ -435,10 +435,6 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
     g->barrier = DEVO__BARRIER_CG;
   g->fast = 0;
   memset(&g->fc, 0, sizeof g->fc);
-  if (g->var) {
-    g->kernelp = 0; /* gpu_vfused.cu draws its indices inline */
-    return DEVO_OK; /* the specialised kernels run plain rand1bin only */
-  }
   /* the register-held and cluster kernels run as persistent chunks with devo's split barrier;
    * every explicit block option (thread cap, staging, the classic kernel) keeps the block
    * evaluators, so that each stays measurable and tested */
@@ -446,9 +442,28 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
       g->persist && g->design == DEVO_GPU_FUSED && g->barrier == DEVO__BARRIER_ACQUIRE;
   const int blk_opts =
       DEVO__GPU_CLASSIC | DEVO__GPU_MAX_LANES(63 * 32) | DEVO__GPU_STAGE_ON | DEVO__GPU_STAGE_OFF;
+  if (g->var) {
+    g->kernelp = 0; /* gpu_vfused.cu draws its indices inline */
+    /* classic kinds at D <= 128: gpu_fast.cu's version 2 with the variant compiled in; CEC
+     * F01..F07 at D <= 128: gpu_cec.cu's fourth version (the multikernel design, graphs,
+     * other barriers and the block options keep the general kernel, as they keep
+     * gpu_fused.cu's for rand1bin); the rest: gpu_vfused.cu */
+    if (!fast_ok || g->var_multi || (want & (DEVO__GPU_CLASSIC | DEVO__GPU_VAR_GENERAL)))
+      return DEVO_OK;
+    if (g->a.v.kind == DEVO__P_CEC) {
+      if (DEVO__GPU_DEFAULT_CEC_CLUSTER && !(want & (blk_opts | DEVO__GPU_TRIAL_GLOBAL)))
+        DEVO__CK(devo__gpu_cecc_plan(&g->a.v, &g->va.var, np, want, p, &g->fc, &g->fast));
+    } else if (!g->blk && g->a.v.kind != DEVO__P_SOCO &&
+               (DEVO__GPU_DEFAULT_FAST || (want & DEVO__GPU_FAST))) {
+      DEVO__CK(devo__gpu_fast_plan(g->a.v.kind, &g->va.var, np, d, want, p, &g->fc, &g->fast));
+      if (g->fc.c > 1)
+        g->fast = 0;
+    }
+    return DEVO_OK;
+  }
   if (g->a.v.kind == DEVO__P_CEC) {
     if (fast_ok && DEVO__GPU_DEFAULT_CEC_CLUSTER && !(want & (blk_opts | DEVO__GPU_TRIAL_GLOBAL)))
-      DEVO__CK(devo__gpu_cecc_plan(&g->a.v, np, want, p, &g->fc, &g->fast));
+      DEVO__CK(devo__gpu_cecc_plan(&g->a.v, NULL, np, want, p, &g->fc, &g->fast));
   } else if (g->a.v.kind == DEVO__P_ETC) {
     /* bit 28 means the block evaluator v1, or with bit 29 the warp kernel's version 1 */
     const int v1 = (want & DEVO__GPU_ETC_WARP) ? 0 : DEVO__GPU_ETC_V1;
@@ -457,7 +472,7 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
       DEVO__CK(devo__gpu_etcw_plan(&g->a.v, np, want, p, &g->fc, &g->fast));
   } else if (g->a.v.kind != DEVO__P_SOCO && fast_ok && !(want & DEVO__GPU_CLASSIC) &&
              (DEVO__GPU_DEFAULT_FAST || (want & DEVO__GPU_FAST))) {
-    DEVO__CK(devo__gpu_fast_plan(g->a.v.kind, np, d, want, p, &g->fc, &g->fast));
+    DEVO__CK(devo__gpu_fast_plan(g->a.v.kind, NULL, np, d, want, p, &g->fc, &g->fast));
     if (!(want & DEVO__GPU_FAST) && g->fc.c > 1)
       g->fast = 0;
   }
@@ -535,12 +550,31 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
   if (g->var) {
     size_t used = strlen(s->info);
     const devo__variant *v = &g->va.var;
-    snprintf(s->info + used, sizeof s->info - used,
-             "; variant %s%s%s%s: general fused kernel (gpu_vfused.cu%s; gpu_fast.cu, gpu_cec.cu, "
-             "gpu_etc.cu and the multikernel design run rand1bin only)",
-             devo__gpu_strat_name(v->strategy), v->crossover == DEVO__XOVER_EXP ? "exp" : "bin",
-             v->jde ? "+jde" : "", v->gobl > 0.0 ? "+gobl" : "",
-             g->var_multi ? "; the multikernel design was asked for" : "");
+    if (g->fast)
+      snprintf(s->info + used, sizeof s->info - used,
+               "; variant %s%s%s%s: specialised variant kernel (%s%s)",
+               devo__gpu_strat_name(v->strategy), v->crossover == DEVO__XOVER_EXP ? "exp" : "bin",
+               v->jde ? "+jde" : "", v->gobl > 0.0 ? "+gobl" : "",
+               g->a.v.kind == DEVO__P_CEC
+                   ? "gpu_cec.cu version 4"
+                   : "gpu_fast.cu version 2, strategy and crossover compiled in",
+               v->gobl > 0.0 ? "; GOBL jumps by gpu_vfused.cu" : "");
+    else if (g->persist && g->kt.persist == g->vk.persist2)
+      snprintf(s->info + used, sizeof s->info - used,
+               "; variant %s%s%s%s: fused variant kernel (gpu_vfused.cu version 2, strategy and "
+               "crossover compiled in%s)",
+               devo__gpu_strat_name(v->strategy), v->crossover == DEVO__XOVER_EXP ? "exp" : "bin",
+               v->jde ? "+jde" : "", v->gobl > 0.0 ? "+gobl" : "",
+               g->var_multi ? "; the multikernel design was asked for" : "");
+    else
+      snprintf(s->info + used, sizeof s->info - used,
+               "; variant %s%s%s%s: general fused kernel (gpu_vfused.cu%s; gpu_fast.cu's version 2 "
+               "and gpu_cec.cu's version 4 host the variants for the classic functions and CEC "
+               "F01..F07 at D <= 128 in persistent chunks; gpu_etc.cu and the multikernel design "
+               "run rand1bin only)",
+               devo__gpu_strat_name(v->strategy), v->crossover == DEVO__XOVER_EXP ? "exp" : "bin",
+               v->jde ? "+jde" : "", v->gobl > 0.0 ? "+gobl" : "",
+               g->var_multi ? "; the multikernel design was asked for" : "");
   }
   if (g->blk) {
     size_t used = strlen(s->info);
@@ -671,7 +705,9 @@ static int devo__gpu_run_persist(devo_solver *s, devo__gpu_state *g, uint32_t ge
     void *args[] = {&g->a, &gen0, &m, &barrier};
     void *vargs[] = {&g->a, &g->va, &gen0, &m, &barrier};
     DEVO__CK(cudaMemsetAsync(&g->a.ctl->bar, 0, sizeof g->a.ctl->bar, g->st));
-    if (g->var)
+    if (g->var && g->fast)
+      DEVO__CK(devo__gpu_fastv_launch(&g->fc, g->a, g->va, gen0, m, g->st));
+    else if (g->var)
       DEVO__CK(cudaLaunchCooperativeKernel(g->kt.persist, dim3(g->pgrid), dim3(g->threads), vargs,
                                            g->smem, g->st));
     else if (g->fast)
@@ -866,7 +902,7 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
     g->design = DEVO_GPU_FUSED; /* kernels/gpu_shade.cu's launches, whatever the design */
   if (g->var) {
     /* hand-over: every variant but plain rand1bin runs gpu_vfused.cu's fused kernels */
-    if (devo__gpu_vfused_fill(hv->kind, &g->vk) != 0)
+    if (devo__gpu_vfused_fill(hv->kind, &s->o.var, &g->vk) != 0)
       return devo__set_err(s, DEVO_E_INVALID, "%s problem kind has no variant kernel",
                            devo__kind_name(hv->kind));
     /* the solver validates this; the kernels would read past the population without it */
@@ -875,7 +911,10 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
                            "population size %d is below %d, the strategy's minimum", np,
                            devo__strategy_min_np(s->o.var.strategy));
     g->kt.gen = g->vk.gen;
-    g->kt.persist = g->vk.persist;
+    /* persistent chunks: version 2 (strategy and crossover compiled in) unless the general
+     * kernel is asked for; gpu_fast.cu's variant kernel may still take over (config) */
+    g->kt.persist = g->vk.persist2 && !(s->o.gpu_design & DEVO__GPU_VAR_GENERAL) ? g->vk.persist2
+                                                                                 : g->vk.persist;
     g->var_multi = g->design == DEVO_GPU_MULTIKERNEL;
     g->design = DEVO_GPU_FUSED;
   }

@@ -25,6 +25,16 @@
  *   devo__k_cecc<ID, VL, CL, 1>  this file, third version (the default for the compositions
  *                          F08..F10, either cluster size; DEVO__GPU_CEC_FMA: the first two):
  *                          phase B on the tensor cores (mma.m16n8k4.f64), the rest the same.
+ *   devo__k_ceccv<ID, VL>  fourth version (issue 18): every DE variant but plain rand1bin for
+ *                          F01..F07 in single blocks (the second version's layout): the draws of
+ *                          de_variant.h (devo__var_draw, the coordinate's uniforms, only inside
+ *                          the exponential crossover's run) while waiting at the barrier, "best"
+ *                          by each warp scanning the previous generation's fitness, the trial by
+ *                          devo__var_trial_u, jDE's F_i, CR_i in registers; fitness, F and CR by
+ *                          generation parity as gpu_vfused.cu keeps them (the host side and
+ *                          GOBL's jump kernels share them). The strategy stays a run-time value
+ *                          (one coordinate per thread). gpu_vfused.cu still runs the variants
+ *                          where this does not apply and with DEVO__GPU_VAR_GENERAL.
  * Per generation, blocks of 2 or 3 (devo__cecc_tpc) VL x 32-rounded D threads (512 at D = 100,
  * VL = 2; F09 and F10 in pairs 768):
  *   A  each block builds its VL trials (one thread per coordinate; the draws are made while
@@ -412,11 +422,40 @@ __device__ __forceinline__ void devo__cecc_mma(int warp, int tpw, int lane, int 
   }
 }
 
-template <int ID, int VL, int CL, bool MM>
-__global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * DEVO__CECC_MAX_D, 1)
-    devo__k_cecc(devo__gpu_args a, uint32_t gen0, uint32_t ngens)
+/* The variant kernel's best index: each warp scans the previous generation's fitness itself
+ * (gpu_fast.cu's devo__fastv_best: lowest index on ties, the same index in every warp). */
+__device__ __forceinline__ int devo__cecc_best(const double *fit, int np)
+{
+  const int l = (int)threadIdx.x & 31;
+  double v = devo__gpu_inf();
+  int bi = 0x7fffffff;
+  for (int k = l; k < np; k += 32) {
+    const double f = fit[k];
+    if (f < v) {
+      v = f;
+      bi = k;
+    }
+  }
+  for (int off = 16; off > 0; off >>= 1) {
+    const double ov = __shfl_xor_sync(0xffffffffu, v, off);
+    const int oi = __shfl_xor_sync(0xffffffffu, bi, off);
+    if (ov < v || (ov == v && oi < bi)) {
+      v = ov;
+      bi = oi;
+    }
+  }
+  return bi == 0x7fffffff ? 0 : bi;
+}
+
+/* The kernel body; VAR: the fourth version (a DE variant other than plain rand1bin, one block per
+ * VL vectors, CL = 1, no tensor cores), whose state va is kept by generation parity as
+ * gpu_vfused.cu keeps it (va is unread without VAR). */
+template <int ID, int VL, int CL, bool MM, bool VAR>
+__device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const devo__gpu_vargs &va,
+                                                uint32_t gen0, uint32_t ngens)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  static_assert(!VAR || (CL == 1 && !MM), "the variant version runs single blocks only");
   constexpr int V = CL * VL;
   const int C = devo__cec_nshift(ID), P = devo__cec_nparts(ID), fam = devo__cec_family(ID);
   const int d = a.dim, lv = (d + 31) & ~31, R = C * d, nt = (int)blockDim.x;
@@ -501,11 +540,27 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
     for (int q = tid; q < R; q += nt)
       os[q] = a.v.shift[q];
   double x = 0.0, fi = 0.0, o[DEVO__CEC_MAXPARTS];
+  /* VAR: the run's variant (its switches stay run-time: one coordinate per thread leaves the
+   * registers for it), the vector's jDE F_i, CR_i, and its draws */
+  const devo__variant var = va.var;
+  double Fi = a.f, CRi = a.cr;
+  devo__var_ind vd;
+  devo__de_u vu = {0.0, 0.0};
+  if constexpr (VAR)
+    memset(&vd, 0, sizeof vd);
   {
     const double *cur = (gen0 & 1u) ? a.pop1 : a.pop0;
     if (act) {
       x = cur[row + j];
-      fi = a.fit[i];
+      if constexpr (VAR) {
+        fi = ((gen0 & 1u) ? va.fit1 : a.fit)[i];
+        if (var.jde) {
+          Fi = ((gen0 & 1u) ? va.F1 : va.F0)[i];
+          CRi = ((gen0 & 1u) ? va.CR1 : va.CR0)[i];
+        }
+      } else {
+        fi = a.fit[i];
+      }
     }
 #pragma unroll
     for (int k = 0; k < DEVO__CEC_MAXPARTS; ++k)
@@ -514,7 +569,28 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
   devo__de_idx r = {0u, 0u, 0u, 0u};
   bool take[1];
   double ub[1];
-  devo__gpu_draw<1>(a, gen0 + 1u, i, j, build, r, take, ub);
+  /* VAR: devo__var_draw and the coordinate's uniforms (the exponential crossover's only inside
+   * its run, where they are read) */
+  auto vdraw = [&](uint32_t gen) {
+    take[0] = false;
+    ub[0] = 0.0;
+    if (!build)
+      return;
+    vd = devo__var_draw(&var, a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)d, Fi, CRi);
+    if (var.crossover == DEVO__XOVER_EXP) {
+      if (devo__exp_take((uint32_t)j, vd.jrand, vd.len, (uint32_t)d)) {
+        vu = devo__de_coord_ks(&a.ks, gen, (uint32_t)i, (uint32_t)j);
+        take[0] = true;
+      }
+    } else {
+      vu = devo__de_coord_ks(&a.ks, gen, (uint32_t)i, (uint32_t)j);
+      take[0] = devo__var_take(&var, &vd, vu, (uint32_t)j, (uint32_t)d) != 0;
+    }
+  };
+  if constexpr (VAR)
+    vdraw(gen0 + 1u);
+  else
+    devo__gpu_draw<1>(a, gen0 + 1u, i, j, build, r, take, ub);
   devo__cecc_sync<CL>(); /* the matrix is staged; the partner has started (its shared memory may
                             be written) */
 
@@ -531,9 +607,25 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
       if (peer && build)
         x = src[(size_t)i * d + j]; /* the partner's parent */
     double u = x;
-    if (take[0])
+    if constexpr (VAR) {
+      /* the CPU's call (de_variant.h): the mutant from the donors' (and the best's) coordinate j
+       * where the crossover takes it, repaired */
+      const bool ub_ = devo__strategy_uses_best(var.strategy) != 0;
+      const int best = ub_ ? devo__cecc_best((gen & 1u) ? a.fit : va.fit1, a.np) : 0;
+      if (take[0]) {
+        const int picks = devo__strategy_picks(var.strategy);
+        double xs[DEVO__MAX_PICKS];
+#pragma unroll
+        for (int q = 0; q < DEVO__MAX_PICKS; ++q)
+          xs[q] = q < picks ? src[(size_t)vd.r[q] * d + j] : 0.0;
+        const double xb = ub_ ? src[(size_t)best * d + j] : 0.0;
+        u = devo__var_trial_u(&var, &vd, vu, (uint32_t)j, (uint32_t)d, x, xb, xs, a.v.lower,
+                              a.v.upper, a.bounds);
+      }
+    } else if (take[0]) {
       u = devo__de_mutant(x, src[(size_t)r.r1 * d + j], src[(size_t)r.r2 * d + j],
                           src[(size_t)r.r3 * d + j], a.f, a.v.lower, a.v.upper, a.bounds, ub[0]);
+    }
     if ((mine || peer) && (CL > 1 || fam == DEVO__CEC_COMPOSITION)) /* u: y, distances */
       us[(size_t)j * V + vc] = u;
     if constexpr (CL > 1 && !MM) {
@@ -735,7 +827,22 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
     /* ---- replacement ---- */
     if (act) {
       const double ft = fs[vl];
-      if (ft <= fi) { /* the CPU's rule: the trial wins ties */
+      if constexpr (VAR) {
+        /* every generation writes the vector's fitness, F and CR into its parity's buffers */
+        if (ft <= fi) { /* the CPU's rule: the trial wins ties */
+          x = u;
+          fi = ft;
+          Fi = vd.f;
+          CRi = vd.cr;
+        }
+        if (j == 0) {
+          ((gen & 1u) ? va.fit1 : a.fit)[i] = fi;
+          if (var.jde) {
+            ((gen & 1u) ? va.F1 : va.F0)[i] = Fi;
+            ((gen & 1u) ? va.CR1 : va.CR0)[i] = CRi;
+          }
+        }
+      } else if (ft <= fi) { /* the CPU's rule: the trial wins ties */
         x = u;
         fi = ft;
         if (j == 0)
@@ -748,7 +855,10 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
     if (k == ngens)
       break; /* the end of the kernel is the last barrier */
     devo__grid_arrive(&a.ctl->bar);
-    devo__gpu_draw<1>(a, gen + 1u, i, j, build, r, take, ub);
+    if constexpr (VAR)
+      vdraw(gen + 1u);
+    else
+      devo__gpu_draw<1>(a, gen + 1u, i, j, build, r, take, ub);
     devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
     if (devo__gpu_stopped(a, gen))
       break;
@@ -756,6 +866,28 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
   if constexpr (CL > 1)
     devo__cecc_sync<CL>(); /* no block leaves while its partner may still address its memory */
 #endif
+}
+
+template <int ID, int VL, int CL, bool MM>
+__global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * DEVO__CECC_MAX_D, 1)
+    devo__k_cecc(devo__gpu_args a, uint32_t gen0, uint32_t ngens)
+{
+  devo__gpu_vargs none;
+  memset(&none, 0, sizeof none); /* unread */
+  devo__cecc_body<ID, VL, CL, MM, false>(a, none, gen0, ngens);
+}
+
+/* The fourth version: every DE variant of de_variant.h (not GOBL's jumps, which run between the
+ * chunks) for the single-matrix functions F01..F07 in one block. A launch after the generation
+ * that reached the target (an earlier launch of the host's chunk, before a GOBL jump) does
+ * nothing. */
+template <int ID, int VL>
+__global__ void __launch_bounds__(devo__cecc_tpc(ID, 1) * DEVO__CECC_MAX_VL * DEVO__CECC_MAX_D, 1)
+    devo__k_ceccv(devo__gpu_args a, devo__gpu_vargs va, uint32_t gen0, uint32_t ngens)
+{
+  if (devo__gpu_stopped(a, gen0))
+    return;
+  devo__cecc_body<ID, VL, 1, false, true>(a, va, gen0, ngens);
 }
 
 /* ---- host side --------------------------------------------------------------------------- */
@@ -787,9 +919,28 @@ template <int VL, int CL> static const void *devo__cecc_kernel(int id, bool mm)
   }
 }
 
+template <int VL> static const void *devo__ceccv_kernel(int id)
+{
+  switch (id) {
+#define DEVO__CECCV_CASE(ID)                                                                       \
+  case ID:                                                                                         \
+    return (const void *)devo__k_ceccv<ID, VL>;
+    DEVO__CECCV_CASE(1)
+    DEVO__CECCV_CASE(2)
+    DEVO__CECCV_CASE(3)
+    DEVO__CECCV_CASE(4)
+    DEVO__CECCV_CASE(5)
+    DEVO__CECCV_CASE(6)
+    DEVO__CECCV_CASE(7)
+#undef DEVO__CECCV_CASE
+  default:
+    return NULL;
+  }
+}
+
 /* Whether the kernel of (vl, cl, mm) applies and every block (cluster) is co-resident; fills
- * cfg. */
-static cudaError_t devo__cecc_try(int id, int d, int np, int vl, int cl, bool mm,
+ * cfg. var: the variant version (cl = 1, !mm, F01..F07). */
+static cudaError_t devo__cecc_try(int id, int d, int np, int vl, int cl, bool mm, bool var,
                                   const cudaDeviceProp *p, devo__gpu_fast_cfg *cfg, int *ok)
 {
   const int groups = (np + cl * vl - 1) / (cl * vl);
@@ -801,9 +952,14 @@ static cudaError_t devo__cecc_try(int id, int d, int np, int vl, int cl, bool mm
   *ok = 0;
   if (smem > (size_t)p->sharedMemPerBlockOptin)
     return cudaSuccess;
-  cfg->kern = cl > 1
-                  ? (vl == 1 ? devo__cecc_kernel<1, 2>(id, mm) : devo__cecc_kernel<2, 2>(id, mm))
-                  : (vl == 1 ? devo__cecc_kernel<1, 1>(id, mm) : devo__cecc_kernel<2, 1>(id, mm));
+  if (var)
+    cfg->kern = vl == 1 ? devo__ceccv_kernel<1>(id) : devo__ceccv_kernel<2>(id);
+  else
+    cfg->kern = cl > 1
+                    ? (vl == 1 ? devo__cecc_kernel<1, 2>(id, mm) : devo__cecc_kernel<2, 2>(id, mm))
+                    : (vl == 1 ? devo__cecc_kernel<1, 1>(id, mm) : devo__cecc_kernel<2, 1>(id, mm));
+  if (!cfg->kern)
+    return cudaSuccess;
   cfg->lanes = (d + 31) & ~31;
   cfg->c = 1;
   cfg->vpb = vl;
@@ -834,14 +990,17 @@ static cudaError_t devo__cecc_try(int id, int d, int np, int vl, int cl, bool mm
   return e;
 }
 
-cudaError_t devo__gpu_cecc_plan(const devo__pview *v, int np, int want, const cudaDeviceProp *p,
-                                devo__gpu_fast_cfg *cfg, int *ok)
+cudaError_t devo__gpu_cecc_plan(const devo__pview *v, const devo__variant *var, int np, int want,
+                                const cudaDeviceProp *p, devo__gpu_fast_cfg *cfg, int *ok)
 {
   int dev = 0, cluster = 0, hs[DEVO__CEC_MAXPARTS], hn[DEVO__CEC_MAXPARTS];
   *ok = 0;
   const int d = v->dim, id = v->cec_id;
   if (v->kind != DEVO__P_CEC || id < 1 || id > 10 || d < 2 || d > DEVO__CECC_MAX_D || np < 4 ||
       p->major < 9 || !p->cooperativeLaunch)
+    return cudaSuccess;
+  /* the variant version: single blocks of the single-matrix functions F01..F07 */
+  if (var && (id > 7 || devo__cec_nshift(id) != 1 || np < devo__strategy_min_np(var->strategy)))
     return cudaSuccess;
   if (devo__cec_family(id) == DEVO__CEC_HYBRID && !devo__cec_hybrid_groups(id, d, hs, hn))
     return cudaSuccess;
@@ -858,9 +1017,10 @@ cudaError_t devo__gpu_cecc_plan(const devo__pview *v, int np, int want, const cu
   const bool mm = devo__cec_nshift(id) > 1 && !(want & DEVO__GPU_CEC_FMA);
   for (int t = 0; t < 4; ++t) {
     const int vl = order[t][0], cl = order[t][1];
-    if ((cl == 1 && (want & DEVO__GPU_CEC_PAIR)) || (vl == 2 && (want & DEVO__GPU_CEC_VL1)))
+    if ((cl == 1 && (want & DEVO__GPU_CEC_PAIR)) || (vl == 2 && (want & DEVO__GPU_CEC_VL1)) ||
+        (var && cl > 1))
       continue;
-    e = devo__cecc_try(id, d, np, vl, cl, mm, p, cfg, ok);
+    e = devo__cecc_try(id, d, np, vl, cl, mm && !var, var != NULL, p, cfg, ok);
     if (e != cudaSuccess || *ok)
       return e;
   }

@@ -136,8 +136,10 @@ struct devo__gpu_vktab {
   const void *gobl_box;    /* (args, vargs, gen): per-coordinate min and max */
   const void *gobl_opp;    /* (args, vargs, gen, k): opposites and their evaluation */
   const void *gobl_select; /* (args, vargs, gen): survivors into generation gen's buffers */
+  const void *persist2;    /* as persist, the run's strategy and crossover compiled in (group
+                              kinds of DEVO__GPU_FOR_KINDS; NULL for the others) */
 };
-int devo__gpu_vfused_fill(int kind, devo__gpu_vktab *t);
+int devo__gpu_vfused_fill(int kind, const devo__variant *var, devo__gpu_vktab *t);
 
 /* JADE, SHADE and L-SHADE (kernels/gpu_shade.cu): a run's device state and host loop.
  * start: after the initial population (a->pop0, a->fit) exists: the SHADE buffers, the initial
@@ -193,8 +195,13 @@ struct devo__gpu_fast_cfg {
   int mma;     /* kernels/gpu_cec.cu: the matrix products on the tensor cores */
   int version; /* kernels/gpu_etc.cu: kernel version (1, 2 or 3) */
 };
-cudaError_t devo__gpu_fast_plan(int kind, int np, int dim, int want, const cudaDeviceProp *p,
-                                devo__gpu_fast_cfg *cfg, int *ok);
+cudaError_t devo__gpu_fast_plan(int kind, const devo__variant *var, int np, int dim, int want,
+                                const cudaDeviceProp *p, devo__gpu_fast_cfg *cfg, int *ok);
+/* var: NULL for plain rand1bin (version 1), else the variant of version 2 (devo__k_fastv, one
+ * coordinate per thread only: *ok = 0 where D > 128), launched by devo__gpu_fastv_launch. */
+cudaError_t devo__gpu_fastv_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a,
+                                   devo__gpu_vargs va, uint32_t gen0, uint32_t ngens,
+                                   cudaStream_t st);
 /* kernels/gpu_etc.cu: ETC scheduling (FCFS, m <= 32, n <= 512) with one warp per schedule;
  * *ok = 0 where it does not apply, or (without DEVO__GPU_ETC_WARP in want) where the block
  * evaluator measured faster; DEVO__GPU_ETC_WARP1 in want picks the first version. Launched by
@@ -211,8 +218,10 @@ cudaError_t devo__gpu_fast_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args 
 /* kernels/gpu_cec.cu: CEC F01..F10 at D <= 128 with the matrices resident in the shared memory of
  * one block or of a two-block cluster (sm_90); want: DEVO__GPU_CEC_PAIR, DEVO__GPU_CEC_VL1; *ok = 0
  * where it does not apply. Launched by devo__gpu_fast_launch (cluster = 1 or 2). */
-cudaError_t devo__gpu_cecc_plan(const devo__pview *v, int np, int want, const cudaDeviceProp *p,
-                                devo__gpu_fast_cfg *cfg, int *ok);
+cudaError_t devo__gpu_cecc_plan(const devo__pview *v, const devo__variant *var, int np, int want,
+                                const cudaDeviceProp *p, devo__gpu_fast_cfg *cfg, int *ok);
+/* var: NULL for plain rand1bin, else a variant (F01..F07 in single blocks only), launched by
+ * devo__gpu_fastv_launch. */
 
 /* Device copies of a problem's data (kernels/gpu_problem.cu): CEC shift rows, matrices
  * (transposed, see cec_device.cuh) and shuffle; classic shift; ETC matrix and ready times. */

@@ -27,6 +27,25 @@
  *                            coefficients as immediates, the same bits for |x| < 2^31;
  *                          - the block-wide reduction: warp shuffles, plus one named barrier per
  *                            vector when its group spans several warps.
+ *   devo__k_fastv<KIND, S, X, C>  version 2 (issue 18): the same kernel for every DE variant
+ *                          but GOBL's jumps (kernels/gpu_backend.cu runs those by gpu_vfused.cu
+ *                          between chunks): strategy S and crossover X of de_variant.h's table
+ *                          compiled in (a local copy of the run's devo__variant with both fields
+ *                          constant, passed to the same de_variant.h functions, which fold to
+ *                          the one strategy), jDE a run-time flag with F_i, CR_i in registers.
+ *                          While the block waits at the barrier it draws devo__var_draw (donors,
+ *                          jDE's F' and CR', the exponential run) and each coordinate's
+ *                          uniforms; the exponential crossover draws them only for the
+ *                          coordinates of its run (the others keep the target's value whatever
+ *                          their uniforms). After the barrier: "best" (strategies that read it)
+ *                          by each warp scanning the previous generation's fitness itself (no
+ *                          block barrier), then the donors' (and the best's) loads, the trial
+ *                          by devo__var_trial_u, the evaluation and the replacement. State by
+ *                          generation parity as gpu_vfused.cu keeps it (fitness, F, CR written
+ *                          every generation), so the host side, GOBL's jump launches and the
+ *                          general kernel work on the same buffers. Only C = 1 is instantiated
+ *                          (D <= 128, the default rule of version 1). The general kernel stays
+ *                          selectable (DEVO__GPU_VAR_GENERAL).
  * Terms use explicitly rounded operations (no contraction into fused multiply-adds), so each
  * term has the CPU's bits whenever cos does; the sum is over lanes, not in index order. */
 #include "gpu_common.cuh"
@@ -190,6 +209,169 @@ __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
   devo__gpu_persist_loop(a, gen0, ngens, step, draw);
 }
 
+/* ---- version 2: every DE variant (issue 18) ---------------------------------------------- */
+
+/* The index of the smallest of fit[0..np) (lowest index on ties; all +inf gives 0, the CPU's
+ * scan), computed by each warp on its own: every lane scans a stride of the array, then a
+ * butterfly; min over (value, index) pairs is exact in any order, so every warp of the grid gets
+ * the same index. Every lane of the warp calls it. Fitness is never NaN. */
+__device__ __forceinline__ int devo__fastv_best(const double *fit, int np)
+{
+  const int l = (int)threadIdx.x & 31;
+  double v = devo__gpu_inf();
+  int bi = 0x7fffffff;
+#pragma unroll 4
+  for (int k = l; k < np; k += 32) {
+    const double f = fit[k];
+    if (f < v) { /* k ascends per lane: ties keep the lower index */
+      v = f;
+      bi = k;
+    }
+  }
+  for (int off = 16; off > 0; off >>= 1) {
+    const double ov = __shfl_xor_sync(0xffffffffu, v, off);
+    const int oi = __shfl_xor_sync(0xffffffffu, bi, off);
+    if (ov < v || (ov == v && oi < bi)) {
+      v = ov;
+      bi = oi;
+    }
+  }
+  return bi == 0x7fffffff ? 0 : bi;
+}
+
+/* Generations gen0 + 1 .. gen0 + ngens of variant (S, X) with the run's jDE flag and numbers in
+ * va.var; block b's group g owns vector b * vpb + g throughout. A launch after the generation
+ * that reached the target (an earlier launch of the host's chunk, before a GOBL jump) does
+ * nothing. */
+template <int KIND, int S, int X, int C>
+__global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
+    devo__k_fastv(devo__gpu_args a, devo__gpu_vargs va, uint32_t gen0, uint32_t ngens)
+{
+  if (devo__gpu_stopped(a, gen0))
+    return;
+  const int lanes = a.lanes, d = a.dim;
+  const int grp = (int)threadIdx.x / lanes, lane = (int)threadIdx.x % lanes;
+  const int i = (int)blockIdx.x * a.vpb + grp;
+  const bool active = i < a.np;
+  const size_t row = (size_t)(active ? i : 0) * (size_t)d;
+  double *red = devo__sm;
+  double *s_row = devo__sm + DEVO__FAST_RED * a.vpb + (size_t)grp * lanes * C;
+  /* the run's variant with the compiled strategy and crossover: every de_variant.h call below
+   * folds to them */
+  devo__variant var = va.var;
+  var.strategy = S;
+  var.crossover = X;
+  const int picks = devo__strategy_picks(S);
+  const bool use_best = devo__strategy_uses_best(S) != 0;
+  const bool jde = var.jde != 0;
+  double x[C], o[C];
+  devo__de_u u[C];
+  bool take[C];
+  const bool odd0 = (gen0 & 1u) != 0;
+  {
+    const double *cur = odd0 ? a.pop1 : a.pop0;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int j = lane + c * lanes;
+      x[c] = active && j < d ? cur[row + j] : 0.0;
+      o[c] = KIND != DEVO__P_ROSENBROCK && j < d ? a.v.shift[j] : 0.0;
+    }
+  }
+  /* the vector's fitness and jDE's F_i, CR_i of generation gen0 (parity buffers) */
+  double fi = active ? (odd0 ? va.fit1 : a.fit)[i] : 0.0;
+  double Fi = a.f, CRi = a.cr;
+  if (jde && active) {
+    Fi = (odd0 ? va.F1 : va.F0)[i];
+    CRi = (odd0 ? va.CR1 : va.CR0)[i];
+  }
+  devo__var_ind w;
+  memset(&w, 0, sizeof w);
+  auto draw = [&](uint32_t gen) {
+    if (active)
+      w = devo__var_draw(&var, a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)d, Fi, CRi);
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int j = lane + c * lanes;
+      take[c] = false;
+      u[c].cr = 0.0;
+      u[c].bound = 0.0;
+      if (active && j < d) {
+        if (X == DEVO__XOVER_EXP) {
+          /* the run decides without a uniform; only its coordinates need one (the repair's) */
+          if (devo__exp_take((uint32_t)j, w.jrand, w.len, (uint32_t)d)) {
+            u[c] = devo__de_coord_ks(&a.ks, gen, (uint32_t)i, (uint32_t)j);
+            take[c] = true;
+          }
+        } else {
+          u[c] = devo__de_coord_ks(&a.ks, gen, (uint32_t)i, (uint32_t)j);
+          take[c] = devo__var_take(&var, &w, u[c], (uint32_t)j, (uint32_t)d) != 0;
+        }
+      }
+    }
+  };
+  auto step = [&](uint32_t gen) {
+    const bool odd = (gen & 1u) != 0;
+    const double *src = odd ? a.pop0 : a.pop1;
+    const int best = use_best ? devo__fastv_best(odd ? a.fit : va.fit1, a.np) : 0;
+    const double *xb = src + (size_t)best * d;
+    const double *xr[DEVO__MAX_PICKS];
+#pragma unroll
+    for (int k = 0; k < DEVO__MAX_PICKS; ++k)
+      xr[k] = src + (size_t)(k < picks ? w.r[k] : 0u) * d;
+    /* every load of the trial issued before the first use (one L2 round trip) */
+    double v[C][DEVO__MAX_PICKS], vb[C], t[C];
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int j = lane + c * lanes;
+      vb[c] = 0.0;
+#pragma unroll
+      for (int k = 0; k < DEVO__MAX_PICKS; ++k) {
+        v[c][k] = 0.0;
+        if (take[c] && k < picks)
+          v[c][k] = xr[k][j];
+      }
+      if (take[c] && use_best)
+        vb[c] = xb[j];
+    }
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int j = lane + c * lanes;
+      /* the CPU's call (de_variant.h): the mutant where the crossover takes it, repaired */
+      t[c] = take[c] ? devo__var_trial_u(&var, &w, u[c], (uint32_t)j, (uint32_t)d, x[c], vb[c],
+                                         v[c], a.v.lower, a.v.upper, a.bounds)
+                     : x[c];
+    }
+    const double ft = devo__fast_eval<KIND, C>(a, t, o, lane, grp, active, red, s_row);
+    if (active) {
+      double *dst = (odd ? a.pop1 : a.pop0) + row;
+      if (ft <= fi) { /* the CPU's rule: the trial wins ties */
+#pragma unroll
+        for (int c = 0; c < C; ++c)
+          x[c] = t[c];
+        fi = ft;
+        Fi = w.f;
+        CRi = w.cr;
+      }
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        const int j = lane + c * lanes;
+        if (j < d)
+          dst[j] = x[c];
+      }
+      if (lane == 0) {
+        (odd ? va.fit1 : a.fit)[i] = fi;
+        if (jde) {
+          (odd ? va.F1 : va.F0)[i] = Fi;
+          (odd ? va.CR1 : va.CR0)[i] = CRi;
+        }
+        devo__gpu_note_target(a, fi, gen);
+      }
+    }
+  };
+  draw(gen0 + 1u);
+  devo__gpu_persist_loop(a, gen0, ngens, step, draw);
+}
+
 /* ---- host side --------------------------------------------------------------------------- */
 
 static const void *devo__fast_kernel(int kind, int c)
@@ -207,12 +389,45 @@ static const void *devo__fast_kernel(int kind, int c)
   }
 }
 
-cudaError_t devo__gpu_fast_plan(int kind, int np, int dim, int want, const cudaDeviceProp *p,
-                                devo__gpu_fast_cfg *cfg, int *ok)
+/* Version 2's instantiation for a strategy and crossover (C = 1 only); one case per row of
+ * de_variant.h's strategy table. */
+template <int K> static const void *devo__fastv_of(int strategy, int crossover)
+{
+  switch (strategy) {
+#define DEVO__FASTV_CASE(id, name, picks, best, expr)                                              \
+  case DEVO__STRAT_##id:                                                                           \
+    return crossover == DEVO__XOVER_EXP                                                            \
+               ? (const void *)devo__k_fastv<K, DEVO__STRAT_##id, DEVO__XOVER_EXP, 1>              \
+               : (const void *)devo__k_fastv<K, DEVO__STRAT_##id, DEVO__XOVER_BIN, 1>;
+    DEVO__STRATEGIES(DEVO__FASTV_CASE)
+#undef DEVO__FASTV_CASE
+  default:
+    return NULL;
+  }
+}
+
+static const void *devo__fastv_kernel(int kind, const devo__variant *var, int c)
+{
+  if (c != 1)
+    return NULL;
+  switch (kind) {
+#define DEVO__FASTV_KIND(K)                                                                        \
+  case K:                                                                                          \
+    return devo__fastv_of<K>(var->strategy, var->crossover);
+    DEVO__GPU_FOR_KINDS(DEVO__FASTV_KIND)
+#undef DEVO__FASTV_KIND
+  default:
+    return NULL;
+  }
+}
+
+cudaError_t devo__gpu_fast_plan(int kind, const devo__variant *var, int np, int dim, int want,
+                                const cudaDeviceProp *p, devo__gpu_fast_cfg *cfg, int *ok)
 {
   int lanes, c, vpb, occ = 0, per = 1;
   *ok = 0;
-  if (dim < 1 || dim > DEVO__FAST_MAX_LANES * DEVO__FAST_MAX_C || np < 4)
+  if (dim < 1 || dim > DEVO__FAST_MAX_LANES * DEVO__FAST_MAX_C || np < 4 ||
+      (var && np < devo__strategy_min_np(var->strategy)))
     return cudaSuccess;
   /* lanes: asked for (D >= 32), else the power of two >= D up to 128 threads, one coordinate
    * each (the shortest chain per generation), C coordinates each beyond */
@@ -238,7 +453,7 @@ cudaError_t devo__gpu_fast_plan(int kind, int np, int dim, int want, const cudaD
     vpb = DEVO__FAST_MAX_THREADS / lanes;
   if (lanes > 32 && vpb > 15)
     vpb = 15;
-  cfg->kern = devo__fast_kernel(kind, c);
+  cfg->kern = var ? devo__fastv_kernel(kind, var, c) : devo__fast_kernel(kind, c);
   if (!cfg->kern)
     return cudaSuccess;
   cfg->lanes = lanes;
@@ -291,6 +506,19 @@ cudaError_t devo__gpu_fast_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args 
   cudaLaunchConfig_t lc;
   cudaLaunchAttribute at[2];
   void *args[] = {&a, &gen0, &ngens};
+  a.lanes = cfg->lanes;
+  a.vpb = cfg->vpb;
+  devo__gpu_fast_launch_cfg(cfg, st, &lc, at, 1);
+  return cudaLaunchKernelExC(&lc, cfg->kern, args);
+}
+
+cudaError_t devo__gpu_fastv_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a,
+                                   devo__gpu_vargs va, uint32_t gen0, uint32_t ngens,
+                                   cudaStream_t st)
+{
+  cudaLaunchConfig_t lc;
+  cudaLaunchAttribute at[2];
+  void *args[] = {&a, &va, &gen0, &ngens};
   a.lanes = cfg->lanes;
   a.vpb = cfg->vpb;
   devo__gpu_fast_launch_cfg(cfg, st, &lc, at, 1);

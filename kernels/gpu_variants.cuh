@@ -86,5 +86,8 @@ int devo__gpu_shade_profile(struct devo_solver *s, double *ms, int n);
 #ifdef __cplusplus
 }
 #endif
+/* DE variants other than plain rand1bin (issue 18): gpu_vfused.cu's general kernels always, not
+ * the specialised variant kernels (gpu_fast.cu version 2) where they apply; bit 31 (INT_MIN) */
+#define DEVO__GPU_VAR_GENERAL (-0x7fffffff - 1)
 
 #endif /* DEVO_GPU_VARIANTS_CUH */

@@ -11,6 +11,13 @@
  *   devo__k_vgen       one generation per launch (CUDA-graph chunks; generation ctl->base + k)
  *   devo__k_vpersist   a persistent cooperative kernel running a chunk of DE generations, one grid
  *                      barrier per generation (devo's split barrier or grid.sync())
+ *   devo__k_vpersist<KIND, S, X>  version 2 of it (the default for the classic functions where
+ *                      gpu_fast.cu's variant kernel does not apply, e.g. D > 128): strategy S and
+ *                      crossover X compiled in (devo__vvar), so the de_variant.h calls fold to
+ *                      them; version 1 spilled at 1024 threads (64 registers: 48 bytes of spill
+ *                      stores for rastrigin, ptxas -v, CUDA 13), reloaded from L2 after every
+ *                      barrier. Version 1 stays selectable (DEVO__GPU_VAR_GENERAL) and runs the
+ *                      other kinds.
  *   devo__k_vinit      jDE's initial F_i = 0.5, CR_i = 0.9 (after devo__k_init)
  *   devo__k_gobl_box, devo__k_gobl_opp, devo__k_gobl_select   a GOBL jump generation, three
  *                      launches: per-coordinate min and max, the opposites and their evaluation,
@@ -33,6 +40,20 @@ extern __shared__ double devo__sm[];
 
 /* ---- draws and operators of one trial (problems/de_variant.h) ------------------------------ */
 
+/* The variant that a kernel instance runs: the run's, with the strategy and crossover replaced
+ * by the compiled-in S and X (version 2), or as it is (S = -1, version 1). Every de_variant.h call
+ * takes this copy, so with S >= 0 their switches fold to the one strategy and crossover. */
+template <int S, int X>
+__device__ __forceinline__ devo__variant devo__vvar(const devo__variant &run)
+{
+  devo__variant var = run;
+  if (S >= 0) {
+    var.strategy = S;
+    var.crossover = X;
+  }
+  return var;
+}
+
 /* Generation gen's per-vector draws for vector i (donors, j_rand, the exponential crossover's
  * length, the trial's F and CR: devo__var_draw) and the vector's current F_i, CR_i (jDE: from
  * generation gen - 1's buffers; kept when the trial loses). */
@@ -41,31 +62,34 @@ struct devo__vdraw {
   double f0, cr0;
 };
 
+template <int S, int X>
 __device__ __forceinline__ devo__vdraw devo__gpu_vdraw(const devo__gpu_args &a,
                                                        const devo__gpu_vargs &v, uint32_t gen,
                                                        int i)
 {
+  const devo__variant var = devo__vvar<S, X>(v.var);
   devo__vdraw w;
   const bool odd = (gen & 1u) != 0;
   w.f0 = v.var.jde ? (odd ? v.F0 : v.F1)[i] : a.f;
   w.cr0 = v.var.jde ? (odd ? v.CR0 : v.CR1)[i] : a.cr;
-  w.d = devo__var_draw(&v.var, a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim, w.f0,
-                       w.cr0);
+  w.d =
+      devo__var_draw(&var, a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)a.dim, w.f0, w.cr0);
   return w;
 }
 
 /* Trial coordinate j of vector i: devo__var_trial_u with the coordinate's uniforms from the
  * seed's round keys. xi, xb: the target's and the best's rows (xb read only by the strategies
  * that use the best); xr: the donors' rows (only the strategy's picks are read). */
-__device__ __forceinline__ double devo__gpu_vcoord(const devo__gpu_args &a,
-                                                   const devo__gpu_vargs &v, uint32_t gen, int i,
-                                                   int j, const devo__vdraw &w, const double *xi,
-                                                   const double *xb, const double *const (&xr)[5],
-                                                   int picks, bool use_best)
+template <int S, int X>
+__device__ __forceinline__ double
+devo__gpu_vcoord(const devo__gpu_args &a, const devo__gpu_vargs &v, uint32_t gen, int i, int j,
+                 const devo__vdraw &w, const double *xi, const double *xb,
+                 const double *const (&xr)[5], int picks, bool use_best)
 {
   const uint32_t dim = (uint32_t)a.dim;
+  const devo__variant var = devo__vvar<S, X>(v.var);
   devo__de_u u;
-  if (v.var.crossover == DEVO__XOVER_EXP) {
+  if (var.crossover == DEVO__XOVER_EXP) {
     /* the run n .. n + L - 1 needs no uniform to decide; a coordinate outside it is the
      * target's, whatever its uniforms (so only taken ones draw, for the repair) */
     if (!devo__exp_take((uint32_t)j, w.d.jrand, w.d.len, dim))
@@ -73,7 +97,7 @@ __device__ __forceinline__ double devo__gpu_vcoord(const devo__gpu_args &a,
     u = devo__de_coord_ks(&a.ks, gen, (uint32_t)i, (uint32_t)j);
   } else {
     u = devo__de_coord_ks(&a.ks, gen, (uint32_t)i, (uint32_t)j);
-    if (!devo__var_take(&v.var, &w.d, u, (uint32_t)j, dim))
+    if (!devo__var_take(&var, &w.d, u, (uint32_t)j, dim))
       return xi[j];
   }
   /* the donors' loads only where the mutant is taken */
@@ -82,7 +106,7 @@ __device__ __forceinline__ double devo__gpu_vcoord(const devo__gpu_args &a,
   for (int k = 0; k < 5; ++k)
     if (k < picks)
       x[k] = xr[k][j];
-  return devo__var_trial_u(&v.var, &w.d, u, (uint32_t)j, dim, xi[j], use_best ? xb[j] : 0.0, x,
+  return devo__var_trial_u(&var, &w.d, u, (uint32_t)j, dim, xi[j], use_best ? xb[j] : 0.0, x,
                            a.v.lower, a.v.upper, a.bounds);
 }
 
@@ -127,10 +151,11 @@ __device__ __forceinline__ int devo__gpu_vbest(const double *fit, int np)
 
 /* Generation gen's best index for the strategies that use it (0 otherwise, unread); every
  * thread of the block calls it. */
+template <int S, int X>
 __device__ __forceinline__ int devo__gpu_vbest_of(const devo__gpu_args &a, const devo__gpu_vargs &v,
                                                   uint32_t gen)
 {
-  if (!devo__strategy_uses_best(v.var.strategy))
+  if (!devo__strategy_uses_best(devo__vvar<S, X>(v.var).strategy))
     return 0;
   return devo__gpu_vbest((gen & 1u) ? a.fit : v.fit1, a.np);
 }
@@ -138,7 +163,7 @@ __device__ __forceinline__ int devo__gpu_vbest_of(const devo__gpu_args &a, const
 /* One vector of generation gen: trial i from generation gen - 1's buffers into generation gen's
  * (row, fitness, F, CR: always written). Every thread of the block calls this (the evaluation
  * synchronises). best: generation gen - 1's best index. */
-template <int KIND>
+template <int KIND, int S, int X>
 __device__ __forceinline__ void
 devo__vfused_vector(const devo__gpu_args &a, const devo__gpu_vargs &v, uint32_t gen, int i,
                     int lane, double *s_trial, double *red, int best, const devo__vdraw *pre)
@@ -154,16 +179,17 @@ devo__vfused_vector(const devo__gpu_args &a, const devo__gpu_vargs &v, uint32_t 
   double fo = 0.0;
   devo__vdraw w;
   if (active) {
-    w = pre ? *pre : devo__gpu_vdraw(a, v, gen, i);
+    w = pre ? *pre : devo__gpu_vdraw<S, X>(a, v, gen, i);
     fo = fsrc[i];
-    const int picks = devo__strategy_picks(v.var.strategy);
-    const bool use_best = devo__strategy_uses_best(v.var.strategy) != 0;
+    const devo__variant var = devo__vvar<S, X>(v.var);
+    const int picks = devo__strategy_picks(var.strategy);
+    const bool use_best = devo__strategy_uses_best(var.strategy) != 0;
     const double *xi = src + row, *xb = src + (size_t)best * d;
     const double *const xr[5] = {src + (size_t)w.d.r[0] * d, src + (size_t)w.d.r[1] * d,
                                  src + (size_t)w.d.r[2] * d, src + (size_t)w.d.r[3] * d,
                                  src + (size_t)w.d.r[4] * d};
     for (int j = lane; j < d; j += lanes)
-      t[j] = devo__gpu_vcoord(a, v, gen, i, j, w, xi, xb, xr, picks, use_best);
+      t[j] = devo__gpu_vcoord<S, X>(a, v, gen, i, j, w, xi, xb, xr, picks, use_best);
   }
   devo__grp_sync(lanes);
   const double ft = devo__gpu_eval<KIND>(a, t, active, lane, red, i);
@@ -199,14 +225,15 @@ __global__ void __launch_bounds__(1024)
   devo__gpu_stage<KIND>(a, devo__sm);
   const int grp = (int)threadIdx.x / a.lanes, lane = (int)threadIdx.x % a.lanes;
   double *s_trial = a.trial_shared ? devo__sm + DEVO__RED_DOUBLES + (size_t)grp * a.dim : NULL;
-  const int best = devo__gpu_vbest_of(a, v, gen);
-  devo__vfused_vector<KIND>(a, v, gen, (int)blockIdx.x * a.vpb + grp, lane, s_trial, devo__sm, best,
-                            NULL);
+  const int best = devo__gpu_vbest_of<-1, -1>(a, v, gen);
+  devo__vfused_vector<KIND, -1, -1>(a, v, gen, (int)blockIdx.x * a.vpb + grp, lane, s_trial,
+                                    devo__sm, best, NULL);
 }
 
 /* Generations gen0 + 1 .. gen0 + ngens. A launch after the generation that reached the target
- * (an earlier launch of the same chunk, e.g. before a GOBL jump) does nothing. */
-template <int KIND>
+ * (an earlier launch of the same chunk, e.g. before a GOBL jump) does nothing. S, X: the
+ * compiled-in strategy and crossover (version 2), or -1 (version 1, the run's). */
+template <int KIND, int S = -1, int X = -1>
 __global__ void __launch_bounds__(1024) devo__k_vpersist(devo__gpu_args a, devo__gpu_vargs v,
                                                          uint32_t gen0, uint32_t ngens, int barrier)
 {
@@ -226,10 +253,10 @@ __global__ void __launch_bounds__(1024) devo__k_vpersist(devo__gpu_args a, devo_
   devo__gpu_stage<KIND>(a, devo__sm);
   for (uint32_t k = 1; k <= ngens; ++k) {
     const uint32_t gen = gen0 + k;
-    const int best = devo__gpu_vbest_of(a, v, gen);
+    const int best = devo__gpu_vbest_of<S, X>(a, v, gen);
     for (int64_t b = (int64_t)blockIdx.x * a.vpb; b < a.np; b += stride)
-      devo__vfused_vector<KIND>(a, v, gen, (int)(b + grp), lane, s_trial, devo__sm, best,
-                                have_pre ? &pre : NULL);
+      devo__vfused_vector<KIND, S, X>(a, v, gen, (int)(b + grp), lane, s_trial, devo__sm, best,
+                                      have_pre ? &pre : NULL);
     if (k == ngens)
       break; /* the end of the kernel is the last barrier */
     if (barrier == DEVO__BARRIER_CG) {
@@ -237,7 +264,7 @@ __global__ void __launch_bounds__(1024) devo__k_vpersist(devo__gpu_args a, devo_
     } else {
       devo__grid_arrive(&a.ctl->bar);
       if (one_slot && i0 < a.np) {
-        pre = devo__gpu_vdraw(a, v, gen + 1u, i0);
+        pre = devo__gpu_vdraw<S, X>(a, v, gen + 1u, i0);
         have_pre = true;
       }
       devo__grid_wait(&a.ctl->bar, k * gridDim.x, barrier == DEVO__BARRIER_RELAXED);
@@ -359,8 +386,36 @@ __global__ void devo__k_gobl_select(devo__gpu_args a, devo__gpu_vargs v, uint32_
   }
 }
 
-int devo__gpu_vfused_fill(int kind, devo__gpu_vktab *t)
+/* Version 2 of the persistent kernel for a group kind and the run's strategy and crossover (one
+ * case per row of de_variant.h's strategy table). */
+template <int K> static const void *devo__vpersist_of(int strategy, int crossover)
 {
+  switch (strategy) {
+#define DEVO__VPERSIST_CASE(id, name, picks, best, expr)                                           \
+  case DEVO__STRAT_##id:                                                                           \
+    return crossover == DEVO__XOVER_EXP                                                            \
+               ? (const void *)devo__k_vpersist<K, DEVO__STRAT_##id, DEVO__XOVER_EXP>              \
+               : (const void *)devo__k_vpersist<K, DEVO__STRAT_##id, DEVO__XOVER_BIN>;
+    DEVO__STRATEGIES(DEVO__VPERSIST_CASE)
+#undef DEVO__VPERSIST_CASE
+  default:
+    return NULL;
+  }
+}
+
+int devo__gpu_vfused_fill(int kind, const devo__variant *var, devo__gpu_vktab *t)
+{
+  t->persist2 = NULL;
+  switch (kind) {
+#define DEVO__VPERSIST2_CASE(K)                                                                    \
+  case K:                                                                                          \
+    t->persist2 = devo__vpersist_of<K>(var->strategy, var->crossover);                             \
+    break;
+    DEVO__GPU_FOR_KINDS(DEVO__VPERSIST2_CASE)
+#undef DEVO__VPERSIST2_CASE
+  default:
+    break;
+  }
   switch (kind) {
 #define DEVO__VFUSED_CASE(K)                                                                       \
   case K:                                                                                          \

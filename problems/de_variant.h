@@ -222,29 +222,32 @@ static inline DEVO_HD void devo__var_picks45(devo__u32x4 w, uint32_t i, uint32_t
  * at D, so P(L > k) = CR^k for 1 <= k < D (P(L = k) = CR^(k-1) (1 - CR), P(L = D) = CR^(D-1)):
  * the inverse of the truncated geometric law (NEC). L - 1 is the largest t <= D - 1 with
  * CR^t >= u, found by binary lifting: p_b = CR^(2^b) by repeated squaring, then greedily from
- * the top bit, O(log D) IEEE products with DEVO_MUL (same bits on CPU and GPU; no loop over
+ * the top bit, O(log^2 D) IEEE products with DEVO_MUL (same bits on CPU and GPU; no loop over
  * coordinates). CR = 0 gives L = 1 (0 >= u never holds) and CR = 1 gives L = D exactly. */
 static inline DEVO_HD uint32_t devo__exp_length(double cr, double u, uint32_t dim)
 {
-  double p[32];
   double acc = 1.0;
   uint32_t tmax = dim - 1u, t = 0u;
-  int nb = 0, b;
+  int nb = 0, b, k;
   if (dim <= 1u)
     return 1u;
   if (cr >= 1.0)
     return dim;
   if (!(cr > 0.0))
     return 1u;
-  p[0] = cr;
-  while (nb < 31 && ((uint32_t)1 << (nb + 1)) <= tmax) {
-    p[nb + 1] = DEVO_MUL(p[nb], p[nb]);
+  while (nb < 31 && ((uint32_t)1 << (nb + 1)) <= tmax)
     nb++;
-  }
   for (b = nb; b >= 0; --b) {
     uint32_t step = (uint32_t)1 << b;
     if (t + step <= tmax) {
-      double c = DEVO_MUL(acc, p[b]);
+      /* p_b = CR^(2^b), squared again from CR each time instead of kept in an array: the same
+       * products in the same order (so the same bits), O(log^2 D) multiplications (45 at
+       * D = 1000), no array (an array indexed by b lives in local memory on the GPU, 256
+       * bytes per thread, or in 64 registers when unrolled) */
+      double c, pb = cr;
+      for (k = 0; k < b; ++k)
+        pb = DEVO_MUL(pb, pb);
+      c = DEVO_MUL(acc, pb);
       if (c >= u) {
         acc = c;
         t += step;

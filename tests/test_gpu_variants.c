@@ -169,7 +169,8 @@ static size_t vcompare(const char *what, const vcase *c, int np, int dim, const 
 }
 
 /* One cell of the matrix: CPU 1 thread (the reference), CPU 2 and 4 threads, the GPU with each
- * design of designs[] (terminated by -1). Returns the largest count of differing values. */
+ * design of designs[] (terminated by -1; a design may be negative). Returns the largest count of
+ * differing values. */
 static size_t vcell(devo_problem *p, const char *pname, const vcase *c, int np, const int *designs,
                     int64_t gens)
 {
@@ -191,13 +192,16 @@ static size_t vcell(devo_problem *p, const char *pname, const vcase *c, int np, 
     worst = d > worst ? d : worst;
     vout_free(&o);
   }
-  for (k = 0; designs[k] >= 0; ++k) {
+  for (k = 0; designs[k] != -1; ++k) { /* DEVO__GPU_VAR_GENERAL is bit 31: negative */
     vrun(p, c, np, DEVO_BACKEND_GPU, 1, designs[k], gens, &o);
     snprintf(what, sizeof what, "%s %s gpu design %#x", pname, name, (unsigned)designs[k]);
     d = vcompare(what, c, np, dim, &ref, &o);
     worst = d > worst ? d : worst;
-    CHECKF((strstr(o.info, "general fused kernel") != NULL) == !plain, "%s: info: %s", what,
-           o.info);
+    /* a variant run names the kernel that ran it; the general one where it was asked for */
+    CHECKF((strstr(o.info, "; variant ") != NULL) == !plain, "%s: info: %s", what, o.info);
+    if (!plain && (designs[k] & DEVO__GPU_VAR_GENERAL))
+      CHECKF(strstr(o.info, "general fused kernel (gpu_vfused.cu") != NULL, "%s: info: %s", what,
+             o.info);
     CHECK_EQ_INT(o.st.backend, DEVO_BACKEND_GPU);
     vout_free(&o);
   }
@@ -255,7 +259,10 @@ static devo_problem *problem_etc(devo_etc **e)
   return p;
 }
 
-static const int designs_std[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH, -1};
+/* The default (persistent chunks: gpu_fast.cu's variant kernel where it applies, the general
+ * kernel elsewhere), the general kernel in persistent chunks, and CUDA-graph chunks. */
+static const int designs_std[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_VAR_GENERAL,
+                                  DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH, -1};
 
 /* Column col of the matrix for every variant; results[row][col] = differing values. */
 static size_t results[MAX_ROWS][3];
@@ -351,10 +358,13 @@ SLOW_CASE(matrix_all)
 
 /* A short case for compute-sanitizer (memcheck, racecheck, synccheck): best2exp + jDE + GOBL at
  * NP = 16, D = 8 through every chunk driver and barrier, the global-memory trial and the
- * multikernel design's hand-over, then F03 and the ETC instance with the default design. */
+ * multikernel design's hand-over, then F03 and the ETC instance with the default design. Kernels:
+ * the default runs gpu_fast.cu's version 2 (and F03 gpu_cec.cu's version 4), the other barriers
+ * and the multikernel design gpu_vfused.cu's version 2, DEVO__GPU_VAR_GENERAL its version 1. */
 TEST_CASE(small)
 {
   static const int designs[] = {DEVO_GPU_FUSED,
+                                DEVO_GPU_FUSED | DEVO__GPU_VAR_GENERAL,
                                 DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH,
                                 DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_CG_BARRIER,
                                 DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_BAR_RELAXED,
@@ -453,6 +463,119 @@ TEST_CASE(soco)
   }
 }
 
+/* gpu_fast.cu's variant kernel (version 2) on bench-variants' first case, shifted Rastrigin
+ * D = 100 NP = 250 (two 128-thread groups per block), for every strategy x crossover with and
+ * without jDE; gpu_cec.cu's version 4 on its second, F03 D = 100 NP = 250, the same variants;
+ * gpu_vfused.cu's version 2 on its third, D = 1000 NP = 128, for every strategy x crossover
+ * (rand1 with jDE); and gpu_fast.cu's on the other classic kinds (sphere, griewank: its
+ * product reduction, rosenbrock: the trial staged in shared memory) and a small D (16 lanes, two
+ * vectors per warp: the best scan and the group reductions shared by a warp) for a variant that
+ * reads the best: the default design must run it (the backend's info says so) and the general
+ * kernel (DEVO__GPU_VAR_GENERAL) must still run where asked; both bit-identical to the CPU after 20
+ * generations. */
+TEST_CASE(fast_kernel)
+{
+  static const int designs[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_VAR_GENERAL, -1};
+  static const char *const fns[] = {"sphere", "griewank", "rosenbrock"};
+  vcase c;
+  devo_problem *p = NULL;
+  char info[DEVO__ERRLEN];
+  int s, x, m, k, fails = 0;
+  need_gpu();
+  CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+  CHECK_EQ_INT(devo_problem_set_builtin(p, "rastrigin", 100, 7, NULL), DEVO_OK);
+  for (s = 0; s < DEVO__STRAT_COUNT; ++s)
+    for (x = 0; x < 2; ++x)
+      for (m = 0; m < 2; ++m) {
+        vout o;
+        char name[64];
+        size_t d;
+        c.strategy = s;
+        c.crossover = x;
+        c.jde = m;
+        c.gobl = 0.0;
+        variant_name(&c, name, sizeof name);
+        if (!(s == DEVO__STRAT_RAND1 && x == DEVO__XOVER_BIN && !m)) {
+          vrun(p, &c, 250, DEVO_BACKEND_GPU, 1, DEVO_GPU_FUSED, 1, &o);
+          snprintf(info, sizeof info, "%s", o.info);
+          vout_free(&o);
+          CHECKF(strstr(info, "gpu_fast.cu version 2") != NULL, "%s: not the variant kernel: %s",
+                 name, info);
+        }
+        d = vcell(p, "rastrigin100", &c, 250, designs, 20);
+        printf("  rastrigin D=100 NP=250 %-22s %s (%zu values differ)\n", name,
+               d == 0 ? "PASS" : "FAIL", d);
+        fails += d != 0;
+      }
+  devo_problem_destroy(p);
+  /* bench-variants' second case, F03 D = 100 NP = 250: gpu_cec.cu's version 4 */
+  CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+  CHECKF(devo_problem_set_builtin(p, "F03", 100, 7, NULL) == DEVO_OK, "F03: %s",
+         devo_problem_errmsg(p));
+  for (s = 0; s < DEVO__STRAT_COUNT; ++s)
+    for (x = 0; x < 2; ++x)
+      for (m = 0; m < 2; ++m) {
+        vout o;
+        char name[64];
+        size_t d;
+        c.strategy = s;
+        c.crossover = x;
+        c.jde = m;
+        c.gobl = 0.0;
+        if (s == DEVO__STRAT_RAND1 && x == DEVO__XOVER_BIN && !m)
+          continue;
+        variant_name(&c, name, sizeof name);
+        vrun(p, &c, 250, DEVO_BACKEND_GPU, 1, DEVO_GPU_FUSED, 1, &o);
+        CHECKF(strstr(o.info, "gpu_cec.cu version 4") != NULL, "%s: not version 4: %s", name,
+               o.info);
+        vout_free(&o);
+        d = vcell(p, "F03_100", &c, 250, designs, 20);
+        printf("  F03 D=100 NP=250 %-22s %s (%zu values differ)\n", name, d == 0 ? "PASS" : "FAIL",
+               d);
+        fails += d != 0;
+      }
+  devo_problem_destroy(p);
+  /* bench-variants' third case, D = 1000 NP = 128: gpu_vfused.cu's version 2 */
+  CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+  CHECK_EQ_INT(devo_problem_set_builtin(p, "rastrigin", 1000, 7, NULL), DEVO_OK);
+  for (s = 0; s < DEVO__STRAT_COUNT; ++s)
+    for (x = 0; x < 2; ++x) {
+      vout o;
+      char name[64];
+      size_t d;
+      c.strategy = s;
+      c.crossover = x;
+      c.jde = s == DEVO__STRAT_RAND1;
+      c.gobl = 0.0;
+      variant_name(&c, name, sizeof name);
+      vrun(p, &c, 128, DEVO_BACKEND_GPU, 1, DEVO_GPU_FUSED, 1, &o);
+      CHECKF(strstr(o.info, "gpu_vfused.cu version 2") != NULL, "%s: not version 2: %s", name,
+             o.info);
+      vout_free(&o);
+      d = vcell(p, "rastrigin1000", &c, 128, designs, 10);
+      printf("  rastrigin D=1000 NP=128 %-22s %s (%zu values differ)\n", name,
+             d == 0 ? "PASS" : "FAIL", d);
+      fails += d != 0;
+    }
+  devo_problem_destroy(p);
+  c.strategy = DEVO__STRAT_RANDTOBEST1;
+  c.crossover = DEVO__XOVER_EXP;
+  c.jde = 1;
+  c.gobl = 0.0;
+  for (k = 0; k < 4; ++k) {
+    const int dim = k < 3 ? 100 : 13, np = k < 3 ? 64 : 40;
+    size_t d;
+    CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+    CHECK_EQ_INT(devo_problem_set_builtin(p, k < 3 ? fns[k] : "rastrigin", dim, 7, NULL), DEVO_OK);
+    d = vcell(p, k < 3 ? fns[k] : "rastrigin", &c, np, designs, 20);
+    printf("  %s D=%d NP=%d randtobest1exp+jde: %s (%zu values differ)\n",
+           k < 3 ? fns[k] : "rastrigin", dim, np, d == 0 ? "PASS" : "FAIL", d);
+    fails += d != 0;
+    devo_problem_destroy(p);
+  }
+  CHECK_EQ_INT(fails, 0);
+}
+
 /* A target reached inside a chunk that holds GOBL jumps stops at the end of that generation:
  * the CPU and the GPU (persistent, graphs) stop at the same generation with the same population,
  * also when the backend is driven directly with one chunk of 200 generations (the device flag
@@ -520,8 +643,8 @@ TEST_CASE(target_stop)
 
 int main(int argc, char **argv)
 {
-  static const tc_case cases[] = {TC(matrix_classic), TC(matrix_cec), TC(matrix_etc),
-                                  TC(matrix_all),     TC(small),      TC(shapes),
-                                  TC(soco),           TC(target_stop)};
+  static const tc_case cases[] = {TC(matrix_classic), TC(matrix_cec),  TC(matrix_etc),
+                                  TC(matrix_all),     TC(small),       TC(shapes),
+                                  TC(soco),           TC(target_stop), TC(fast_kernel)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }

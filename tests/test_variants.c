@@ -296,6 +296,67 @@ TEST_CASE(exp_length_edges)
         !devo__exp_take(9, 8, 1, 10));
 }
 
+/* The length by binary lifting with the powers kept in an array (the first form of
+ * devo__exp_length, before it squared each power again from CR to keep device threads free of a
+ * local array): written out here as the reference. Both must give the same L for every input,
+ * so that the GPU kernels' and the CPU's trials did not change. */
+static uint32_t exp_length_array_form(double cr, double u, uint32_t dim)
+{
+  double p[32], acc = 1.0;
+  uint32_t tmax = dim - 1u, t = 0u;
+  int nb = 0, b;
+  if (dim <= 1u)
+    return 1u;
+  if (cr >= 1.0)
+    return dim;
+  if (!(cr > 0.0))
+    return 1u;
+  p[0] = cr;
+  while (nb < 31 && ((uint32_t)1 << (nb + 1)) <= tmax) {
+    p[nb + 1] = p[nb] * p[nb];
+    nb++;
+  }
+  for (b = nb; b >= 0; --b) {
+    uint32_t step = (uint32_t)1 << b;
+    if (t + step <= tmax && acc * p[b] >= u) {
+      acc *= p[b];
+      t += step;
+    }
+  }
+  return t + 1u;
+}
+
+TEST_CASE(exp_length_matches_array_form)
+{
+  static const uint32_t dims[] = {1, 2, 3, 10, 100, 128, 1000, 1024, 4097, 100000, 2147483647u};
+  static const double crs[] = {0.0, 1e-300, 0.2, 0.5, 0.9, 0.99, 0.999999, 1.0 - 1e-16, 1.0};
+  uint64_t st = 0x9e3779b97f4a7c15ull;
+  long n = 0, k;
+  size_t a, b;
+  for (a = 0; a < sizeof dims / sizeof dims[0]; ++a) {
+    for (b = 0; b < sizeof crs / sizeof crs[0]; ++b)
+      for (k = 0; k < 2000; ++k) {
+        double u;
+        st = st * 6364136223846793005ull + 1442695040888963407ull;
+        u = (double)((st >> 11) + 1u) * (1.0 / 9007199254740992.0); /* (0, 1] like exp_u */
+        CHECKF(devo__exp_length(crs[b], u, dims[a]) == exp_length_array_form(crs[b], u, dims[a]),
+               "CR %.17g u %.17g D %u", crs[b], u, dims[a]);
+        n++;
+      }
+    for (k = 0; k < 2000; ++k) { /* random CR too */
+      double u, cr;
+      st = st * 6364136223846793005ull + 1442695040888963407ull;
+      u = (double)((st >> 11) + 1u) * (1.0 / 9007199254740992.0);
+      st = st * 6364136223846793005ull + 1442695040888963407ull;
+      cr = (double)(st >> 11) * (1.0 / 9007199254740992.0);
+      CHECKF(devo__exp_length(cr, u, dims[a]) == exp_length_array_form(cr, u, dims[a]),
+             "CR %.17g u %.17g D %u", cr, u, dims[a]);
+      n++;
+    }
+  }
+  printf("  %ld inputs: the same L\n", n);
+}
+
 /* ---- donors ---- */
 
 TEST_CASE(donors_distinct_and_uniform)
@@ -1166,6 +1227,7 @@ static const tc_case cases[] = {TC(mann_whitney_matches_scipy),
                                 TC(exp_length_exact_law),
                                 TC(exp_length_equals_textbook_loop_in_law),
                                 TC(exp_length_edges),
+                                TC(exp_length_matches_array_form),
                                 TC(donors_distinct_and_uniform),
                                 TC(cpu_matches_reference_de),
                                 TC(strategy_mutants),

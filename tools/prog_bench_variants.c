@@ -2,7 +2,9 @@
 /* prog_bench_variants.c: benchmark of the DE variants of issue 18 (the `bench-variants`
  * program): every strategy x crossover (rand1, rand2, best1, best2, currenttobest1, randtobest1;
  * bin, exp), jDE, GOBL and the GOjDE preset, on the GPU (fused design, its defaults: rand1bin
- * runs the specialised kernels, every other variant gpu_vfused.cu's general kernel) and on the
+ * runs the specialised kernels, the other variants gpu_fast.cu's version 2 (classic, D <= 128),
+ * gpu_cec.cu's version 4 (CEC F01..F07) or gpu_vfused.cu (its version 2 for the classic
+ * functions; docs/gpu_variants.md)) and on the
  * CPU with one thread. Cases (the issue's): shifted Rastrigin D=100 NP=250 10^7 evaluations, F03
  * (generated data) D=100 NP=250 10^7 evaluations, shifted Rastrigin D=1000 NP=128 5*10^6
  * evaluations (GOjDE's setting). F = 0.5, CR = 0.9 where jDE does not set them. Columns per
@@ -19,7 +21,11 @@
  * the evaluations; its CPU column runs the whole schedule on evals / --cpu-div, scaled); a GPU
  * backend that refuses them leaves their GPU cells "-". --parts: the CPU cost per generation of
  * their sequential steps (rank sort, memory update with its 32-lane sums, archive inserts, the
- * per-individual draws), each timed alone on synthetic populations. */
+ * per-individual draws), each timed alone on synthetic populations.
+ * --ab: every variant also with the general kernel (DEVO__GPU_VAR_GENERAL: gpu_vfused.cu where
+ * a specialised variant kernel would run), the two designs' runs alternating rep by rep after a
+ * warm-up of each, both validated; two more columns per case: the general kernel's ms and
+ * default / general (the old and the new kernels side by side in one run). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -145,6 +151,31 @@ static double vb_median(devo_problem *p, const bench_cfg *c, const bvar *v, int 
       return -1.0;
   qsort(t, (size_t)reps, sizeof t[0], bench_cmp_double);
   return t[reps / 2];
+}
+
+/* Median over reps of the design's run and, when alt > 0 (--ab), of design | alt's, alternating
+ * the two rep by rep after a warm-up of each: ms[0] the design's, ms[1] the alternative's
+ * (-1 when not run or failed). info: the design's backend info. */
+static void vb_median_ab(devo_problem *p, const bench_cfg *c, const bvar *v, int reps, int alt,
+                         double *ms)
+{
+  double t[2][64];
+  bench_cfg cc[2];
+  int r, k, n = alt ? 2 : 1;
+  ms[0] = ms[1] = -1.0;
+  cc[0] = cc[1] = *c;
+  cc[1].design |= alt;
+  for (k = 0; k < n; ++k)
+    if (vb_one(p, &cc[k], v, NULL, NULL, NULL, 0) < 0)
+      return;
+  for (r = 0; r < reps; ++r)
+    for (k = 0; k < n; ++k)
+      if ((t[k][r] = vb_one(p, &cc[k], v, NULL, NULL, NULL, 0)) < 0)
+        return;
+  for (k = 0; k < n; ++k) {
+    qsort(t[k], (size_t)reps, sizeof t[k][0], bench_cmp_double);
+    ms[k] = t[k][reps / 2] * 1e3;
+  }
 }
 
 /* 20 generations on the GPU and on the CPU (1 thread): 0 when the populations are bit-identical
@@ -287,7 +318,7 @@ static void vb_parts(int np, int dim, int hist, double arc_rate)
 
 static const char usage[] =
     "usage: bench-variants [--reps N] [--cpu-div N] [--no-cpu | --gpu-only | --cpu-only]\n"
-    "                      [--quick] [--all] [--case 0|1|2]\n"
+    "                      [--quick] [--all] [--ab] [--case 0|1|2]\n"
     "\n"
     "Generation-loop time of every DE variant (strategy x crossover, jDE, GOBL, the GOjDE preset)\n"
     "on the GPU (fused design) and on the CPU (1 thread, measured on evals / --cpu-div and\n"
@@ -297,7 +328,9 @@ static const char usage[] =
     "CPU populations bit-identical). --all: jDE and GOBL on every strategy x crossover too;\n"
     "--quick: a twentieth of the evaluations. Rows jade, shade, lshade (issue 24; lshade from\n"
     "NP = 18 D). --parts: only the CPU cost per generation of their sort, memory + archive,\n"
-    "draws and trial build.\n";
+    "draws and trial build; --ab: each variant also on the general kernel\n"
+    "(gpu_vfused.cu) where a specialised variant kernel runs by default, alternating with the\n"
+    "default rep by rep (columns: general ms, default / general).\n";
 
 int main(int argc, char **argv)
 {
@@ -305,10 +338,11 @@ int main(int argc, char **argv)
                     {"F03", 100, 250, 10000000},
                     {"rastrigin", 1000, 128, 5000000}};
   bvar vars[MAX_VARS];
-  static double gms[3][MAX_VARS], cms[3][MAX_VARS];
+  static double gms[3][MAX_VARS], cms[3][MAX_VARS], ams[3][MAX_VARS];
   int reps = 5, cpu_div = 20, no_cpu = 0, quick = 0, all = 0, only = -1, nv, ncores, a, c, k;
   int cpu_only = 0; /* no GPU columns, no validation: the CPU part on a machine without a GPU */
   int parts = 0;
+  int ab = 0;       /* --ab: the general kernel's time beside the default's */
   if ((a = tool_std_args("bench-variants", usage, &argc, &argv)) != 0)
     return a > 0 ? 0 : 1;
   char dev[256], date[64], info[DEVO__ERRLEN], label[64];
@@ -329,6 +363,8 @@ int main(int argc, char **argv)
       all = 1;
     else if (strcmp(argv[a], "--parts") == 0)
       parts = 1;
+    else if (strcmp(argv[a], "--ab") == 0)
+      ab = 1;
     else {
       fputs(usage, stderr);
       return 2;
@@ -372,7 +408,7 @@ int main(int argc, char **argv)
     devo_problem *p = NULL;
     bench_cfg cfg;
     for (k = 0; k < nv; ++k)
-      gms[c][k] = cms[c][k] = -1.0;
+      gms[c][k] = cms[c][k] = ams[c][k] = -1.0;
     if (only >= 0 && c != only)
       continue;
     if (devo_problem_create(&p, NULL) != DEVO_OK ||
@@ -391,15 +427,31 @@ int main(int argc, char **argv)
       if (!cpu_only && vb_gpu_refuses(p, &cfg, &vars[k], label)) {
         gms[c][k] = -1.0;
       } else if (!cpu_only) {
+        double ms[2];
         if (vb_validate(p, &cfg, &vars[k], b->dim, info, sizeof info) != 0)
           return 1;
         if (k == 0 || k == 1)
           printf("# %s D=%d NP=%d %s validated; %s\n", b->fn, b->dim, b->np, label, info);
+        if (ab) {
+          bench_cfg gen = cfg;
+          gen.design = DEVO_GPU_FUSED | DEVO__GPU_VAR_GENERAL;
+          if (vb_validate(p, &gen, &vars[k], b->dim, info, sizeof info) != 0)
+            return 1;
+          if (k == 1)
+            printf("# %s D=%d NP=%d %s validated with --ab's general kernel; %s\n", b->fn, b->dim,
+                   b->np, label, info);
+        }
         cfg.backend = DEVO_BACKEND_GPU;
         cfg.design = DEVO_GPU_FUSED;
         cfg.evals = b->evals;
-        t = vb_median(p, &cfg, &vars[k], reps, NULL, 0);
-        gms[c][k] = t < 0 ? -1.0 : t * 1e3;
+        if (ab) {
+          vb_median_ab(p, &cfg, &vars[k], reps, DEVO__GPU_VAR_GENERAL, ms);
+          gms[c][k] = ms[0];
+          ams[c][k] = ms[1];
+        } else {
+          t = vb_median(p, &cfg, &vars[k], reps, NULL, 0);
+          gms[c][k] = t < 0 ? -1.0 : t * 1e3;
+        }
       }
       if (!no_cpu) {
         int64_t e = b->evals / cpu_div;
@@ -411,19 +463,23 @@ int main(int argc, char **argv)
         t = vb_one(p, &cfg, &vars[k], NULL, NULL, NULL, 0);
         cms[c][k] = t < 0 ? -1.0 : t * 1e3 * (double)(b->evals - cfg.np) / (double)(e - cfg.np);
       }
-      fprintf(stderr, "bench-variants: %s D=%d NP=%d %s: GPU %.2f ms, CPU %.2f ms\n", b->fn, b->dim,
-              b->np, label, gms[c][k], cms[c][k]);
+      fprintf(stderr,
+              "bench-variants: %s D=%d NP=%d %s: GPU %.2f ms (general kernel %.2f), CPU %.2f ms\n",
+              b->fn, b->dim, b->np, label, gms[c][k], ams[c][k], cms[c][k]);
       fflush(stdout);
     }
     devo_problem_destroy(p);
   }
   printf("\n| variant |");
-  for (c = 0; c < 3; ++c)
+  for (c = 0; c < 3; ++c) {
     printf(" %s D=%d NP=%d %lld evals: GPU ms | CPU-1thr ms | CPU/GPU | GPU vs rand1bin |",
            cases[c].fn, cases[c].dim, cases[c].np, (long long)cases[c].evals);
+    if (ab)
+      printf(" general kernel ms | default / general |");
+  }
   printf("\n|---|");
   for (c = 0; c < 3; ++c)
-    printf("---|---|---|---|");
+    printf(ab ? "---|---|---|---|---|---|" : "---|---|---|---|");
   printf("\n");
   for (k = 0; k < nv; ++k) {
     var_label(&vars[k], label, sizeof label);
@@ -446,6 +502,13 @@ int main(int argc, char **argv)
         printf(" %.2fx |", g / r0);
       else
         printf(" - |");
+      if (ab) {
+        const double o = ams[c][k];
+        if (o > 0)
+          printf(" %.2f | %.3f |", o, g > 0 ? g / o : -1.0);
+        else
+          printf(" - | - |");
+      }
     }
     printf("\n");
   }
