@@ -26,6 +26,9 @@ extern "C" {
 #endif
 
 #define DEVO__ERRLEN  512
+/* the solver's description of its run (devo_solver_info): a variant run on the GPU names the
+ * design and the variant kernel, longer than a message */
+#define DEVO__INFOLEN 1024
 #define DEVO__MAX_DIM 10000000
 #define DEVO__MAX_NP  10000000
 
@@ -131,7 +134,7 @@ struct devo_solver {
   devo_allocator al;
   const devo_problem *prob;
   char err[DEVO__ERRLEN];
-  char info[DEVO__ERRLEN];
+  char info[DEVO__INFOLEN];
   devo__opts o;
   atomic_int interrupt;
   const volatile sig_atomic_t *ext_interrupt; /* devo__solver_watch; NULL = none */

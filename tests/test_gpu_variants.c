@@ -43,7 +43,7 @@ typedef struct vout {
   double *pop, *fit, *F, *CR;
   double best;
   devo_stats st;
-  char info[DEVO__ERRLEN];
+  char info[DEVO__INFOLEN];
 } vout;
 
 static void vout_free(vout *o)
@@ -479,7 +479,7 @@ TEST_CASE(fast_kernel)
   static const char *const fns[] = {"sphere", "griewank", "rosenbrock"};
   vcase c;
   devo_problem *p = NULL;
-  char info[DEVO__ERRLEN];
+  char info[DEVO__INFOLEN];
   int s, x, m, k, fails = 0;
   need_gpu();
   CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);

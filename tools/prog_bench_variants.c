@@ -345,7 +345,7 @@ int main(int argc, char **argv)
   int ab = 0;       /* --ab: the general kernel's time beside the default's */
   if ((a = tool_std_args("bench-variants", usage, &argc, &argv)) != 0)
     return a > 0 ? 0 : 1;
-  char dev[256], date[64], info[DEVO__ERRLEN], label[64];
+  char dev[256], date[64], info[DEVO__INFOLEN], label[64];
   for (a = 1; a < argc; ++a) {
     if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
       reps = atoi(argv[++a]);
