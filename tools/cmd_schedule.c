@@ -781,7 +781,7 @@ int cmd_schedule(int argc, char **argv)
 {
   sched_args a;
   pthread_t warm;
-  int rc;
+  int rc, warming = 0;
   rc = parse(argc, argv, &a);
   if (rc)
     return rc;
@@ -791,6 +791,7 @@ int cmd_schedule(int argc, char **argv)
   if (a.backend != DEVO_BACKEND_CPU && a.time_limit >= GPU_WARMUP_MIN_S &&
       pthread_create(&warm, NULL, gpu_warm_up, NULL) == 0) {
     pthread_detach(warm);
+    warming = 1;
   } else {
     atomic_store(&gpu_state, GPU_SKIPPED);
     snprintf(gpu_msg, sizeof gpu_msg, "%s",
@@ -799,9 +800,11 @@ int cmd_schedule(int argc, char **argv)
                  : "cannot start the GPU start-up thread");
   }
   rc = schedule(&a);
-  /* The answer is out. Leave without the exit handlers (the CUDA runtime's clean-up took 50 to
-   * 100 ms on an H100 after the deadline when the GPU had started) and without waiting for a
-   * driver still starting. Every output file was closed by schedule(). */
-  fflush(NULL);
-  _exit(rc);
+  if (warming) {
+    /* The answer is out. Leave without the CUDA runtime's clean-up at exit (it took 50 to 100 ms
+     * on an H100 after the deadline), and without waiting for a driver still starting. */
+    fflush(NULL);
+    _exit(rc);
+  }
+  return rc;
 }
