@@ -144,4 +144,9 @@ typedef struct tc_fail_alloc {
 } tc_fail_alloc;
 devo_allocator tc_fail_allocator(tc_fail_alloc *fa);
 
+/* A small problem of three kinds, for tests that compare runs (threads, backends): which = 0
+ * shifted Rastrigin D = 12, 1 CEC F03 D = 10 (generated data), 2 a 40 x 5 ETC instance (lambda
+ * 0.75, FCFS; *e receives it, the caller destroys it after the problem; else *e = NULL). */
+devo_problem *tc_small_problem(int which, devo_etc **e);
+
 #endif /* DEVO_TCHECK_H */

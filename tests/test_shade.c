@@ -646,28 +646,6 @@ TEST_CASE(cpu_matches_independent_reference)
 
 /* ---- bit-identity across thread counts ---- */
 
-static devo_problem *problem_of(int which, devo_etc **e)
-{
-  devo_problem *p = NULL;
-  CHECK(devo_problem_create(&p, NULL) == DEVO_OK);
-  *e = NULL;
-  if (which == 0) {
-    CHECK(devo_problem_set_builtin(p, "rastrigin", 12, 1, NULL) == DEVO_OK);
-  } else if (which == 1) {
-    CHECKF(devo_problem_set_builtin(p, "F03", 10, 1, NULL) == DEVO_OK, "%s",
-           devo_problem_errmsg(p));
-  } else {
-    double v[40 * 5];
-    char err[256];
-    int t;
-    for (t = 0; t < 40 * 5; ++t)
-      v[t] = 1.0 + (double)((t * 7919) % 97);
-    CHECKF(devo_etc_create(e, 40, 5, v, NULL, err, sizeof err) == DEVO_OK, "%s", err);
-    CHECK(devo_problem_set_etc(p, *e, 0.75, DEVO_ORDER_FCFS, DEVO_ETC_SEED_PLAIN) == DEVO_OK);
-  }
-  return p;
-}
-
 /* Everything a run leaves, in one buffer: population, fitness, archive, memory, F, CR, sizes. */
 static size_t run_state(devo_problem *p, const char *algo, int threads, double *out)
 {
@@ -701,7 +679,7 @@ TEST_CASE(threads_bit_identical)
   int which, a, th;
   for (which = 0; which < 3; ++which) {
     devo_etc *e;
-    devo_problem *p = problem_of(which, &e);
+    devo_problem *p = tc_small_problem(which, &e);
     size_t cap = 5 + 40 * 200 + 40 + 120 * 40 + 200 + 80;
     double *ref = calloc(cap, sizeof(double)), *got = calloc(cap, sizeof(double));
     for (a = 0; a < 3; ++a) {

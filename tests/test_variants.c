@@ -838,34 +838,12 @@ TEST_CASE(gobl_jump_rate)
 
 /* ---- bit-identity across thread counts ---- */
 
-static devo_problem *problem_of(int which, devo_etc **e)
-{
-  devo_problem *p = NULL;
-  CHECK(devo_problem_create(&p, NULL) == DEVO_OK);
-  *e = NULL;
-  if (which == 0) {
-    CHECK(devo_problem_set_builtin(p, "rastrigin", 12, 1, NULL) == DEVO_OK);
-  } else if (which == 1) {
-    CHECKF(devo_problem_set_builtin(p, "F03", 10, 1, NULL) == DEVO_OK, "%s",
-           devo_problem_errmsg(p));
-  } else {
-    double v[40 * 5];
-    char err[256];
-    int t;
-    for (t = 0; t < 40 * 5; ++t)
-      v[t] = 1.0 + (double)((t * 7919) % 97);
-    CHECKF(devo_etc_create(e, 40, 5, v, NULL, err, sizeof err) == DEVO_OK, "%s", err);
-    CHECK(devo_problem_set_etc(p, *e, 0.75, DEVO_ORDER_FCFS, DEVO_ETC_SEED_PLAIN) == DEVO_OK);
-  }
-  return p;
-}
-
 TEST_CASE(threads_bit_identical)
 {
   int which, s, x, mode, th;
   for (which = 0; which < 3; ++which) {
     devo_etc *e;
-    devo_problem *p = problem_of(which, &e);
+    devo_problem *p = tc_small_problem(which, &e);
     int d = devo_problem_dim(p), np = 24;
     double *ref = (double *)malloc((size_t)(np * d + 3 * np) * sizeof(double));
     double *got = (double *)malloc((size_t)(np * d + 3 * np) * sizeof(double));
