@@ -361,3 +361,19 @@ devo_problem *tc_small_problem(int which, devo_etc **e)
   }
   return p;
 }
+
+devo_problem *tc_etc_small_problem(devo_etc **e)
+{
+  const char *src = getenv("DEVO_SOURCE");
+  char path[4096], err[256];
+  devo_problem *p = NULL;
+  FILE *f;
+  snprintf(path, sizeof path, "%s/etc_data/small_64x8.csv", src ? src : ".");
+  f = fopen(path, "r");
+  CHECKF(f != NULL, "cannot open %s (run through ctest, or from the source tree)", path);
+  CHECKF(devo_etc_read(e, f, path, DEVO_ETC_CSV, 0, NULL, err, sizeof err) == DEVO_OK, "%s", err);
+  fclose(f);
+  CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+  CHECK_EQ_INT(devo_problem_set_etc(p, *e, 0.75, DEVO_ORDER_FCFS, DEVO_ETC_SEED_PLAIN), DEVO_OK);
+  return p;
+}

@@ -149,4 +149,9 @@ devo_allocator tc_fail_allocator(tc_fail_alloc *fa);
  * 0.75, FCFS; *e receives it, the caller destroys it after the problem; else *e = NULL). */
 devo_problem *tc_small_problem(int which, devo_etc **e);
 
+/* etc_data/small_64x8.csv of the source tree ($DEVO_SOURCE, set by ctest; else the current
+ * directory) as a problem (lambda 0.75, FCFS). The matrix must outlive the problem: it is returned
+ * in *e. */
+devo_problem *tc_etc_small_problem(devo_etc **e);
+
 #endif /* DEVO_TCHECK_H */

@@ -214,24 +214,6 @@ static devo_problem *builtin(const char *name, int dim)
   return p;
 }
 
-/* etc_data/small_64x8.csv of the source tree ($DEVO_SOURCE, set by ctest; else the current
- * directory). The matrix must outlive the problem: it is returned in *e. */
-static devo_problem *problem_etc(devo_etc **e)
-{
-  const char *src = getenv("DEVO_SOURCE");
-  char path[4096], err[256];
-  devo_problem *p = NULL;
-  FILE *f;
-  snprintf(path, sizeof path, "%s/etc_data/small_64x8.csv", src ? src : ".");
-  f = fopen(path, "r");
-  CHECKF(f != NULL, "cannot open %s (run through ctest, or from the source tree)", path);
-  CHECKF(devo_etc_read(e, f, path, DEVO_ETC_CSV, 0, NULL, err, sizeof err) == DEVO_OK, "%s", err);
-  fclose(f);
-  CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
-  CHECK_EQ_INT(devo_problem_set_etc(p, *e, 0.75, DEVO_ORDER_FCFS, DEVO_ETC_SEED_PLAIN), DEVO_OK);
-  return p;
-}
-
 TEST_CASE(parity_classic)
 {
   devo_problem *p;
@@ -255,7 +237,7 @@ TEST_CASE(parity_etc)
   devo_etc *e = NULL;
   devo_problem *p;
   need_gpu();
-  p = problem_etc(&e);
+  p = tc_etc_small_problem(&e);
   parity_all(p, "etc 64x8");
   devo_problem_destroy(p);
   devo_etc_destroy(e);
@@ -377,7 +359,7 @@ TEST_CASE(small)
   c = mk("lshade", 12, 0, 150);
   CHECK(sparity(p, "F02 D=10", &c, 1) == 0);
   devo_problem_destroy(p);
-  p = problem_etc(&e);
+  p = tc_etc_small_problem(&e);
   c = mk("shade", 8, 6, 0);
   CHECK(sparity(p, "etc 64x8", &c, 1) == 0);
   devo_problem_destroy(p);

@@ -241,24 +241,6 @@ static devo_problem *problem_cec(void)
   return p;
 }
 
-/* etc_data/small_64x8.csv of the source tree ($DEVO_SOURCE, set by ctest; else the current
- * directory). The matrix must outlive the problem: it is returned in *e. */
-static devo_problem *problem_etc(devo_etc **e)
-{
-  const char *src = getenv("DEVO_SOURCE");
-  char path[4096], err[256];
-  devo_problem *p = NULL;
-  FILE *f;
-  snprintf(path, sizeof path, "%s/etc_data/small_64x8.csv", src ? src : ".");
-  f = fopen(path, "r");
-  CHECKF(f != NULL, "cannot open %s (run through ctest, or from the source tree)", path);
-  CHECKF(devo_etc_read(e, f, path, DEVO_ETC_CSV, 0, NULL, err, sizeof err) == DEVO_OK, "%s", err);
-  fclose(f);
-  CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
-  CHECK_EQ_INT(devo_problem_set_etc(p, *e, 0.75, DEVO_ORDER_FCFS, DEVO_ETC_SEED_PLAIN), DEVO_OK);
-  return p;
-}
-
 /* The default (persistent chunks: gpu_fast.cu's variant kernel where it applies, the general
  * kernel elsewhere), the general kernel in persistent chunks, and CUDA-graph chunks. */
 static const int designs_std[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_VAR_GENERAL,
@@ -329,7 +311,7 @@ TEST_CASE(matrix_etc)
   devo_etc *e = NULL;
   devo_problem *p;
   need_gpu();
-  p = problem_etc(&e);
+  p = tc_etc_small_problem(&e);
   matrix_column(2, p, "etc64x8", 32);
   print_matrix(cols, 1);
   devo_problem_destroy(p);
@@ -349,7 +331,7 @@ SLOW_CASE(matrix_all)
   p = problem_cec();
   matrix_column(1, p, "F03", 32);
   devo_problem_destroy(p);
-  p = problem_etc(&e);
+  p = tc_etc_small_problem(&e);
   matrix_column(2, p, "etc64x8", 32);
   devo_problem_destroy(p);
   devo_etc_destroy(e);
@@ -387,7 +369,7 @@ TEST_CASE(small)
   p = problem_cec();
   CHECK_EQ_INT(vcell(p, "F03", &c, 16, dflt, 12), 0);
   devo_problem_destroy(p);
-  p = problem_etc(&e);
+  p = tc_etc_small_problem(&e);
   CHECK_EQ_INT(vcell(p, "etc64x8", &c, 16, dflt, 12), 0);
   devo_problem_destroy(p);
   devo_etc_destroy(e);
