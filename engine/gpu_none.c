@@ -104,9 +104,22 @@ static void none_stop(devo_solver *s)
   (void)s;
 }
 
-/* shade_state NULL: devo_solve refuses JADE/SHADE here (engine/variant.c) */
+/* Never called (none_start fails first); present so that a JADE/SHADE run on the GPU without
+ * CUDA gets DEVO_E_NODEVICE from none_start like every other run, not a refusal of the family. */
+static int none_shade_state(devo_solver *s, devo_shade_state *st, double *archive, double *m_cr,
+                            double *m_f, double *F, double *CR)
+{
+  (void)st;
+  (void)archive;
+  (void)m_cr;
+  (void)m_f;
+  (void)F;
+  (void)CR;
+  return devo__set_err(s, DEVO_E_NODEVICE, "no GPU backend: devo was built without CUDA");
+}
+
 const devo_backend devo__gpu_backend = {"none",          none_start, none_run, none_best_x,
-                                        none_population, none_stop,  NULL,     NULL};
+                                        none_population, none_stop,  NULL,     none_shade_state};
 
 /* The GPU local search of engine/gpu_ls.h (kernels/gpu_sched_ls.cu with CUDA). */
 int devo__gpu_sched_ls(const struct devo_etc *e, const int *starts, int nstarts, int *assign,

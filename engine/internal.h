@@ -25,7 +25,7 @@ using std::atomic_int;
 extern "C" {
 #endif
 
-#define DEVO__ERRLEN  512
+#define DEVO__ERRLEN 512
 /* the solver's description of its run (devo_solver_info): a variant run on the GPU names the
  * design and the variant kernel, longer than a message */
 #define DEVO__INFOLEN 1024
@@ -155,6 +155,9 @@ struct devo_solver {
    * a backend's start() may set it */
   double gen_estimate;
   devo_stats stats;
+  /* the variant of the run that have_best describes (its state hooks answer for it, whatever the
+   * options became after it) */
+  devo__variant run_var;
 };
 
 /* The backend interface. Each function returns a devo status (DEVO_OK or a negative error) and

@@ -367,6 +367,7 @@ static int solve_loop(devo_solver *s)
   /* the first generation too is skipped when it would not end before the deadline */
   sec_per_gen = s->gen_estimate;
   s->have_best = 1;
+  s->run_var = s->o.var;
   for (;;) {
     st = stop_reason(s);
     if (st == DEVO_OK)

@@ -344,7 +344,7 @@ int devo_solver_jde_state(devo_solver *s, double *F, double *CR)
 {
   if (!s || !s->have_best || !s->bk)
     return DEVO_E_STATE;
-  if (!s->o.var.jde)
+  if (!s->run_var.jde)
     return devo__set_err(s, DEVO_E_INVALID, "the last solve ran without jDE");
   if (!s->bk->adapt_state)
     return devo__set_err(s, DEVO_E_INVALID, "the %s backend cannot report jDE's state",
@@ -374,7 +374,7 @@ int devo_solver_shade_state(devo_solver *s, devo_shade_state *st, double *archiv
 {
   if (!s || !s->have_best || !s->bk)
     return DEVO_E_STATE;
-  if (!devo__variant_shade(&s->o.var))
+  if (!devo__variant_shade(&s->run_var))
     return devo__set_err(s, DEVO_E_INVALID, "the last solve ran without JADE or SHADE");
   if (!s->bk->shade_state)
     return devo__set_err(s, DEVO_E_INVALID, "the %s backend cannot report JADE/SHADE's state",
@@ -411,13 +411,13 @@ int devo__variant_validate(devo_solver *s)
   return DEVO_OK;
 }
 
-/* THE place where a backend without JADE/SHADE (no shade_state hook: the GPU backend until
- * issue 24's kernels land) refuses them; DEVO_BACKEND_AUTO picks the CPU instead (solver.c). */
+/* THE place where a backend without JADE/SHADE (no shade_state hook; the CPU and CUDA backends
+ * both have it, and the no-CUDA stand-in answers DEVO_E_NODEVICE from its start as for every
+ * run) refuses them; DEVO_BACKEND_AUTO picks the CPU instead (solver.c). */
 int devo__variant_backend_check(devo_solver *s, const devo_backend *bk)
 {
   if (devo__variant_shade(&s->o.var) && !bk->shade_state)
-    return devo__set_err(s, DEVO_E_INVALID,
-                         "the %s backend does not run %s yet (use the CPU backend)", bk->name,
-                         shade_name(&s->o.var));
+    return devo__set_err(s, DEVO_E_INVALID, "the %s backend does not run %s (use the CPU backend)",
+                         bk->name, shade_name(&s->o.var));
   return DEVO_OK;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* de_shade.h: JADE, SHADE and L-SHADE (issue 24, /work/wt/SHADE_SPEC.md) shared by the CPU backend
+/* de_shade.h: JADE, SHADE and L-SHADE (issue 24, docs/shade.md) shared by the CPU backend
  * and the CUDA kernels, in the C subset that nvcc compiles (devo_port.h). Pure functions only:
  * every draw is a function of (seed, generation, individual, slot, purpose) and every
  * floating-point result is built from + - * / and sqrt in a fixed order with DEVO_MUL (no libm

@@ -532,7 +532,9 @@ typedef struct devo_shade_state {
 } devo_shade_state;
 /* Fills st and copies (each pointer may be NULL): archive (archive_size * dim doubles, rows in
  * slot order), m_cr and m_f (hist doubles; JADE: mu_CR, mu_F; -1 = terminal), F and CR (the F_i
- * and CR_i drawn in the last generation, np_gen doubles; 0 before the first generation). The
+ * and CR_i drawn in the last generation, np_gen doubles; 0 before the first generation; after a
+ * stop inside a generation (time limit, interrupt), whose trials are dropped, the rows that
+ * generation had drawn hold its draws). The
  * caller sizes the buffers: archive at most round(arc_rate NP_init) rows, np_gen <= NP_init.
  * DEVO_OK, DEVO_E_STATE (no population yet), DEVO_E_INVALID (the run was not JADE/SHADE, or its
  * backend cannot report it; message set). Not thread-safe with a running solve. */
