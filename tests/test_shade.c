@@ -895,6 +895,27 @@ TEST_CASE(cli_bad_values)
 }
 
 /* devo experiment's [algorithm] keys for the family: accepted, run, and refused with the line. */
+/* Writes DIR/bad.spec with the grid of experiment_spec_keys and one [algorithm x] section of
+ * body (its first line is line 9), and expects devo experiment to refuse it: exit 2, one line
+ * holding what. */
+static void spec_refused(const char *dir, const char *body, const char *what)
+{
+  char cmd[1024], path[256];
+  FILE *f;
+  snprintf(path, sizeof path, "%s/bad.spec", dir);
+  f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (!f)
+    return;
+  fprintf(f,
+          "output = %s/r3.csv\nproblems = sphere\ndims = 5\nnp = 40\ntrials = 1\n"
+          "budget = 2000\n\n[algorithm x]\n%s",
+          dir, body);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), path);
+  tc_expect_refused(cmd, 2, "devo experiment: ", what);
+}
+
 TEST_CASE(experiment_spec_keys)
 {
   char dir[] = "/tmp/devo_shade_XXXXXX", cmd[1024], path[256], *out = NULL;
@@ -929,6 +950,11 @@ TEST_CASE(experiment_spec_keys)
   fclose(f);
   snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), path);
   tc_expect_refused(cmd, 2, "devo experiment: ", "bad.spec:10: memory_size");
+  /* a family key with an algorithm that does not read it, and a preset after other keys (it
+   * would replace them): refused with file:line, as devo solve refuses the options */
+  spec_refused(dir, "preset = de\npbest = 0.3\n", "bad.spec:10: pbest needs preset");
+  spec_refused(dir, "preset = shade\njade_c = 0.3\n", "bad.spec:10: jade_c needs preset jade");
+  spec_refused(dir, "pbest = 1\npreset = jade\n", "bad.spec:10: preset must come first");
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   CHECK(system(cmd) == 0);
 }

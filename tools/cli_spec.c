@@ -170,9 +170,28 @@ static int algo_key_index(const char *key)
   return -1;
 }
 
+/* Why key cannot go with the variant v (a JADE/SHADE key with an algorithm that does not read
+ * it, as devo solve's options refuse it: tools/cli_variant.c), or NULL. */
+static const char *family_key_misfit(const char *key, const devo_variant *v)
+{
+  if (strcmp(key, "pbest") != 0 && strcmp(key, "archive_rate") != 0 && strcmp(key, "jade_c") != 0 &&
+      strcmp(key, "memory_size") != 0 && strcmp(key, "np_min") != 0)
+    return NULL;
+  if (v->adapt == DEVO_ADAPT_NONE)
+    return "needs preset jade, shade or lshade (before it in the section)";
+  if (strcmp(key, "memory_size") == 0 && v->adapt != DEVO_ADAPT_SHADE)
+    return "needs preset shade or lshade";
+  if (strcmp(key, "jade_c") == 0 && v->adapt != DEVO_ADAPT_JADE)
+    return "needs preset jade";
+  if (strcmp(key, "np_min") == 0 && !v->lpsr)
+    return "needs preset lshade";
+  return NULL;
+}
+
 int exp_algo_apply(devo_solver *s, const exp_algo *a, const char *file, int *bad, char *err,
                    size_t errlen)
 {
+  devo_variant v;
   int i;
   for (i = 0; i < a->nparams; ++i) {
     const exp_param *p = &a->params[i];
@@ -186,6 +205,15 @@ int exp_algo_apply(devo_solver *s, const exp_algo *a, const char *file, int *bad
       snprintf(err, errlen, "%s:%d: %s: %s", file, p->line, p->key,
                msg[0] ? msg : devo_solver_errmsg(s));
       return st;
+    }
+  }
+  devo_solver_get_variant(s, &v);
+  for (i = 0; i < a->nparams; ++i) {
+    const char *why = family_key_misfit(a->params[i].key, &v);
+    if (why) {
+      *bad = i;
+      snprintf(err, errlen, "%s:%d: %s %s", file, a->params[i].line, a->params[i].key, why);
+      return DEVO_E_INVALID;
     }
   }
   return DEVO_OK;
@@ -599,6 +627,9 @@ static int algo_param(parser *p, const char *key, const char *v)
   for (k = 0; k < a->nparams; ++k)
     if (strcmp(a->params[k].key, key) == 0)
       return fail(p, p->line, "'%s' given twice (first at line %d)", key, a->params[k].line);
+  if (strcmp(key, "preset") == 0 && a->nparams > 0) /* it replaces the whole variant */
+    return fail(p, p->line, "preset must come first in its [algorithm] section (after line %d)",
+                a->params[0].line);
   if (a->nparams == EXP_PARAMS_MAX)
     return fail(p, p->line, "more than %d parameters", EXP_PARAMS_MAX);
   if (!*v || strlen(v) >= EXP_NAME_MAX || strpbrk(v, ",;= \t\""))

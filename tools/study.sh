@@ -134,7 +134,11 @@ if [ -z "$trials" ]; then
   sed -e "s#^output .*#output   = $out/calib.csv#" -e '/^trace /d' \
     -e 's#^backend .*#&\ntrials   = 1\nbudget   = 10000*D#' "$study_spec" > "$out/calib.spec"
   rm -f "$out/calib.csv"
-  "$devo" experiment "$out/calib.spec" 2> "$out/calib.log"
+  "$devo" experiment "$out/calib.spec" 2> "$out/calib.log" || {
+    rc=$?
+    echo "study.sh: the calibration run failed (exit $rc): $(tail -1 "$out/calib.log")" >&2
+    exit 1
+  }
   calib=$(awk -F, 'NR > 2 { t += $12 } END { printf "%.3f", t }' "$out/calib.csv")
   reserve=40 # devo rank and the plots
   trials=$(awk -v c="$calib" -v l="$(left)" -v r="$reserve" \
