@@ -56,26 +56,28 @@ int devo_strategy_min_np(int strategy)
   return devo__strategy_min_np(strategy);
 }
 
+/* The public and internal variants have the same members (devo.h, problems/de_variant.h): one
+ * list, for both directions of the copy. */
+#define VARIANT_MEMBERS(X)                                                                         \
+  X(strategy)                                                                                      \
+  X(crossover) X(jde) X(tau1) X(tau2) X(fl) X(fu) X(crl) X(cru) X(gobl) X(adapt) X(p) X(arc_rate)  \
+      X(hist) X(c) X(lpsr) X(np_min)
+#define COPY_MEMBER_(m) to->m = from->m;
+
+static void from_internal(const devo__variant *from, devo_variant *to)
+{
+  VARIANT_MEMBERS(COPY_MEMBER_)
+}
+
+static void to_internal(const devo_variant *from, devo__variant *to)
+{
+  VARIANT_MEMBERS(COPY_MEMBER_)
+}
+
 void devo_variant_init(devo_variant *v)
 {
   devo__variant d = devo__variant_default();
-  v->strategy = d.strategy;
-  v->crossover = d.crossover;
-  v->jde = d.jde;
-  v->tau1 = d.tau1;
-  v->tau2 = d.tau2;
-  v->fl = d.fl;
-  v->fu = d.fu;
-  v->crl = d.crl;
-  v->cru = d.cru;
-  v->gobl = d.gobl;
-  v->adapt = d.adapt;
-  v->p = d.p;
-  v->arc_rate = d.arc_rate;
-  v->hist = d.hist;
-  v->c = d.c;
-  v->lpsr = d.lpsr;
-  v->np_min = d.np_min;
+  from_internal(&d, v);
 }
 
 static int verr(char *err, size_t errlen, const char *fmt, ...)
@@ -213,47 +215,9 @@ int devo_variant_preset(devo_variant *v, const char *preset, char *err, size_t e
   return DEVO_E_INVALID;
 }
 
-static void to_internal(const devo_variant *v, devo__variant *o)
-{
-  o->strategy = v->strategy;
-  o->crossover = v->crossover;
-  o->jde = v->jde;
-  o->tau1 = v->tau1;
-  o->tau2 = v->tau2;
-  o->fl = v->fl;
-  o->fu = v->fu;
-  o->crl = v->crl;
-  o->cru = v->cru;
-  o->gobl = v->gobl;
-  o->adapt = v->adapt;
-  o->p = v->p;
-  o->arc_rate = v->arc_rate;
-  o->hist = v->hist;
-  o->c = v->c;
-  o->lpsr = v->lpsr;
-  o->np_min = v->np_min;
-}
-
 void devo_solver_get_variant(const devo_solver *s, devo_variant *v)
 {
-  const devo__variant *o = &s->o.var;
-  v->strategy = o->strategy;
-  v->crossover = o->crossover;
-  v->jde = o->jde;
-  v->tau1 = o->tau1;
-  v->tau2 = o->tau2;
-  v->fl = o->fl;
-  v->fu = o->fu;
-  v->crl = o->crl;
-  v->cru = o->cru;
-  v->gobl = o->gobl;
-  v->adapt = o->adapt;
-  v->p = o->p;
-  v->arc_rate = o->arc_rate;
-  v->hist = o->hist;
-  v->c = o->c;
-  v->lpsr = o->lpsr;
-  v->np_min = o->np_min;
+  from_internal(&s->o.var, v);
 }
 
 static int guard(devo_solver *s)
