@@ -42,7 +42,7 @@ int bench_cmp_double(const void *a, const void *b)
 
 int bench_apply(devo_solver *s, const bench_cfg *c)
 {
-  int r = devo_solver_set_np(s, c->np);
+  int r = c->np > 0 ? devo_solver_set_np(s, c->np) : DEVO_OK;
   if (r == DEVO_OK)
     r = devo_solver_set_f(s, c->f);
   if (r == DEVO_OK)

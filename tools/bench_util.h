@@ -12,7 +12,7 @@
 #include "engine/include/devo.h"
 
 typedef struct bench_cfg {
-  int np;
+  int np; /* 0: the solver's own (L-SHADE's preset: 18 D) */
   double f, cr;
   uint64_t seed;
   int backend; /* DEVO_BACKEND_* */
@@ -23,8 +23,8 @@ typedef struct bench_cfg {
 
 /* NP 100, F 0.5, CR 0.3, seed 12345, CPU, fused, 1 thread, no stopping rule. */
 void bench_cfg_init(bench_cfg *c);
-/* c's settings on s (NP, F, CR, seed, backend, threads or GPU design, stopping rules); the
- * first failing setter's status, or DEVO_OK. */
+/* c's settings on s (NP, F, CR, seed, backend, threads or GPU design, stopping rules; np 0
+ * keeps the solver's own, e.g. a preset's); the first failing setter's status, or DEVO_OK. */
 int bench_apply(devo_solver *s, const bench_cfg *c);
 /* One solve. Returns its generation-loop seconds, or -1 after printing "who: run failed: ...".
  * best, stats, info: filled when not NULL. */

@@ -44,29 +44,20 @@ static double one(devo_problem *p, const balgo *a, int backend, int design, int6
   devo_solver *s = NULL;
   devo_stats st;
   double t = -1.0;
-  int r = devo_solver_create(&s, p, NULL);
+  bench_cfg c;
+  int r;
+  bench_cfg_init(&c);
+  c.np = a->np;
+  c.cr = 0.9;
+  c.backend = backend;
+  c.design = DEVO_GPU_FUSED | design; /* internal bits, kernels/gpu_variants.cuh */
+  c.evals = evals;
+  c.gens = gens;
+  r = devo_solver_create(&s, p, NULL);
   if (r == DEVO_OK)
     r = devo_solver_set_algorithm(s, a->name);
-  if (r == DEVO_OK && a->np > 0)
-    r = devo_solver_set_np(s, a->np);
   if (r == DEVO_OK)
-    r = devo_solver_set_f(s, 0.5);
-  if (r == DEVO_OK)
-    r = devo_solver_set_cr(s, 0.9);
-  if (r == DEVO_OK)
-    r = devo_solver_set_seed(s, 12345);
-  if (r == DEVO_OK)
-    r = devo_solver_set_backend(s, backend);
-  if (r == DEVO_OK && backend == DEVO_BACKEND_CPU)
-    r = devo_solver_set_threads(s, 1);
-  if (r == DEVO_OK && backend == DEVO_BACKEND_GPU) {
-    r = devo_solver_set_gpu_design(s, DEVO_GPU_FUSED);
-    s->o.gpu_design |= design; /* internal bits, kernels/gpu_variants.cuh */
-  }
-  if (r == DEVO_OK && evals > 0)
-    r = devo_solver_set_max_evals(s, evals);
-  if (r == DEVO_OK && gens > 0)
-    r = devo_solver_set_max_generations(s, gens);
+    r = bench_apply(s, &c);
   if (r == DEVO_OK)
     r = devo_solve(s);
   if (r > 0 && devo_solver_stats(s, &st) == DEVO_OK) {
