@@ -2,20 +2,28 @@
 /* etc_io.c: the ETC matrix type (devo_etc) and its readers: CSV through libcsv, and the classic
  * Braun et al. (2001) format of n*m values one per line, task-major. Validation is strict
  * (issue 5): every rejected input gets "name:row:column: reason", and no matrix is returned
- * from a half-read input. Rows and columns are 1-based; the row is the physical line number. */
+ * from a half-read input. Rows and columns are 1-based; the row is the physical line number.
+ * A large CSV input without quotes is read by several threads (issue 19), with the serial
+ * reader's result and messages. */
+#define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <csv.h>
 
 #include "../engine/internal.h"
+#include "dec_fast.h"
 #include "devo_alloc.h"
 #include "etc.h"
+#include "etc_io.h"
 #include "read_src.h"
 
 #if defined(__GNUC__)
@@ -57,7 +65,10 @@ static int etc_sums_finite(const double *v, const double *w, int n, int m)
 #define DEVO__ETC_TOO_LARGE                                                                        \
   "the values are too large: a schedule's flowtime would overflow a double"
 
-static int etc_alloc(devo_etc **out, int ntasks, int nmach, const devo_allocator *alloc)
+/* adopt: a block of at least ntasks * nmach doubles from alloc that becomes the values (on
+ * success only), or NULL for a new one. */
+static int etc_alloc(devo_etc **out, int ntasks, int nmach, const devo_allocator *alloc,
+                     double *adopt)
 {
   devo_allocator al = devo__allocator_or_default(alloc);
   devo_etc *e = (devo_etc *)devo__calloc(&al, 1, sizeof *e);
@@ -66,12 +77,15 @@ static int etc_alloc(devo_etc **out, int ntasks, int nmach, const devo_allocator
   e->al = al;
   e->ntasks = ntasks;
   e->nmach = nmach;
-  e->values = (double *)devo__alloc(&al, (size_t)ntasks * (size_t)nmach, sizeof(double));
+  if (!adopt)
+    e->values = (double *)devo__alloc(&al, (size_t)ntasks * (size_t)nmach, sizeof(double));
   e->ready = (double *)devo__calloc(&al, (size_t)nmach, sizeof(double));
-  if (!e->values || !e->ready) {
+  if ((!adopt && !e->values) || !e->ready) {
     devo_etc_destroy(e);
     return DEVO_E_NOMEM;
   }
+  if (adopt)
+    e->values = adopt;
   *out = e;
   return DEVO_OK;
 }
@@ -117,7 +131,7 @@ int devo_etc_create(devo_etc **out, int ntasks, int nmach, const double *values,
     seterr(err, errlen, "etc: %s", DEVO__ETC_TOO_LARGE);
     return DEVO_E_INVALID;
   }
-  if ((rc = etc_alloc(out, ntasks, nmach, alloc)) != DEVO_OK) {
+  if ((rc = etc_alloc(out, ntasks, nmach, alloc, NULL)) != DEVO_OK) {
     seterr(err, errlen, "etc: out of memory");
     return rc;
   }
@@ -215,7 +229,9 @@ typedef struct rd {
   int ncols;     /* columns of the first (header or data) row; 0 until known */
   int first_row; /* still in the first row */
   long row_line; /* line where the current row's last field was seen */
+  long row_end;  /* line where the last row ended */
   long rows;     /* data rows */
+  int dec;       /* devo__dec_flags() of the reading thread */
   /* task names from the first column (DEVO_ETC_TASK_NAMES, or every row starting with text) */
   int force_names;         /* the first column is names, whatever it holds */
   int seen_num, seen_text; /* data rows whose first field was a number / text (auto mode) */
@@ -327,9 +343,10 @@ static void rd_name(rd *r, const char *s, size_t len, long line)
 /* Classifies a field: 0 = a number (*out set), 1 = empty, 2 = NaN or infinite (or out of
  * double's range), 3 = not a number, 4 = too long to be read (more than DEVO_ETC_MAX_FIELD
  * characters; valid numbers of over a hundred digits are read). Only decimal notation is accepted
- * (no hex floats). */
+ * (no hex floats). dec: devo__dec_flags(), the exact fast path's conditions (0: strtod only;
+ * the class and value are the same either way). */
 enum { F_NUM = 0, F_EMPTY = 1, F_NONFINITE = 2, F_TEXT = 3, F_LONG = 4 };
-static int classify(const char *s, size_t len, double *out)
+static int classify(const char *s, size_t len, int dec, double *out)
 {
   char buf[DEVO_ETC_MAX_FIELD + 1];
   char *end;
@@ -343,6 +360,9 @@ static int classify(const char *s, size_t len, double *out)
     return F_EMPTY;
   if (e - b >= sizeof buf)
     return F_LONG;
+  /* most fields: no copy, no scan, no strtod (dec_fast.h says when it is exact) */
+  if (devo__dec_fast(s + b, e - b, dec, out))
+    return F_NUM;
   memcpy(buf, s + b, e - b);
   buf[e - b] = 0;
   for (i = 0; buf[i]; ++i) {
@@ -372,11 +392,15 @@ static int classify(const char *s, size_t len, double *out)
 static void rd_value(rd *r, const char *s, size_t len, long row, long col)
 {
   double x = 0.0;
-  int c = classify(s, len, &x);
+  int c = classify(s, len, r->dec, &x);
   char shown[48];
   size_t n = len < sizeof shown - 4 ? len : sizeof shown - 4, k;
   if (r->status != DEVO_OK)
     return;
+  if (c == F_NUM && x > 0.0) {
+    rd_push(r, x);
+    return;
+  }
   memcpy(shown, s, n);
   shown[n] = 0;
   /* the message is one line: a quoted field may hold line ends */
@@ -450,7 +474,7 @@ static void data_field(rd *r, const char *f, size_t len, long line, long col)
     rd_name(r, f, len, line);
     return;
   }
-  if (classify(f, len, &x) == F_TEXT && !r->seen_num) {
+  if (classify(f, len, r->dec, &x) == F_TEXT && !r->seen_num) {
     if (!r->seen_text) {
       size_t n = len < sizeof r->text_shown - 1 ? len : sizeof r->text_shown - 1;
       r->seen_text = 1;
@@ -533,12 +557,13 @@ static void csv_row(int c, void *data)
     double x;
     for (k = 0; k < fr->nfields; ++k) {
       size_t fl = strlen(fr->buf + off);
-      const int kind = classify(fr->buf + off, fl, &x);
+      const int kind = classify(fr->buf + off, fl, r->dec, &x);
       if ((kind == F_NUM || kind == F_NONFINITE) && !(r->force_names && k == 0))
         text = 0;
       off += fl + 1;
     }
     r->first_row = 0;
+    r->row_end = r->line;
     r->ncols = fr->nfields;
     if (r->ncols < 2) {
       rd_fail(r, DEVO_E_PARSE, r->row_line, 1,
@@ -566,6 +591,7 @@ static void csv_row(int c, void *data)
     return;
   }
   r->rows++;
+  r->row_end = r->line;
   if (r->rows > DEVO_ETC_MAX_TASKS) {
     rd_fail(r, DEVO_E_PARSE, r->row_line, 1, "more than %d tasks (rows)", DEVO_ETC_MAX_TASKS);
     return;
@@ -608,9 +634,12 @@ static unsigned char detect_delim(const char *b, size_t n)
  * block starts with its capacity. libcsv asks for 128 bytes more each time its field buffer is
  * full: the block grows geometrically, so a long field costs linear time (a new block and a copy
  * on every request made a 10 MB field take 91 s: issue 21), and a field that outgrows any
- * number the reader accepts is refused there (csv_long), not read to its end. */
+ * number the reader accepts is refused there (csv_long), not read to its end. A worker thread of
+ * the parallel reader allocates nothing (devo.h does not ask an allocator to be thread-safe): its
+ * parser gets one block of the largest size, csv_arena, allocated beforehand. */
 static _Thread_local const devo_allocator *csv_al;
 static _Thread_local int csv_long;
+static _Thread_local unsigned char *csv_arena;
 #define CSV_HDR       16   /* keeps the block's alignment */
 #define CSV_FIELD_CAP 4096 /* > DEVO_ETC_MAX_FIELD + libcsv's 128-byte step */
 
@@ -618,6 +647,8 @@ static void *csv_realloc_hook(void *p, size_t n)
 {
   unsigned char *old = p ? (unsigned char *)p - CSV_HDR : NULL, *nb;
   size_t had = 0, cap;
+  if (!p && csv_arena && n <= CSV_FIELD_CAP)
+    return csv_arena + CSV_HDR; /* whose header says CSV_FIELD_CAP: it never grows */
   if (old)
     memcpy(&had, old, sizeof had);
   if (n <= had)
@@ -640,7 +671,7 @@ static void *csv_realloc_hook(void *p, size_t n)
 
 static void csv_free_hook(void *p)
 {
-  if (p)
+  if (p && !csv_arena)
     devo__free(csv_al, (unsigned char *)p - CSV_HDR);
 }
 
@@ -714,15 +745,288 @@ static void csv_names(rd *r, csvctx *cx)
   }
 }
 
-static void read_csv(rd *r, const char *b, size_t n)
+/* ---- CSV in parallel (issue 19) ------------------------------------------------------------ */
+
+/* A large input whose rest, after the first rows, holds no '"' (so that no field holds a line end
+ * and every line end ends a row) is cut at line ends into chunks, each read by its own thread
+ * with its own libcsv parser into its place in one value array. The workers only recognise the
+ * one case that needs no message: rows of ncols positive numbers. Anything else (an error, a
+ * ragged row, text, a limit passed) sends the whole rest back to the serial reader, which then
+ * reads it as if nothing had happened: the result and every message stay the serial ones. */
+#define PAR_MIN_BYTES   ((size_t)1 << 20) /* in parallel from this size, and as much a thread */
+#define PAR_MAX_THREADS 16
+#define PAR_STEP        ((size_t)1 << 16) /* a worker looks at the others' failure this often */
+
+typedef struct csvpart {
+  const char *b; /* the chunk: whole lines */
+  size_t n;
+  unsigned char delim;
+  int ncols, dec;
+  size_t lines;   /* line ends ('\n') in the chunk, + 1 for a last line without one */
+  int quote;      /* a '"' in the chunk */
+  double *out;    /* room for cap values */
+  size_t cap, nv; /* cap: lines * ncols */
+  long rows;
+  int col;
+  int bad;              /* the serial reader must read the input */
+  unsigned char *arena; /* libcsv's field buffer (csv_arena) */
+  atomic_int *stop;     /* some chunk is bad: the others may stop */
+  pthread_t th;
+} csvpart;
+
+/* The default thread count of the parallel reader for n bytes: the online CPUs, at most
+ * PAR_MAX_THREADS, and at least PAR_MIN_BYTES each; 0 or 1: serial. */
+static int par_threads(size_t n)
+{
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t t = n / PAR_MIN_BYTES;
+  if (cpus > 0 && t > (size_t)cpus)
+    t = (size_t)cpus;
+  if (cpus <= 0)
+    t = 1;
+  return t > PAR_MAX_THREADS ? PAR_MAX_THREADS : (int)t;
+}
+
+static void *part_scan(void *arg)
+{
+  csvpart *c = (csvpart *)arg;
+  const unsigned char *b = (const unsigned char *)c->b;
+  size_t i, lf = 0;
+  unsigned q = 0;
+  for (i = 0; i < c->n; ++i) { /* vectorised by the compiler */
+    lf += b[i] == '\n';
+    q |= b[i] == '"';
+  }
+  c->lines = lf;
+  c->quote = q != 0;
+  return NULL;
+}
+
+static void part_field(void *s, size_t len, void *data)
+{
+  csvpart *c = (csvpart *)data;
+  double x;
+  if (c->bad)
+    return;
+  if (++c->col > c->ncols || c->nv == c->cap || !s ||
+      classify((const char *)s, len, c->dec, &x) != F_NUM || !(x > 0.0)) {
+    c->bad = 1;
+    return;
+  }
+  c->out[c->nv++] = x;
+}
+
+static void part_row(int ch, void *data)
+{
+  csvpart *c = (csvpart *)data;
+  (void)ch;
+  if (c->bad)
+    return;
+  if (c->col != c->ncols) {
+    c->bad = 1;
+    return;
+  }
+  c->rows++;
+  c->col = 0;
+}
+
+static void *part_read(void *arg)
+{
+  csvpart *c = (csvpart *)arg;
+  struct csv_parser p;
+  size_t i;
+  csv_arena = c->arena;
+  csv_long = 0;
+  if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_EMPTY_IS_NULL) != 0) {
+    c->bad = 1;
+  } else {
+    csv_set_realloc_func(&p, csv_realloc_hook);
+    csv_set_free_func(&p, csv_free_hook);
+    csv_set_delim(&p, c->delim);
+    csv_set_space_func(&p, csv_space_only);
+    for (i = 0; i < c->n && !c->bad; i += PAR_STEP) {
+      const size_t k = c->n - i < PAR_STEP ? c->n - i : PAR_STEP;
+      if (atomic_load_explicit(c->stop, memory_order_relaxed) ||
+          csv_parse(&p, c->b + i, k, part_field, part_row, c) != k)
+        c->bad = 1;
+    }
+    if (!c->bad && (csv_fini(&p, part_field, part_row, c) != 0 || c->col != 0))
+      c->bad = 1;
+    csv_free(&p);
+  }
+  if (c->bad)
+    atomic_store_explicit(c->stop, 1, memory_order_relaxed);
+  csv_arena = NULL;
+  return NULL;
+}
+
+/* Runs fn on every part: parts 1.. on their own threads, part 0 on this one (and a part whose
+ * thread could not be made, after it). */
+static void par_run(csvpart *c, int t, void *(*fn)(void *))
+{
+  int k;
+  char made[PAR_MAX_THREADS] = {0};
+  for (k = 1; k < t; ++k)
+    made[k] = pthread_create(&c[k].th, NULL, fn, &c[k]) == 0;
+  fn(&c[0]);
+  for (k = 1; k < t; ++k) {
+    if (made[k])
+      pthread_join(c[k].th, NULL);
+    else
+      fn(&c[k]);
+  }
+}
+
+/* Cuts b[0, n) into t chunks (fewer when lines are long) at line ends; returns their count. */
+static int par_cut(csvpart *c, const char *b, size_t n, int t)
+{
+  size_t from = 0;
+  int k = 0;
+  while (from < n && k < t) {
+    size_t to = k == t - 1 ? n : n / (size_t)t * (size_t)(k + 1);
+    const char *lf;
+    if (to < from)
+      to = from;
+    lf = to < n ? (const char *)memchr(b + to, '\n', n - to) : NULL;
+    to = lf ? (size_t)(lf - b) + 1 : n;
+    c[k].b = b + from;
+    c[k].n = to - from;
+    from = to;
+    k++;
+  }
+  return k;
+}
+
+/* Reads b[0, n), the rest of the input after the first rows (r read them: par_ready), on t
+ * threads. Returns the number of chunks read when it did (r's values and rows then hold the
+ * whole input's), 0 when r is untouched and the serial reader must read b. */
+static int csv_par(rd *r, unsigned char delim, const char *b, size_t n, int t)
+{
+  csvpart *c = (csvpart *)devo__calloc(r->al, (size_t)t, sizeof *c);
+  unsigned char *arenas = (unsigned char *)devo__alloc(r->al, (size_t)t, CSV_HDR + CSV_FIELD_CAP);
+  const size_t fcap = CSV_FIELD_CAP;
+  atomic_int stop;
+  double *v = NULL;
+  size_t lines = 0, off, cells;
+  long rows = r->rows;
+  int k, ok = 0;
+  atomic_init(&stop, 0);
+  if (!c || !arenas)
+    goto done; /* the serial reader may still fit in memory */
+  t = par_cut(c, b, n, t);
+  par_run(c, t, part_scan);
+  for (k = 0; k < t; ++k) {
+    if (c[k].quote)
+      goto done;
+    c[k].lines += k == t - 1 && b[n - 1] != '\n';
+    lines += c[k].lines;
+  }
+  /* every value's place is known before reading: chunk k from the lines before it. Blank lines
+   * make room for rows that do not come (closed up below); too many lines for the value limit
+   * is left to the serial reader (which also says so when it is the rows) */
+  if (lines > (size_t)DEVO_ETC_MAX_CELLS / (size_t)r->ncols ||
+      r->nv + lines * (size_t)r->ncols > (size_t)DEVO_ETC_MAX_CELLS)
+    goto done;
+  cells = r->nv + lines * (size_t)r->ncols;
+  v = (double *)devo__alloc(r->al, cells ? cells : 1, sizeof(double));
+  if (!v)
+    goto done;
+  if (r->nv)
+    memcpy(v, r->v, r->nv * sizeof(double));
+  off = r->nv;
+  for (k = 0; k < t; ++k) {
+    c[k].delim = delim;
+    c[k].ncols = r->ncols;
+    c[k].dec = r->dec;
+    c[k].out = v + off;
+    c[k].cap = c[k].lines * (size_t)r->ncols;
+    c[k].arena = arenas + (size_t)k * (CSV_HDR + CSV_FIELD_CAP);
+    memcpy(c[k].arena, &fcap, sizeof fcap);
+    c[k].stop = &stop;
+    off += c[k].cap;
+  }
+  par_run(c, t, part_read);
+  off = r->nv;
+  for (k = 0; k < t; ++k) {
+    if (c[k].bad)
+      goto done;
+    rows += c[k].rows;
+    if (c[k].out != v + off)
+      memmove(v + off, c[k].out, c[k].nv * sizeof(double));
+    off += c[k].nv;
+  }
+  if (rows > DEVO_ETC_MAX_TASKS || (long long)rows * r->ncols > DEVO_ETC_MAX_CELLS)
+    goto done;
+  devo__free(r->al, r->v);
+  r->v = v;
+  r->nv = off;
+  r->cap = cells ? cells : 1;
+  r->rows = rows;
+  v = NULL;
+  ok = t;
+done:
+  devo__free(r->al, v);
+  devo__free(r->al, arenas);
+  devo__free(r->al, c);
+  return ok;
+}
+
+/* The end of the line that starts at b[i]: just past its LF, CRLF or lone CR, or n. */
+static size_t line_after(const char *b, size_t n, size_t i)
+{
+  const char *lf = (const char *)memchr(b + i, '\n', n - i), *cr;
+  const size_t to = lf ? (size_t)(lf - b) : n;
+  /* a CR before the LF's own CR (or anywhere before the end without a LF) is alone */
+  const size_t crto = lf ? (to > i ? to - 1 : i) : n;
+  cr = (const char *)memchr(b + i, '\r', crto - i);
+  if (cr)
+    return (size_t)(cr - b) + 1;
+  return lf ? to + 1 : n;
+}
+
+/* Whether the parallel reader can take over after line `line` of the serial one: the first
+ * row is read, a data row gave the first column as numbers (no names, which the workers do not
+ * keep), and a row ended on that line (so libcsv is between rows, not in a quoted field). */
+static int par_ready(const rd *r, long line)
+{
+  return r->status == DEVO_OK && !r->first_row && r->row_end == line && r->seen_num &&
+         !r->force_names && !r->seen_text;
+}
+
+/* Feeds b[i, n) to the serial parser one physical line at a time, so that the callbacks know
+ * the line number; a line ends at LF, CRLF, or a CR alone (old Mac files, which libcsv reads as
+ * rows too). With upto_par, stops after the first line where par_ready holds. Returns where it
+ * stopped. */
+static size_t csv_lines(rd *r, struct csv_parser *p, csvctx *cx, const char *b, size_t n, size_t i,
+                        int upto_par)
+{
+  while (i < n && r->status == DEVO_OK) {
+    const size_t e = line_after(b, n, i);
+    int ready;
+    if (csv_parse(p, b + i, e - i, csv_field, csv_row, cx) != e - i && r->status == DEVO_OK)
+      csv_failed(r, p);
+    ready = upto_par && par_ready(r, r->line);
+    i = e;
+    r->line++;
+    if (ready)
+      break;
+  }
+  return i;
+}
+
+/* threads: 0 = the default (par_threads), 1 = serial, k > 1 = k chunks whatever the size (for
+ * the tests); *chunks: how many were read in parallel (0: serial). */
+static void read_csv(rd *r, const char *b, size_t n, int threads, int *chunks)
 {
   struct csv_parser p;
   csvctx cx;
-  size_t i = 0;
+  size_t i;
+  const unsigned char delim = detect_delim(b, n);
   memset(&cx, 0, sizeof cx);
   cx.r = r;
   r->first_row = 1;
   r->line = 1;
+  *chunks = 0;
   if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_EMPTY_IS_NULL) != 0) {
     r->status = DEVO_E_NOMEM;
     seterr(r->err, r->errlen, "%s: out of memory", r->name);
@@ -730,23 +1034,20 @@ static void read_csv(rd *r, const char *b, size_t n)
   }
   csv_al = r->al;
   csv_long = 0;
+  csv_arena = NULL;
   csv_set_realloc_func(&p, csv_realloc_hook);
   csv_set_free_func(&p, csv_free_hook);
-  csv_set_delim(&p, detect_delim(b, n));
+  csv_set_delim(&p, delim);
   csv_set_space_func(&p, csv_space_only);
-  /* feed one physical line at a time, so the callbacks know the line number; a line ends at
-   * LF, CRLF, or a CR alone (old Mac files, which libcsv reads as rows too) */
-  while (i < n && r->status == DEVO_OK) {
-    size_t e = i;
-    while (e < n && !line_end(b, n, e))
-      e++;
-    if (e < n)
-      e++; /* include the line end */
-    if (csv_parse(&p, b + i, e - i, csv_field, csv_row, &cx) != e - i && r->status == DEVO_OK)
-      csv_failed(r, &p);
-    i = e;
-    r->line++;
+  i = csv_lines(r, &p, &cx, b, n, 0, threads != 1);
+  if (i < n && par_ready(r, r->line - 1)) {
+    const int t = threads > 1 ? threads : threads == 0 ? par_threads(n - i) : 0;
+    if (t > 1 || threads > 1)
+      *chunks = csv_par(r, delim, b + i, n - i, t > PAR_MAX_THREADS ? PAR_MAX_THREADS : t);
+    if (*chunks)
+      i = n;
   }
+  csv_lines(r, &p, &cx, b, n, i, 0);
   if (r->status == DEVO_OK) {
     r->line--; /* the last line had no '\n' or is the line of the final row */
     if (csv_fini(&p, csv_field, csv_row, &cx) != 0)
@@ -935,19 +1236,101 @@ static int detect_format(const char *b, size_t n)
     if (b[e] == ',' || b[e] == ';' || b[e] == '\t')
       return DEVO_ETC_CSV;
   k = tokens(b + i, e - i, tb, te, 4);
-  if (k == 1 && classify(b + i + tb[0], te[0] - tb[0], &x) != F_TEXT)
+  if (k == 1 && classify(b + i + tb[0], te[0] - tb[0], 0, &x) != F_TEXT)
     return DEVO_ETC_BRAUN;
   /* numbers separated by blanks: a Braun size line, also a malformed one ("3.0 2 0", "3 -2 0",
    * "3 2 0 9"), whose error then names it (as CSV it read as one column) */
   if (k >= 2) {
     int q, nums = 1;
     for (q = 0; q < k && q < 4; ++q)
-      if (classify(b + i + tb[q], te[q] - tb[q], &x) != F_NUM)
+      if (classify(b + i + tb[q], te[q] - tb[q], 0, &x) != F_NUM)
         nums = 0;
     if (nums)
       return DEVO_ETC_BRAUN;
   }
   return DEVO_ETC_CSV;
+}
+
+/* The reader over the n bytes at buf: format without DEVO_ETC_TASK_NAMES (force_names says it)
+ * and the other arguments already checked. threads and *chunks: as devo__etc_read_buf. */
+static int etc_parse(devo_etc **out, const char *buf, size_t n, const char *name, int format,
+                     int force_names, int nmach, int threads, int *chunks, devo_allocator *al,
+                     char *err, size_t errlen)
+{
+  size_t skip, cells;
+  rd r;
+  int ntasks = 0, m = 0, rc, par = 0;
+  memset(&r, 0, sizeof r);
+  r.al = al;
+  r.name = name;
+  r.err = err;
+  r.errlen = errlen;
+  r.status = DEVO_OK;
+  r.force_names = force_names;
+  r.dec = devo__dec_flags();
+  /* a UTF-8 byte order mark (spreadsheet exports) is not part of the first field */
+  skip = n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+  if (format == DEVO_ETC_AUTO)
+    format = detect_format(buf + skip, n - skip);
+  if (format == DEVO_ETC_CSV) {
+    read_csv(&r, buf + skip, n - skip, threads, &par);
+    if (r.status == DEVO_OK) {
+      ntasks = (int)r.rows;
+      m = r.ncols - (r.force_names || r.seen_text);
+      if (nmach > 0 && nmach != m)
+        rd_fail(&r, DEVO_E_PARSE, 1, 1, "%d columns, %d machines were given", m, nmach);
+    }
+  } else {
+    read_braun(&r, buf + skip, n - skip, nmach, &ntasks, &m);
+  }
+  if (chunks)
+    *chunks = par;
+  if (r.status == DEVO_OK && !etc_sums_finite(r.v, NULL, ntasks, m)) {
+    r.status = DEVO_E_PARSE;
+    seterr(err, errlen, "%s: %s", name, DEVO__ETC_TOO_LARGE);
+  }
+  rc = r.status;
+  cells = (size_t)ntasks * (size_t)m;
+  if (rc == DEVO_OK) {
+    /* the values move into the matrix when their block is about the right size (always after
+     * the parallel reader, which sized it): no second copy of a large matrix */
+    const int adopt = r.cap - cells <= cells / 16;
+    rc = etc_alloc(out, ntasks, m, al, adopt ? r.v : NULL);
+    if (rc == DEVO_OK && adopt)
+      r.v = NULL;
+    else if (rc == DEVO_OK)
+      memcpy((*out)->values, r.v, cells * sizeof(double));
+    else
+      seterr(err, errlen, "%s: out of memory", name);
+  }
+  if (rc == DEVO_OK) {
+    if (r.force_names || r.seen_text) { /* the names move into the matrix */
+      (*out)->task_names = r.tn;
+      (*out)->task_off = r.toff;
+      r.tn = NULL;
+      r.toff = NULL;
+    }
+    (*out)->mach_names = r.mn;
+    (*out)->mach_off = r.moff;
+    r.mn = NULL;
+    r.moff = NULL;
+  }
+  devo__free(al, r.v);
+  devo__free(al, r.tn);
+  devo__free(al, r.toff);
+  devo__free(al, r.mn);
+  devo__free(al, r.moff);
+  return rc;
+}
+
+/* Whether the arguments of a read are valid; format loses DEVO_ETC_TASK_NAMES into
+ * *force_names. */
+static int read_args_ok(int *format, int *force_names, int nmach, const devo_read_limits *lim)
+{
+  *force_names = (*format & DEVO_ETC_TASK_NAMES) != 0;
+  *format &= ~DEVO_ETC_TASK_NAMES;
+  return !(*format < DEVO_ETC_AUTO || *format > DEVO_ETC_BRAUN || nmach < 0 ||
+           (*force_names && *format == DEVO_ETC_BRAUN) || (lim && !(lim->deadline >= 0.0)));
 }
 
 /* The reader over a byte source: fd when >= 0, else in (read_src.h). */
@@ -958,17 +1341,13 @@ static int etc_read_src(devo_etc **out, FILE *in, int fd, const char *name, int 
   devo_allocator al = devo__allocator_or_default(alloc);
   devo__rdlim rl;
   char *buf = NULL;
-  size_t n = 0, skip;
-  rd r;
-  int ntasks = 0, m = 0, rc, force_names;
+  size_t n = 0;
+  int rc, force_names;
   if (err && errlen)
     err[0] = 0;
   if (!name)
     name = "<input>";
-  force_names = (format & DEVO_ETC_TASK_NAMES) != 0;
-  format &= ~DEVO_ETC_TASK_NAMES;
-  if (!out || (!in && fd < 0) || format < DEVO_ETC_AUTO || format > DEVO_ETC_BRAUN || nmach < 0 ||
-      (force_names && format == DEVO_ETC_BRAUN) || (lim && !(lim->deadline >= 0.0))) {
+  if (!out || (!in && fd < 0) || !read_args_ok(&format, &force_names, nmach, lim)) {
     seterr(err, errlen, "%s: invalid argument to devo_etc_read", name);
     return DEVO_E_INVALID;
   }
@@ -979,57 +1358,31 @@ static int etc_read_src(devo_etc **out, FILE *in, int fd, const char *name, int 
   rc = devo__read_all(in, fd, name, &rl, &al, &buf, &n, err, errlen);
   if (rc != DEVO_OK)
     return rc;
-  memset(&r, 0, sizeof r);
-  r.al = &al;
-  r.name = name;
-  r.err = err;
-  r.errlen = errlen;
-  r.status = DEVO_OK;
-  r.force_names = force_names;
-  /* a UTF-8 byte order mark (spreadsheet exports) is not part of the first field */
-  skip = n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-  if (format == DEVO_ETC_AUTO)
-    format = detect_format(buf + skip, n - skip);
-  if (format == DEVO_ETC_CSV) {
-    read_csv(&r, buf + skip, n - skip);
-    if (r.status == DEVO_OK) {
-      ntasks = (int)r.rows;
-      m = r.ncols - (r.force_names || r.seen_text);
-      if (nmach > 0 && nmach != m)
-        rd_fail(&r, DEVO_E_PARSE, 1, 1, "%d columns, %d machines were given", m, nmach);
-    }
-  } else {
-    read_braun(&r, buf + skip, n - skip, nmach, &ntasks, &m);
-  }
+  rc = etc_parse(out, buf, n, name, format, force_names, nmach, 0, NULL, &al, err, errlen);
   devo__free(&al, buf);
-  if (r.status == DEVO_OK && !etc_sums_finite(r.v, NULL, ntasks, m)) {
-    r.status = DEVO_E_PARSE;
-    seterr(err, errlen, "%s: %s", name, DEVO__ETC_TOO_LARGE);
-  }
-  rc = r.status;
-  if (rc == DEVO_OK) {
-    rc = etc_alloc(out, ntasks, m, &al);
-    if (rc == DEVO_OK) {
-      memcpy((*out)->values, r.v, (size_t)ntasks * (size_t)m * sizeof(double));
-      if (r.force_names || r.seen_text) { /* the names move into the matrix */
-        (*out)->task_names = r.tn;
-        (*out)->task_off = r.toff;
-        r.tn = NULL;
-        r.toff = NULL;
-      }
-      (*out)->mach_names = r.mn;
-      (*out)->mach_off = r.moff;
-      r.mn = NULL;
-      r.moff = NULL;
-    } else
-      seterr(err, errlen, "%s: out of memory", name);
-  }
-  devo__free(&al, r.v);
-  devo__free(&al, r.tn);
-  devo__free(&al, r.toff);
-  devo__free(&al, r.mn);
-  devo__free(&al, r.moff);
   return rc;
+}
+
+int devo__etc_read_buf(devo_etc **out, const char *buf, size_t n, const char *name, int format,
+                       int nmach, int threads, int *chunks, const devo_allocator *alloc, char *err,
+                       size_t errlen)
+{
+  devo_allocator al = devo__allocator_or_default(alloc);
+  int force_names;
+  if (err && errlen)
+    err[0] = 0;
+  if (!name)
+    name = "<input>";
+  if (chunks)
+    *chunks = 0;
+  if (!out || (!buf && n) || threads < 0 || threads > PAR_MAX_THREADS ||
+      !read_args_ok(&format, &force_names, nmach, NULL)) {
+    seterr(err, errlen, "%s: invalid argument to devo__etc_read_buf", name);
+    return DEVO_E_INVALID;
+  }
+  *out = NULL;
+  return etc_parse(out, n ? buf : "", n, name, format, force_names, nmach, threads, chunks, &al,
+                   err, errlen);
 }
 
 int devo_etc_read(devo_etc **out, FILE *in, const char *name, int format, int nmach,
