@@ -4,13 +4,16 @@
  * temporary file behind a signal; bounded, deadline-aware reading (a NUL byte, a long line or
  * field, too many bytes refused as they arrive; a pipe that never closes ends at the deadline);
  * reading that is linear in the input (counted with an allocator, not timed); option values
- * checked alike by every command. */
+ * checked alike by every command; the parallel CSV reader against the serial one and the fast
+ * number path against strtod (issue 19). */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "problems/dec_fast.h"
+#include "problems/etc_io.h"
 #include "tests/tcheck.h"
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -681,6 +686,435 @@ TEST_CASE(option_values_alike)
   tc_expect_refused(cmd, 2, "etc-gen: ", "--mean");
 }
 
+/* ---- the parallel CSV reader and the fast number path (issue 19) --------------------------- */
+
+static uint64_t rnd64(uint64_t *s) /* splitmix64 */
+{
+  uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
+  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+  return z ^ (z >> 31);
+}
+
+static double rnd01(uint64_t *s)
+{
+  return (double)(rnd64(s) >> 11) * 0x1p-53;
+}
+
+/* A growing text. */
+typedef struct sbuf {
+  char *p;
+  size_t n, cap;
+} sbuf;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void
+sb_add(sbuf *b, const char *fmt, ...)
+{
+  va_list ap;
+  int k;
+  if (b->cap - b->n < 4096) {
+    b->cap = b->cap ? 2 * b->cap : 1 << 16;
+    b->p = (char *)realloc(b->p, b->cap);
+    if (!b->p)
+      abort();
+  }
+  va_start(ap, fmt);
+  k = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
+  va_end(ap);
+  if (k < 0 || (size_t)k >= b->cap - b->n)
+    abort(); /* the callers add short pieces */
+  b->n += (size_t)k;
+}
+
+/* A positive value in one of the forms a CSV may hold (style 0..4; 5: any of them). */
+static void sb_value(sbuf *b, uint64_t *rs, int style)
+{
+  static const char *odd[] = {"9007199254740993",
+                              "1e22",
+                              "1e23",
+                              "0.1",
+                              "9007199254740993e-10",
+                              "123456789012345678901",
+                              "0.30000000000000004",
+                              " 7.5 ",
+                              "+4",
+                              "0012.50",
+                              "5.",
+                              ".5",
+                              "2.2250738585072014e-308",
+                              "1E+2",
+                              "4.9406564584124654e-324",
+                              "1.7976931348623157e300"};
+  if (style == 5)
+    style = (int)(rnd64(rs) % 5);
+  switch (style) {
+  case 0: /* etc-gen's %.17g */
+    sb_add(b, "%.17g", 1.0 + rnd01(rs) * 1e6);
+    break;
+  case 1:
+    sb_add(b, "%.6f", 0.001 + rnd01(rs) * 1000.0);
+    break;
+  case 2:
+    sb_add(b, "%d", 1 + (int)(rnd64(rs) % 1000000));
+    break;
+  case 3: { /* d.ddd followed by an exponent */
+    int k, nd = (int)(rnd64(rs) % 17);
+    sb_add(b, "%d%s", 1 + (int)(rnd64(rs) % 9), nd ? "." : "");
+    for (k = 0; k < nd; ++k)
+      sb_add(b, "%d", (int)(rnd64(rs) % 10));
+    sb_add(b, "%c%d", rnd64(rs) % 2 ? 'e' : 'E', (int)(rnd64(rs) % 61) - 30);
+    break;
+  }
+  default:
+    sb_add(b, "%s", odd[rnd64(rs) % (sizeof odd / sizeof odd[0])]);
+    break;
+  }
+}
+
+/* The shape of a generated CSV input. */
+typedef struct csvgen {
+  int rows, cols, header, names, trailing_nl, blanks, style, bom;
+  int crlf; /* line ends: 0 LF, 1 CRLF, 2 CR, 3 any of them */
+  char delim;
+  int bad_row, bad_kind; /* 0: none; else the fault put into row bad_row (0-based) */
+} csvgen;
+
+static void gen_csv(sbuf *b, uint64_t *rs, const csvgen *g)
+{
+  static const char *ends[] = {"\n", "\r\n", "\r"};
+  const char *nl = ends[g->crlf < 3 ? g->crlf : 0];
+  int r, c;
+  b->n = 0;
+  if (g->bom)
+    sb_add(b, "\xEF\xBB\xBF");
+  if (g->header) {
+    if (g->names)
+      sb_add(b, "task%c", g->delim);
+    for (c = 0; c < g->cols; ++c) {
+      if (c)
+        sb_add(b, "%c", g->delim);
+      sb_add(b, "m%d", c + 1);
+    }
+    sb_add(b, "%s", nl);
+  }
+  for (r = 0; r < g->rows; ++r) {
+    const int bad = g->bad_kind && r == g->bad_row;
+    int cols = g->cols;
+    if (g->names)
+      sb_add(b, "t%d%c", r, g->delim);
+    if (bad && g->bad_kind == 2)
+      cols--; /* ragged: one field short */
+    for (c = 0; c < cols; ++c) {
+      if (c)
+        sb_add(b, "%c", g->delim);
+      if (bad && c == cols - 1 && g->bad_kind == 1) {
+        static const char *wrong[] = {"abc", "", "-1", "nan", "1e400", "0", "inf", "1.5x"};
+        sb_add(b, "%s", wrong[rnd64(rs) % 8]);
+      } else if (bad && c == 0 && g->bad_kind == 4) {
+        sb_add(b, "\"%s\"", "2.5"); /* a quoted field: a '"' in the input */
+      } else if (bad && c == 0 && g->bad_kind == 5) {
+        sb_add(b, "name%d", r); /* text where a number was in every row before */
+      } else if (bad && c == 0 && g->bad_kind == 6) {
+        int k;
+        for (k = 0; k < 1100; ++k) /* longer than any field the reader reads */
+          sb_add(b, "%d", k % 10);
+      } else {
+        sb_value(b, rs, g->style);
+      }
+    }
+    if (bad && g->bad_kind == 3)
+      sb_add(b, "%c1", g->delim); /* ragged: one field more */
+    if (g->crlf == 3)             /* line ends of every kind */
+      nl = ends[rnd64(rs) % 3];
+    if (r < g->rows - 1 || g->trailing_nl)
+      sb_add(b, "%s", nl);
+    if (g->blanks && rnd64(rs) % 7 == 0 && r < g->rows - 1)
+      sb_add(b, "%s", nl); /* a blank line */
+  }
+}
+
+/* Reads text serially and with `threads` chunks (0: the default choice): same status and
+ * message, size, values bit for bit and names. Returns the chunks read in parallel. */
+static int same_both_ways(const char *text, size_t n, int format, int threads, const char *what)
+{
+  devo_etc *a = NULL, *b = NULL;
+  char ea[512], eb[512];
+  int ca = -1, cb = -1, k;
+  const int ra = devo__etc_read_buf(&a, text, n, "g", format, 0, 1, &ca, NULL, ea, sizeof ea);
+  const int rb = devo__etc_read_buf(&b, text, n, "g", format, 0, threads, &cb, NULL, eb, sizeof eb);
+  CHECK_EQ_INT(ca, 0);
+  CHECKF(ra == rb, "%s: status %d serial, %d in parallel ('%s' / '%s')", what, ra, rb, ea, eb);
+  CHECKF(strcmp(ea, eb) == 0, "%s: serial '%s', parallel '%s'", what, ea, eb);
+  if (ra == DEVO_OK && rb == DEVO_OK) {
+    const int nt = devo_etc_ntasks(a), m = devo_etc_nmach(a);
+    CHECK_EQ_INT(devo_etc_ntasks(b), nt);
+    CHECK_EQ_INT(devo_etc_nmach(b), m);
+    if (devo_etc_ntasks(b) == nt && devo_etc_nmach(b) == m) {
+      CHECKF(memcmp(devo_etc_values(a), devo_etc_values(b), (size_t)nt * m * sizeof(double)) == 0,
+             "%s: values differ", what);
+      for (k = 0; k < nt; ++k)
+        CHECK((devo_etc_task_name(a, k) == NULL) == (devo_etc_task_name(b, k) == NULL) &&
+              (!devo_etc_task_name(a, k) ||
+               strcmp(devo_etc_task_name(a, k), devo_etc_task_name(b, k)) == 0));
+      for (k = 0; k < m; ++k)
+        CHECK((devo_etc_machine_name(a, k) == NULL) == (devo_etc_machine_name(b, k) == NULL) &&
+              (!devo_etc_machine_name(a, k) ||
+               strcmp(devo_etc_machine_name(a, k), devo_etc_machine_name(b, k)) == 0));
+    }
+  }
+  devo_etc_destroy(a);
+  devo_etc_destroy(b);
+  return cb;
+}
+
+static void random_shape(csvgen *g, uint64_t *rs, int rows)
+{
+  static const char delims[] = {',', ';', '\t'};
+  memset(g, 0, sizeof *g);
+  g->rows = rows;
+  g->cols = 2 + (int)(rnd64(rs) % 12);
+  g->delim = delims[rnd64(rs) % 3];
+  g->header = rnd64(rs) % 2;
+  g->names = rnd64(rs) % 6 == 0;
+  g->crlf = rnd64(rs) % 3 == 0 ? 1 + (int)(rnd64(rs) % 3) : 0; /* 1 CRLF, 2 CR, 3 mixed */
+  g->trailing_nl = rnd64(rs) % 4 != 0;
+  g->blanks = rnd64(rs) % 5 == 0;
+  g->bom = rnd64(rs) % 8 == 0;
+  g->style = (int)(rnd64(rs) % 6);
+}
+
+/* Valid inputs of every shape give the serial reader's matrix in 2 .. 16 chunks; those with a
+ * column of names, which the workers do not keep, are read serially. */
+TEST_CASE(read_parallel_same_as_serial)
+{
+  uint64_t rs = 19;
+  sbuf b = {NULL, 0, 0};
+  int it, parallel = 0;
+  for (it = 0; it < 300; ++it) {
+    csvgen g;
+    char what[128];
+    int threads, got;
+    random_shape(&g, &rs, 2 + (int)(rnd64(&rs) % 400));
+    gen_csv(&b, &rs, &g);
+    threads = 2 + (int)(rnd64(&rs) % 15);
+    snprintf(what, sizeof what, "valid #%d (%d x %d, names %d, %d chunks)", it, g.rows, g.cols,
+             g.names, threads);
+    got = same_both_ways(b.p, b.n, it % 2 ? DEVO_ETC_CSV : DEVO_ETC_AUTO, threads, what);
+    if (g.names)
+      CHECKF(got == 0, "%s: read in %d chunks", what, got);
+    else if (g.crlf < 2) /* rows at lone CRs may overflow the room their chunk had */
+      CHECKF(got >= 1 && got <= threads, "%s: read in %d chunks", what, got);
+    parallel += got > 0;
+  }
+  CHECK(parallel > 150);
+  free(b.p);
+}
+
+/* Faults in the first, a middle or the last chunk (a bad value, a ragged row, a quote, text, a
+ * field too long) get the serial reader's message, from the serial reader. */
+TEST_CASE(read_parallel_errors_as_serial)
+{
+  uint64_t rs = 21;
+  sbuf b = {NULL, 0, 0};
+  int it;
+  for (it = 0; it < 240; ++it) {
+    csvgen g;
+    char what[128];
+    int threads, got, where;
+    random_shape(&g, &rs, 20 + (int)(rnd64(&rs) % 300));
+    g.names = 0;
+    g.bad_kind = 1 + it % 6;
+    where = (int)(rnd64(&rs) % 3);
+    g.bad_row = where == 0 ? g.rows - 1 : where == 1 ? g.rows / 2 : 1 + (int)(rnd64(&rs) % 3);
+    gen_csv(&b, &rs, &g);
+    threads = 2 + (int)(rnd64(&rs) % 15);
+    snprintf(what, sizeof what, "fault %d in row %d of %d (%d chunks)", g.bad_kind, g.bad_row,
+             g.rows, threads);
+    got = same_both_ways(b.p, b.n, DEVO_ETC_AUTO, threads, what);
+    if (g.bad_kind != 1) /* a bad value may be a valid one ("1.5x" is not, "0" is not, ...) */
+      CHECKF(got == 0, "%s: read in %d chunks", what, got);
+  }
+  free(b.p);
+}
+
+/* The default choice: in parallel from 1 MiB on a machine of 2 or more CPUs, and through
+ * devo_etc_read (the byte source before it) the same matrix as the serial reader. Also with an
+ * allocator that fails: each failure either is survived (by the serial reader) with the same
+ * matrix or reported as out of memory, and nothing leaks. */
+TEST_CASE(read_parallel_default_and_failures)
+{
+  uint64_t rs = 23;
+  sbuf b = {NULL, 0, 0};
+  csvgen g;
+  devo_etc *a = NULL, *c = NULL;
+  char err[512];
+  int got, k, ok = 0, nomem = 0;
+  FILE *f;
+  memset(&g, 0, sizeof g);
+  g.rows = 9000;
+  g.cols = 16;
+  g.delim = ',';
+  g.trailing_nl = 1;
+  gen_csv(&b, &rs, &g); /* about 2.7 MB of %.17g values */
+  CHECK(b.n > ((size_t)2 << 20));
+  got = same_both_ways(b.p, b.n, DEVO_ETC_AUTO, 0, "default");
+  if (sysconf(_SC_NPROCESSORS_ONLN) >= 2)
+    CHECKF(got >= 2, "read in %d chunks", got);
+  else
+    tc_skip_after("1 CPU online: the default reads serially");
+  CHECK_EQ_INT(
+      devo__etc_read_buf(&a, b.p, b.n, "g", DEVO_ETC_AUTO, 0, 1, NULL, NULL, err, sizeof err),
+      DEVO_OK);
+  f = fmemopen(b.p, b.n, "r");
+  CHECK(f != NULL);
+  if (f) {
+    CHECK_EQ_INT(devo_etc_read(&c, f, "g", DEVO_ETC_AUTO, 0, NULL, err, sizeof err), DEVO_OK);
+    fclose(f);
+  }
+  CHECK(a && c && devo_etc_ntasks(c) == 9000 &&
+        memcmp(devo_etc_values(a), devo_etc_values(c), (size_t)9000 * 16 * sizeof(double)) == 0);
+  devo_etc_destroy(c);
+  g.rows = 300;
+  gen_csv(&b, &rs, &g);
+  for (k = 1; k < 40; ++k) {
+    tc_fail_alloc fa = {0, 0, 0, 0};
+    devo_allocator al;
+    int st;
+    fa.fail_at = k;
+    fa.sticky = k % 2;
+    al = tc_fail_allocator(&fa);
+    c = NULL;
+    st = devo__etc_read_buf(&c, b.p, b.n, "g", DEVO_ETC_AUTO, 0, 4, NULL, &al, err, sizeof err);
+    CHECKF(st == DEVO_OK || st == DEVO_E_NOMEM, "failure at %d: %d %s", k, st, err);
+    if (st == DEVO_OK) {
+      devo_etc_destroy(a);
+      a = NULL;
+      CHECK_EQ_INT(
+          devo__etc_read_buf(&a, b.p, b.n, "g", DEVO_ETC_AUTO, 0, 1, NULL, NULL, err, sizeof err),
+          DEVO_OK);
+      CHECK(a && c &&
+            memcmp(devo_etc_values(a), devo_etc_values(c), (size_t)300 * 16 * sizeof(double)) == 0);
+      ok++;
+    } else {
+      CHECKF(strstr(err, "out of memory") != NULL, "%s", err);
+      nomem++;
+    }
+    devo_etc_destroy(c);
+    CHECKF(fa.live == 0, "failure at %d: %ld blocks left", k, fa.live);
+  }
+  CHECK(ok > 0 && nomem > 0);
+  devo_etc_destroy(a);
+  free(b.p);
+}
+
+/* Whether the fast path and strtod agree on s: when the fast path answers, strtod reads all of
+ * s to the same bits. Returns whether the fast path answered. */
+static int fast_agrees(const char *s, int flags, long *bad)
+{
+  double x = 0.0, y;
+  char *end;
+  const int got = devo__dec_fast(s, strlen(s), flags, &x);
+  if (!got)
+    return 0;
+  y = strtod(s, &end);
+  if (*end != 0 || memcmp(&x, &y, sizeof x) != 0) {
+    if (++*bad <= 5)
+      tc_fail(__FILE__, __LINE__, "'%s': fast %.17g, strtod %.17g (read %d of %d characters)", s, x,
+              y, (int)(end - s), (int)strlen(s));
+  }
+  return 1;
+}
+
+/* The exact fast path of number reading (problems/dec_fast.c) against glibc's strtod on 1.2
+ * million decimal strings: every answer bit for bit strtod's, and answers where it should
+ * (Clinger's conditions; 17-digit values with the x87 format), none on rounding boundaries. */
+TEST_CASE(read_fast_number_exact)
+{
+  static const char *declined[] = {"9007199254740993",
+                                   "1e23",
+                                   "1e",
+                                   "1e+",
+                                   ".",
+                                   "-",
+                                   "+",
+                                   "",
+                                   "0x10",
+                                   "inf",
+                                   "nan",
+                                   "1,5",
+                                   "1 5",
+                                   "1e5.3",
+                                   "+-3",
+                                   "..5",
+                                   "1e+-5",
+                                   "12345678901234567890",
+                                   "1.5e29",
+                                   "1e-28"};
+  const int flags = devo__dec_flags();
+  uint64_t rs = 25;
+  long bad = 0, n17 = 0, fast17 = 0, ncl = 0, fastcl = 0;
+  char s[96];
+  int k, i;
+  if (!(flags & DEVO__DEC_OK))
+    TC_SKIP("the locale's radix character is not '.': no fast path");
+  for (k = 0; k < (int)(sizeof declined / sizeof declined[0]); ++k) {
+    double x;
+    CHECKF(!devo__dec_fast(declined[k], strlen(declined[k]), flags, &x), "'%s' answered",
+           declined[k]);
+  }
+  CHECK(fast_agrees("1e22", flags, &bad) && fast_agrees("0.1", flags, &bad) &&
+        fast_agrees("-0", flags, &bad) && fast_agrees("0e999", flags, &bad));
+  for (i = 0; i < 1200000; ++i) {
+    const int kind = i % 6;
+    if (kind == 0) { /* etc-gen's values */
+      snprintf(s, sizeof s, "%.17g", 1.0 + rnd01(&rs) * 1e6);
+      n17++;
+      fast17 += fast_agrees(s, flags, &bad);
+    } else if (kind == 1) { /* up to 15 digits, |e| <= 22: Clinger's fast path always */
+      const int nd = 1 + (int)(rnd64(&rs) % 15), dot = (int)(rnd64(&rs) % (nd + 1));
+      int p = 0, d;
+      for (d = 0; d < nd; ++d) {
+        if (d == dot)
+          s[p++] = '.';
+        s[p++] = (char)('0' + rnd64(&rs) % 10);
+      }
+      snprintf(s + p, sizeof s - (size_t)p, "e%d", (int)(rnd64(&rs) % 15) - 7);
+      ncl++;
+      fastcl += fast_agrees(s, flags, &bad);
+    } else if (kind == 2) { /* any double's shortest-ish forms */
+      const double d = ldexp((double)(rnd64(&rs) >> 11), (int)(rnd64(&rs) % 300) - 200);
+      snprintf(s, sizeof s, "%.*g", 1 + (int)(rnd64(&rs) % 17), d);
+      fast_agrees(s, flags, &bad);
+    } else if (kind == 3) { /* 19 or 20 digits and an exponent near the x87 path's limits */
+      snprintf(s, sizeof s, "%s%" PRIu64 "e%d", rnd64(&rs) % 2 ? "-" : "",
+               rnd64(&rs) % (rnd64(&rs) % 2 ? UINT64_C(10000000000000000000) : UINT64_MAX),
+               (int)(rnd64(&rs) % 61) - 30);
+      fast_agrees(s, flags, &bad);
+    } else if (kind == 4) { /* doubles and the midpoints between them, with up to 19 digits */
+      const double d = 1.0 + rnd01(&rs) * 1e6, mid = d + (nextafter(d, 2e6) - d) / 2;
+      snprintf(s, sizeof s, "%.*g", 15 + (int)(rnd64(&rs) % 5), rnd64(&rs) % 2 ? d : mid);
+      fast_agrees(s, flags, &bad);
+    } else { /* the number alphabet at random: the grammar */
+      const int len = 1 + (int)(rnd64(&rs) % 10);
+      int p;
+      for (p = 0; p < len; ++p)
+        s[p] = "0123456789+-.eE0123456789"[rnd64(&rs) % 25];
+      s[len] = 0;
+      fast_agrees(s, flags, &bad);
+    }
+  }
+  CHECKF(bad == 0, "%ld strings where the fast path and strtod differ", bad);
+  CHECKF(fastcl == ncl, "Clinger's path answered %ld of %ld", fastcl, ncl);
+  if (flags & DEVO__DEC_EXT)
+    CHECKF(fast17 > n17 * 99 / 100, "17-digit values: the fast path answered %ld of %ld", fast17,
+           n17);
+  else
+    tc_skip_after("no x87 64-bit long double here: the 17-digit path is not used");
+}
+
 static const tc_case cases[] = {TC(out_symlink_followed),
                                 TC(out_fifo_written_through),
                                 TC(out_device_written_through),
@@ -695,7 +1129,11 @@ static const tc_case cases[] = {TC(out_symlink_followed),
                                 TC(cec_data_not_regular_refused),
                                 TC(eval_failure_never_exit_0),
                                 TC(braun_header_checks),
-                                TC(option_values_alike)};
+                                TC(option_values_alike),
+                                TC(read_parallel_same_as_serial),
+                                TC(read_parallel_errors_as_serial),
+                                TC(read_parallel_default_and_failures),
+                                TC(read_fast_number_exact)};
 
 int main(int argc, char **argv)
 {
