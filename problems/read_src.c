@@ -108,17 +108,39 @@ static int check_new(const char *name, const devo__rdlim *lim, const char *b, si
   }
   if (lim->max_line == 0)
     return DEVO_OK;
-  for (i = from; i < to; ++i) {
-    if (b[i] == '\n' || b[i] == '\r') {
-      *cur = 0;
+  /* a stretch between LFs no longer than the limit needs no look at its bytes (a CR in it only
+   * shortens its lines): found with memchr, the byte loop only where a line may be too long */
+  for (i = from; i < to;) {
+    const char *lf = (const char *)memchr(b + i, '\n', to - i);
+    const size_t e = lf ? (size_t)(lf - b) : to;
+    if (*cur + (e - i) <= lim->max_line) {
+      size_t k = e;
+      if (!lf) { /* the line goes on in the next bytes: its length so far, after any CR */
+        while (k > i && b[k - 1] != '\r')
+          --k;
+        *cur = k > i ? e - k : *cur + (e - i);
+      } else {
+        *cur = 0;
+      }
+      i = lf ? e + 1 : e;
       continue;
     }
-    if (++*cur > lim->max_line) {
-      where(b, i, &line, &col);
-      (void)col;
-      return fail(err, errlen, DEVO_E_PARSE,
-                  "%s:%ld:1: a line of more than %zu bytes (the line length limit)", name, line,
-                  lim->max_line);
+    for (; i < e; ++i) {
+      if (b[i] == '\r') {
+        *cur = 0;
+        continue;
+      }
+      if (++*cur > lim->max_line) {
+        where(b, i, &line, &col);
+        (void)col;
+        return fail(err, errlen, DEVO_E_PARSE,
+                    "%s:%ld:1: a line of more than %zu bytes (the line length limit)", name, line,
+                    lim->max_line);
+      }
+    }
+    if (lf) {
+      *cur = 0;
+      i = e + 1;
     }
   }
   return DEVO_OK;
@@ -131,7 +153,7 @@ int devo__read_all(FILE *f, int fd, const char *name, const devo__rdlim *lim,
   const devo_allocator dal = devo__allocator_or_default(al_in);
   const devo_allocator *al = &dal;
   char *buf = NULL;
-  size_t len = 0, cap = 0, cur = 0;
+  size_t len = 0, cap = 0, cur = 0, size_hint = 0;
   int rc = DEVO_OK;
   double deadline;
   struct stat st;
@@ -143,8 +165,12 @@ int devo__read_all(FILE *f, int fd, const char *name, const devo__rdlim *lim,
    * "deadline missed"), which beats giving up after the time was spent. */
   deadline = lim->deadline;
   if ((fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) ||
-      (fd < 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)))
+      (fd < 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))) {
     deadline = 0.0;
+    /* its size is known: one block from the start, not a series of copies (issue 19) */
+    if (st.st_size > 0)
+      size_hint = (size_t)st.st_size;
+  }
   *out = NULL;
   *n = 0;
   for (;;) {
@@ -154,6 +180,8 @@ int devo__read_all(FILE *f, int fd, const char *name, const devo__rdlim *lim,
       /* geometric: every byte is copied a bounded number of times */
       size_t ncap = cap ? 2 * cap : 4 * CHUNK;
       char *nb;
+      if (!cap && size_hint > ncap - CHUNK - 1)
+        ncap = size_hint + CHUNK + 1; /* + 1: the end, read as 0 bytes, needs CHUNK free */
       if (lim->max_bytes && ncap > lim->max_bytes + CHUNK + 2)
         ncap = lim->max_bytes + CHUNK + 2;
       nb = (char *)devo__alloc(al, ncap, 1);

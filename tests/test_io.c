@@ -26,6 +26,7 @@
 
 #include "problems/dec_fast.h"
 #include "problems/etc_io.h"
+#include "problems/read_src.h"
 #include "tests/tcheck.h"
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -1115,6 +1116,65 @@ TEST_CASE(read_fast_number_exact)
     tc_skip_after("no x87 64-bit long double here: the 17-digit path is not used");
 }
 
+/* The line length limit of the byte source, checked a stretch between LFs at a time: the same
+ * verdict and line as the byte-by-byte rule (a run of bytes other than CR and LF longer than
+ * the limit), on random texts whose lines cross the 64 KiB pieces the source reads. */
+TEST_CASE(read_line_limit_exact)
+{
+  uint64_t rs = 27;
+  int it;
+  for (it = 0; it < 60; ++it) {
+    const size_t len = 70000 + (size_t)(rnd64(&rs) % 200000), maxl = 50 + rnd64(&rs) % 4000;
+    char *t = (char *)malloc(len), *out = NULL, err[256];
+    size_t k, run = 0, n = 0;
+    long want_line = 0, line = 1;
+    devo__rdlim lim = {0, 0, 0.0};
+    FILE *f;
+    int st;
+    CHECK(t != NULL);
+    if (!t)
+      return;
+    /* runs of maxl / 2 .. maxl bytes, ended mostly by a CR (so that the stretches between LFs
+     * are long and cross the pieces), in every other text one run too long somewhere */
+    const size_t longrun = it % 2 ? (size_t)(rnd64(&rs) % len) : len;
+    for (k = 0; k < len;) {
+      size_t r = maxl / 2 + rnd64(&rs) % (maxl / 2 + 1);
+      if (k <= longrun && longrun < k + r + 1)
+        r = maxl + 1 + rnd64(&rs) % 3;
+      for (; r > 0 && k < len; --r)
+        t[k++] = 'x';
+      if (k < len)
+        t[k++] = rnd64(&rs) % 10 ? '\r' : '\n';
+    }
+    for (k = 0; k < len && !want_line; ++k) {
+      if (t[k] == '\n' || t[k] == '\r') {
+        run = 0;
+        line += t[k] == '\n';
+      } else if (++run > maxl)
+        want_line = line;
+    }
+    lim.max_line = maxl;
+    f = fmemopen(t, len, "r");
+    CHECK(f != NULL);
+    if (!f) {
+      free(t);
+      return;
+    }
+    st = devo__read_all(f, -1, "t", &lim, NULL, &out, &n, err, sizeof err);
+    fclose(f);
+    if (want_line) {
+      char expect[64];
+      snprintf(expect, sizeof expect, "t:%ld:1: a line of more than", want_line);
+      CHECKF(st == DEVO_E_PARSE && strncmp(err, expect, strlen(expect)) == 0,
+             "text %d: '%s', expected '%s ...'", it, st ? err : "ok", expect);
+    } else {
+      CHECKF(st == DEVO_OK && n == len, "text %d: %s", it, err);
+    }
+    free(out);
+    free(t);
+  }
+}
+
 static const tc_case cases[] = {TC(out_symlink_followed),
                                 TC(out_fifo_written_through),
                                 TC(out_device_written_through),
@@ -1133,7 +1193,8 @@ static const tc_case cases[] = {TC(out_symlink_followed),
                                 TC(read_parallel_same_as_serial),
                                 TC(read_parallel_errors_as_serial),
                                 TC(read_parallel_default_and_failures),
-                                TC(read_fast_number_exact)};
+                                TC(read_fast_number_exact),
+                                TC(read_line_limit_exact)};
 
 int main(int argc, char **argv)
 {
