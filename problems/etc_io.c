@@ -808,8 +808,18 @@ static void part_field(void *s, size_t len, void *data)
   double x;
   if (c->bad)
     return;
-  if (++c->col > c->ncols || c->nv == c->cap || !s ||
-      classify((const char *)s, len, c->dec, &x) != F_NUM || !(x > 0.0)) {
+  if (++c->col > c->ncols || c->nv == c->cap || !s) {
+    c->bad = 1;
+    return;
+  }
+  /* a field the fast path reads whole has no blanks to trim: classify's answer without its
+   * scans (within classify's length limit) */
+  if (!(len <= DEVO_ETC_MAX_FIELD && devo__dec_fast((const char *)s, len, c->dec, &x)) &&
+      classify((const char *)s, len, c->dec, &x) != F_NUM) {
+    c->bad = 1;
+    return;
+  }
+  if (!(x > 0.0)) {
     c->bad = 1;
     return;
   }

@@ -3,7 +3,9 @@
  * of about --mb megabytes (default 100) as numeric CSV (values printed with %.17g, as etc-gen
  * writes them) and as the Braun format (one value per line, with its "n m 0" line), read from
  * memory by devo_etc_read, a warm-up then the median of --reps (default 3) reads. Checks that
- * every value read back equals the one printed before it times anything. Prints MB/s. */
+ * every value read back equals the one printed before it times anything. Prints MB/s. The CSV
+ * also without the byte source (devo__etc_read_buf, issue 19): by the serial reader alone
+ * ("csv-1t") and by the default choice, in parallel from 1 MiB ("csv-par"). */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <time.h>
 
 #include "engine/include/devo.h"
+#include "problems/etc_io.h"
 #include "tools/bench_util.h"
 #include "tools/tool_util.h"
 
@@ -20,7 +23,8 @@ static const char usage[] =
     "\n"
     "Reading rate (MB/s) of devo_etc_read on a valid 16-column matrix of about --mb megabytes\n"
     "(1 .. 1500), as numeric CSV and as the Braun format, from memory: the median of --reps\n"
-    "reads (1 .. 99) after a warm-up, every value checked.\n";
+    "reads (1 .. 99) after a warm-up, every value checked. The CSV also from its bytes alone:\n"
+    "by the serial reader (csv-1t) and by the default choice (csv-par: in parallel from 1 MiB).\n";
 
 static double now(void)
 {
@@ -29,20 +33,26 @@ static double now(void)
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Reads text (len bytes) once: seconds, or -1 on a failed read (printed). */
-static double read_once(const char *text, size_t len, const double *want, size_t cells)
+/* Reads text (len bytes) once, with devo_etc_read (threads < 0) or else devo__etc_read_buf with
+ * that many threads: seconds, or -1 on a failed read (printed). */
+static double read_once(const char *text, size_t len, const double *want, size_t cells, int threads)
 {
-  FILE *f = fmemopen((void *)(uintptr_t)text, len, "r");
+  FILE *f = threads < 0 ? fmemopen((void *)(uintptr_t)text, len, "r") : NULL;
   devo_etc *e = NULL;
   char err[256];
   double t0, t;
   int st;
-  if (!f)
+  if (threads < 0 && !f)
     return -1.0;
   t0 = now();
-  st = devo_etc_read(&e, f, "bench", DEVO_ETC_AUTO, 0, NULL, err, sizeof err);
+  if (threads < 0)
+    st = devo_etc_read(&e, f, "bench", DEVO_ETC_AUTO, 0, NULL, err, sizeof err);
+  else
+    st = devo__etc_read_buf(&e, text, len, "bench", DEVO_ETC_AUTO, 0, threads, NULL, NULL, err,
+                            sizeof err);
   t = now() - t0;
-  fclose(f);
+  if (f)
+    fclose(f);
   if (st != DEVO_OK) {
     fprintf(stderr, "bench-read: %s\n", err);
     return -1.0;
@@ -57,17 +67,17 @@ static double read_once(const char *text, size_t len, const double *want, size_t
 }
 
 static int bench(const char *label, const char *text, size_t len, const double *want, size_t cells,
-                 int reps)
+                 int reps, int threads)
 {
   double *ts = (double *)malloc((size_t)reps * sizeof(double));
   int k;
-  if (!ts || read_once(text, len, want, cells) < 0) /* warm-up, and the check */
+  if (!ts || read_once(text, len, want, cells, threads) < 0) /* warm-up, and the check */
     return 1;
   for (k = 0; k < reps; ++k)
-    if ((ts[k] = read_once(text, len, NULL, cells)) < 0)
+    if ((ts[k] = read_once(text, len, NULL, cells, threads)) < 0)
       return 1;
   qsort(ts, (size_t)reps, sizeof(double), bench_cmp_double);
-  printf("%-6s %8.1f MB  %6d x %-4d  median %.3f s  %7.1f MB/s  (min %.3f s, %d reps)\n", label,
+  printf("%-7s %8.1f MB  %6d x %-4d  median %.3f s  %7.1f MB/s  (min %.3f s, %d reps)\n", label,
          (double)len / 1e6, (int)(cells / 16), 16, ts[reps / 2], (double)len / 1e6 / ts[reps / 2],
          ts[0], reps);
   free(ts);
@@ -112,12 +122,13 @@ int main(int argc, char **argv)
                             k % m == (size_t)m - 1 ? '\n' : ',');
   i = bench_stamp(date, sizeof date);
   printf("bench-read %s, %d CPUs online: devo_etc_read from memory\n", date, i);
-  if (bench("csv", csv, len, v, cells, reps))
+  if (bench("csv", csv, len, v, cells, reps, -1) || bench("csv-1t", csv, len, v, cells, reps, 1) ||
+      bench("csv-par", csv, len, v, cells, reps, 0))
     return 1;
   len = (size_t)snprintf(braun, cap, "%d %d 0\n", n, m);
   for (k = 0; k < cells; ++k)
     len += (size_t)snprintf(braun + len, cap - len, "%.17g\n", v[k]);
-  if (bench("braun", braun, len, v, cells, reps))
+  if (bench("braun", braun, len, v, cells, reps, -1))
     return 1;
   free(v);
   free(csv);
