@@ -191,6 +191,9 @@ int devo_etc_create(devo_etc **out, int ntasks, int nmach, const double *values,
  * must be given (> 0); otherwise pass 0. Nothing is returned from a half-read matrix.
  * format may carry DEVO_ETC_TASK_NAMES; CSV task and machine names are kept (see
  * devo_etc_task_name), within the rules of devo_etc_set_names.
+ * A CSV input of more than 2 MiB whose data rows hold no '"' is parsed by up to 16 threads (one
+ * per online CPU, 1 MiB each at least) started and joined within the call, with the result and
+ * messages of the one-thread reader; alloc is only called from the calling thread.
  * Returns DEVO_OK, DEVO_E_PARSE (malformed, ragged, non-numeric, NaN/inf, <= 0, too few or too
  * many), DEVO_E_IO, DEVO_E_NOMEM. */
 int devo_etc_read(devo_etc **out, FILE *in, const char *name, int format, int nmach,
