@@ -956,6 +956,8 @@ static int csv_par(rd *r, unsigned char delim, const char *b, size_t n, int t)
     off += c[k].cap;
   }
   par_run(c, t, part_read);
+  csv_long = 0; /* this thread read a chunk too: its flag is the serial reader's again (0, or
+                 * the prefix had failed) */
   off = r->nv;
   for (k = 0; k < t; ++k) {
     if (c[k].bad)
