@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "engine/include/devo.h"
 #include "tools/bench_util.h"
@@ -23,13 +26,14 @@
 
 static const char usage[] =
     "usage: bench-serve [--matrix etc_data/512x16/u_c_hihi.csv] [--reps 21] [--iters 50]\n"
-    "                   [--only parse|timeline|answer]\n"
+    "                   [--only parse|timeline|answer] [--arena 1|0]\n"
     "\n"
     "Microseconds per call of the phases of a devo serve request around the search: parse\n"
     "(serve_req_json of the matrix as a JSON body), timeline (devo_etc_timeline) and answer\n"
     "(sched_json_write into an open_memstream): the median of --reps batches (1 .. 999) of\n"
     "--iters calls (1 .. 100000) after a warm-up batch, each output checked first; --only\n"
-    "times one phase (for a profiler).\n";
+    "times one phase (for a profiler); --arena 0 parses with cJSON's plain malloc\n"
+    "(serve_req_setup not called). malloc is set up as devo serve sets it.\n";
 
 static double now(void)
 {
@@ -201,7 +205,7 @@ static char *make_body(const char *csv, size_t len, size_t *out_len)
 }
 
 static int parse_args(int argc, char **argv, const char **matrix, int *reps, int *iters,
-                      const char **only)
+                      const char **only, int *arena)
 {
   int i;
   for (i = 1; i + 1 < argc; i += 2) {
@@ -210,6 +214,8 @@ static int parse_args(int argc, char **argv, const char **matrix, int *reps, int
       *matrix = argv[i + 1];
     else if (strcmp(argv[i], "--only") == 0)
       *only = argv[i + 1];
+    else if (strcmp(argv[i], "--arena") == 0 && tool_parse_u64(argv[i + 1], &v) == 0 && v <= 1)
+      *arena = (int)v;
     else if (strcmp(argv[i], "--reps") == 0 && tool_parse_u64(argv[i + 1], &v) == 0 && v >= 1 &&
              v <= 999)
       *reps = (int)v;
@@ -225,7 +231,7 @@ static int parse_args(int argc, char **argv, const char **matrix, int *reps, int
 int main(int argc, char **argv)
 {
   const char *matrix = "etc_data/512x16/u_c_hihi.csv", *only = NULL;
-  int reps = 21, iters = 50, n, m, t, i;
+  int reps = 21, iters = 50, n, m, t, i, arena = 1;
   char *csv = NULL, *body, err[256], date[64];
   size_t csv_len = 0;
   FILE *f;
@@ -235,10 +241,16 @@ int main(int argc, char **argv)
   uint64_t s = 12345;
   if ((i = tool_std_args("bench-serve", usage, &argc, &argv)) != 0)
     return i > 0 ? 0 : 1;
-  if (parse_args(argc, argv, &matrix, &reps, &iters, &only) != 0) {
+  if (parse_args(argc, argv, &matrix, &reps, &iters, &only, &arena) != 0) {
     fputs(usage, stderr);
     return 2;
   }
+#if defined(__GLIBC__)
+  mallopt(M_MMAP_THRESHOLD, 32 << 20); /* as devo serve does */
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
+#endif
+  if (arena)
+    serve_req_setup();
   f = fopen(matrix, "rb");
   if (!f) {
     fprintf(stderr, "bench-serve: cannot open %s\n", matrix);
@@ -309,8 +321,9 @@ int main(int argc, char **argv)
   if (do_timeline(&c) != 0 || check_answer(&c) != 0)
     return 1;
   i = bench_stamp(date, sizeof date);
-  printf("bench-serve %s, %d CPUs online: %s (%d x %d), body %zu bytes, median of %d x %d calls\n",
-         date, i, matrix, n, m, c.body_len, reps, iters);
+  printf("bench-serve %s, %d CPUs online: %s (%d x %d), body %zu bytes, median of %d x %d calls, "
+         "arena %d\n",
+         date, i, matrix, n, m, c.body_len, reps, iters, arena);
   {
     static const char *const names[] = {"parse", "timeline", "answer"};
     int (*const fns[])(ctx *) = {do_parse, do_timeline, do_answer};
