@@ -293,8 +293,16 @@ __device__ long long devo__gls_scan(const devo__gls_args &g, int *list, const de
   const double lc = s.load[c];
   double bv = devo__gpu_inf();
   long long bi = DEVO__GLS_NONE;
+  int done = 0;
   for (int base = 0; base < kc; base += DEVO__GLS_TILE) {
+    /* one scan of a large instance is long (16384 x 256, consistent classes: with a look at the
+     * deadline only between moves, 1 s runs ended up to 30 ms late), so the deadline is also
+     * looked at between its tiles; the best candidate of the tiles scanned is still a valid
+     * move. With a step budget (no deadline) nothing changes. */
+    if (base > 0 && devo__gls_poll(g, ctl))
+      break;
     const int tn = kc - base < DEVO__GLS_TILE ? kc - base : DEVO__GLS_TILE;
+    done = base + tn;
     for (int i = (int)threadIdx.x; i < tn; i += nt) {
       const int t = list[base + i];
       s.tid[i] = t;
@@ -306,7 +314,7 @@ __device__ long long devo__gls_scan(const devo__gls_args &g, int *list, const de
     __syncthreads(); /* the tile is rewritten next */
   }
   devo__gls_argmin(bv, bi, ctl);
-  return (long long)kc * (m - 1) + (long long)kc * (n - kc);
+  return (long long)done * (m - 1) + (long long)done * (n - kc);
 }
 
 /* Applies candidate idx off machine c (thread 0 alone; the caller synchronises), with the

@@ -218,12 +218,23 @@ static inline DEVO_HD void devo__var_picks45(devo__u32x4 w, uint32_t i, uint32_t
 
 /* ---- exponential crossover ---- */
 
+/* Dimensions with D - 1 < 2^DEVO__EXP_NB_REG take devo__exp_length's short path: the powers
+ * CR^(2^b), b < DEVO__EXP_NB_REG, computed once in a fixed-size array that a GPU compiler keeps in
+ * registers (constant indices after unrolling). */
+#define DEVO__EXP_NB_REG 10
+
 /* The length L in [1, D] from the uniform u in (0, 1]: the smallest k >= 1 with CR^k < u, capped
  * at D, so P(L > k) = CR^k for 1 <= k < D (P(L = k) = CR^(k-1) (1 - CR), P(L = D) = CR^(D-1)):
  * the inverse of the truncated geometric law (NEC). L - 1 is the largest t <= D - 1 with
  * CR^t >= u, found by binary lifting: p_b = CR^(2^b) by repeated squaring, then greedily from
- * the top bit, O(log^2 D) IEEE products with DEVO_MUL (same bits on CPU and GPU; no loop over
- * coordinates). CR = 0 gives L = 1 (0 >= u never holds) and CR = 1 gives L = D exactly. */
+ * the top bit, with DEVO_MUL (same bits on CPU and GPU; no loop over coordinates). CR = 0 gives
+ * L = 1 (0 >= u never holds) and CR = 1 gives L = D exactly.
+ * Two paths, the same products in the same order (so the same bits: test_variants checks both
+ * against the array form): for D - 1 < 2^DEVO__EXP_NB_REG the powers are squared once into an
+ * array (9 dependent squarings, then at most 10 products); beyond, each p_b is squared again
+ * from CR (O(log^2 D) products, no array: an array indexed by a run-time b would live in a GPU
+ * thread's local memory). The short path exists for the GPU's post-barrier chain: the long one
+ * cost a chain of 28 dependent products and loop steps at D = 100, 55 at D = 1000. */
 static inline DEVO_HD uint32_t devo__exp_length(double cr, double u, uint32_t dim)
 {
   double acc = 1.0;
@@ -235,15 +246,26 @@ static inline DEVO_HD uint32_t devo__exp_length(double cr, double u, uint32_t di
     return dim;
   if (!(cr > 0.0))
     return 1u;
+  if (tmax < (1u << DEVO__EXP_NB_REG)) {
+    double p[DEVO__EXP_NB_REG];
+    p[0] = cr;
+    for (b = 1; b < DEVO__EXP_NB_REG; ++b)
+      p[b] = DEVO_MUL(p[b - 1], p[b - 1]);
+    for (b = DEVO__EXP_NB_REG - 1; b >= 0; --b) {
+      const uint32_t step = (uint32_t)1 << b;
+      const double c = DEVO_MUL(acc, p[b]);
+      if (t + step <= tmax && c >= u) {
+        acc = c;
+        t += step;
+      }
+    }
+    return t + 1u;
+  }
   while (nb < 31 && ((uint32_t)1 << (nb + 1)) <= tmax)
     nb++;
   for (b = nb; b >= 0; --b) {
     uint32_t step = (uint32_t)1 << b;
     if (t + step <= tmax) {
-      /* p_b = CR^(2^b), squared again from CR each time instead of kept in an array: the same
-       * products in the same order (so the same bits), O(log^2 D) multiplications (45 at
-       * D = 1000), no array (an array indexed by b lives in local memory on the GPU, 256
-       * bytes per thread, or in 64 registers when unrolled) */
       double c, pb = cr;
       for (k = 0; k < b; ++k)
         pb = DEVO_MUL(pb, pb);

@@ -298,7 +298,8 @@ TEST_CASE(exp_length_edges)
 
 /* The length by binary lifting with the powers kept in an array (the first form of
  * devo__exp_length, before it squared each power again from CR to keep device threads free of a
- * local array): written out here as the reference. Both must give the same L for every input,
+ * local array): written out here as the reference. Both paths of devo__exp_length (short below
+ * D = 1025, long beyond) must give the same L for every input,
  * so that the GPU kernels' and the CPU's trials did not change. */
 static uint32_t exp_length_array_form(double cr, double u, uint32_t dim)
 {
@@ -328,7 +329,8 @@ static uint32_t exp_length_array_form(double cr, double u, uint32_t dim)
 
 TEST_CASE(exp_length_matches_array_form)
 {
-  static const uint32_t dims[] = {1, 2, 3, 10, 100, 128, 1000, 1024, 4097, 100000, 2147483647u};
+  static const uint32_t dims[] = {1,    2,    3,    10,   100,    128,
+                                  1000, 1024, 1025, 4097, 100000, 2147483647u};
   static const double crs[] = {0.0, 1e-300, 0.2, 0.5, 0.9, 0.99, 0.999999, 1.0 - 1e-16, 1.0};
   uint64_t st = 0x9e3779b97f4a7c15ull;
   long n = 0, k;
