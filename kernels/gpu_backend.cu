@@ -764,8 +764,14 @@ static int devo__gpu_run_jump(devo_solver *s, devo__gpu_state *g, uint32_t gen, 
     bb = fmax;
   if (sb > (1 << 20))
     sb = 1 << 20;
-  DEVO__CK(cudaLaunchKernel(g->vk.gobl_box, dim3((unsigned)bb), dim3(DEVO__FLAT_THREADS), args, 0,
-                            g->st));
+  if (s->o.gpu_design & DEVO__GPU_VAR_GENERAL) {
+    DEVO__CK(cudaLaunchKernel(g->vk.gobl_box1, dim3((unsigned)bb), dim3(DEVO__FLAT_THREADS), args,
+                              0, g->st));
+  } else {
+    const int64_t cb = ((int64_t)g->a.dim + 31) / 32;
+    DEVO__CK(cudaLaunchKernel(g->vk.gobl_box, dim3((unsigned)(cb < fmax ? cb : fmax)), dim3(1024),
+                              args, 0, g->st));
+  }
   DEVO__CK(cudaLaunchKernel(g->vk.gobl_opp, dim3(g->blocks), dim3(g->threads), oargs, g->smem_red,
                             g->st));
   DEVO__CK(cudaLaunchKernel(g->vk.gobl_select, dim3((unsigned)sb), dim3(DEVO__FLAT_THREADS), args,

@@ -423,28 +423,10 @@ __device__ __forceinline__ void devo__cecc_mma(int warp, int tpw, int lane, int 
 }
 
 /* The variant kernel's best index: each warp scans the previous generation's fitness itself
- * (gpu_fast.cu's devo__fastv_best: lowest index on ties, the same index in every warp). */
+ * (gpu_common.cuh: lowest index on ties, the same index in every warp). */
 __device__ __forceinline__ int devo__cecc_best(const double *fit, int np)
 {
-  const int l = (int)threadIdx.x & 31;
-  double v = devo__gpu_inf();
-  int bi = 0x7fffffff;
-  for (int k = l; k < np; k += 32) {
-    const double f = fit[k];
-    if (f < v) {
-      v = f;
-      bi = k;
-    }
-  }
-  for (int off = 16; off > 0; off >>= 1) {
-    const double ov = __shfl_xor_sync(0xffffffffu, v, off);
-    const int oi = __shfl_xor_sync(0xffffffffu, bi, off);
-    if (ov < v || (ov == v && oi < bi)) {
-      v = ov;
-      bi = oi;
-    }
-  }
-  return bi == 0x7fffffff ? 0 : bi;
+  return devo__gpu_warp_argmin(fit, np);
 }
 
 /* The kernel body; VAR: the fourth version (a DE variant other than plain rand1bin, one block per

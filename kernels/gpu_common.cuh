@@ -133,7 +133,9 @@ struct devo__gpu_vktab {
   const void *gen;         /* (args, vargs, k): one generation, base + k (graph mode) */
   const void *persist;     /* (args, vargs, gen0, ngens, barrier) */
   const void *init;        /* (args, vargs): jDE's initial F and CR */
-  const void *gobl_box;    /* (args, vargs, gen): per-coordinate min and max */
+  const void *gobl_box;    /* (args, vargs, gen): per-coordinate min and max (version 2:
+                              blocks of 1024 threads per 32 coordinates) */
+  const void *gobl_box1;   /* version 1 (DEVO__GPU_VAR_GENERAL): a thread per coordinate */
   const void *gobl_opp;    /* (args, vargs, gen, k): opposites and their evaluation */
   const void *gobl_select; /* (args, vargs, gen): survivors into generation gen's buffers */
   const void *persist2;    /* as persist, the run's strategy and crossover compiled in (group
@@ -321,6 +323,49 @@ __device__ __forceinline__ void devo__grid_wait(const unsigned int *ctr, unsigne
     }
   }
   __syncthreads();
+}
+
+/* The index of the smallest of fit[0..np) (lowest index on ties; all +inf gives 0, the CPU's
+ * scan), computed by one warp on its own: every lane scans a stride of the array, then a
+ * butterfly; min over (value, index) pairs is exact in any order, so every warp of the grid that
+ * calls it gets the same index. Every lane of the warp calls it; fitness is never NaN. The first
+ * DEVO__ARGMIN_BATCH values of each lane are loaded before any is compared, so that up to
+ * 32 x DEVO__ARGMIN_BATCH individuals cost one memory round trip (a loop unrolled by 4 took two
+ * at NP = 250, on the chain after the grid barrier). */
+#define DEVO__ARGMIN_BATCH 8
+__device__ __forceinline__ int devo__gpu_warp_argmin(const double *fit, int np)
+{
+  const int l = (int)threadIdx.x & 31;
+  double v = devo__gpu_inf(), f[DEVO__ARGMIN_BATCH];
+  int bi = 0x7fffffff;
+#pragma unroll
+  for (int q = 0; q < DEVO__ARGMIN_BATCH; ++q) {
+    const int k = l + 32 * q;
+    f[q] = k < np ? fit[k] : devo__gpu_inf();
+  }
+#pragma unroll
+  for (int q = 0; q < DEVO__ARGMIN_BATCH; ++q)
+    if (f[q] < v) { /* k ascends per lane: ties keep the lower index */
+      v = f[q];
+      bi = l + 32 * q;
+    }
+#pragma unroll 4
+  for (int k = l + 32 * DEVO__ARGMIN_BATCH; k < np; k += 32) {
+    const double x = fit[k];
+    if (x < v) {
+      v = x;
+      bi = k;
+    }
+  }
+  for (int off = 16; off > 0; off >>= 1) {
+    const double ov = __shfl_xor_sync(0xffffffffu, v, off);
+    const int oi = __shfl_xor_sync(0xffffffffu, bi, off);
+    if (ov < v || (ov == v && oi < bi)) {
+      v = ov;
+      bi = oi;
+    }
+  }
+  return bi == 0x7fffffff ? 0 : bi;
 }
 
 /* Generation gen left a vector with fitness fi: record it when fi reached the target (the host

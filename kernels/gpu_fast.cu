@@ -37,10 +37,12 @@
  *                          jDE's F' and CR', the exponential run) and each coordinate's
  *                          uniforms; the exponential crossover draws them only for the
  *                          coordinates of its run (the others keep the target's value whatever
- *                          their uniforms). After the barrier: "best" (strategies that read it)
- *                          by each warp scanning the previous generation's fitness itself (no
- *                          block barrier), then the donors' (and the best's) loads, the trial
- *                          by devo__var_trial_u, the evaluation and the replacement. State by
+ *                          their uniforms). After the barrier, in one memory round trip: the
+ *                          donors' loads, for strategies that read "best" the row of the last
+ *                          generation's best index (a guess, loaded again when wrong) and each
+ *                          warp's scan of the previous generation's fitness (no block barrier;
+ *                          all its loads before any comparison); then the trial by
+ *                          devo__var_trial_u, the evaluation and the replacement. State by
  *                          generation parity as gpu_vfused.cu keeps it (fitness, F, CR written
  *                          every generation), so the host side, GOBL's jump launches and the
  *                          general kernel work on the same buffers. Only C = 1 is instantiated
@@ -211,34 +213,6 @@ __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
 
 /* ---- version 2: every DE variant (issue 18) ---------------------------------------------- */
 
-/* The index of the smallest of fit[0..np) (lowest index on ties; all +inf gives 0, the CPU's
- * scan), computed by each warp on its own: every lane scans a stride of the array, then a
- * butterfly; min over (value, index) pairs is exact in any order, so every warp of the grid gets
- * the same index. Every lane of the warp calls it. Fitness is never NaN. */
-__device__ __forceinline__ int devo__fastv_best(const double *fit, int np)
-{
-  const int l = (int)threadIdx.x & 31;
-  double v = devo__gpu_inf();
-  int bi = 0x7fffffff;
-#pragma unroll 4
-  for (int k = l; k < np; k += 32) {
-    const double f = fit[k];
-    if (f < v) { /* k ascends per lane: ties keep the lower index */
-      v = f;
-      bi = k;
-    }
-  }
-  for (int off = 16; off > 0; off >>= 1) {
-    const double ov = __shfl_xor_sync(0xffffffffu, v, off);
-    const int oi = __shfl_xor_sync(0xffffffffu, bi, off);
-    if (ov < v || (ov == v && oi < bi)) {
-      v = ov;
-      bi = oi;
-    }
-  }
-  return bi == 0x7fffffff ? 0 : bi;
-}
-
 /* Generations gen0 + 1 .. gen0 + ngens of variant (S, X) with the run's jDE flag and numbers in
  * va.var; block b's group g owns vector b * vpb + g throughout. A launch after the generation
  * that reached the target (an earlier launch of the host's chunk, before a GOBL jump) does
@@ -286,6 +260,7 @@ __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
   }
   devo__var_ind w;
   memset(&w, 0, sizeof w);
+  int pbest = 0; /* the best index of the last generation (the same in every warp) */
   auto draw = [&](uint32_t gen) {
     if (active)
       w = devo__var_draw(&var, a.seed, gen, (uint32_t)i, (uint32_t)a.np, (uint32_t)d, Fi, CRi);
@@ -312,14 +287,15 @@ __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
   auto step = [&](uint32_t gen) {
     const bool odd = (gen & 1u) != 0;
     const double *src = odd ? a.pop0 : a.pop1;
-    const int best = use_best ? devo__fastv_best(odd ? a.fit : va.fit1, a.np) : 0;
-    const double *xb = src + (size_t)best * d;
     const double *xr[DEVO__MAX_PICKS];
 #pragma unroll
     for (int k = 0; k < DEVO__MAX_PICKS; ++k)
       xr[k] = src + (size_t)(k < picks ? w.r[k] : 0u) * d;
-    /* every load of the trial issued before the first use (one L2 round trip) */
+    /* every load of the trial issued before the first use (one L2 round trip): the donors', the
+     * best's row as guessed (the last generation's best index: the best rarely changes), and the
+     * fitness values that say which is the best; a wrong guess loads the row again */
     double v[C][DEVO__MAX_PICKS], vb[C], t[C];
+    const double *xg = src + (size_t)pbest * d;
 #pragma unroll
     for (int c = 0; c < C; ++c) {
       const int j = lane + c * lanes;
@@ -331,7 +307,18 @@ __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
           v[c][k] = xr[k][j];
       }
       if (take[c] && use_best)
-        vb[c] = xb[j];
+        vb[c] = xg[j];
+    }
+    if (use_best) {
+      const int best = devo__gpu_warp_argmin(odd ? a.fit : va.fit1, a.np);
+      if (best != pbest) {
+        const double *xb = src + (size_t)best * d;
+#pragma unroll
+        for (int c = 0; c < C; ++c)
+          if (take[c])
+            vb[c] = xb[lane + c * lanes];
+        pbest = best;
+      }
     }
 #pragma unroll
     for (int c = 0; c < C; ++c) {

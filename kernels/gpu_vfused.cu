@@ -22,8 +22,10 @@
  *   devo__k_gobl_box, devo__k_gobl_opp, devo__k_gobl_select   a GOBL jump generation, three
  *                      launches: per-coordinate min and max, the opposites and their evaluation,
  *                      the survivors by rank
- * State of a variant run, by generation parity (generation g in buffer g & 1, like the
- * population): fitness (a.fit for even g, v.fit1 for odd g: the "best" of generation g - 1 is
+ *   devo__k_gobl_box2  version 2 of the min and max (the default): the rows split over 32 warps
+ *                      per 32 coordinates instead of one thread scanning all NP rows
+ * (BENCHMARKS.md) State of a variant run, by generation parity (generation g in buffer g & 1, like
+ * the population): fitness (a.fit for even g, v.fit1 for odd g: the "best" of generation g - 1 is
  * read by every block while others write generation g's), and jDE's F and CR. Every vector of
  * generation g writes its row, fitness, F and CR into the g & 1 buffers whether or not the trial
  * won, so no buffer is read and written in the same generation.
@@ -37,6 +39,9 @@
 namespace cg = cooperative_groups;
 
 extern __shared__ double devo__sm[];
+
+/* Groups per block whose next draws devo__k_vpersist keeps in shared memory during the wait. */
+#define DEVO__VP_PRE 4
 
 /* ---- draws and operators of one trial (problems/de_variant.h) ------------------------------ */
 
@@ -112,14 +117,6 @@ devo__gpu_vcoord(const devo__gpu_args &a, const devo__gpu_vargs &v, uint32_t gen
 
 /* ---- generation step ---------------------------------------------------------------------- */
 
-__device__ __forceinline__ void devo__vpair_min(double &v, int &i, double ov, int oi)
-{
-  if (ov < v || (ov == v && oi < i)) {
-    v = ov;
-    i = oi;
-  }
-}
-
 /* The index of the smallest of fit[0..np) (lowest index on ties; all +inf gives 0, like the
  * CPU's scan), every thread of the block gets it. Warp 0 alone scans and reduces (the lanes'
  * loads are independent, so they overlap), then one block barrier publishes the index: one
@@ -129,17 +126,9 @@ __device__ __forceinline__ int devo__gpu_vbest(const double *fit, int np)
 {
   __shared__ int sb;
   if (threadIdx.x < 32) {
-    const int lane = (int)threadIdx.x;
-    double val = devo__gpu_inf();
-    int bi = 0x7fffffff;
-#pragma unroll 4
-    for (int k = lane; k < np; k += 32)
-      devo__vpair_min(val, bi, fit[k], k);
-    for (int off = 16; off > 0; off >>= 1)
-      devo__vpair_min(val, bi, __shfl_xor_sync(0xffffffffu, val, off),
-                      __shfl_xor_sync(0xffffffffu, bi, off));
-    if (lane == 0)
-      sb = bi == 0x7fffffff ? 0 : bi;
+    const int bi = devo__gpu_warp_argmin(fit, np);
+    if (threadIdx.x == 0)
+      sb = bi;
   }
   __syncthreads();
   const int best = sb;
@@ -245,10 +234,15 @@ __global__ void __launch_bounds__(1024) devo__k_vpersist(devo__gpu_args a, devo_
   /* with one vector slot per block, the next generation's draws are made while the block waits
    * at the barrier (as devo__k_persist does with its indices): they need no other block's data
    * (jDE's F_i, CR_i of vector i0 were written by this group, before the arrival's
-   * __syncthreads) */
-  const bool one_slot = stride >= a.np;
+   * __syncthreads). One thread of the group draws them into shared memory (for group 0 one of
+   * warp 1 when the group spans warps, so that the draw does not delay thread 0's poll), and
+   * the wait's __syncthreads publishes them: no thread keeps them in registers across the
+   * barrier (held in registers they spilled at 64 registers: ptxas -v, CUDA 13). Blocks of
+   * more than DEVO__VP_PRE groups (D < 32) draw after the barrier. */
+  __shared__ devo__vdraw s_pre[DEVO__VP_PRE];
+  const bool one_slot = stride >= a.np && a.vpb <= DEVO__VP_PRE;
   const int i0 = (int)blockIdx.x * a.vpb + grp;
-  devo__vdraw pre;
+  const int draw_lane = grp == 0 && a.lanes > 32 ? 32 : 0;
   bool have_pre = false;
   devo__gpu_stage<KIND>(a, devo__sm);
   for (uint32_t k = 1; k <= ngens; ++k) {
@@ -256,7 +250,7 @@ __global__ void __launch_bounds__(1024) devo__k_vpersist(devo__gpu_args a, devo_
     const int best = devo__gpu_vbest_of<S, X>(a, v, gen);
     for (int64_t b = (int64_t)blockIdx.x * a.vpb; b < a.np; b += stride)
       devo__vfused_vector<KIND, S, X>(a, v, gen, (int)(b + grp), lane, s_trial, devo__sm, best,
-                                      have_pre ? &pre : NULL);
+                                      have_pre ? &s_pre[grp] : NULL);
     if (k == ngens)
       break; /* the end of the kernel is the last barrier */
     if (barrier == DEVO__BARRIER_CG) {
@@ -264,7 +258,8 @@ __global__ void __launch_bounds__(1024) devo__k_vpersist(devo__gpu_args a, devo_
     } else {
       devo__grid_arrive(&a.ctl->bar);
       if (one_slot && i0 < a.np) {
-        pre = devo__gpu_vdraw<S, X>(a, v, gen + 1u, i0);
+        if (lane == draw_lane)
+          s_pre[grp] = devo__gpu_vdraw<S, X>(a, v, gen + 1u, i0);
         have_pre = true;
       }
       devo__grid_wait(&a.ctl->bar, k * gridDim.x, barrier == DEVO__BARRIER_RELAXED);
@@ -307,6 +302,80 @@ __global__ void devo__k_gobl_box(devo__gpu_args a, devo__gpu_vargs v, uint32_t g
     }
     v.gbox[j] = lo;
     v.gbox[d + j] = hi;
+  }
+}
+
+/* Version 2 of devo__k_gobl_box (the default; version 1 runs with DEVO__GPU_VAR_GENERAL): the
+ * same a_j and b_j with the rows split over the block. A block of DEVO__GBOX_ROWS warps takes 32
+ * coordinates (a warp's lanes: coalesced); warp w scans rows w, w + DEVO__GBOX_ROWS, ...; the
+ * partial results merge by (value, index), ties to the lower index, which is the CPU's scan
+ * (strict comparisons in index order keep the first of equal values: the row's own bits, so -0
+ * and +0 come out as there). Version 1 ran NP dependent-ish loads per thread on 100 threads
+ * (D = 100): most of a jump's time. */
+#define DEVO__GBOX_ROWS  32
+#define DEVO__GBOX_BATCH 8
+__device__ __forceinline__ void devo__gbox_take(double &v, int &vi, double x, int xi, bool lower)
+{
+  if ((lower ? x < v : x > v) || (x == v && xi < vi)) {
+    v = x;
+    vi = xi;
+  }
+}
+
+__global__ void __launch_bounds__(32 * DEVO__GBOX_ROWS)
+    devo__k_gobl_box2(devo__gpu_args a, devo__gpu_vargs v, uint32_t gen)
+{
+  __shared__ double s_v[2][DEVO__GBOX_ROWS][32];
+  __shared__ int s_i[2][DEVO__GBOX_ROWS][32];
+  if (devo__gpu_done_before(a, gen))
+    return;
+  const double *src = (gen & 1u) ? a.pop0 : a.pop1;
+  const size_t d = (size_t)a.dim;
+  const int lane = (int)threadIdx.x & 31, w = (int)threadIdx.x >> 5, np = a.np;
+  for (size_t j0 = (size_t)blockIdx.x * 32; j0 < d; j0 += (size_t)gridDim.x * 32) {
+    const size_t j = j0 + (size_t)lane;
+    const bool on = j < d;
+    double lo = devo__gpu_inf(), hi = -devo__gpu_inf(), x[DEVO__GBOX_BATCH];
+    int li = 0x7fffffff, hix = 0x7fffffff;
+    /* every load of the first batch before any comparison: one round trip up to NP = 256 */
+#pragma unroll
+    for (int q = 0; q < DEVO__GBOX_BATCH; ++q) {
+      const int i = w + DEVO__GBOX_ROWS * q;
+      x[q] = on && i < np ? src[(size_t)i * d + j] : 0.0;
+    }
+#pragma unroll
+    for (int q = 0; q < DEVO__GBOX_BATCH; ++q) {
+      const int i = w + DEVO__GBOX_ROWS * q;
+      if (on && i < np) {
+        devo__gbox_take(lo, li, x[q], i, true);
+        devo__gbox_take(hi, hix, x[q], i, false);
+      }
+    }
+    for (int i = w + DEVO__GBOX_ROWS * DEVO__GBOX_BATCH; on && i < np; i += DEVO__GBOX_ROWS) {
+      const double y = src[(size_t)i * d + j];
+      devo__gbox_take(lo, li, y, i, true);
+      devo__gbox_take(hi, hix, y, i, false);
+    }
+    s_v[0][w][lane] = lo;
+    s_i[0][w][lane] = li;
+    s_v[1][w][lane] = hi;
+    s_i[1][w][lane] = hix;
+    __syncthreads();
+    for (int h = DEVO__GBOX_ROWS / 2; h > 0; h >>= 1) {
+      if (w < h) {
+        devo__gbox_take(lo, li, s_v[0][w + h][lane], s_i[0][w + h][lane], true);
+        devo__gbox_take(hi, hix, s_v[1][w + h][lane], s_i[1][w + h][lane], false);
+        s_v[0][w][lane] = lo;
+        s_i[0][w][lane] = li;
+        s_v[1][w][lane] = hi;
+        s_i[1][w][lane] = hix;
+      }
+      __syncthreads();
+    }
+    if (w == 0 && on) {
+      v.gbox[j] = lo;
+      v.gbox[d + j] = hi;
+    }
   }
 }
 
@@ -431,7 +500,8 @@ int devo__gpu_vfused_fill(int kind, const devo__variant *var, devo__gpu_vktab *t
     return -1;
   }
   t->init = (const void *)devo__k_vinit;
-  t->gobl_box = (const void *)devo__k_gobl_box;
+  t->gobl_box = (const void *)devo__k_gobl_box2;
+  t->gobl_box1 = (const void *)devo__k_gobl_box;
   t->gobl_select = (const void *)devo__k_gobl_select;
   return 0;
 }

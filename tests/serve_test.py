@@ -107,6 +107,26 @@ def makespan(etc, assign, ready=None):
     return max(load)
 
 
+def check_times(etc, a, ready=None):
+    """Every start, finish, load and completion of answer a equals, bit for bit, the sum
+    recomputed here (FCFS: each machine's tasks in index order, from its ready time, as
+    problems/etc.h adds them): the numbers of the JSON read back exactly."""
+    m = len(etc[0])
+    done = list(ready) if ready else [0.0] * m
+    load = [0.0] * m
+    bad = 0
+    for t, j in enumerate(a["assignment"]):
+        row = a["schedule"][t]
+        bad += row["task"] != t or row["machine"] != j or row["start"] != done[j]
+        done[j] += etc[t][j]
+        load[j] += etc[t][j]
+        bad += row["finish"] != done[j]
+    for j, pm in enumerate(a["per_machine"]):
+        bad += pm["load"] != load[j] or pm["completion"] != done[j]
+    check(bad == 0 and len(a["schedule"]) == len(etc) and len(a["per_machine"]) == m,
+          "%d times of the answer differ from their sums recomputed here" % bad)
+
+
 def devo_schedule(devo, path, *args):
     out = subprocess.run([devo, "schedule", path, "--format", "json", *args],
                          capture_output=True, text=True, check=True)
@@ -141,6 +161,7 @@ def case_api(devo, src):
             check(a["makespan"] == ref["makespan"], "makespan %r vs %r" % (a["makespan"], ref["makespan"]))
             mk = makespan(etc, a["assignment"], ready if with_ready else None)
             check(math.isclose(mk, a["makespan"], rel_tol=1e-12), "makespan recomputed %r %r" % (mk, a["makespan"]))
+            check_times(etc, a, ready if with_ready else None)
             check(a["admission"] == "search" and a["deadline_met"] is True, "admission/deadline")
             check(set(ref) - {"elapsed"} <= set(a), "the fields of devo schedule --format json")
             # the same as CSV with query parameters

@@ -309,6 +309,126 @@ TEST_CASE(json_numbers_round_trip)
   }
 }
 
+/* The reference text of a double, written here apart from json_out.c: printf's %.15g when it
+ * reads back exactly, else %.17g (glibc's printf and strtod round correctly). */
+static void ref_fmt(char *b, size_t len, double x)
+{
+  snprintf(b, len, "%.15g", x);
+  if (strtod(b, NULL) != x)
+    snprintf(b, len, "%.17g", x);
+}
+
+/* json_fmt_double formats most numbers with integer arithmetic of its own (issue 26): its text
+ * is exactly printf's, for doubles of every kind that reaches it: schedule-like times (sums of
+ * ETC values), binary fractions (exact ties in the 16th or 18th digit), neighbours of powers of
+ * 10 and of 2 (where the decimal exponent or the gap below changes), both ends of its own range
+ * (1e-4 .. 1e15), integers, zeros, and any bit pattern. */
+TEST_CASE(json_numbers_as_printf)
+{
+  uint64_t s = 2026;
+  char got[40], want[40];
+  long k, bad = 0;
+  int i;
+  for (k = 0; k < 300000; ++k) {
+    double x;
+    uint64_t bits;
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    switch (k % 8) {
+    case 0: /* any bit pattern */
+      memcpy(&x, &s, sizeof x);
+      break;
+    case 1: /* any mantissa, exponents 2^-20 .. 2^60 */
+      bits = (s >> 12) | ((uint64_t)(1003 + (s >> 4) % 80) << 52);
+      memcpy(&x, &bits, sizeof x);
+      break;
+    case 2: /* binary fractions */
+      x = (double)(s >> 40) / (double)(1ull << (s % 40));
+      break;
+    case 3: /* next to a power of 10 */
+      x = nextafter(pow(10.0, (double)((int)(s % 26) - 7)), (s >> 9) & 1 ? 0.0 : 1e300);
+      break;
+    case 4: /* next to a power of 2 */
+      x = nextafter(ldexp(1.0, (int)(s % 90) - 40), (s >> 9) & 1 ? 0.0 : 1e300);
+      break;
+    case 5: /* decimals of a few digits, as a person writes them */
+      x = (double)(s % 100000000) / pow(10.0, (double)(s >> 60));
+      break;
+    case 6: /* start and finish times: sums of ETC-like values */
+      x = 0.0;
+      for (i = 0; i < (int)(s % 40); ++i)
+        x += 1.0 + (double)((s >> (i % 20)) % 1000000007) / 7.0;
+      break;
+    default: /* integers */
+      x = (double)(s >> (11 + s % 50));
+      break;
+    }
+    if ((s >> 63) & 1)
+      x = -x;
+    if (!isfinite(x))
+      continue;
+    json_fmt_double(got, sizeof got, x);
+    ref_fmt(want, sizeof want, x);
+    if (strcmp(got, want) != 0 && ++bad <= 5)
+      fprintf(stderr, "%.17g: written %s, printf %s\n", x, got, want);
+  }
+  CHECK_EQ_INT(bad, 0);
+  {
+    static const double edge[] = {
+        0.0,      1e-4, 1e15, 999999999999999.9, 99999999999999.99, 0.1 + 0.2, 1.0, 0.5, 2.5e-5,
+        123456.5, 0.05, 1e-5};
+    for (i = 0; i < (int)(sizeof edge / sizeof edge[0]); ++i) {
+      json_fmt_double(got, sizeof got, edge[i]);
+      ref_fmt(want, sizeof want, edge[i]);
+      CHECKF(strcmp(got, want) == 0, "%.17g: written %s, printf %s", edge[i], got, want);
+      json_fmt_double(got, sizeof got, -edge[i]);
+      ref_fmt(want, sizeof want, -edge[i]);
+      CHECKF(strcmp(got, want) == 0, "%.17g: written %s, printf %s", -edge[i], got, want);
+    }
+  }
+}
+
+/* Integers as printf writes them, the extremes too, and a text longer than the writer's block
+ * reaches the stream whole and in order. */
+TEST_CASE(json_integers_and_long_text)
+{
+  static const int64_t iv[] = {0, 1, -1, 9, 10, -10, 1234567890123, INT64_MAX, INT64_MIN};
+  char *text = NULL, want[64], *long_s = (char *)malloc(20001);
+  size_t len = 0, i, off = 0;
+  FILE *f = open_memstream(&text, &len);
+  json_out j;
+  CHECK(f != NULL && long_s != NULL);
+  memset(long_s, 'a', 20000);
+  long_s[20000] = 0;
+  CHECK(json_init(&j, f) == 0);
+  json_arr(&j);
+  for (i = 0; i < sizeof iv / sizeof iv[0]; ++i)
+    json_int(&j, iv[i]);
+  json_uint(&j, UINT64_MAX);
+  for (i = 0; i < 3000; ++i) /* past one block */
+    json_int(&j, (int64_t)i * 7919);
+  json_str(&j, long_s); /* past one block at once */
+  json_end_arr(&j);
+  CHECK(json_done(&j) == 0);
+  fclose(f);
+  CHECK(text[off++] == '[');
+  for (i = 0; i < sizeof iv / sizeof iv[0]; ++i) {
+    snprintf(want, sizeof want, "%lld,", (long long)iv[i]);
+    CHECKF(strncmp(text + off, want, strlen(want)) == 0, "%s at %zu", want, off);
+    off += strlen(want);
+  }
+  CHECK(strncmp(text + off, "18446744073709551615,", 21) == 0);
+  off += 21;
+  for (i = 0; i < 3000; ++i) {
+    snprintf(want, sizeof want, "%lld,", (long long)i * 7919);
+    CHECKF(strncmp(text + off, want, strlen(want)) == 0, "%s at %zu", want, off);
+    off += strlen(want);
+  }
+  CHECK(text[off] == '"' && strspn(text + off + 1, "a") == 20000);
+  CHECK(strcmp(text + off + 20001, "\"]\n") == 0);
+  free(text);
+  free(long_s);
+}
+
 static const char *write_named(void)
 {
   static char path[128];
@@ -440,6 +560,8 @@ int main(int argc, char **argv)
                                   TC(timeline_matches_the_objective),
                                   TC(source_names),
                                   TC(json_numbers_round_trip),
+                                  TC(json_numbers_as_printf),
+                                  TC(json_integers_and_long_text),
                                   TC(cli_csv_output),
                                   TC(cli_json_output)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);

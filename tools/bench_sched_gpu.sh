@@ -28,8 +28,9 @@
 # up to date), BUDGET_S (default 530), CPU_THREADS (default: the cores, 16 there), WORK (the
 # generated instances, default /tmp/devo-bench-sched), TIME_SCALE (default 1: multiplies every
 # time limit, for a try on a machine without a GPU, e.g. 0.05), SIZES (part 2, default
-# "4096x64 16384x256"), DEADLINE_SIZES (part 1, default the same), CLASSES (part 2, default the
-# eight above), SKIP_BUILD=1 (take BUILD_DIR's devo, etc-gen and bench-gpu-ls as they are).
+# "4096x64 16384x256"), DEADLINE_SIZES (part 1, default the same), DEADLINE_CLASSES (default
+# u_i_hihi), DEADLINE_THREADS (default "1 CPU_THREADS"), CLASSES (part 2, default the eight
+# above), SKIP_BUILD=1 (take BUILD_DIR's devo, etc-gen and bench-gpu-ls as they are).
 # Without a GPU (a CPU-only build) the GPU runs fail and show as "failed"; the rest
 # runs. Needs python3.
 set -u
@@ -324,25 +325,27 @@ def wall(cmd):
 
 def deadline_check():
     sizes = [sz(s) for s in os.environ.get("DEADLINE_SIZES", "4096x64 16384x256").split()]
-    cls = "u_i_hihi"
+    classes = os.environ.get("DEADLINE_CLASSES", "u_i_hihi").split()
     runs = 20
-    thread_counts = sorted(set([1, THREADS]))
+    thread_counts = sorted(set(int(x) for x in os.environ.get(
+        "DEADLINE_THREADS", "1 %d" % THREADS).split()))
     emit("### Deadline of `devo schedule`, timed from outside the process")
     emit()
     emit("%d runs per row of `devo schedule FILE --objective makespan --time-limit T --threads N "
          "--seed r` (r = 1..%d; the schedule to a pipe, as a caller reads it), the wall time of "
          "the whole process measured around it (python perf_counter around subprocess.run). FILE: "
-         "`etc-gen --class %s --seed 1` at each size (CSV). The limit counts from process "
+         "`etc-gen --class C --seed 1` at each size for C in %s (CSV). The limit counts from process "
          "start, reading included: the last column is the wall time of `devo schedule FILE "
          "--heuristic mct` (read, one O(n m) heuristic, write; median of 3), the floor below "
-         "which no limit can be met." % (runs, runs, cls))
+         "which no limit can be met." % (runs, runs, ", ".join(classes)))
     emit()
     emit("| instance | threads | --time-limit s | runs | min ms | median ms | max ms | max - limit "
          "ms | over limit + 5 ms | failed | largest elapsed reported by devo ms | read + MCT + "
          "write alone ms |")
     emit("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|")
-    paths = gen_all([(cls, n, m) for n, m in sizes])
-    for (n, m), path in zip(sizes, paths):
+    specs = [(cls, n, m) for cls in classes for n, m in sizes]
+    paths = gen_all(specs)
+    for (cls, n, m), path in zip(specs, paths):
         fl = [wall([DEVO, "schedule", path, "--heuristic", "mct", "--time-limit", "100"])[0]
               for _ in range(3)]
         floor = statistics.median(fl)
@@ -454,10 +457,11 @@ def estimate():
         b = len(NAMES) * (5 * lim(1) + 0.05 + CUDA_INIT)
         a = len(VARIANTS) * len(ABL_NAMES) * (3 * lim(1) + 0.05 + CUDA_INIT)
         sizes = [sz(s) for s in os.environ.get("DEADLINE_SIZES", "4096x64 16384x256").split()]
-        nth = len(set([1, THREADS]))
-        d = sum(3 * read_s(n, m) + nth * 20 * (max(lim(0.1), read_s(n, m)) +
-                                               max(lim(1), read_s(n, m)) + 0.1)
-                for n, m in sizes)
+        nth = len(set(os.environ.get("DEADLINE_THREADS", "1 %d" % THREADS).split()))
+        ncl = len(os.environ.get("DEADLINE_CLASSES", "u_i_hihi").split())
+        d = ncl * sum(3 * read_s(n, m) + nth * 20 * (max(lim(0.1), read_s(n, m)) +
+                                                     max(lim(1), read_s(n, m)) + 0.1)
+                      for n, m in sizes)
         tst = 0 if os.environ.get("SKIP_TESTS", "0") == "1" else 60
         if part == "deadline":
             return "deadline runs %.0f s" % d, d

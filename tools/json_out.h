@@ -5,8 +5,9 @@
  * here: cJSON 1.7.15 prints "%.15g" whenever that reads back within a relative DBL_EPSILON, which
  * is not the same double (0.1 + 0.2 came out as 0.3, 1.7976931348623157e308 as a value that reads
  * back as infinity; 18% of random doubles changed); json_num writes %.15g when that reads back
- * bit for bit, else %.17g (which always does). Non-finite numbers are written as null (JSON has no
- * NaN or infinity); integers are exact (a uint64 seed too). */
+ * bit for bit, else %.17g (which always does): printf's text, from integer arithmetic of its own
+ * for most numbers (json_out.c). Non-finite numbers are written as null (JSON has no NaN or
+ * infinity); integers are exact (a uint64 seed too). */
 #ifndef DEVO_JSON_OUT_H
 #define DEVO_JSON_OUT_H
 
@@ -23,9 +24,14 @@ typedef struct json_out {
   int failed;                          /* out of memory, or nesting too deep */
   char *buf;                           /* for the escaped strings */
   size_t buflen;
+  /* the text not yet handed to f: one fwrite per block rather than a locked stdio call per
+   * character (most of an answer's time before) */
+  char out[8192];
+  size_t used;
 } json_out;
 
-/* 0, or -1 when out of memory. */
+/* 0, or -1 when out of memory. The text reaches f in blocks, the last one in json_done: nothing
+ * else may write to f in between. */
 int json_init(json_out *j, FILE *f);
 void json_obj(json_out *j);
 void json_end_obj(json_out *j);

@@ -12,10 +12,17 @@ server's time by backend (Server-Timing: parse, wait, search against its budget,
 throughput, the admissions (search or quick), and the server's RSS before and after.
 With --bad-every K, every K-th request is a malformed one (20 kinds, in turn) that must get its
 4xx status while the good ones keep being answered.
+Every answer later than the limit + 5 ms on the client's side gets a line of its own (client and
+server time, the server's phases, backend, admission), and the overruns are counted by the part
+that exceeded its median the most: a server phase (parse, wait, search, answer) or "outside"
+(the client's time less the server's: the network, the kernel, the client itself).
+--client-cpus and --server-cpus pin the clients and the server it starts to disjoint cores
+(e.g. 0-3 and 4-15), as clients on other hosts would be; by default both may run anywhere.
 
   python3 tools/serve_load.py --devo build/devo --clients 8 --requests 2000 \\
       --matrix etc_data/512x16/u_c_hihi.csv --time-limit 0.05 [--workers N] [--server-args ...]
   python3 tools/serve_load.py --connect 127.0.0.1:8707 --pid PID ...   (a server already running)
+  python3 tools/serve_load.py --devo build/devo --client-cpus 0-3 --server-cpus 4-15 ...
 """
 import argparse
 import http.client
@@ -64,13 +71,33 @@ def rss_kib(pid):
     return -1
 
 
+def cpu_list(text):
+    """The CPUs of a list such as 0-3,8,10-11 (taskset -c's format), as a set."""
+    cpus = set()
+    try:
+        for part in text.split(","):
+            lo, _, hi = part.partition("-")
+            lo, hi = int(lo), int(hi) if hi else int(lo)
+            if lo < 0 or hi < lo:
+                raise ValueError
+            cpus.update(range(lo, hi + 1))
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a CPU list such as 0-3,8" % text)
+    return cpus
+
+
 def start_server(args):
-    """Starts devo serve on a free port; a thread copies its log to --log."""
+    """Starts devo serve on a free port (on --server-cpus, if given); a thread copies its log to
+    --log."""
     cmd = [args.devo, "serve", "--listen", "127.0.0.1:0", "--queue", str(args.queue)]
     if args.workers:
         cmd += ["--workers", str(args.workers)]
     cmd += args.server_args
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    pin = None
+    if args.server_cpus:
+        pin = lambda: os.sched_setaffinity(0, args.server_cpus)  # inherited by all its threads
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=pin)
     port = None
     while True:
         line = proc.stderr.readline()
@@ -142,13 +169,13 @@ def client(args, body, etc, host, port, counter, results):
             c.request("POST", "/v1/schedule", body, {"Content-Type": "application/json"})
             t_sent = time.monotonic()  # the body handed to the socket: the deadline's clock
             r = c.getresponse()
-            data = r.read()
+            data = r.read()  # returns with the answer's last byte (its Content-Length)
+            t_end = time.monotonic()  # before any decoding or checking
         except (OSError, http.client.HTTPException) as e:
             out["problems"].append("request %d: %s" % (i, e))
             c.close()
             c = http.client.HTTPConnection(host, port, timeout=60)
             continue
-        t_end = time.monotonic()
         dt = t_end - t0
         out["lat"].append(dt)
         out["lat_sent"].append(t_end - t_sent)
@@ -195,6 +222,43 @@ def dist(xs, limit):
             "max_ms": 1e3 * xs[-1], "over": sum(1 for x in xs if x > limit + 0.005)}
 
 
+def fmt_cpus(cpus):
+    return ",".join(str(c) for c in sorted(cpus)) if cpus else "any"
+
+
+PARTS = ("parse", "wait", "search", "answer", "outside")
+
+
+def overrun_report(lat, srv, phases, bk, adm, limit):
+    """The client-side overruns, one dict each, with the part (a server phase, or "outside": the
+    client's time less the server's) that exceeded its median by the most; medians over all the
+    answers of the same backend. Returns (list, count by part)."""
+    def parts(a, b, p):
+        d = {k: p.get(k, 0.0) for k in PARTS[:-1]}
+        d["outside"] = a - b if b == b else float("nan")
+        return d
+    def median(xs):
+        xs = sorted(x for x in xs if x == x)
+        return xs[len(xs) // 2] if xs else 0.0
+    med = {}
+    for b in set(bk):
+        rows = [parts(a, s, p) for a, s, p, x in zip(lat, srv, phases, bk) if x == b]
+        med[b] = {k: median(r[k] for r in rows) for k in PARTS}
+    overruns, by_part = [], {}
+    for a, s, p, x, y in zip(lat, srv, phases, bk, adm):
+        if a <= limit + 0.005:
+            continue
+        d = parts(a, s, p)
+        over = {k: d[k] - med[x][k] for k in PARTS if d[k] == d[k]}
+        part = max(over, key=over.get) if over else "?"
+        by_part[part] = by_part.get(part, 0) + 1
+        overruns.append({"client_ms": 1e3 * a, "server_ms": 1e3 * s, "backend": x, "admission": y,
+                         "phases_ms": {k: 1e3 * v for k, v in p.items()},
+                         "outside_ms": 1e3 * d["outside"], "part": part,
+                         "over_median_ms": {k: 1e3 * v for k, v in over.items()}})
+    return overruns, by_part
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--devo", help="devo binary: start a server on a free port")
@@ -212,6 +276,10 @@ def main():
     ap.add_argument("--backend", default=None)
     ap.add_argument("--objective", default=None, help="weighted (the default of devo) or makespan")
     ap.add_argument("--bad-every", type=int, default=0)
+    ap.add_argument("--client-cpus", type=cpu_list, default=None, metavar="LIST",
+                    help="run the clients on these CPUs only (e.g. 0-3); default: any")
+    ap.add_argument("--server-cpus", type=cpu_list, default=None, metavar="LIST",
+                    help="run the server it starts on these CPUs only (e.g. 4-15); default: any")
     ap.add_argument("--log", help="write the server's log lines here")
     ap.add_argument("--json", help="write the figures as JSON here")
     args = ap.parse_args()
@@ -234,6 +302,8 @@ def main():
         host, port = args.connect.rsplit(":", 1)
         port, pid = int(port), args.pid
     rss0 = rss_kib(pid) if pid else -1
+    if args.client_cpus:  # after the server's start: the clients (forked or threads) inherit it
+        os.sched_setaffinity(0, args.client_cpus)
 
     # fork: the clients inherit the matrix and the body; they never touch the server's pipe
     ctx = multiprocessing.get_context("fork")
@@ -303,6 +373,7 @@ def main():
     for t, a in zip(srv, adm):
         if a and t > limit + 0.005:
             over_by_adm[a] = over_by_adm.get(a, 0) + 1
+    overruns, over_by_part = overrun_report(lat, srv, phases, bk, adm, limit)
     out = {
         "requests": args.requests, "clients": args.clients, "mode": args.mode, "tasks": n,
         "machines": m, "time_limit": limit, "answered": len(lat), "problems": len(problems),
@@ -311,6 +382,9 @@ def main():
         "overruns_limit_plus_5ms": cl["over"], "client": cl, "client_from_body_sent": cs, "server_queued": sv,
         "client_minus_server": gap, "server_by_backend": by_backend,
         "server_over_by_admission": over_by_adm, "mean_makespan_searched": mean_mk,
+        "client_cpus": sorted(args.client_cpus) if args.client_cpus else None,
+        "server_cpus": sorted(args.server_cpus) if args.server_cpus else None,
+        "overruns": overruns, "overruns_by_part": over_by_part,
         "throughput_rps": (len(lat) + bad_sent) / wall, "wall_s": wall,
         "bad_sent": bad_sent, "bad_right_status": bad_ok,
         "rss_before_kib": rss0, "rss_after_kib": rss1, "rss_series_kib": rss_series,
@@ -333,6 +407,17 @@ def main():
             "%s %.2f/%.2f/%.2f" % (k, d[k]["p50_ms"], d[k]["p99_ms"], d[k]["max_ms"])
             for k in PHASES + ("search_minus_budget",) if d[k]["n"]) +
             "; over: %d" % d["server_queued"]["over"])
+    for o in overruns:
+        print("overrun: client %.2f ms, server %.2f ms (%s, %s): %s; outside %.2f ms; largest "
+              "over its median: %s" % (o["client_ms"], o["server_ms"], o["backend"], o["admission"],
+                                       ", ".join("%s %.2f" % (k, v) for k, v in o["phases_ms"].items()),
+                                       o["outside_ms"], o["part"]))
+    if overruns:
+        print("overruns by the part most over its median: %s" %
+              ", ".join("%s %d" % kv for kv in sorted(over_by_part.items(), key=lambda kv: -kv[1])))
+    if args.client_cpus or args.server_cpus:
+        print("clients on CPUs %s, server on CPUs %s" % (
+            fmt_cpus(args.client_cpus), fmt_cpus(args.server_cpus)))
     print("mean makespan of the searched answers %.6g" % mean_mk)
     print("throughput %.1f requests/s over %.1f s" % (out["throughput_rps"], wall))
     if bad_sent:

@@ -8,7 +8,9 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
+#include <stdalign.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,80 @@
 const char *const serve_req_params[] = {"objective", "lambda",  "order", "time_limit",
                                         "seed",      "backend", "steps", "search",
                                         "chains",    "ready",   NULL};
+
+/* cJSON's allocations while a body is parsed (a node of 64 bytes per number: 8,700 mallocs and
+ * as many frees for 512 x 16, a fifth of the parse) come from a per-thread bump arena, taken and
+ * given back whole; outside a parse (json_out's strings, other threads) they are malloc's. The
+ * hooks are cJSON's own (cJSON_InitHooks), set once by serve_req_setup. */
+typedef struct arena_chunk {
+  struct arena_chunk *next;
+  size_t used, cap;
+  max_align_t data[]; /* cap bytes */
+} arena_chunk;
+
+static _Thread_local arena_chunk *tl_arena; /* the newest chunk */
+static _Thread_local int tl_parsing;        /* the allocations go to the arena */
+static int hooks_set;                       /* serve_req_setup was called */
+
+static void *arena_alloc(size_t n)
+{
+  arena_chunk *c = tl_arena;
+  void *p;
+  if (!tl_parsing)
+    return malloc(n);
+  n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+  if (!c || c->cap - c->used < n) {
+    size_t cap = c ? 2 * c->cap : 1u << 16;
+    if (cap < n)
+      cap = n;
+    c = (arena_chunk *)malloc(sizeof *c + cap);
+    if (!c)
+      return NULL;
+    c->next = tl_arena;
+    c->used = 0;
+    c->cap = cap;
+    tl_arena = c;
+  }
+  p = (char *)c->data + c->used;
+  c->used += n;
+  return p;
+}
+
+static void arena_free(void *p)
+{
+  if (!tl_parsing)
+    free(p);
+}
+
+/* Starts a parse of len bytes: the first chunk sized for its nodes (at most one per 2 bytes,
+ * "1," being the shortest value; one per 8 is typical: numbers of 15-17 digits). */
+static void arena_begin(size_t len)
+{
+  tl_parsing = 1;
+  (void)arena_alloc(len / 16 * 64 + 64);
+  if (tl_arena)
+    tl_arena->used = 0;
+}
+
+/* Gives the arena back: what cJSON_Delete would have freed node by node. */
+static void arena_end(void)
+{
+  while (tl_arena) {
+    arena_chunk *next = tl_arena->next;
+    free(tl_arena);
+    tl_arena = next;
+  }
+  tl_parsing = 0;
+}
+
+void serve_req_setup(void)
+{
+  cJSON_Hooks h;
+  h.malloc_fn = arena_alloc;
+  h.free_fn = arena_free;
+  cJSON_InitHooks(&h);
+  hooks_set = 1;
+}
 
 /* One option's value: a JSON number or string, or a query string (str only). */
 typedef struct optval {
@@ -312,8 +388,10 @@ int serve_req_json(const char *body, size_t len, const serve_limits *lim, serve_
   memset(err, 0, sizeof *err);
   if (len == 0)
     return refuse(err, NULL, 0, 0, "empty body: a JSON object with \"etc\" is needed");
+  arena_begin(len);
   root = cJSON_ParseWithLengthOpts(body, len, &end, 0);
   if (!root) {
+    arena_end();
     size_t pos = end && end >= body && end <= body + len ? (size_t)(end - body) : 0;
     line_col(body, pos, &line, &col);
     return refuse(err, NULL, line, col, "malformed JSON at line %ld, column %ld", line, col);
@@ -333,7 +411,9 @@ int serve_req_json(const char *body, size_t len, const serve_limits *lim, serve_
     goto done;
   rc = 0;
 done:
-  cJSON_Delete(root);
+  if (!hooks_set) /* else the nodes are the arena's, given back at once */
+    cJSON_Delete(root);
+  arena_end();
   if (rc)
     serve_req_free(r);
   return rc;

@@ -50,5 +50,9 @@ int serve_req_csv(const char *body, size_t len, const char *(*get)(void *ud, con
 extern const char *const serve_req_params[];
 
 void serve_req_free(serve_req *r);
+/* Makes serve_req_json's parse allocate cJSON's nodes from a per-thread arena (cJSON_InitHooks;
+ * allocations outside a parse stay malloc's). Once, before any thread uses cJSON; without it
+ * serve_req_json works the same, with malloc. */
+void serve_req_setup(void);
 
 #endif /* DEVO_SERVE_REQ_H */
