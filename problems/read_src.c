@@ -53,8 +53,11 @@ static void where(const char *b, size_t k, long *line, long *col)
 }
 
 /* A block for a large regular file gets its pages mapped by several threads before read()
- * fills it (issue 19): the page faults were half of reading a 79 MB file, all on one core. */
-#define PREFAULT_MIN     ((size_t)8 << 20) /* from this size, 4 MiB a thread at least */
+ * fills it (issue 19): the page faults were half of reading a 79 MB file, all on one core. A
+ * window at a time, just ahead of the reading, so that an input refused early (a NUL byte, a
+ * long line) has not made the process touch memory for all of its size. */
+#define PREFAULT_MIN     ((size_t)8 << 20)  /* blocks from this size */
+#define PREFAULT_WINDOW  ((size_t)32 << 20) /* mapped at a time, 2 MiB a thread at least */
 #define PREFAULT_THREADS 16
 
 typedef struct prefault_job {
@@ -78,7 +81,7 @@ static void prefault(char *b, size_t n)
   prefault_job job[PREFAULT_THREADS];
   char made[PREFAULT_THREADS] = {0};
   const long cpus = sysconf(_SC_NPROCESSORS_ONLN), pg = sysconf(_SC_PAGESIZE);
-  size_t t = n / (PREFAULT_MIN / 2), per, k;
+  size_t t = n / (PREFAULT_WINDOW / PREFAULT_THREADS), per, k;
   if (cpus > 0 && t > (size_t)cpus)
     t = (size_t)cpus;
   if (t > PREFAULT_THREADS)
@@ -204,7 +207,7 @@ int devo__read_all(FILE *f, int fd, const char *name, const devo__rdlim *lim,
   const devo_allocator dal = devo__allocator_or_default(al_in);
   const devo_allocator *al = &dal;
   char *buf = NULL;
-  size_t len = 0, cap = 0, cur = 0, size_hint = 0;
+  size_t len = 0, cap = 0, cur = 0, size_hint = 0, faulted = (size_t)-1;
   int rc = DEVO_OK;
   double deadline;
   struct stat st;
@@ -218,7 +221,8 @@ int devo__read_all(FILE *f, int fd, const char *name, const devo__rdlim *lim,
   if ((fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) ||
       (fd < 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))) {
     deadline = 0.0;
-    /* its size is known: one block from the start, not a series of copies (issue 19) */
+    /* its size is known: one block once its first bytes have passed the checks (a sparse file
+     * of NUL bytes gets no block of its size), not a series of copies (issue 19) */
     if (st.st_size > 0)
       size_hint = (size_t)st.st_size;
   }
@@ -231,8 +235,11 @@ int devo__read_all(FILE *f, int fd, const char *name, const devo__rdlim *lim,
       /* geometric: every byte is copied a bounded number of times */
       size_t ncap = cap ? 2 * cap : 4 * CHUNK;
       char *nb;
-      if (!cap && size_hint > ncap - CHUNK - 1)
+      if (cap && size_hint > ncap - CHUNK - 1) {
         ncap = size_hint + CHUNK + 1; /* + 1: the end, read as 0 bytes, needs CHUNK free */
+        size_hint = 0;                /* once */
+        faulted = len;
+      }
       if (lim->max_bytes && ncap > lim->max_bytes + CHUNK + 2)
         ncap = lim->max_bytes + CHUNK + 2;
       nb = (char *)devo__alloc(al, ncap, 1);
@@ -240,13 +247,17 @@ int devo__read_all(FILE *f, int fd, const char *name, const devo__rdlim *lim,
         rc = fail(err, errlen, DEVO_E_NOMEM, "%s: out of memory after %zu bytes", name, len);
         break;
       }
-      if (!cap && size_hint >= PREFAULT_MIN && ncap > size_hint)
-        prefault(nb, size_hint);
       if (len)
         memcpy(nb, buf, len);
       devo__free(al, buf);
       buf = nb;
       cap = ncap;
+    }
+    if (faulted < cap && len + CHUNK > faulted && cap >= PREFAULT_MIN) {
+      /* the next window of a large block: never far ahead of what was read and checked */
+      const size_t w = cap - faulted < PREFAULT_WINDOW ? cap - faulted : PREFAULT_WINDOW;
+      prefault(buf + faulted, w);
+      faulted += w;
     }
     want = CHUNK;
     if (fd >= 0) {
