@@ -938,6 +938,20 @@ TEST_CASE(read_parallel_errors_as_serial)
     if (g.bad_kind != 1) /* a bad value may be a valid one ("1.5x" is not, "0" is not, ...) */
       CHECKF(got == 0, "%s: read in %d chunks", what, got);
   }
+  /* one row more than DEVO_ETC_MAX_TASKS: the limit's message, from the serial reader */
+  b.n = 0;
+  for (it = 0; it <= DEVO_ETC_MAX_TASKS; ++it)
+    sb_add(&b, "1,2\n");
+  CHECK_EQ_INT(same_both_ways(b.p, b.n, DEVO_ETC_AUTO, 8, "rows over the limit"), 0);
+  {
+    devo_etc *e = NULL;
+    char err[256];
+    CHECK_EQ_INT(
+        devo__etc_read_buf(&e, b.p, b.n, "g", DEVO_ETC_AUTO, 0, 8, NULL, NULL, err, sizeof err),
+        DEVO_E_PARSE);
+    CHECKF(strstr(err, "g:1000001:1: more than 1000000 tasks (rows)") != NULL, "%s", err);
+    devo_etc_destroy(e);
+  }
   free(b.p);
 }
 
