@@ -150,6 +150,11 @@ static const char *const schedule_help_search =
  * exactly (and in JSON six keys): 1.7 us of CPU time per task more than the text lines,
  * measured at 10^5 x 16 with --heuristic mct (2-core development machine, 2026-11-24). */
 #define OUTPUT_PER_TASK_TIMES_S 2e-6
+/* Per byte of the matrix: giving its pages back when the process ends, after the answer. At
+ * 16384 x 256 (33.5 MB) the matrix's munmap took 5.1 ms and the exit 0.7 ms (strace -ttt,
+ * 2-core machine, 2026-11-25); on the H100 machine runs at 1 s ended 11-14 ms after devo's own
+ * clock said the answer was out, against 5-6 ms at 4096 x 64 (2 MB): 0.3 ms per MB. */
+#define OUTPUT_PER_BYTE_S 3e-10
 /* An answer later than limit + this is a missed deadline, said on stderr and in the JSON. */
 #define DEADLINE_SLACK_S 0.005
 
@@ -162,10 +167,10 @@ typedef struct sched_args {
   int local_search; /* 0 = on, 1 = off (index into on_off) */
   double lambda, time_limit, f, cr, ils_share;
   uint64_t seed;
-  size_t max_bytes; /* --max-input-bytes; 0: the reader's default */
+  size_t max_bytes;   /* --max-input-bytes; 0: the reader's default */
   int64_t steps;      /* issue 19: IG steps per chain, 0 = until the limit */
   int chains, search; /* IG chains (0 = max(threads, 4)), DEVO_SEARCH_* */
-  cli_variant var; /* DE's variant */
+  cli_variant var;    /* DE's variant */
 } sched_args;
 
 /* SIGINT or SIGTERM (what Slurm, systemd and Kubernetes send) stops the search, which still
@@ -206,50 +211,17 @@ static void catch_signals(void)
 
 static int parse(int argc, char **argv, sched_args *a)
 {
-  static const char *const names[] = {"--format=",
-                                      "--machines=",
-                                      "--ready=",
-                                      "--time-limit=",
-                                      "--objective=",
-                                      "--lambda=",
-                                      "--order=",
-                                      "--heuristic=",
-                                      "--no-seed-heuristics",
-                                      "--np=",
-                                      "--f=",
-                                      "--cr=",
-                                      "--seed=",
-                                      "--threads=",
-                                      "--backend=",
-                                      "--out=",
-                                      "--json",
-                                      "--help",
-                                      "--local-search=",
-                                      "--ils-share=",
-                                      "--input-format=",
-                                      "--task-names",
-                                      /* cli_variant_names: */
-                                      "--strategy=",
-                                      "--algorithm=",
-                                      "--jde",
-                                      "--jde-tau1=",
-                                      "--jde-tau2=",
-                                      "--jde-fl=",
-                                      "--jde-fu=",
-                                      "--jde-crl=",
-                                      "--jde-cru=",
-                                      "--gobl=",
-                                      "--steps=",
-                                      "--chains=",
-                                      "--search=",
-                                      "--max-input-bytes=",
-                                      /* cli_variant_names (issue 24): */
-                                      "--pbest=",
-                                      "--archive-rate=",
-                                      "--memory-size=",
-                                      "--jade-c=",
-                                      "--np-min=",
-                                      NULL};
+  static const char *const names[] = {
+      "--format=", "--machines=", "--ready=", "--time-limit=", "--objective=", "--lambda=",
+      "--order=", "--heuristic=", "--no-seed-heuristics",
+      "--np=", "--f=", "--cr=", "--seed=", "--threads=", "--backend=", "--out=", "--json", "--help",
+      "--local-search=", "--ils-share=", "--input-format=", "--task-names",
+      /* cli_variant_names: */
+      "--strategy=", "--algorithm=", "--jde",
+      "--jde-tau1=", "--jde-tau2=", "--jde-fl=", "--jde-fu=", "--jde-crl=", "--jde-cru=", "--gobl=",
+      "--steps=", "--chains=", "--search=", "--max-input-bytes=",
+      /* cli_variant_names (issue 24): */
+      "--pbest=", "--archive-rate=", "--memory-size=", "--jade-c=", "--np-min=", NULL};
   static const char *const formats[] = {"auto", "csv", "braun", NULL};
   static const char *const out_formats[] = {"text", "csv", "json", NULL};
   static const char *const objectives[] = {"weighted", "makespan", NULL};
@@ -716,10 +688,13 @@ static int schedule(const sched_args *ap)
       nanosleep(&ms, NULL);
     }
   devo_schedule_opts_init(&so);
-  /* what is left of the limit after reading, minus the time to write the answer; at least a
-   * token amount, so that the heuristics still answer when reading took it all */
-  so.time_limit = fmax(
-      a.time_limit - cli_process_elapsed() - OUTPUT_MARGIN_S - output_per_task_s(&a) * n, 1e-6);
+  /* what is left of the limit after reading, minus the time to write the answer and to give
+   * the matrix's memory back; at least a token amount, so that the heuristics still answer
+   * when reading took it all */
+  so.time_limit =
+      fmax(a.time_limit - cli_process_elapsed() - OUTPUT_MARGIN_S - output_per_task_s(&a) * n -
+               OUTPUT_PER_BYTE_S * (double)n * (double)devo_etc_nmach(e) * 8.0,
+           1e-6);
   so.lambda = a.lambda;
   so.order = a.order;
   so.heuristic = a.heuristic ? devo_heuristic_from_name(a.heuristic) : -1;
