@@ -754,7 +754,7 @@ static void csv_names(rd *r, csvctx *cx)
  * ragged row, text, a limit passed) sends the whole rest back to the serial reader, which then
  * reads it as if nothing had happened: the result and every message stay the serial ones. */
 #define PAR_MIN_BYTES   ((size_t)1 << 20) /* in parallel from this size, and as much a thread */
-#define PAR_MAX_THREADS 16
+#define PAR_MAX_THREADS DEVO__JOBS_MAX
 #define PAR_STEP        ((size_t)1 << 16) /* a worker looks at the others' failure this often */
 
 typedef struct csvpart {
@@ -771,7 +771,6 @@ typedef struct csvpart {
   int bad;              /* the serial reader must read the input */
   unsigned char *arena; /* libcsv's field buffer (csv_arena) */
   atomic_int *stop;     /* some chunk is bad: the others may stop */
-  pthread_t th;
 } csvpart;
 
 /* The default thread count of the parallel reader for n bytes: the online CPUs, at most
@@ -874,17 +873,7 @@ static void *part_read(void *arg)
  * thread could not be made, after it). */
 static void par_run(csvpart *c, int t, void *(*fn)(void *))
 {
-  int k;
-  char made[PAR_MAX_THREADS] = {0};
-  for (k = 1; k < t; ++k)
-    made[k] = pthread_create(&c[k].th, NULL, fn, &c[k]) == 0;
-  fn(&c[0]);
-  for (k = 1; k < t; ++k) {
-    if (made[k])
-      pthread_join(c[k].th, NULL);
-    else
-      fn(&c[k]);
-  }
+  devo__run_jobs(c, sizeof c[0], t, fn);
 }
 
 /* Cuts b[0, n) into t chunks (fewer when lines are long) at line ends; returns their count. */

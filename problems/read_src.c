@@ -58,13 +58,29 @@ static void where(const char *b, size_t k, long *line, long *col)
  * long line) has not made the process touch memory for all of its size. */
 #define PREFAULT_MIN     ((size_t)8 << 20)  /* blocks from this size */
 #define PREFAULT_WINDOW  ((size_t)32 << 20) /* mapped at a time, 2 MiB a thread at least */
-#define PREFAULT_THREADS 16
+#define PREFAULT_THREADS DEVO__JOBS_MAX
 
 typedef struct prefault_job {
   char *p;
   size_t n, page;
-  pthread_t th;
 } prefault_job;
+
+void devo__run_jobs(void *jobs, size_t size, int t, void *(*fn)(void *))
+{
+  pthread_t th[DEVO__JOBS_MAX];
+  char made[DEVO__JOBS_MAX] = {0};
+  char *b = (char *)jobs;
+  int k;
+  for (k = 1; k < t; ++k)
+    made[k] = pthread_create(&th[k], NULL, fn, b + (size_t)k * size) == 0;
+  fn(b);
+  for (k = 1; k < t; ++k) {
+    if (made[k])
+      pthread_join(th[k], NULL);
+    else
+      fn(b + (size_t)k * size);
+  }
+}
 
 static void *prefault_run(void *arg)
 {
@@ -79,7 +95,6 @@ static void *prefault_run(void *arg)
 static void prefault(char *b, size_t n)
 {
   prefault_job job[PREFAULT_THREADS];
-  char made[PREFAULT_THREADS] = {0};
   const long cpus = sysconf(_SC_NPROCESSORS_ONLN), pg = sysconf(_SC_PAGESIZE);
   size_t t = n / (PREFAULT_WINDOW / PREFAULT_THREADS), per, k;
   if (cpus > 0 && t > (size_t)cpus)
@@ -94,15 +109,7 @@ static void prefault(char *b, size_t n)
     job[k].n = k == t - 1 ? n - k * per : per;
     job[k].page = (size_t)pg;
   }
-  for (k = 1; k < t; ++k)
-    made[k] = pthread_create(&job[k].th, NULL, prefault_run, &job[k]) == 0;
-  prefault_run(&job[0]);
-  for (k = 1; k < t; ++k) {
-    if (made[k])
-      pthread_join(job[k].th, NULL);
-    else
-      prefault_run(&job[k]);
-  }
+  devo__run_jobs(job, sizeof job[0], (int)t, prefault_run);
 }
 
 /* Up to want bytes of fd into p: >0 bytes, 0 at the end, -1 with errno, -2 at the deadline.

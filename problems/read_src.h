@@ -23,6 +23,12 @@ typedef struct devo__rdlim {
  * "name:line:col: a line of more than N bytes", DEVO_E_PARSE "name: more than N bytes (the input
  * size limit)", DEVO_E_DEADLINE, DEVO_E_IO (read error), DEVO_E_NOMEM. Nothing is returned on
  * error. Each is reported as soon as the chunk that shows it has arrived. */
+/* Runs fn on the t jobs at jobs (each size bytes apart; 1 <= t <= DEVO__JOBS_MAX): jobs 1 .. t - 1
+ * on threads of their own, job 0 on the calling thread, and a job whose thread could not start
+ * on the calling thread after the others; returns when every job has run. */
+#define DEVO__JOBS_MAX 16
+void devo__run_jobs(void *jobs, size_t size, int t, void *(*fn)(void *));
+
 int devo__read_all(FILE *f, int fd, const char *name, const devo__rdlim *lim,
                    const devo_allocator *al, char **out, size_t *n, char *err, size_t errlen);
 

@@ -61,13 +61,6 @@ static void on_signal(int sig)
     devo_interrupt(active_solver);
 }
 
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* ---- the grid -------------------------------------------------------------------------------- */
 
 typedef struct trial {
@@ -345,7 +338,7 @@ static void draw_bar(run_state *r, int64_t evals)
   const exp_spec *s = r->s;
   const trial *t = r->cur;
   const int64_t done = r->done_before + r->done_now;
-  const double el = now() - r->t_start;
+  const double el = tool_now() - r->t_start;
   char e[32], left[32];
   int k, fill = r->total ? (int)(30 * done / r->total) : 30;
   fmt_hms(e, sizeof e, el);
@@ -362,7 +355,7 @@ static void draw_bar(run_state *r, int64_t evals)
           s->dims[t->d], s->nps[t->n], (unsigned long long)s->seeds[t->sd],
           exp_backend_name(s->backends[t->b]), (long long)evals, e, left);
   fflush(stderr);
-  r->last_draw = now();
+  r->last_draw = tool_now();
 }
 
 static void add_point(run_state *r, int64_t evals, double time, double err, int force)
@@ -393,7 +386,7 @@ static int on_progress(void *ud, const devo_progress *p)
   run_state *r = (run_state *)ud;
   if (r->s->trace)
     add_point(r, p->evaluations, p->elapsed, p->best - r->fstar, 0);
-  if (r->tty && now() - r->last_draw > 0.25)
+  if (r->tty && tool_now() - r->last_draw > 0.25)
     draw_bar(r, p->evaluations);
   return 0;
 }
@@ -711,7 +704,7 @@ static int run_all(const exp_spec *s, char *done, int64_t ndone, int fresh)
   r.tty = isatty(STDERR_FILENO);
   r.total = exp_grid_size(s);
   r.done_before = ndone;
-  r.t_start = now();
+  r.t_start = tool_now();
   if ((rc = gpu_check(s)) != 0)
     return rc;
   if (!(out = open_results(s, fresh)))

@@ -26,13 +26,6 @@ static const char usage[] =
     "reads (1 .. 99) after a warm-up, every value checked. The CSV also from its bytes alone:\n"
     "by the serial reader (csv-1t) and by the default choice (csv-par: in parallel from 1 MiB).\n";
 
-static double now(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Reads text (len bytes) once, with devo_etc_read (threads < 0) or else devo__etc_read_buf with
  * that many threads: seconds, or -1 on a failed read (printed). */
 static double read_once(const char *text, size_t len, const double *want, size_t cells, int threads)
@@ -44,13 +37,13 @@ static double read_once(const char *text, size_t len, const double *want, size_t
   int st;
   if (threads < 0 && !f)
     return -1.0;
-  t0 = now();
+  t0 = tool_now();
   if (threads < 0)
     st = devo_etc_read(&e, f, "bench", DEVO_ETC_AUTO, 0, NULL, err, sizeof err);
   else
     st = devo__etc_read_buf(&e, text, len, "bench", DEVO_ETC_AUTO, 0, threads, NULL, NULL, err,
                             sizeof err);
-  t = now() - t0;
+  t = tool_now() - t0;
   if (f)
     fclose(f);
   if (st != DEVO_OK) {

@@ -35,13 +35,6 @@ static const char usage[] =
     "times one phase (for a profiler); --arena 0 parses with cJSON's plain malloc\n"
     "(serve_req_setup not called). malloc is set up as devo serve sets it.\n";
 
-static double now(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* What one phase works on. */
 typedef struct ctx {
   const char *body;
@@ -102,14 +95,14 @@ static double time_phase(int (*fn)(ctx *), ctx *c, int reps, int iters)
   if (!ts)
     return -1.0;
   for (r = -1; r < reps; ++r) {
-    t0 = now();
+    t0 = tool_now();
     for (i = 0; i < iters; ++i)
       if (fn(c) != 0) {
         free(ts);
         return -1.0;
       }
     if (r >= 0)
-      ts[r] = (now() - t0) / iters * 1e6;
+      ts[r] = (tool_now() - t0) / iters * 1e6;
   }
   qsort(ts, (size_t)reps, sizeof(double), bench_cmp_double);
   med = ts[reps / 2];

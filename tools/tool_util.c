@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine/include/devo.h"
@@ -280,4 +281,11 @@ int tool_split_commas(char *line, char **f, int max)
     *c = 0;
     p = c + 1;
   }
+}
+
+double tool_now(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }

@@ -65,4 +65,7 @@ int tool_std_args(const char *prog, const char *usage, int *argc, char ***argv);
  * returns n, or max + 1 when the line has more than max fields. */
 int tool_split_commas(char *line, char **f, int max);
 
+/* Seconds on CLOCK_MONOTONIC (for intervals only). */
+double tool_now(void);
+
 #endif /* DEVO_TOOL_UTIL_H */
