@@ -8,10 +8,20 @@
 #include "gpu_ls.h"
 #include "internal.h"
 
+#define NO_CUDA "devo was built without CUDA"
+
+/* Every entry's answer: the message (when asked for) and DEVO_E_NODEVICE. */
+static int no_cuda(char *err, size_t errlen)
+{
+  if (err && errlen)
+    snprintf(err, errlen, NO_CUDA);
+  return DEVO_E_NODEVICE;
+}
+
 int devo__gpu_probe(char *msg, size_t msglen)
 {
   if (msg && msglen)
-    snprintf(msg, msglen, "devo was built without CUDA");
+    snprintf(msg, msglen, NO_CUDA);
   return 0;
 }
 
@@ -22,9 +32,7 @@ int devo__gpu_eval_points(const devo_problem *p, const double *x, int n, double 
   (void)x;
   (void)n;
   (void)f;
-  if (err && errlen)
-    snprintf(err, errlen, "devo was built without CUDA");
-  return DEVO_E_NODEVICE;
+  return no_cuda(err, errlen);
 }
 
 /* The naive GPU model's evaluator: without CUDA there is none, and the CPU backend's start
@@ -37,9 +45,7 @@ int devo__gpu_evaluator_create(const devo_problem *p, int nmax, const devo_alloc
   (void)al;
   if (out)
     *out = NULL;
-  if (err && errlen)
-    snprintf(err, errlen, "devo was built without CUDA");
-  return DEVO_E_NODEVICE;
+  return no_cuda(err, errlen);
 }
 
 int devo__gpu_evaluator_eval(devo__gpu_evaluator *e, const double *x, int n, double *f, char *err,
@@ -49,9 +55,7 @@ int devo__gpu_evaluator_eval(devo__gpu_evaluator *e, const double *x, int n, dou
   (void)x;
   (void)n;
   (void)f;
-  if (err && errlen)
-    snprintf(err, errlen, "devo was built without CUDA");
-  return DEVO_E_NODEVICE;
+  return no_cuda(err, errlen);
 }
 
 const char *devo__gpu_evaluator_device(const devo__gpu_evaluator *e)
@@ -70,20 +74,18 @@ int devo__gpu_copy_rate(size_t bytes, int reps, double *bytes_per_s, char *err, 
   (void)bytes;
   (void)reps;
   (void)bytes_per_s;
-  if (err && errlen)
-    snprintf(err, errlen, "devo was built without CUDA");
-  return DEVO_E_NODEVICE;
+  return no_cuda(err, errlen);
 }
 
 static int none_start(devo_solver *s)
 {
-  return devo__set_err(s, DEVO_E_NODEVICE, "no GPU backend: devo was built without CUDA");
+  return devo__set_err(s, DEVO_E_NODEVICE, "no GPU backend: " NO_CUDA);
 }
 
 static int none_run(devo_solver *s, int64_t ngens)
 {
   (void)ngens;
-  return devo__set_err(s, DEVO_E_NODEVICE, "no GPU backend: devo was built without CUDA");
+  return devo__set_err(s, DEVO_E_NODEVICE, "no GPU backend: " NO_CUDA);
 }
 
 static int none_best_x(devo_solver *s, double *x)
@@ -115,7 +117,7 @@ static int none_shade_state(devo_solver *s, devo_shade_state *st, double *archiv
   (void)m_f;
   (void)F;
   (void)CR;
-  return devo__set_err(s, DEVO_E_NODEVICE, "no GPU backend: devo was built without CUDA");
+  return devo__set_err(s, DEVO_E_NODEVICE, "no GPU backend: " NO_CUDA);
 }
 
 const devo_backend devo__gpu_backend = {"none",          none_start, none_run, none_best_x,
@@ -132,9 +134,7 @@ int devo__gpu_sched_ls(const struct devo_etc *e, const int *starts, int nstarts,
   (void)o;
   if (r)
     memset(r, 0, sizeof *r);
-  if (err && errlen)
-    snprintf(err, errlen, "devo was built without CUDA");
-  return DEVO_E_NODEVICE;
+  return no_cuda(err, errlen);
 }
 
 int devo__gpu_sched_ls_scan(const struct devo_etc *e, const int *assign, int block,
@@ -144,9 +144,7 @@ int devo__gpu_sched_ls_scan(const struct devo_etc *e, const int *assign, int blo
   (void)assign;
   (void)block;
   (void)mv;
-  if (err && errlen)
-    snprintf(err, errlen, "devo was built without CUDA");
-  return DEVO_E_NODEVICE;
+  return no_cuda(err, errlen);
 }
 
 int devo__gpu_shade_profile(struct devo_solver *s, double *ms, int n)

@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tools/stats.h"
+
 int tc_checks = 0;
 static const char *tc_current = "?";
 static char tc_later[512]; /* tc_skip_after's reason for the running case */
@@ -376,4 +378,46 @@ devo_problem *tc_etc_small_problem(devo_etc **e)
   CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
   CHECK_EQ_INT(devo_problem_set_etc(p, *e, 0.75, DEVO_ORDER_FCFS, DEVO_ETC_SEED_PLAIN), DEVO_OK);
   return p;
+}
+
+static int tc_cmp_double(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+double tc_median(const double *v, int n)
+{
+  double t[64];
+  if (n < 1 || n > 64) {
+    tc_fail(__FILE__, __LINE__, "tc_median: n %d outside 1 .. 64", n);
+    return 0.0;
+  }
+  memcpy(t, v, (size_t)n * sizeof(double));
+  qsort(t, (size_t)n, sizeof(double), tc_cmp_double);
+  return t[n / 2];
+}
+
+double tc_mwu_p(const double *a, int na, const double *b, int nb)
+{
+  st_key ka[64], kb[64];
+  st_mwu w;
+  int i;
+  if (na < 1 || na > 64 || nb < 1 || nb > 64) {
+    tc_fail(__FILE__, __LINE__, "tc_mwu_p: sizes %d, %d outside 1 .. 64", na, nb);
+    return 1.0;
+  }
+  for (i = 0; i < na; ++i) {
+    ka[i].cls = 0;
+    ka[i].v = -a[i];
+  }
+  for (i = 0; i < nb; ++i) {
+    kb[i].cls = 0;
+    kb[i].v = -b[i];
+  }
+  if (st_mannwhitney(ka, na, kb, nb, &w) != 0) {
+    tc_fail(__FILE__, __LINE__, "tc_mwu_p: out of memory");
+    return 1.0;
+  }
+  return w.p;
 }

@@ -90,6 +90,13 @@ void tc_expect_refused(const char *cmd, int code, const char *prefix, const char
 /* Monotonic seconds. */
 double tc_now(void);
 
+/* The median (the upper one for even n) of v[0..n), n <= 64; v is left as it is. */
+double tc_median(const double *v, int n);
+
+/* Two-sided Mann-Whitney p of the errors a[0..na) against b[0..nb) (tools/stats.h's test, as SciPy
+ * computes it: a lower error is the better trial). */
+double tc_mwu_p(const double *a, int na, const double *b, int nb);
+
 /* Deadline promises. A run counts as clean when the kernel did not take the CPU from the process
  * during it: its involuntary context switches (getrusage, children included) and the machine's
  * steal time (/proc/stat, a virtual machine's stalls) did not go up, and, where the caller says how

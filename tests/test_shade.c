@@ -16,7 +16,6 @@
 #include "engine/internal.h"
 #include "problems/de_shade.h"
 #include "tests/tcheck.h"
-#include "tools/stats.h"
 
 /* ---- closed-form math against libm ---- */
 
@@ -1010,35 +1009,6 @@ static double run_error(const char *fn, const char *algo, double f, double cr, i
   return best;
 }
 
-static double median11(const double *v)
-{
-  double t[11];
-  int i, j;
-  memcpy(t, v, sizeof t);
-  for (i = 1; i < 11; ++i)
-    for (j = i; j > 0 && t[j - 1] > t[j]; --j) {
-      double x = t[j];
-      t[j] = t[j - 1];
-      t[j - 1] = x;
-    }
-  return t[5];
-}
-
-/* Two-sided Mann-Whitney p of errors a against b (tools/stats.h: a lower error is better). */
-static double mwu_p(const double *a, const double *b)
-{
-  st_key ka[11], kb[11];
-  st_mwu w;
-  int i;
-  for (i = 0; i < 11; ++i) {
-    ka[i].cls = kb[i].cls = 0;
-    ka[i].v = -a[i];
-    kb[i].v = -b[i];
-  }
-  CHECK(st_mannwhitney(ka, 11, kb, 11, &w) == 0);
-  return w.p;
-}
-
 /* On F03 and F05 (CEC 2017) at D = 30, 300,000 evaluations, 11 seeds: L-SHADE (NP_init 18 D =
  * 540) has a lower median error than jDE (NP 100) and rand1bin (F 0.5, CR 0.3, NP 100), with
  * a two-sided Mann-Whitney p < 0.05 against each. */
@@ -1053,12 +1023,12 @@ SLOW_CASE(quality_lshade_beats_jde_and_rand1bin)
       ej[k] = run_error(fns[fi], "jde", 0.5, 0.9, 100, (uint64_t)k + 1);
       ed[k] = run_error(fns[fi], "de", 0.5, 0.3, 100, (uint64_t)k + 1);
     }
-    pj = mwu_p(el, ej);
-    pd = mwu_p(el, ed);
+    pj = tc_mwu_p(el, 11, ej, 11);
+    pd = tc_mwu_p(el, 11, ed, 11);
     printf("%s D=30 300k evals 11 seeds: median error L-SHADE %.6g, jDE %.6g, rand1bin %.6g; "
            "Mann-Whitney p %.3g (jDE), %.3g (rand1bin)\n",
-           fns[fi], median11(el), median11(ej), median11(ed), pj, pd);
-    CHECK(median11(el) < median11(ej) && median11(el) < median11(ed));
+           fns[fi], tc_median(el, 11), tc_median(ej, 11), tc_median(ed, 11), pj, pd);
+    CHECK(tc_median(el, 11) < tc_median(ej, 11) && tc_median(el, 11) < tc_median(ed, 11));
     CHECK(pj < 0.05 && pd < 0.05);
   }
 }

@@ -13,54 +13,12 @@
 
 #include "problems/de_variant.h"
 #include "tests/tcheck.h"
+#include "tools/stats.h"
 
 #define ALPHA  0.001
 #define NSTRAT DEVO__STRAT_COUNT
 
-/* ---- statistics (formulas: Abramowitz and Stegun 6.5.29 and 6.5.31 for the incomplete gamma
- * function; the chi-square tail is Q(df / 2, x / 2)) ---- */
-
-static double gamma_q(double a, double x)
-{
-  double gln = lgamma(a);
-  int n;
-  if (x <= 0.0)
-    return 1.0;
-  if (x < a + 1.0) { /* series for P */
-    double sum = 1.0 / a, del = sum, ap = a;
-    for (n = 0; n < 100000; ++n) {
-      ap += 1.0;
-      del *= x / ap;
-      sum += del;
-      if (fabs(del) < fabs(sum) * 1e-15)
-        break;
-    }
-    return 1.0 - sum * exp(-x + a * log(x) - gln);
-  } else { /* continued fraction for Q (modified Lentz) */
-    double b = x + 1.0 - a, c = 1.0 / 1e-300, d = 1.0 / b, h = d;
-    for (n = 1; n < 100000; ++n) {
-      double an = -n * (n - a), del;
-      b += 2.0;
-      d = an * d + b;
-      if (fabs(d) < 1e-300)
-        d = 1e-300;
-      c = b + an / c;
-      if (fabs(c) < 1e-300)
-        c = 1e-300;
-      d = 1.0 / d;
-      del = d * c;
-      h *= del;
-      if (fabs(del - 1.0) < 1e-15)
-        break;
-    }
-    return exp(-x + a * log(x) - gln) * h;
-  }
-}
-
-static double chi2_p(double chi2, int df)
-{
-  return gamma_q(0.5 * df, 0.5 * chi2);
-}
+/* ---- statistics: the chi-square tail and the Mann-Whitney test of tools/stats.h ---- */
 
 /* Goodness of fit of counts[0..n-1] (total N) to probabilities prob[0..n-1]: bins merged from
  * the front until each expected count is >= 5, the remainder merged into the last bin. */
@@ -90,7 +48,7 @@ static double chi2_fit(const long *counts, const double *prob, int n, long total
     chi2 = INFINITY; /* counts where the law puts no mass */
   }
   *df_out = bins - 1;
-  return bins > 1 ? chi2_p(chi2, bins - 1) : (chi2 == 0.0 ? 1.0 : 0.0);
+  return bins > 1 ? st_chi2_sf(chi2, bins - 1) : (chi2 == 0.0 ? 1.0 : 0.0);
 }
 
 /* Two-sample chi-square (equal sample sizes): bins merged from the front until both counts
@@ -119,48 +77,7 @@ static double chi2_two(const long *a, const long *b, int n, int *df_out)
     bins++;
   }
   *df_out = bins - 1;
-  return bins > 1 ? chi2_p(chi2, bins - 1) : 1.0;
-}
-
-/* Two-sided Mann-Whitney U test, normal approximation with tie correction and continuity
- * correction (as SciPy's mannwhitneyu(method='asymptotic', use_continuity=True)). */
-static double mann_whitney_p(const double *x, int n1, const double *y, int n2)
-{
-  int n = n1 + n2, i, j;
-  double *v = (double *)malloc((size_t)n * sizeof(double));
-  int *g = (int *)malloc((size_t)n * sizeof(int));
-  double r1 = 0.0, tie = 0.0, u1, mu, sd, z;
-  for (i = 0; i < n1; ++i)
-    v[i] = x[i], g[i] = 0;
-  for (i = 0; i < n2; ++i)
-    v[n1 + i] = y[i], g[n1 + i] = 1;
-  for (i = 1; i < n; ++i) /* insertion sort by value */
-    for (j = i; j > 0 && v[j - 1] > v[j]; --j) {
-      double tv = v[j];
-      int tg = g[j];
-      v[j] = v[j - 1], g[j] = g[j - 1];
-      v[j - 1] = tv, g[j - 1] = tg;
-    }
-  for (i = 0; i < n; i = j) {
-    double rank;
-    int k;
-    for (j = i + 1; j < n && v[j] == v[i]; ++j)
-      ;
-    rank = 0.5 * (double)(i + 1 + j); /* mean of ranks i+1..j */
-    for (k = i; k < j; ++k)
-      if (g[k] == 0)
-        r1 += rank;
-    tie += (double)(j - i) * (double)(j - i) * (double)(j - i) - (double)(j - i);
-  }
-  u1 = r1 - 0.5 * n1 * (n1 + 1.0);
-  mu = 0.5 * n1 * n2;
-  sd = sqrt(n1 * (double)n2 / 12.0 * ((n + 1.0) - tie / ((double)n * (n - 1.0))));
-  z = (fabs(u1 - mu) - 0.5) / sd;
-  free(v);
-  free(g);
-  if (z < 0.0)
-    z = 0.0;
-  return erfc(z / sqrt(2.0)); /* 2 (1 - Phi(z)) */
+  return bins > 1 ? st_chi2_sf(chi2, bins - 1) : 1.0;
 }
 
 /* The implementation against SciPy 1.x on fixed data (ties included):
@@ -172,7 +89,7 @@ TEST_CASE(mann_whitney_matches_scipy)
 {
   const double x[] = {1.5, 2, 2, 3.25, 4, 7, 8, 8, 9, 10, 12};
   const double y[] = {3, 3.25, 5, 6, 6, 11, 13, 14, 15, 15, 16};
-  CHECK_CLOSE(mann_whitney_p(x, 11, y, 11), 0.09357641228134138, 1e-9, 0.0);
+  CHECK_CLOSE(tc_mwu_p(x, 11, y, 11), 0.09357641228134138, 1e-9, 0.0);
 }
 
 /* ---- the exponential crossover's length ---- */
@@ -1115,20 +1032,6 @@ static double run_error(const char *fn, int dim, uint64_t data_seed, int np, con
   return best;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(const double *v, int n)
-{
-  double t[64];
-  memcpy(t, v, (size_t)n * sizeof(double));
-  qsort(t, (size_t)n, sizeof(double), cmp_double);
-  return t[n / 2];
-}
-
 /* Shifted sphere D = 30, NP = 60, CR = 0.9: every strategy x crossover reaches an error of 1e-8
  * in 10 of 10 seeds within SPHERE_BUDGET evaluations. F = 0.5, except 0.7 for the strategies
  * with one random difference that pull towards the best (best1, currenttobest1, randtobest1;
@@ -1176,11 +1079,11 @@ SLOW_CASE(quality_jde_beats_rand1bin_on_f03)
     ej[k] = run_error("F03", 30, 1, 100, NULL, "jde", 0.5, 0.3, (uint64_t)k + 1, 300000, NAN, NULL);
     ed[k] = run_error("F03", 30, 1, 100, NULL, "de", 0.5, 0.3, (uint64_t)k + 1, 300000, NAN, NULL);
   }
-  p = mann_whitney_p(ej, 11, ed, 11);
+  p = tc_mwu_p(ej, 11, ed, 11);
   printf("F03 D=30 300k evals 11 seeds: median error jDE %.6g, rand1bin %.6g, Mann-Whitney "
          "p = %.3g\n",
-         median(ej, 11), median(ed, 11), p);
-  CHECK(median(ej, 11) < median(ed, 11));
+         tc_median(ej, 11), tc_median(ed, 11), p);
+  CHECK(tc_median(ej, 11) < tc_median(ed, 11));
   CHECK(p < 0.05);
 }
 
@@ -1196,11 +1099,11 @@ SLOW_CASE(quality_gojde_beats_rand1exp_on_rastrigin)
     ee[k] = run_error("rastrigin", 100, 1, 100, "rand1exp", NULL, 0.5, 0.9, (uint64_t)k + 1, 500000,
                       NAN, NULL);
   }
-  p = mann_whitney_p(eg, 11, ee, 11);
+  p = tc_mwu_p(eg, 11, ee, 11);
   printf("Rastrigin D=100 500k evals 11 seeds: median error GOjDE %.6g, rand1exp %.6g, "
          "Mann-Whitney p = %.3g\n",
-         median(eg, 11), median(ee, 11), p);
-  CHECK(median(eg, 11) < median(ee, 11));
+         tc_median(eg, 11), tc_median(ee, 11), p);
+  CHECK(tc_median(eg, 11) < tc_median(ee, 11));
 }
 
 static const tc_case cases[] = {TC(mann_whitney_matches_scipy),
