@@ -119,8 +119,17 @@ int cli_variant_option(const char *cmd, int which, const char *val, cli_variant 
       "--strategy", "--algorithm",    "--jde",         "--jde-tau1", "--jde-tau2",
       "--jde-fl",   "--jde-fu",       "--jde-crl",     "--jde-cru",  "--gobl",
       "--pbest",    "--archive-rate", "--memory-size", "--jade-c",   "--np-min"};
+  /* the real-valued options' ranges: from 0 (excluded where lo_open) to hi */
+  static const struct {
+    int lo_open;
+    double hi;
+  } range[V_COUNT] = {
+      [V_TAU1] = {0, 1.0}, [V_TAU2] = {0, 1.0},  [V_FL] = {1, 2.0},   [V_FU] = {0, 2.0},
+      [V_CRL] = {0, 1.0},  [V_CRU] = {0, 1.0},   [V_GOBL] = {0, 1.0}, [V_PBEST] = {1, 1.0},
+      [V_ARC] = {0, 10.0}, [V_JADE_C] = {0, 1.0}};
   slot[V_TAU1] = &cv->tau1, slot[V_TAU2] = &cv->tau2, slot[V_FL] = &cv->fl;
   slot[V_FU] = &cv->fu, slot[V_CRL] = &cv->crl, slot[V_CRU] = &cv->cru, slot[V_GOBL] = &cv->gobl;
+  slot[V_PBEST] = &cv->p, slot[V_ARC] = &cv->arc_rate, slot[V_JADE_C] = &cv->c;
   switch (which) {
   case V_STRATEGY:
     if (devo_strategy_parse(val, &cv->strategy, &cv->crossover) != DEVO_OK)
@@ -137,26 +146,6 @@ int cli_variant_option(const char *cmd, int which, const char *val, cli_variant 
   }
   case V_JDE:
     break;
-  case V_FL:
-    if (in_range(cmd, opt[which], val, slot[which], 0.0, 1, 2.0))
-      return CLI_USAGE;
-    break;
-  case V_FU:
-    if (in_range(cmd, opt[which], val, slot[which], 0.0, 0, 2.0))
-      return CLI_USAGE;
-    break;
-  case V_PBEST:
-    if (in_range(cmd, opt[which], val, &cv->p, 0.0, 1, 1.0))
-      return CLI_USAGE;
-    break;
-  case V_ARC:
-    if (in_range(cmd, opt[which], val, &cv->arc_rate, 0.0, 0, 10.0))
-      return CLI_USAGE;
-    break;
-  case V_JADE_C:
-    if (in_range(cmd, opt[which], val, &cv->c, 0.0, 0, 1.0))
-      return CLI_USAGE;
-    break;
   case V_HIST:
     if (cli_int(cmd, opt[which], val, &cv->hist))
       return CLI_USAGE;
@@ -170,9 +159,9 @@ int cli_variant_option(const char *cmd, int which, const char *val, cli_variant 
       return cli_usage_error(cmd, "--np-min must be in [4, 10000000], got %s", val);
     break;
   default:
-    if (which < 0 || which >= V_COUNT)
+    if (which < 0 || which >= V_COUNT || !slot[which])
       return CLI_USAGE;
-    if (in_range(cmd, opt[which], val, slot[which], 0.0, 0, 1.0))
+    if (in_range(cmd, opt[which], val, slot[which], 0.0, range[which].lo_open, range[which].hi))
       return CLI_USAGE;
     break;
   }
