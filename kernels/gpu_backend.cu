@@ -962,8 +962,13 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
     need += (size_t)np * sizeof(double) * (s->o.var.jde ? 5 : 1);
   if (g->var && s->o.var.gobl > 0.0)
     need += (n + (size_t)np + 2 * (size_t)d) * sizeof(double);
-  if (shade) /* fitness, F, CR, delta, the ranks and slots; the archive at NP_init's capacity */
-    need += (size_t)np * (5 * sizeof(double) + 4 * sizeof(int) + 1) +
+  if (shade) /* a third population and fitness and the draws ahead (the persistent kernel);
+              * fitness, two sets of F, CR, delta and success, the ranks and slots; the archive at
+              * NP_init's capacity */
+    need += n * sizeof(double) + (size_t)np * (9 * sizeof(double) + 4 * sizeof(int) + 2) +
+            ((size_t)np * 1024 * (sizeof(devo__sh_pre) + 4) < ((size_t)32 << 20)
+                 ? (size_t)np * 1024 * (sizeof(devo__sh_pre) + 4)
+                 : ((size_t)32 << 20)) + /* draws ahead */
             (size_t)devo__sh_arc_cap(s->o.var.arc_rate, (uint32_t)np) * ((size_t)d + 1) *
                 sizeof(double);
   size_t mfree = 0, mtotal = 0;

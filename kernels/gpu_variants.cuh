@@ -65,18 +65,27 @@
 /* CEC: a composition's matrix-vector products by multiply-adds (the first two versions of
  * kernels/gpu_cec.cu) instead of the tensor cores (bit 28 means this for CEC only) */
 #define DEVO__GPU_CEC_FMA (1 << 28)
-/* JADE/SHADE/L-SHADE (kernels/gpu_shade.cu): CUDA events around each step of every generation,
- * read by devo__gpu_shade_profile (bit 10 means this for these runs only; they have no kernel(P)).
- * The events separate the launches: a timing run for the steps' shares, not for the total. */
+/* JADE/SHADE/L-SHADE (kernels/gpu_shade.cu): CUDA events around each step of every generation on
+ * the launch paths, block 0's clock around each phase in the persistent kernel, read by
+ * devo__gpu_shade_profile (bit 10 means this for these runs only; they have no kernel(P)). The
+ * events separate the launches: a timing run for the steps' shares, not for the total. */
 #define DEVO__GPU_SHADE_PROFILE (1 << 10)
 /* JADE/SHADE/L-SHADE: four launches per generation (ranks, trial, update, archive rows) at every
- * NP, instead of two (trial, then update + archive rows + next ranks in one block) up to NP 1024
- * (bit 11 means this for these runs only). */
+ * NP (and no persistent kernel), instead of two (trial, then update + archive rows + next ranks in
+ * one block) up to NP 1024 (bit 11 means this for these runs only). */
 #define DEVO__GPU_SHADE_SPLIT (1 << 11)
+/* JADE/SHADE: the launch paths above instead of the persistent kernel (one cooperative launch
+ * per up to 1024 generations, the default where D <= 128 and every vector's block is co-resident;
+ * bit 13 means this for these runs only). */
+#define DEVO__GPU_SHADE_LAUNCHES (1 << 13)
 /* The milliseconds per generation of the steps of the last JADE/SHADE run on s (the solver's last
- * solve, with DEVO__GPU_SHADE_PROFILE): ms[0] ranks, ms[1] trial + evaluation + selection, ms[2]
- * archive slots and memory update, ms[3] archive rows, ms[4] L-SHADE's reduction (ranks,
- * compaction, archive shrink; 0 where none). Returns how many were written (0: none: not a
+ * solve, with DEVO__GPU_SHADE_PROFILE). On the launch paths (CUDA events): ms[0] ranks, ms[1]
+ * trial + evaluation + selection, ms[2] archive slots and memory update, ms[3] archive rows, ms[4]
+ * L-SHADE's reduction (ranks, compaction, archive shrink; 0 where none). In the persistent kernel
+ * (block 0's clock): ms[0] the draws, ms[1] the trial's build (the donors' loads), ms[2] its
+ * evaluation, ms[3] the selection's stores, ms[4] the arrival at the grid barrier and the next
+ * draws' fetch, ms[5] the wait, ms[6] the records' loads, ms[7] the archive slots, memory update
+ * and ranks (a warp each), ms[8] the archive row. Returns how many were written (0: none: not a
  * profiled SHADE run, no generation, or a build without CUDA). kernels/gpu_backend.cu. */
 #ifdef __cplusplus
 extern "C" {

@@ -187,37 +187,63 @@ static inline DEVO_HD double devo__sh_tanpi(double t)
 
 /* ---- draws ---- */
 
-/* F from a Cauchy(mu, 0.1) (JADE's and SHADE's rule): the first of the 64 attempts (purpose
- * SHADE, slot 2 + t) with F > 0, cut at 1; if none, mu. */
-static inline DEVO_HD double devo__sh_cauchy_f(uint64_t seed, uint32_t gen, uint32_t i, double mu)
+/* The Cauchy attempt t's scaled term 0.1 tan(pi (u - 1/2)) (purpose SHADE, slot 2 + t), NaN
+ * where u == 0 (tan(-pi/2): the attempt gives no positive F, and mu + NaN > 0 is false). It does
+ * not depend on mu, so the GPU's persistent kernel draws it ahead (devo__sh_pre). */
+static inline DEVO_HD double devo__sh_cauchy_q(uint64_t seed, uint32_t gen, uint32_t i, int t)
+{
+  devo__u32x4 w = devo__rng(seed, 2u + (uint32_t)t, gen, i, DEVO__RNG_SHADE);
+  uint64_t m = devo__u53(w.v[0], w.v[1]);
+  if (m == 0u)
+    return (double)NAN;
+  return DEVO_MUL(0.1, devo__sh_tanpi((double)m * (1.0 / 9007199254740992.0) - 0.5));
+}
+
+/* F from a Cauchy(mu, 0.1) (JADE's and SHADE's rule): the first of the 64 attempts with
+ * F = mu + q_t > 0, cut at 1; if none, mu. q[0..nq): attempts drawn ahead (q may be NULL). */
+static inline DEVO_HD double devo__sh_cauchy_f_from(const double *q, int nq, uint64_t seed,
+                                                    uint32_t gen, uint32_t i, double mu)
 {
   int t;
   for (t = 0; t < DEVO__SH_CAUCHY_TRIES; ++t) {
-    devo__u32x4 w = devo__rng(seed, 2u + (uint32_t)t, gen, i, DEVO__RNG_SHADE);
-    uint64_t m = devo__u53(w.v[0], w.v[1]);
-    double f;
-    if (m == 0u)
-      continue; /* u = 0: tan(-pi/2), no positive F */
-    f = mu + DEVO_MUL(0.1, devo__sh_tanpi((double)m * (1.0 / 9007199254740992.0) - 0.5));
+    double f = mu + (t < nq ? q[t] : devo__sh_cauchy_q(seed, gen, i, t));
     if (f > 0.0)
       return f > 1.0 ? 1.0 : f;
   }
   return mu;
 }
 
-/* CR from a normal(mu, 0.1) by Box-Muller, clipped to [0, 1]; mu terminal -> 0.
- * b0, b1: the SHADE blocks of slots 0 and 1 of (g, i). */
-static inline DEVO_HD double devo__sh_normal_cr(double mu, devo__u32x4 b0, devo__u32x4 b1)
+static inline DEVO_HD double devo__sh_cauchy_f(uint64_t seed, uint32_t gen, uint32_t i, double mu)
 {
-  double u1, u2, s, c, r, cr;
-  if (mu < 0.0)
-    return 0.0;
+  return devo__sh_cauchy_f_from((const double *)0, 0, seed, gen, i, mu);
+}
+
+/* Box-Muller's scaled normal term 0.1 sqrt(-2 ln u1) cos(2 pi u2) (independent of mu).
+ * b0, b1: the SHADE blocks of slots 0 and 1 of (g, i). */
+static inline DEVO_HD double devo__sh_normal_q(devo__u32x4 b0, devo__u32x4 b1)
+{
+  double u1, u2, s, c, r;
   u1 = (double)(devo__u53(b1.v[0], b1.v[1]) + 1u) * (1.0 / 9007199254740992.0);
   u2 = devo__u01(b0.v[2], b0.v[3]);
   devo__sh_sincospi(2.0 * u2 > 1.0 ? 2.0 * u2 - 2.0 : 2.0 * u2, &s, &c); /* cos(2 pi u2) */
   r = sqrt(DEVO_MUL(-2.0, devo__sh_log(u1)));
-  cr = mu + DEVO_MUL(0.1, DEVO_MUL(r, c));
+  return DEVO_MUL(0.1, DEVO_MUL(r, c));
+}
+
+/* CR from a normal(mu, 0.1): mu + the term nq, clipped to [0, 1]; mu terminal -> 0. */
+static inline DEVO_HD double devo__sh_normal_cr_from(double mu, double nq)
+{
+  double cr;
+  if (mu < 0.0)
+    return 0.0;
+  cr = mu + nq;
   return cr < 0.0 ? 0.0 : (cr > 1.0 ? 1.0 : cr);
+}
+
+/* CR from a normal(mu, 0.1) by Box-Muller, clipped to [0, 1]; mu terminal -> 0. */
+static inline DEVO_HD double devo__sh_normal_cr(double mu, devo__u32x4 b0, devo__u32x4 b1)
+{
+  return mu < 0.0 ? 0.0 : devo__sh_normal_cr_from(mu, devo__sh_normal_q(b0, b1));
 }
 
 /* The size of the pbest pool: max(2, round(p NP)), at most NP. */
@@ -244,27 +270,70 @@ typedef struct devo__sh_ind {
   double f, cr;
 } devo__sh_ind;
 
-/* All of individual i's draws for generation gen. m_cr, m_f: the history (H = hist entries;
- * JADE: one entry, its mu_CR and mu_F). np >= 4 (NP_min), asize = |A| before the generation. */
+/* What of individual i's draws for generation gen depends on neither the memory nor NP nor |A|:
+ * the Philox words and the closed forms (the GPU's persistent kernel draws them while it waits at
+ * the grid barrier, several threads sharing the work). */
+#define DEVO__SH_PRE_Q 4 /* Cauchy attempts drawn ahead (all 4 fail with probability < 1e-4) */
+typedef struct devo__sh_pre {
+  devo__u32x4 wi, b0, b1;   /* INDEX slot 0, SHADE slots 0 and 1 */
+  double q[DEVO__SH_PRE_Q]; /* devo__sh_cauchy_q of attempts 0.. */
+  double nq;                /* devo__sh_normal_q */
+} devo__sh_pre;
+
+static inline DEVO_HD void devo__sh_pre_words(devo__sh_pre *p, uint64_t seed, uint32_t gen,
+                                              uint32_t i)
+{
+  p->wi = devo__rng(seed, 0u, gen, i, DEVO__RNG_INDEX);
+  p->b0 = devo__rng(seed, 0u, gen, i, DEVO__RNG_SHADE);
+  p->b1 = devo__rng(seed, 1u, gen, i, DEVO__RNG_SHADE);
+}
+
+/* The draws from p (words and terms drawn ahead) with the memory m_cr, m_f (H = hist entries;
+ * JADE: one entry, its mu_CR and mu_F), np >= 4 (NP_min) and asize = |A| before the generation;
+ * nq: how many Cauchy terms p holds (later attempts are drawn here). */
+/* The parts of devo__sh_draw_pre (the GPU's persistent kernel computes them on different
+ * threads): the indices (r1, r2, j_rand, the pbest rank) and the history slot. */
+static inline DEVO_HD void devo__sh_draw_idx(const devo__variant *v, const devo__sh_pre *p,
+                                             uint32_t i, uint32_t np, uint32_t asize, uint32_t dim,
+                                             devo__sh_ind *d)
+{
+  uint32_t ex[3];
+  ex[0] = i;
+  d->r1 = devo__var_map_past(devo__below(p->wi.v[0], np - 1u), ex, 1);
+  d->r2 = devo__var_map_past(devo__below(p->wi.v[1], np + asize - 2u), ex, 2);
+  d->jrand = devo__below(p->wi.v[3], dim);
+  d->kbest = devo__below(p->b1.v[2], devo__sh_npb(v->p, np));
+}
+
+static inline DEVO_HD uint32_t devo__sh_draw_slot(const devo__variant *v, const devo__sh_pre *p)
+{
+  return v->adapt == DEVO__ADAPT_SHADE ? devo__below(p->b0.v[0], (uint32_t)v->hist) : 0u;
+}
+
+static inline DEVO_HD devo__sh_ind devo__sh_draw_pre(const devo__variant *v, const devo__sh_pre *p,
+                                                     int nq, uint64_t seed, uint32_t gen,
+                                                     uint32_t i, uint32_t np, uint32_t asize,
+                                                     uint32_t dim, const double *m_cr,
+                                                     const double *m_f)
+{
+  devo__sh_ind d;
+  devo__sh_draw_idx(v, p, i, np, asize, dim, &d);
+  d.slot = devo__sh_draw_slot(v, p);
+  d.f = devo__sh_cauchy_f_from(p->q, nq, seed, gen, i, m_f[d.slot]);
+  d.cr = devo__sh_normal_cr_from(m_cr[d.slot], p->nq);
+  return d;
+}
+
+/* All of individual i's draws for generation gen (the arguments as devo__sh_draw_pre's). */
 static inline DEVO_HD devo__sh_ind devo__sh_draw(const devo__variant *v, uint64_t seed,
                                                  uint32_t gen, uint32_t i, uint32_t np,
                                                  uint32_t asize, uint32_t dim, const double *m_cr,
                                                  const double *m_f)
 {
-  devo__sh_ind d;
-  devo__u32x4 wi = devo__rng(seed, 0u, gen, i, DEVO__RNG_INDEX);
-  devo__u32x4 b0 = devo__rng(seed, 0u, gen, i, DEVO__RNG_SHADE);
-  devo__u32x4 b1 = devo__rng(seed, 1u, gen, i, DEVO__RNG_SHADE);
-  uint32_t ex[3];
-  ex[0] = i;
-  d.r1 = devo__var_map_past(devo__below(wi.v[0], np - 1u), ex, 1);
-  d.r2 = devo__var_map_past(devo__below(wi.v[1], np + asize - 2u), ex, 2);
-  d.jrand = devo__below(wi.v[3], dim);
-  d.slot = v->adapt == DEVO__ADAPT_SHADE ? devo__below(b0.v[0], (uint32_t)v->hist) : 0u;
-  d.kbest = devo__below(b1.v[2], devo__sh_npb(v->p, np));
-  d.f = devo__sh_cauchy_f(seed, gen, i, m_f[d.slot]);
-  d.cr = devo__sh_normal_cr(m_cr[d.slot], b0, b1);
-  return d;
+  devo__sh_pre p;
+  devo__sh_pre_words(&p, seed, gen, i);
+  p.nq = devo__sh_normal_q(p.b0, p.b1);
+  return devo__sh_draw_pre(v, &p, 0, seed, gen, i, np, asize, dim, m_cr, m_f);
 }
 
 /* Trial coordinate j (current-to-pbest/1/bin): xi the parent's, xpb the pbest's, x1 the r1's,
@@ -298,6 +367,12 @@ static inline DEVO_HD int devo__sh_before(double fa, uint32_t a, double fb, uint
 
 /* ---- archive ---- */
 
+/* The word of ARCHIVE (slot 0, gen, i) that picks success i's overwrite slot. */
+static inline DEVO_HD uint32_t devo__sh_arc_word(uint64_t seed, uint32_t gen, uint32_t i)
+{
+  return devo__rng(seed, 0u, gen, i, DEVO__RNG_ARCHIVE).v[0];
+}
+
 /* The archive slot that success i (q = successes with a lower index in this generation) writes,
  * given the archive size asize before the generation and the capacity cap of the generation:
  * append at asize + q while there is room, else overwrite devo__below(w0, cap) of ARCHIVE
@@ -310,7 +385,16 @@ static inline DEVO_HD int32_t devo__sh_arc_slot(uint64_t seed, uint32_t gen, uin
     return -1;
   if (asize + q < cap)
     return (int32_t)(asize + q);
-  return (int32_t)devo__below(devo__rng(seed, 0u, gen, i, DEVO__RNG_ARCHIVE).v[0], cap);
+  return (int32_t)devo__below(devo__sh_arc_word(seed, gen, i), cap);
+}
+
+/* The same with the word w = devo__sh_arc_word(seed, gen, i) drawn ahead. */
+static inline DEVO_HD int32_t devo__sh_arc_slot_w(uint32_t w, uint32_t asize, uint32_t q,
+                                                  uint32_t cap)
+{
+  if (cap == 0u)
+    return -1;
+  return (int32_t)(asize + q < cap ? asize + q : devo__below(w, cap));
 }
 
 /* Removal t (t = 0, 1, ...) of L-SHADE's archive shrink after generation gen, when the archive

@@ -162,20 +162,25 @@ static size_t scompare(const char *what, int dim, const sout *c, const sout *g, 
   return diff;
 }
 
-/* The CPU (1 thread) and the GPU, both launch paths (two launches per generation, the default up
- * to NP 1024, and DEVO__GPU_SHADE_SPLIT's four), on case c; returns the values that differ. */
+/* The CPU (1 thread) and the GPU's three paths (the default: JADE and SHADE by the persistent
+ * kernel, L-SHADE by two launches per generation up to NP 1024; DEVO__GPU_SHADE_LAUNCHES: two
+ * launches for all; DEVO__GPU_SHADE_SPLIT: four), on case c; returns the values that differ. */
 static size_t sparity(devo_problem *p, const char *pname, const scase *c, int exact)
 {
-  static const int designs[2] = {0, DEVO__GPU_SHADE_SPLIT};
+  static const int designs[3] = {0, DEVO__GPU_SHADE_LAUNCHES, DEVO__GPU_SHADE_SPLIT};
+  static const char *const names[3] = {"", " launches", " split"};
   char what[160];
   sout cpu, gpu;
   size_t d = 0;
   int k;
   srun(p, c, DEVO_BACKEND_CPU, 0, &cpu);
-  for (k = 0; k < 2; ++k) {
-    snprintf(what, sizeof what, "%s %s NP=%d%s", pname, c->algo, c->np, k ? " split" : "");
+  for (k = 0; k < 3; ++k) {
+    /* the persistent kernel: JADE, SHADE, one thread per coordinate up to 128 */
+    const int persist = k == 0 && strcmp(c->algo, "lshade") != 0 && p->view.dim <= 128;
+    snprintf(what, sizeof what, "%s %s NP=%d%s", pname, c->algo, c->np, names[k]);
     srun(p, c, DEVO_BACKEND_GPU, designs[k], &gpu);
     CHECKF(strstr(gpu.info, "gpu_shade.cu") != NULL, "%s: info: %s", what, gpu.info);
+    CHECKF((strstr(gpu.info, "persistent") != NULL) == persist, "%s: info: %s", what, gpu.info);
     d += scompare(what, p->view.dim, &cpu, &gpu, exact);
     sout_free(&gpu);
   }
@@ -194,11 +199,12 @@ static scase mk(const char *algo, int np, int64_t gens, int64_t evals)
   return c;
 }
 
-/* The four runs of every exact problem: JADE and SHADE for 40 generations at NP 32, L-SHADE
- * from NP 40 with 1200 evaluations and with 40 generations (NP reaches 4 within either). */
+/* The four runs of every exact problem: JADE for 40 generations and SHADE for 41 at NP 32 (the
+ * persistent kernel's records of an odd last generation move to the even set), L-SHADE from NP 40
+ * with 1200 evaluations and with 40 generations (NP reaches 4 within either). */
 static void parity_all(devo_problem *p, const char *pname)
 {
-  const scase cs[4] = {mk("jade", 32, 40, 0), mk("shade", 32, 40, 0), mk("lshade", 40, 0, 1200),
+  const scase cs[4] = {mk("jade", 32, 40, 0), mk("shade", 32, 41, 0), mk("lshade", 40, 0, 1200),
                        mk("lshade", 40, 40, 0)};
   int k;
   for (k = 0; k < 4; ++k)
@@ -294,15 +300,19 @@ TEST_CASE(close_cos)
 /* Other block layouts: D = 5 (one warp per vector, 27 idle lanes), D = 1500 (threads striding
  * over coordinates, several rounds of the in-order sum), L-SHADE from NP 300 (several rank tiles,
  * a compaction over blocks) and from NP 1200 (above DEVO__SH_FUSE_NP: the four-launch path until
- * NP falls to 1024, then the two-launch one), on rosenbrock. */
+ * NP falls to 1024, then the two-launch one), on rosenbrock; and SHADE for 2,501 generations
+ * (three launches of the persistent kernel, the state carried across them), and JADE at NP 300
+ * (more individuals than threads per block in the persistent kernel's ranks and slots; D = 1500
+ * runs on the launch path). */
 TEST_CASE(shapes)
 {
-  const int dims[4] = {5, 1500, 20, 10};
-  const scase cs[4] = {mk("shade", 16, 30, 0), mk("jade", 12, 10, 0), mk("lshade", 300, 60, 0),
-                       mk("lshade", 1200, 0, 30000)};
+  const int dims[6] = {5, 1500, 20, 10, 10, 10};
+  const scase cs[6] = {mk("shade", 16, 30, 0),   mk("jade", 12, 10, 0),
+                       mk("lshade", 300, 60, 0), mk("lshade", 1200, 0, 30000),
+                       mk("shade", 16, 2501, 0), mk("jade", 300, 50, 0)};
   int k;
   need_gpu();
-  for (k = 0; k < 4; ++k) {
+  for (k = 0; k < 6; ++k) {
     char name[64];
     devo_problem *p = builtin("rosenbrock", dims[k]);
     snprintf(name, sizeof name, "rosenbrock D=%d", dims[k]);
@@ -364,6 +374,10 @@ TEST_CASE(small)
   CHECK(sparity(p, "etc 64x8", &c, 1) == 0);
   devo_problem_destroy(p);
   devo_etc_destroy(e);
+  p = builtin("sphere", 8); /* the persistent kernel with the archive full (NP 8, 25 generations) */
+  c = mk("jade", 8, 25, 0);
+  CHECK(sparity(p, "sphere D=8", &c, 1) == 0);
+  devo_problem_destroy(p);
 }
 
 int main(int argc, char **argv)

@@ -6,7 +6,9 @@
  * from 18 D = 1800 (its preset). Columns per case: GPU ms, CPU 1-thread ms (measured on
  * evals / --cpu-div evaluations and scaled, as bench-variants does; L-SHADE's schedule is then
  * that of the shorter budget, so its CPU column is an estimate), CPU / GPU, and GPU time over
- * rand1bin's (the issue's target: SHADE within 2x). Then, from a separate profiled GPU run of
+ * rand1bin's (the issue's target: SHADE within 2x); the "(launches)" rows run JADE and SHADE on
+ * the launch path (DEVO__GPU_SHADE_LAUNCHES) instead of the persistent kernel, GPU only, for the
+ * side-by-side. Then, from a separate profiled GPU run of
  * each algorithm on the four-launch path (DEVO__GPU_SHADE_PROFILE | DEVO__GPU_SHADE_SPLIT: CUDA
  * events around every step, which separate the launches, so only the shares count; the default
  * path fuses the update, the archive rows and the ranks into one launch up to NP 1024), the
@@ -29,21 +31,30 @@
 #include "tools/tool_util.h"
 
 typedef struct balgo {
-  const char *name; /* "de" = rand1bin */
-  int np;           /* 0: the preset's (L-SHADE: 18 D) */
+  const char *name;  /* "de" = rand1bin */
+  int np;            /* 0: the preset's (L-SHADE: 18 D) */
+  int design;        /* GPU design bits (DEVO__GPU_SHADE_LAUNCHES: the launch path) */
+  const char *label; /* the table's row */
 } balgo;
 
-#define NALGO 4
-static const balgo algos[NALGO] = {{"de", 250}, {"jade", 250}, {"shade", 250}, {"lshade", 0}};
+#define NALGO 6
+static const balgo algos[NALGO] = {{"de", 250, 0, "rand1bin"},
+                                   {"jade", 250, 0, "jade"},
+                                   {"jade", 250, DEVO__GPU_SHADE_LAUNCHES, "jade (launches)"},
+                                   {"shade", 250, 0, "shade"},
+                                   {"shade", 250, DEVO__GPU_SHADE_LAUNCHES, "shade (launches)"},
+                                   {"lshade", 0, 0, "lshade"}};
 
 /* One solve: the generation loop's seconds, or -1 (message on stderr). design: GPU design bits;
- * gens/evals: the budget; prof: the profiled steps' ms per generation (5) when not NULL. */
+ * gens/evals: the budget; prof: the profiled steps' ms per generation when not NULL (5 on the
+ * four-launch path, 9 phases of the persistent kernel). */
 static double one(devo_problem *p, const balgo *a, int backend, int design, int64_t evals,
                   int64_t gens, double *best, double *prof)
 {
   devo_solver *s = NULL;
   devo_stats st;
   double t = -1.0;
+  const int nprof = (design & DEVO__GPU_SHADE_SPLIT) ? 5 : 9; /* launches' steps, kernel phases */
   bench_cfg c;
   int r;
   bench_cfg_init(&c);
@@ -62,9 +73,11 @@ static double one(devo_problem *p, const balgo *a, int backend, int design, int6
     r = devo_solve(s);
   if (r > 0 && devo_solver_stats(s, &st) == DEVO_OK) {
     t = st.elapsed - st.init_seconds;
+    if (gens > 0 && backend == DEVO_BACKEND_GPU) /* the validation run: which path ran */
+      fprintf(stderr, "bench-shade: %s: %s\n", a->label, devo_solver_backend_info(s));
     if (best)
       devo_solver_best(s, best, NULL);
-    if (prof && devo__gpu_shade_profile(s, prof, 5) != 5)
+    if (prof && devo__gpu_shade_profile(s, prof, nprof) != nprof)
       t = -1.0;
   }
   if (r < 0 || t < 0)
@@ -79,10 +92,10 @@ static double median_gpu(devo_problem *p, const balgo *a, int64_t evals, int rep
 {
   double t[64];
   int k;
-  if (one(p, a, DEVO_BACKEND_GPU, 0, evals, 0, NULL, NULL) < 0)
+  if (one(p, a, DEVO_BACKEND_GPU, a->design, evals, 0, NULL, NULL) < 0)
     return -1.0;
   for (k = 0; k < reps; ++k)
-    if ((t[k] = one(p, a, DEVO_BACKEND_GPU, 0, evals, 0, NULL, NULL)) < 0)
+    if ((t[k] = one(p, a, DEVO_BACKEND_GPU, a->design, evals, 0, NULL, NULL)) < 0)
       return -1.0;
   qsort(t, (size_t)reps, sizeof t[0], bench_cmp_double);
   return t[reps / 2];
@@ -103,7 +116,7 @@ int main(int argc, char **argv)
   const int dim = 100;
   int64_t evals = 10000000;
   int reps = 5, cpu_div = 20, no_cpu = 0, only = -1, a, c, k;
-  static double gms[2][NALGO], cms[2][NALGO], prof[2][NALGO][5];
+  static double gms[2][NALGO], cms[2][NALGO], prof[2][NALGO][5], pprof[2][NALGO][9];
   char dev[256], date[64];
   if ((a = tool_std_args("bench-shade", usage, &argc, &argv)) != 0)
     return a > 0 ? 0 : 1;
@@ -150,7 +163,7 @@ int main(int argc, char **argv)
     }
     for (k = 0; k < NALGO; ++k) {
       double bg = 0.0, bc = 0.0;
-      if (one(p, &algos[k], DEVO_BACKEND_GPU, 0, 0, 20, &bg, NULL) < 0 ||
+      if (one(p, &algos[k], DEVO_BACKEND_GPU, algos[k].design, 0, 20, &bg, NULL) < 0 ||
           one(p, &algos[k], DEVO_BACKEND_CPU, 0, 0, 20, &bc, NULL) < 0)
         return 1;
       if (!(fabs(bg - bc) <= 1e-9 * fabs(bc))) {
@@ -159,11 +172,16 @@ int main(int argc, char **argv)
         return 1;
       }
       gms[c][k] = median_gpu(p, &algos[k], evals, reps) * 1e3;
-      if (k > 0 &&
+      if (k > 0 && !algos[k].design &&
           one(p, &algos[k], DEVO_BACKEND_GPU, DEVO__GPU_SHADE_PROFILE | DEVO__GPU_SHADE_SPLIT,
               evals, 0, NULL, prof[c][k]) < 0)
         return 1;
-      if (!no_cpu) {
+      /* JADE and SHADE: the persistent kernel's phases (block 0's clock) */
+      if (k > 0 && !algos[k].design && strcmp(algos[k].name, "lshade") != 0 &&
+          one(p, &algos[k], DEVO_BACKEND_GPU, DEVO__GPU_SHADE_PROFILE, evals, 0, NULL,
+              pprof[c][k]) < 0)
+        return 1;
+      if (!no_cpu && !algos[k].design) { /* the launch rows: the same algorithm on the CPU */
         const int np0 = algos[k].np > 0 ? algos[k].np : 18 * dim;
         int64_t e = evals / cpu_div;
         if (e < 2 * (int64_t)np0)
@@ -171,7 +189,7 @@ int main(int argc, char **argv)
         const double t = one(p, &algos[k], DEVO_BACKEND_CPU, 0, e, 0, NULL, NULL);
         cms[c][k] = t < 0 ? -1.0 : t * 1e3 * (double)(evals - np0) / (double)(e - np0);
       }
-      fprintf(stderr, "bench-shade: %s %s: GPU %.2f ms, CPU %.2f ms\n", fns[c], algos[k].name,
+      fprintf(stderr, "bench-shade: %s %s: GPU %.2f ms, CPU %.2f ms\n", fns[c], algos[k].label,
               gms[c][k], cms[c][k]);
     }
     devo_problem_destroy(p);
@@ -181,7 +199,7 @@ int main(int argc, char **argv)
     printf(" %s: GPU ms | CPU-1thr ms | CPU/GPU | GPU vs rand1bin |", fns[c]);
   printf("\n|---|---|---|---|---|---|---|---|---|\n");
   for (k = 0; k < NALGO; ++k) {
-    printf("| %s |", k == 0 ? "rand1bin" : algos[k].name);
+    printf("| %s |", algos[k].label);
     for (c = 0; c < 2; ++c) {
       const double g = gms[c][k], h = cms[c][k], r0 = gms[c][0];
       printf(g > 0 ? " %.1f |" : " - |", g);
@@ -197,11 +215,24 @@ int main(int argc, char **argv)
          "(means) | archive rows | L-SHADE reduction |\n|---|---|---|---|---|---|---|\n");
   for (c = 0; c < 2; ++c)
     for (k = 1; k < NALGO; ++k) {
-      if (gms[c][k] < 0)
+      if (gms[c][k] < 0 || algos[k].design)
         continue;
       printf("| %s | %s |", fns[c], algos[k].name);
       for (a = 0; a < 5; ++a)
         printf(" %.2f |", prof[c][k][a] * 1e3);
+      printf("\n");
+    }
+  printf("\nThe persistent kernel's microseconds per generation by phase (profiled run, block 0's "
+         "clock)\n\n| case | algorithm | draws | trial build | evaluation | selection | arrive + "
+         "next draws' fetch | wait | records' loads | slots, memory update, ranks (a warp each) | "
+         "archive row |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (c = 0; c < 2; ++c)
+    for (k = 1; k < NALGO; ++k) {
+      if (gms[c][k] < 0 || algos[k].design || strcmp(algos[k].name, "lshade") == 0)
+        continue;
+      printf("| %s | %s |", fns[c], algos[k].name);
+      for (a = 0; a < 9; ++a)
+        printf(" %.2f |", pprof[c][k][a] * 1e3);
       printf("\n");
     }
   return 0;
