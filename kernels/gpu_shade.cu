@@ -80,9 +80,11 @@ extern __shared__ double devo__sm[];
 #define DEVO__SH_UPD_THREADS  512
 /* Generations launched between two looks at the control block (the target, the deadline). */
 #define DEVO__SH_SUB 512
-/* Threads per block of the persistent kernel (at most; D above it: the launch path). 256 leave it
- * 255 registers: at 64 (1024 threads) it spilled, and after the grid barrier's acquire a spilled
- * value comes back from L2, not L1. */
+/* Threads per block of the persistent kernel (at most; D above it: the launch path). Its launch
+ * bounds (these threads, at least 1 block per SM) leave it the registers it needs without
+ * spilling, 136 to 186 (at 64 registers, 1024 threads, it spilled, and after the grid barrier's
+ * acquire a spilled value comes back from L2, not L1; with the bounds' second argument left out
+ * ptxas kept 128 and still spilled a few bytes). */
 #define DEVO__SH_PMAX_THREADS 128
 /* Generations of one launch of the persistent kernel (at most). */
 #define DEVO__SH_PSUB 1024u
@@ -778,7 +780,7 @@ __device__ __forceinline__ uint32_t devo__sh_count_warp(const unsigned char *suc
  * end block 0 writes the memory, k and |A| back, and records of an odd last generation move to the
  * even set, where the host and the launch path read them. */
 template <int KIND>
-__global__ void __launch_bounds__(DEVO__SH_PMAX_THREADS)
+__global__ void __launch_bounds__(DEVO__SH_PMAX_THREADS, 1)
     devo__k_sh_persist(devo__gpu_args a, devo__sh_dev h, devo__sh_pk k, uint32_t gen0,
                        uint32_t ngens, int cur0)
 {
