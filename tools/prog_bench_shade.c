@@ -101,6 +101,23 @@ static double median_gpu(devo_problem *p, const balgo *a, int64_t evals, int rep
   return t[reps / 2];
 }
 
+/* The rows of a profile table: each case and algorithm that ran (not the launch rows; L-SHADE
+ * only where lshade), n steps' microseconds per generation from ms. */
+static void prof_table(const char *const fns[2], double gms[2][NALGO], double ms[2][NALGO][9],
+                       int n, int lshade)
+{
+  int c, k, a;
+  for (c = 0; c < 2; ++c)
+    for (k = 1; k < NALGO; ++k) {
+      if (gms[c][k] < 0 || algos[k].design || (!lshade && strcmp(algos[k].name, "lshade") == 0))
+        continue;
+      printf("| %s | %s |", fns[c], algos[k].name);
+      for (a = 0; a < n; ++a)
+        printf(" %.2f |", ms[c][k][a] * 1e3);
+      printf("\n");
+    }
+}
+
 static const char usage[] =
     "usage: bench-shade [--reps N] [--cpu-div N] [--no-cpu] [--quick] [--case 0|1]\n"
     "\n"
@@ -116,7 +133,7 @@ int main(int argc, char **argv)
   const int dim = 100;
   int64_t evals = 10000000;
   int reps = 5, cpu_div = 20, no_cpu = 0, only = -1, a, c, k;
-  static double gms[2][NALGO], cms[2][NALGO], prof[2][NALGO][5], pprof[2][NALGO][9];
+  static double gms[2][NALGO], cms[2][NALGO], prof[2][NALGO][9], pprof[2][NALGO][9];
   char dev[256], date[64];
   if ((a = tool_std_args("bench-shade", usage, &argc, &argv)) != 0)
     return a > 0 ? 0 : 1;
@@ -213,27 +230,11 @@ int main(int argc, char **argv)
          "between launches)\n\n"
          "| case | algorithm | ranks (sort) | trial + eval + selection | archive slots + memory "
          "(means) | archive rows | L-SHADE reduction |\n|---|---|---|---|---|---|---|\n");
-  for (c = 0; c < 2; ++c)
-    for (k = 1; k < NALGO; ++k) {
-      if (gms[c][k] < 0 || algos[k].design)
-        continue;
-      printf("| %s | %s |", fns[c], algos[k].name);
-      for (a = 0; a < 5; ++a)
-        printf(" %.2f |", prof[c][k][a] * 1e3);
-      printf("\n");
-    }
+  prof_table(fns, gms, prof, 5, 1);
   printf("\nThe persistent kernel's microseconds per generation by phase (profiled run, block 0's "
          "clock)\n\n| case | algorithm | draws | trial build | evaluation | selection | arrive + "
          "next draws' fetch | wait | records' loads | slots, memory update, ranks (a warp each) | "
          "archive row |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
-  for (c = 0; c < 2; ++c)
-    for (k = 1; k < NALGO; ++k) {
-      if (gms[c][k] < 0 || algos[k].design || strcmp(algos[k].name, "lshade") == 0)
-        continue;
-      printf("| %s | %s |", fns[c], algos[k].name);
-      for (a = 0; a < 9; ++a)
-        printf(" %.2f |", pprof[c][k][a] * 1e3);
-      printf("\n");
-    }
+  prof_table(fns, gms, pprof, 9, 0);
   return 0;
 }
