@@ -271,9 +271,9 @@ typedef struct devo__sh_ind {
 } devo__sh_ind;
 
 /* What of individual i's draws for generation gen depends on neither the memory nor NP nor |A|:
- * the Philox words and the closed forms (the GPU's persistent kernel draws them while it waits at
- * the grid barrier, several threads sharing the work). */
-#define DEVO__SH_PRE_Q 4 /* Cauchy attempts drawn ahead (all 4 fail with probability < 1e-4) */
+ * the Philox words and the closed forms (the GPU's persistent kernel has them drawn for a whole
+ * launch beforehand, kernels/gpu_shade.cu's devo__k_sh_pre). */
+#define DEVO__SH_PRE_Q 4 /* Cauchy attempts drawn ahead (the rare later ones: on the spot) */
 typedef struct devo__sh_pre {
   devo__u32x4 wi, b0, b1;   /* INDEX slot 0, SHADE slots 0 and 1 */
   double q[DEVO__SH_PRE_Q]; /* devo__sh_cauchy_q of attempts 0.. */
@@ -288,9 +288,6 @@ static inline DEVO_HD void devo__sh_pre_words(devo__sh_pre *p, uint64_t seed, ui
   p->b1 = devo__rng(seed, 1u, gen, i, DEVO__RNG_SHADE);
 }
 
-/* The draws from p (words and terms drawn ahead) with the memory m_cr, m_f (H = hist entries;
- * JADE: one entry, its mu_CR and mu_F), np >= 4 (NP_min) and asize = |A| before the generation;
- * nq: how many Cauchy terms p holds (later attempts are drawn here). */
 /* The parts of devo__sh_draw_pre (the GPU's persistent kernel computes them on different
  * threads): the indices (r1, r2, j_rand, the pbest rank) and the history slot. */
 static inline DEVO_HD void devo__sh_draw_idx(const devo__variant *v, const devo__sh_pre *p,
@@ -310,6 +307,9 @@ static inline DEVO_HD uint32_t devo__sh_draw_slot(const devo__variant *v, const 
   return v->adapt == DEVO__ADAPT_SHADE ? devo__below(p->b0.v[0], (uint32_t)v->hist) : 0u;
 }
 
+/* The draws from p (words and terms drawn ahead) with the memory m_cr, m_f (H = hist entries;
+ * JADE: one entry, its mu_CR and mu_F), np >= 4 (NP_min) and asize = |A| before the generation;
+ * nq: how many Cauchy terms p holds (later attempts are drawn here). */
 static inline DEVO_HD devo__sh_ind devo__sh_draw_pre(const devo__variant *v, const devo__sh_pre *p,
                                                      int nq, uint64_t seed, uint32_t gen,
                                                      uint32_t i, uint32_t np, uint32_t asize,
