@@ -294,7 +294,7 @@ static inline DEVO_HD void devo__sh_draw_idx(const devo__variant *v, const devo_
                                              uint32_t i, uint32_t np, uint32_t asize, uint32_t dim,
                                              devo__sh_ind *d)
 {
-  uint32_t ex[3];
+  uint32_t ex[DEVO__MAX_PICKS + 1]; /* devo__var_map_past's size */
   ex[0] = i;
   d->r1 = devo__var_map_past(devo__below(p->wi.v[0], np - 1u), ex, 1);
   d->r2 = devo__var_map_past(devo__below(p->wi.v[1], np + asize - 2u), ex, 2);

@@ -179,17 +179,39 @@ static inline DEVO_HD double devo__strategy_mutant(int strategy, double f, doubl
  * words w0, w1 of the INDEX2 block (slot 0), whose words w2, w3 give the exponential crossover's
  * length uniform. ---- */
 
-/* Maps a draw k in [0, NP - m) past the m excluded values ex[0..m-1] (sorted ascending), giving
- * a value uniform over the NP - m others. Keeps ex sorted with the new value inserted. */
+/* Inserts v (not among them) into the ascending ex[0..m-1], m <= DEVO__MAX_PICKS (ex holds
+ * DEVO__MAX_PICKS + 1). Constant indices only: the loops run over every slot under guards, so a
+ * GPU compiler unrolls them and keeps ex in registers; a shift by a run-time index put ex in a
+ * thread's local memory, which the persistent kernels touched between their grid barriers. */
+static inline DEVO_HD void devo__var_insert(uint32_t *ex, int m, uint32_t v)
+{
+  int a, pos = 0;
+  DEVO_UNROLL
+  for (a = 0; a < DEVO__MAX_PICKS; ++a)
+    pos += a < m && ex[a] < v;
+  DEVO_UNROLL
+  for (a = DEVO__MAX_PICKS; a >= 1; --a)
+    if (a <= m) {
+      if (a > pos)
+        ex[a] = ex[a - 1];
+      else if (a == pos)
+        ex[a] = v;
+    }
+  if (pos == 0)
+    ex[0] = v;
+}
+
+/* Maps a draw k in [0, NP - m) past the m excluded values ex[0..m-1] (sorted ascending; ex holds
+ * DEVO__MAX_PICKS + 1), giving a value uniform over the NP - m others. Keeps ex sorted with the
+ * new value inserted. */
 static inline DEVO_HD uint32_t devo__var_map_past(uint32_t k, uint32_t *ex, int m)
 {
-  int a, b;
-  for (a = 0; a < m; ++a)
-    if (k >= ex[a])
+  int a;
+  DEVO_UNROLL
+  for (a = 0; a < DEVO__MAX_PICKS; ++a)
+    if (a < m && k >= ex[a])
       k++;
-  for (b = m; b > 0 && ex[b - 1] > k; --b)
-    ex[b] = ex[b - 1];
-  ex[b] = k;
+  devo__var_insert(ex, m, k);
   return k;
 }
 
@@ -200,20 +222,17 @@ static inline DEVO_HD void devo__var_picks45(devo__u32x4 w, uint32_t i, uint32_t
                                              uint32_t *r)
 {
   uint32_t ex[DEVO__MAX_PICKS + 1];
-  int m = 0, k;
-  /* i, r1, r2, r3 sorted ascending by insertion */
-  ex[m++] = i;
-  for (k = 0; k < 3; ++k) {
-    int b;
-    for (b = m; b > 0 && ex[b - 1] > r[k]; --b)
-      ex[b] = ex[b - 1];
-    ex[b] = r[k];
-    m++;
-  }
-  for (k = 3; k < npicks; ++k) {
-    r[k] = devo__var_map_past(devo__below(w.v[k - 3], np - (uint32_t)(k + 1)), ex, m);
-    m++;
-  }
+  int m = 1, k;
+  ex[0] = i; /* i, r1, r2, r3 sorted ascending by insertion */
+  DEVO_UNROLL
+  for (k = 0; k < 3; ++k)
+    devo__var_insert(ex, m++, r[k]);
+  DEVO_UNROLL
+  for (k = 3; k < DEVO__MAX_PICKS; ++k)
+    if (k < npicks) {
+      r[k] = devo__var_map_past(devo__below(w.v[k - 3], np - (uint32_t)(k + 1)), ex, m);
+      m++;
+    }
 }
 
 /* ---- exponential crossover ---- */

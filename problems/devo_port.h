@@ -16,6 +16,16 @@
 #define DEVO_DEV
 #endif
 
+/* Before a loop of constant trip count whose body indexes a small array by the loop variable:
+ * nvcc's device pass unrolls it fully, so the array stays in registers instead of a thread's
+ * local memory (the host compilers, nvcc's host pass included, unroll as they see fit; gcc would
+ * warn about the pragma). */
+#ifdef __CUDA_ARCH__
+#define DEVO_UNROLL _Pragma("unroll")
+#else
+#define DEVO_UNROLL
+#endif
+
 /* A product that the compiler may not fuse with a following addition: nvcc contracts a*b+c into
  * a fused multiply-add by default and gcc on x86-64 does not, so the DE operators use this where
  * the CPU and GPU must produce the same bits. */
