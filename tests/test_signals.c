@@ -390,15 +390,16 @@ static int no_file_like(const char *prefix)
 }
 
 /* The second signal ends the process at once: killed by that signal, nothing on stdout, neither
- * the --out file nor its temporary file left. The schedule goes to the file as CSV (20,000 rows
+ * the --out file nor its temporary file left. The schedule goes to the file as CSV (60,000 rows
  * with times: tens of ms to write), so that a second signal 5 ms after the first comes while the
- * answer is being written, not after. Two signals of one kind sent too close together are one
+ * answer is being written, not after (with 20,000 rows the answer was once complete when a second
+ * signal, sent late on a loaded machine, came 9 ms after the first). Two signals of one kind sent too close together are one
  * (the kernel keeps one pending signal of each kind), so the pair of two kinds is also sent
  * 0.2 ms apart. */
 TEST_CASE(second_signal_exits_at_once)
 {
   double *v = NULL;
-  const char *path = make_matrix(20000, 16, "second", &v);
+  const char *path = make_matrix(60000, 16, "second", &v);
   const int first[3] = {SIGINT, SIGTERM, SIGINT}, then[3] = {SIGINT, SIGTERM, SIGTERM};
   const double gap[3] = {0.005, 0.005, 0.0002};
   char outfile[128], prefix[64];
