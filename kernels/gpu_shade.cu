@@ -990,11 +990,10 @@ struct devo__gpu_shade {
   int threads;
   size_t smem;
   int cur, np, np_init, cap_max;
-  int np_gen;    /* NP of the last generation (the length of F and CR); 0 before the first */
-  int split;     /* DEVO__GPU_SHADE_SPLIT: the four-launch path at every NP */
-  int blk_stage; /* the problem has a matrix to stage (CEC, ETC) */
-  int persist;   /* devo__k_sh_persist runs the generations (devo__sh_persist_plan) */
-  size_t psmem;  /* its dynamic shared memory */
+  int np_gen;   /* NP of the last generation (the length of F and CR); 0 before the first */
+  int split;    /* DEVO__GPU_SHADE_SPLIT: the four-launch path at every NP */
+  int persist;  /* devo__k_sh_persist runs the generations (devo__sh_persist_plan) */
+  size_t psmem; /* its dynamic shared memory */
   devo__sh_pk pk;
   devo__gpu_args pa;   /* the persistent kernel's arguments (a, with the matrix staged where it
                           fits) */
@@ -1280,7 +1279,6 @@ int devo__gpu_shade_start(devo_solver *s, const devo__gpu_args *a, const cudaDev
   g->nfe = a->np;
   g->cap_max = (int)devo__sh_arc_cap(g->h.var.arc_rate, (uint32_t)a->np);
   g->split = (s->o.gpu_design & DEVO__GPU_SHADE_SPLIT) != 0;
-  g->blk_stage = blk;
   if (devo__sh_fill(a->v.kind, g) != 0)
     return devo__set_err(s, DEVO_E_INVALID, "this problem kind has no SHADE kernel");
   if (g->h.var.adapt == DEVO__ADAPT_SHADE && g->h.var.hist < 1)
@@ -1566,7 +1564,7 @@ void devo__gpu_shade_describe(const devo__gpu_shade *g, char *buf, size_t len)
            blk ? " (not for this function: tree-ordered sums)" : "",
            g->a.trial_shared ? "shared" : "global", g->persist ? g->psmem : g->smem,
            g->h.sm_terms >= 0 ? "shared" : "global",
-           !g->blk_stage ? ""
+           !DEVO__GPU_IS_BLOCK_KIND(g->a.v.kind) ? ""
            : (g->persist ? g->pa.sm_stage : g->a.sm_stage) >= 0
                ? "; the matrix staged in shared memory"
                : "; the matrix read from global memory");
