@@ -74,6 +74,7 @@ struct devo__gpu_state {
    * generations (vk.gen, vk.persist in kt.gen, kt.persist) with va beside a */
   int var;
   int var_multi; /* the multikernel design was asked for; the fused variant kernel runs */
+  int jump_in;   /* GOBL: the specialised variant kernel (fast) runs the jumps itself */
   devo__gpu_vargs va;
   devo__gpu_vktab vk;
   /* JADE, SHADE, L-SHADE (issue 24): kernels/gpu_shade.cu runs the generations; NULL otherwise */
@@ -434,6 +435,7 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
   if (want & DEVO__GPU_CG_BARRIER)
     g->barrier = DEVO__BARRIER_CG;
   g->fast = 0;
+  g->jump_in = 0;
   memset(&g->fc, 0, sizeof g->fc);
   /* the register-held and cluster kernels run as persistent chunks with devo's split barrier;
    * every explicit block option (thread cap, staging, the classic kernel) keeps the block
@@ -459,6 +461,9 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
       if (g->fc.c > 1)
         g->fast = 0;
     }
+    /* both specialised kernels run GOBL's jumps themselves (fc.gobl: compiled in) unless the
+     * launches are asked for */
+    g->jump_in = g->fast && g->fc.gobl;
     return DEVO_OK;
   }
   if (g->a.v.kind == DEVO__P_CEC) {
@@ -558,7 +563,9 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
                g->a.v.kind == DEVO__P_CEC
                    ? "gpu_cec.cu version 4"
                    : "gpu_fast.cu version 2, strategy and crossover compiled in",
-               v->gobl > 0.0 ? "; GOBL jumps by gpu_vfused.cu" : "");
+               !(v->gobl > 0.0) ? ""
+               : g->jump_in     ? "; GOBL jumps inside it"
+                                : "; GOBL jumps by gpu_vfused.cu's jump kernels");
     else if (g->persist && g->kt.persist == g->vk.persist2)
       snprintf(s->info + used, sizeof s->info - used,
                "; variant %s%s%s%s: fused variant kernel (gpu_vfused.cu version 2, strategy and "
@@ -705,16 +712,17 @@ static int devo__gpu_run_persist(devo_solver *s, devo__gpu_state *g, uint32_t ge
     void *args[] = {&g->a, &gen0, &m, &barrier};
     void *vargs[] = {&g->a, &g->va, &gen0, &m, &barrier};
     DEVO__CK(cudaMemsetAsync(&g->a.ctl->bar, 0, sizeof g->a.ctl->bar, g->st));
-    if (g->var && g->fast)
+    if (g->var && g->fast) {
       DEVO__CK(devo__gpu_fastv_launch(&g->fc, g->a, g->va, gen0, m, g->st));
-    else if (g->var)
+    } else if (g->var) {
       DEVO__CK(cudaLaunchCooperativeKernel(g->kt.persist, dim3(g->pgrid), dim3(g->threads), vargs,
                                            g->smem, g->st));
-    else if (g->fast)
+    } else if (g->fast) {
       DEVO__CK(devo__gpu_fast_launch(&g->fc, g->a, gen0, m, g->st));
-    else
+    } else {
       DEVO__CK(cudaLaunchCooperativeKernel(g->kt.persist, dim3(g->pgrid), dim3(g->threads), args,
                                            g->smem, g->st));
+    }
     gen0 += m;
     n -= m;
   }
@@ -779,15 +787,18 @@ static int devo__gpu_run_jump(devo_solver *s, devo__gpu_state *g, uint32_t gen, 
   return DEVO_OK;
 }
 
-/* A variant run's chunk: DE generations by gpu_vfused.cu's kernel (persistent or graphs), split
- * at GOBL jump generations (devo__gobl_jump is a pure function of (seed, generation), so the host
- * knows them), which run as their own launches. The scan for jumps looks at most 2^16
- * generations ahead per step. */
+/* A variant run's chunk: DE generations by the variant kernel (persistent or graphs), split at
+ * GOBL jump generations (devo__gobl_jump is a pure function of (seed, generation), so the host
+ * knows them), which run as their own launches, unless the specialised kernel runs the jumps
+ * itself (jump_in: the whole chunk is one persistent launch). The scan for jumps looks at most
+ * 2^16 generations ahead per step. */
 static int devo__gpu_run_var(devo_solver *s, devo__gpu_state *g, uint32_t gen0, int64_t n)
 {
   const double p = g->va.var.gobl;
   uint32_t gen = gen0;
   int st;
+  if (g->jump_in)
+    return devo__gpu_run_persist(s, g, gen0, n);
   while (n > 0) {
     int64_t m = n, lim = n < 65536 ? n : 65536;
     double k = 0.0;

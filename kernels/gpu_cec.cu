@@ -25,7 +25,7 @@
  *   devo__k_cecc<ID, VL, CL, 1>  this file, third version (the default for the compositions
  *                          F08..F10, either cluster size; DEVO__GPU_CEC_FMA: the first two):
  *                          phase B on the tensor cores (mma.m16n8k4.f64), the rest the same.
- *   devo__k_ceccv<ID, VL>  fourth version (issue 18): every DE variant but plain rand1bin for
+ *   devo__k_ceccv<ID, VL, G>  fourth version (issue 18): every DE variant but plain rand1bin for
  *                          F01..F07 in single blocks (the second version's layout): the draws of
  *                          de_variant.h (devo__var_draw, the coordinate's uniforms, only inside
  *                          the exponential crossover's run) while waiting at the barrier, "best"
@@ -35,6 +35,12 @@
  *                          GOBL's jump kernels share them). The strategy stays a run-time value
  *                          (one coordinate per thread). gpu_vfused.cu still runs the variants
  *                          where this does not apply and with DEVO__GPU_VAR_GENERAL.
+ *                          G (GOBL runs but with DEVO__GPU_GOBL_LAUNCHES): GOBL's jumps inside
+ *                          the kernel: the box by the grid's warps before phase A and a grid
+ *                          barrier, the opposite as phase A's u (phases B and C evaluate it as a
+ *                          trial), a grid barrier, each vector's warps rank its two candidates
+ *                          and store the survivors at their ranks (devo__cecc_gobl_select); after
+ *                          the generation's barrier each vector is reloaded from its row.
  * Per generation, blocks of 2 or 3 (devo__cecc_tpc) VL x 32-rounded D threads (512 at D = 100,
  * VL = 2; F09 and F10 in pairs 768):
  *   A  each block builds its VL trials (one thread per coordinate; the draws are made while
@@ -429,15 +435,50 @@ __device__ __forceinline__ int devo__cecc_best(const double *fit, int np)
   return devo__gpu_warp_argmin(fit, np);
 }
 
+/* A GOBL jump's survivors in the fourth version, after phase C gave fo, the value of the opposite
+ * u of this thread's vector: the value is published by a grid barrier, then each warp of the
+ * vector (rankw: warp-uniform) ranks the parent and the opposite among the 2 NP candidates and
+ * its threads store those among the NP best at their ranks (x or u for coordinate j; lane 0
+ * holds the parent's value fi). */
+__device__ __forceinline__ void devo__cecc_gobl_select(const devo__gpu_args &a,
+                                                       const devo__gpu_vargs &va, uint32_t gen,
+                                                       int i, int j, bool rankw, bool act, double x,
+                                                       double u, double fi, double fo, double Fi,
+                                                       double CRi, unsigned int &nb)
+{
+  if (act && j == 0)
+    va.gf[i] = fo;
+  ++nb;
+  devo__grid_arrive(&a.ctl->bar);
+  devo__grid_wait(&a.ctl->bar, nb * gridDim.x, false);
+  if (!rankw)
+    return;
+  const bool odd = (gen & 1u) != 0;
+  const double fp = __shfl_sync(0xffffffffu, fi, 0);
+  int rp, ro;
+  devo__gobl_ranks(odd ? a.fit : va.fit1, va.gf, a.np, i, fp, fo, 32, rp, ro);
+  if (!act)
+    return;
+  double *dst = odd ? a.pop1 : a.pop0;
+  const size_t d = (size_t)a.dim;
+  if (rp < a.np)
+    dst[(size_t)rp * d + (size_t)j] = x;
+  if (ro < a.np)
+    dst[(size_t)ro * d + (size_t)j] = u;
+  if (j == 0)
+    devo__gobl_keep(a, va, gen, rp, ro, fp, fo, Fi, CRi);
+}
+
 /* The kernel body; VAR: the fourth version (a DE variant other than plain rand1bin, one block per
  * VL vectors, CL = 1, no tensor cores), whose state va is kept by generation parity as
- * gpu_vfused.cu keeps it (va is unread without VAR). */
-template <int ID, int VL, int CL, bool MM, bool VAR>
+ * gpu_vfused.cu keeps it (va is unread without VAR); G (with VAR): GOBL's jumps inside it. */
+template <int ID, int VL, int CL, bool MM, bool VAR, bool G>
 __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const devo__gpu_vargs &va,
                                                 uint32_t gen0, uint32_t ngens)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   static_assert(!VAR || (CL == 1 && !MM), "the variant version runs single blocks only");
+  static_assert(VAR || !G, "GOBL's jumps belong to the variant version");
   constexpr int V = CL * VL;
   const int C = devo__cec_nshift(ID), P = devo__cec_nparts(ID), fam = devo__cec_family(ID);
   const int d = a.dim, lv = (d + 31) & ~31, R = C * d, nt = (int)blockDim.x;
@@ -569,10 +610,19 @@ __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const d
       take[0] = devo__var_take(&var, &vd, vu, (uint32_t)j, (uint32_t)d) != 0;
     }
   };
-  if constexpr (VAR)
-    vdraw(gen0 + 1u);
-  else
+  /* VAR: whether this generation is a GOBL jump (devo__gpu_vpersist_loop's rule: no draws for
+   * it; after it the vector is reloaded, and with jDE drawn only then) */
+  bool jmp = false;
+  devo__gobl_sched js;
+  js.init(gen0 + 1u);
+  if constexpr (VAR) {
+    jmp = G && js.at(a, var.gobl, gen0 + 1u);
+    if (!jmp)
+      vdraw(gen0 + 1u);
+  } else {
     devo__gpu_draw<1>(a, gen0 + 1u, i, j, build, r, take, ub);
+  }
+  unsigned int nb = 0;   /* grid barriers passed */
   devo__cecc_sync<CL>(); /* the matrix is staged; the partner has started (its shared memory may
                             be written) */
 
@@ -589,12 +639,27 @@ __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const d
       if (peer && build)
         x = src[(size_t)i * d + j]; /* the partner's parent */
     double u = x;
+    if constexpr (G) {
+      if (jmp) {
+        /* a GOBL jump: the box of generation gen - 1 by the grid's warps, then the opposite of
+         * the vector, evaluated below as a trial is */
+        double kj;
+        devo__gobl_jump(a.seed, gen, var.gobl, &kj);
+        devo__gobl_box_warps(a, va, src);
+        ++nb;
+        devo__grid_arrive(&a.ctl->bar);
+        devo__grid_wait(&a.ctl->bar, nb * gridDim.x, false);
+        if (act)
+          u = devo__gobl_opposite(a.seed, gen, (uint32_t)i, (uint32_t)j, kj, va.gbox[j],
+                                  va.gbox[(size_t)d + j], x, a.v.lower, a.v.upper);
+      }
+    }
     if constexpr (VAR) {
       /* the CPU's call (de_variant.h): the mutant from the donors' (and the best's) coordinate j
        * where the crossover takes it, repaired */
       const bool ub_ = devo__strategy_uses_best(var.strategy) != 0;
-      const int best = ub_ ? devo__cecc_best((gen & 1u) ? a.fit : va.fit1, a.np) : 0;
-      if (take[0]) {
+      const int best = ub_ && !jmp ? devo__cecc_best((gen & 1u) ? a.fit : va.fit1, a.np) : 0;
+      if (take[0] && !jmp) {
         const int picks = devo__strategy_picks(var.strategy);
         double xs[DEVO__MAX_PICKS];
 #pragma unroll
@@ -807,7 +872,10 @@ __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const d
       __syncthreads();
     }
     /* ---- replacement ---- */
-    if (act) {
+    if (G && jmp) {
+      devo__cecc_gobl_select(a, va, gen, i, j, vl < VL && i < a.np, act, x, u, fi,
+                             vl < VL ? fs[vl] : 0.0, Fi, CRi, nb);
+    } else if (act) {
       const double ft = fs[vl];
       if constexpr (VAR) {
         /* every generation writes the vector's fitness, F and CR into its parity's buffers */
@@ -836,14 +904,35 @@ __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const d
     }
     if (k == ngens)
       break; /* the end of the kernel is the last barrier */
+    ++nb;
     devo__grid_arrive(&a.ctl->bar);
-    if constexpr (VAR)
-      vdraw(gen + 1u);
-    else
+    bool jn = false;
+    if constexpr (VAR) {
+      jn = G && js.at(a, var.gobl, gen + 1u);
+      if (!jn && !(jmp && var.jde)) /* jDE's draws read F_i, CR_i: after a jump's reload */
+        vdraw(gen + 1u);
+    } else {
       devo__gpu_draw<1>(a, gen + 1u, i, j, build, r, take, ub);
-    devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
+    }
+    devo__grid_wait(&a.ctl->bar, nb * gridDim.x, false);
     if (devo__gpu_stopped(a, gen))
       break;
+    if constexpr (G) {
+      if (jmp) { /* the vector of this row after the jump (another candidate's, by rank) */
+        if (act) {
+          x = dst[row + j];
+          fi = ((gen & 1u) ? va.fit1 : a.fit)[i];
+          if (var.jde) {
+            Fi = ((gen & 1u) ? va.F1 : va.F0)[i];
+            CRi = ((gen & 1u) ? va.CR1 : va.CR0)[i];
+          }
+        }
+        if (!jn && var.jde)
+          vdraw(gen + 1u);
+      }
+    }
+    if constexpr (VAR)
+      jmp = jn;
   }
   if constexpr (CL > 1)
     devo__cecc_sync<CL>(); /* no block leaves while its partner may still address its memory */
@@ -856,20 +945,20 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
 {
   devo__gpu_vargs none;
   memset(&none, 0, sizeof none); /* unread */
-  devo__cecc_body<ID, VL, CL, MM, false>(a, none, gen0, ngens);
+  devo__cecc_body<ID, VL, CL, MM, false, false>(a, none, gen0, ngens);
 }
 
 /* The fourth version: every DE variant of de_variant.h (not GOBL's jumps, which run between the
  * chunks) for the single-matrix functions F01..F07 in one block. A launch after the generation
  * that reached the target (an earlier launch of the host's chunk, before a GOBL jump) does
  * nothing. */
-template <int ID, int VL>
+template <int ID, int VL, bool G>
 __global__ void __launch_bounds__(devo__cecc_tpc(ID, 1) * DEVO__CECC_MAX_VL * DEVO__CECC_MAX_D, 1)
     devo__k_ceccv(devo__gpu_args a, devo__gpu_vargs va, uint32_t gen0, uint32_t ngens)
 {
   if (devo__gpu_stopped(a, gen0))
     return;
-  devo__cecc_body<ID, VL, 1, false, true>(a, va, gen0, ngens);
+  devo__cecc_body<ID, VL, 1, false, true, G>(a, va, gen0, ngens);
 }
 
 /* ---- host side --------------------------------------------------------------------------- */
@@ -901,12 +990,12 @@ template <int VL, int CL> static const void *devo__cecc_kernel(int id, bool mm)
   }
 }
 
-template <int VL> static const void *devo__ceccv_kernel(int id)
+template <int VL, bool G> static const void *devo__ceccv_kernel(int id)
 {
   switch (id) {
 #define DEVO__CECCV_CASE(ID)                                                                       \
   case ID:                                                                                         \
-    return (const void *)devo__k_ceccv<ID, VL>;
+    return (const void *)devo__k_ceccv<ID, VL, G>;
     DEVO__CECCV_CASE(1)
     DEVO__CECCV_CASE(2)
     DEVO__CECCV_CASE(3)
@@ -934,8 +1023,10 @@ static cudaError_t devo__cecc_try(int id, int d, int np, int vl, int cl, bool mm
   *ok = 0;
   if (smem > (size_t)p->sharedMemPerBlockOptin)
     return cudaSuccess;
-  if (var)
-    cfg->kern = vl == 1 ? devo__ceccv_kernel<1>(id) : devo__ceccv_kernel<2>(id);
+  if (var && cfg->gobl)
+    cfg->kern = vl == 1 ? devo__ceccv_kernel<1, true>(id) : devo__ceccv_kernel<2, true>(id);
+  else if (var)
+    cfg->kern = vl == 1 ? devo__ceccv_kernel<1, false>(id) : devo__ceccv_kernel<2, false>(id);
   else
     cfg->kern = cl > 1
                     ? (vl == 1 ? devo__cecc_kernel<1, 2>(id, mm) : devo__cecc_kernel<2, 2>(id, mm))
@@ -995,6 +1086,7 @@ cudaError_t devo__gpu_cecc_plan(const devo__pview *v, const devo__variant *var, 
    * two vectors per block before one (each matrix read serves both); then the pairs, one vector
    * per block first (the measured order of the first version) */
   static const int order[4][2] = {{2, 1}, {1, 1}, {1, 2}, {2, 2}};
+  cfg->gobl = var && var->gobl > 0.0 && !(want & DEVO__GPU_GOBL_LAUNCHES);
   /* phase B on the tensor cores for the compositions (third version) unless asked otherwise */
   const bool mm = devo__cec_nshift(id) > 1 && !(want & DEVO__GPU_CEC_FMA);
   for (int t = 0; t < 4; ++t) {

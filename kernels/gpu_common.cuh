@@ -196,11 +196,13 @@ struct devo__gpu_fast_cfg {
   int cluster; /* kernels/gpu_cec.cu: blocks per cluster (1 = no cluster, 2); 0 = other kernels */
   int mma;     /* kernels/gpu_cec.cu: the matrix products on the tensor cores */
   int version; /* kernels/gpu_etc.cu: kernel version (1, 2 or 3) */
+  int gobl;    /* variant kernels: the kernel runs GOBL's jumps itself (compiled in) */
 };
 cudaError_t devo__gpu_fast_plan(int kind, const devo__variant *var, int np, int dim, int want,
                                 const cudaDeviceProp *p, devo__gpu_fast_cfg *cfg, int *ok);
 /* var: NULL for plain rand1bin (version 1), else the variant of version 2 (devo__k_fastv, one
- * coordinate per thread only: *ok = 0 where D > 128), launched by devo__gpu_fastv_launch. */
+ * coordinate per thread only: *ok = 0 where D > 128), launched by devo__gpu_fastv_launch; with
+ * GOBL its jumps are compiled in (cfg->gobl) unless want has DEVO__GPU_GOBL_LAUNCHES. */
 cudaError_t devo__gpu_fastv_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a,
                                    devo__gpu_vargs va, uint32_t gen0, uint32_t ngens,
                                    cudaStream_t st);
@@ -368,6 +370,108 @@ __device__ __forceinline__ int devo__gpu_warp_argmin(const double *fit, int np)
   return bi == 0x7fffffff ? 0 : bi;
 }
 
+/* ---- GOBL jumps inside the persistent variant kernels (gpu_fast.cu version 2, gpu_cec.cu
+ * version 4): a jump costs two grid barriers there, instead of ending the kernel for three
+ * launches of gpu_vfused.cu's jump kernels and starting it again ---- */
+
+/* (v, vi) takes (x, xi) when x is lower (lower) or higher, or equal with a lower index: the CPU's
+ * scan in index order with strict comparisons keeps the first of equal values (which matters
+ * only for -0 against +0: the row's own bits come out). */
+__device__ __forceinline__ void devo__gbox_take(double &v, int &vi, double x, int xi, bool lower)
+{
+  if ((lower ? x < v : x > v) || (x == v && xi < vi)) {
+    v = x;
+    vi = xi;
+  }
+}
+
+/* GOBL's a_j = min_i x_ij and b_j = max_i x_ij of src (generation gen - 1) into va.gbox, one
+ * warp of the grid per coordinate: lane l takes rows l, l + 32, ... (its first
+ * DEVO__ARGMIN_BATCH loads before any comparison: one round trip up to NP = 256), then a
+ * butterfly over (value, index). Every thread of the grid calls it (blockDim.x a multiple of 32);
+ * the caller's grid barrier publishes the box. */
+__device__ __forceinline__ void devo__gobl_box_warps(const devo__gpu_args &a,
+                                                     const devo__gpu_vargs &va, const double *src)
+{
+  const int l = (int)threadIdx.x & 31, wpb = (int)blockDim.x >> 5, np = a.np;
+  const size_t d = (size_t)a.dim;
+  for (int j = (int)blockIdx.x * wpb + ((int)threadIdx.x >> 5); j < a.dim;
+       j += (int)gridDim.x * wpb) {
+    double lo = devo__gpu_inf(), hi = -devo__gpu_inf(), x[DEVO__ARGMIN_BATCH];
+    int li = 0x7fffffff, hix = 0x7fffffff;
+#pragma unroll
+    for (int q = 0; q < DEVO__ARGMIN_BATCH; ++q) {
+      const int i = l + 32 * q;
+      x[q] = i < np ? src[(size_t)i * d + (size_t)j] : 0.0;
+    }
+#pragma unroll
+    for (int q = 0; q < DEVO__ARGMIN_BATCH; ++q) {
+      const int i = l + 32 * q;
+      if (i < np) {
+        devo__gbox_take(lo, li, x[q], i, true);
+        devo__gbox_take(hi, hix, x[q], i, false);
+      }
+    }
+    for (int i = l + 32 * DEVO__ARGMIN_BATCH; i < np; i += 32) {
+      const double y = src[(size_t)i * d + (size_t)j];
+      devo__gbox_take(lo, li, y, i, true);
+      devo__gbox_take(hi, hix, y, i, false);
+    }
+    for (int off = 16; off > 0; off >>= 1) {
+      const double ol = __shfl_xor_sync(0xffffffffu, lo, off);
+      const int oli = __shfl_xor_sync(0xffffffffu, li, off);
+      const double oh = __shfl_xor_sync(0xffffffffu, hi, off);
+      const int ohi = __shfl_xor_sync(0xffffffffu, hix, off);
+      devo__gbox_take(lo, li, ol, oli, true);
+      devo__gbox_take(hi, hix, oh, ohi, false);
+    }
+    if (l == 0) {
+      va.gbox[j] = lo;
+      va.gbox[d + (size_t)j] = hi;
+    }
+  }
+}
+
+/* The ranks among a jump's 2 NP candidates (parents 0..NP-1 with fitness fpar, opposites
+ * NP..2NP-1 with fopp) of parent i, fitness fp, and of its opposite NP + i, fitness fo, in
+ * devo__gobl_before's order (the CPU's sort): the number of candidates before each. Counted by
+ * a segment of seg lanes of a warp (seg a power of two <= 32, aligned; one candidate pair per
+ * segment, the same i, fp, fo in all its lanes); every lane of the warp calls it and every lane
+ * of a segment gets both ranks. */
+__device__ __forceinline__ void devo__gobl_ranks(const double *fpar, const double *fopp, int np,
+                                                 int i, double fp, double fo, int seg, int &rp,
+                                                 int &ro)
+{
+  const int l = (int)threadIdx.x & (seg - 1), n2 = 2 * np;
+  const uint32_t ip = (uint32_t)i, io = (uint32_t)(np + i);
+  double f[2 * DEVO__ARGMIN_BATCH];
+  int cp = 0, co = 0;
+#pragma unroll
+  for (int q = 0; q < 2 * DEVO__ARGMIN_BATCH; ++q) {
+    const int c = l + seg * q;
+    f[q] = c < np ? fpar[c] : c < n2 ? fopp[c - np] : 0.0;
+  }
+#pragma unroll
+  for (int q = 0; q < 2 * DEVO__ARGMIN_BATCH; ++q) {
+    const int c = l + seg * q;
+    if (c < n2) {
+      cp += devo__gobl_before(f[q], (uint32_t)c, fp, ip);
+      co += devo__gobl_before(f[q], (uint32_t)c, fo, io);
+    }
+  }
+  for (int c = l + seg * 2 * DEVO__ARGMIN_BATCH; c < n2; c += seg) {
+    const double y = c < np ? fpar[c] : fopp[c - np];
+    cp += devo__gobl_before(y, (uint32_t)c, fp, ip);
+    co += devo__gobl_before(y, (uint32_t)c, fo, io);
+  }
+  for (int off = seg >> 1; off > 0; off >>= 1) {
+    cp += __shfl_xor_sync(0xffffffffu, cp, off);
+    co += __shfl_xor_sync(0xffffffffu, co, off);
+  }
+  rp = cp;
+  ro = co;
+}
+
 /* Generation gen left a vector with fitness fi: record it when fi reached the target (the host
  * reads the smallest such generation after the chunk). */
 __device__ __forceinline__ void devo__gpu_note_target(const devo__gpu_args &a, double fi,
@@ -375,6 +479,29 @@ __device__ __forceinline__ void devo__gpu_note_target(const devo__gpu_args &a, d
 {
   if (a.has_target && fi <= a.target)
     atomicMin(&a.ctl->stop_gen, (unsigned long long)gen);
+}
+
+/* A jump's survivors among one vector's pair (parent: rank rp, value fp; opposite: ro, fo), by
+ * one thread of its group: the value, and jDE's F and CR of the parent (both carry them), at
+ * each rank below NP of generation gen's buffers; a value that reached the target is recorded.
+ * The group stores the rows. */
+__device__ __forceinline__ void devo__gobl_keep(const devo__gpu_args &a, const devo__gpu_vargs &va,
+                                                uint32_t gen, int rp, int ro, double fp, double fo,
+                                                double Fi, double CRi)
+{
+  const bool odd = (gen & 1u) != 0;
+  for (int q = 0; q < 2; ++q) {
+    const int r = q ? ro : rp;
+    const double f = q ? fo : fp;
+    if (r >= a.np)
+      continue;
+    (odd ? va.fit1 : a.fit)[r] = f;
+    if (va.var.jde) {
+      (odd ? va.F1 : va.F0)[r] = Fi;
+      (odd ? va.CR1 : va.CR0)[r] = CRi;
+    }
+    devo__gpu_note_target(a, f, gen);
+  }
 }
 
 /* Persistent kernels, right after the grid barrier that ends generation gen: whether some vector
@@ -484,6 +611,94 @@ __device__ __forceinline__ void devo__gpu_persist_loop(const devo__gpu_args &a, 
     devo__grid_wait(&a.ctl->bar, k * gridDim.x, false);
     if (devo__gpu_stopped(a, gen))
       break;
+  }
+}
+
+/* GOBL's jump decisions (devo__gobl_jump) of a persistent kernel, 32 generations at a time: lane
+ * l of every warp decides generation base + l and a ballot gives every thread the window's mask,
+ * so that a generation's decision is a bit test, not a Philox block on the chain between the
+ * barrier's arrival and its wait (the window's refill out of line: inlined, the ceccv kernel's
+ * loop grew and best2exp+jde+gobl on F03 ran 11% slower, H100). Every lane of the warp calls at()
+ * with the same g, ascending. */
+static __device__ __noinline__ uint32_t devo__gobl_mask(uint64_t seed, uint32_t g, double p_o)
+{
+  return __ballot_sync(0xffffffffu, devo__gobl_jump(seed, g + (threadIdx.x & 31u), p_o, NULL) != 0);
+}
+
+struct devo__gobl_sched {
+  uint32_t base, mask;
+  __device__ __forceinline__ void init(uint32_t g0)
+  {
+    base = g0 - 32u; /* the first at() fills the window */
+    mask = 0u;
+  }
+  __device__ __forceinline__ bool at(const devo__gpu_args &a, double p_o, uint32_t g)
+  {
+    if (g - base >= 32u) {
+      base = g;
+      mask = devo__gobl_mask(a.seed, g, p_o);
+    }
+    return (mask >> (g - base)) & 1u;
+  }
+};
+
+/* The same loop for the persistent variant kernels that run GOBL's jumps themselves (gpu_fast.cu
+ * version 2, gpu_cec.cu version 4; G = false: the loop above, so that the kernels without GOBL
+ * keep their code: with the jump's code in the same kernel the others ran 3 to 10% slower,
+ * H100, BENCHMARKS.md): a
+ * generation that devo__gobl_jump names runs jump(gen, k, bar) instead of step(gen), where bar()
+ * is one more grid barrier (a jump calls it twice: the box, then the opposites' values, are
+ * published), and no draws are made for it. A jump moves vectors between rows (the survivors go to
+ * their ranks), so after its generation's barrier reload(gen) fetches the group's vector of
+ * generation gen; with late_draw (jDE: the draws read F_i and CR_i) the next generation is drawn
+ * only then, else while the block waits at the barrier as after a DE step. The decisions come
+ * from devo__gobl_sched. Every thread of the block calls it. */
+template <bool G, class Step, class Draw, class Jump, class Reload>
+__device__ __forceinline__ void
+devo__gpu_vpersist_loop(const devo__gpu_args &a, double p_o, uint32_t gen0, uint32_t ngens,
+                        bool late_draw, Step &step, Draw &draw, Jump &jump, Reload &reload)
+{
+  if constexpr (!G) {
+    draw(gen0 + 1u);
+    devo__gpu_persist_loop(a, gen0, ngens, step, draw);
+    return;
+  }
+  unsigned int nb = 0; /* grid barriers passed in this launch */
+  auto bar = [&]() {
+    ++nb;
+    devo__grid_arrive(&a.ctl->bar);
+    devo__grid_wait(&a.ctl->bar, nb * gridDim.x, false);
+  };
+  devo__gobl_sched js;
+  js.init(gen0 + 1u);
+  bool jmp = js.at(a, p_o, gen0 + 1u);
+  if (!jmp)
+    draw(gen0 + 1u);
+  for (uint32_t t = 1; t <= ngens; ++t) {
+    const uint32_t gen = gen0 + t;
+    if (jmp) {
+      double k;
+      devo__gobl_jump(a.seed, gen, p_o, &k);
+      jump(gen, k, bar);
+    } else {
+      step(gen);
+    }
+    if (t == ngens)
+      break; /* the end of the kernel is the last barrier */
+    ++nb;
+    devo__grid_arrive(&a.ctl->bar);
+    const bool jn = js.at(a, p_o, gen + 1u);
+    const bool late = jmp && late_draw;
+    if (!jn && !late)
+      draw(gen + 1u);
+    devo__grid_wait(&a.ctl->bar, nb * gridDim.x, false);
+    if (devo__gpu_stopped(a, gen))
+      break;
+    if (jmp)
+      reload(gen);
+    if (!jn && late)
+      draw(gen + 1u);
+    jmp = jn;
   }
 }
 

@@ -27,9 +27,8 @@
  *                            coefficients as immediates, the same bits for |x| < 2^31;
  *                          - the block-wide reduction: warp shuffles, plus one named barrier per
  *                            vector when its group spans several warps.
- *   devo__k_fastv<KIND, S, X, C>  version 2 (issue 18): the same kernel for every DE variant
- *                          but GOBL's jumps (kernels/gpu_backend.cu runs those by gpu_vfused.cu
- *                          between chunks): strategy S and crossover X of de_variant.h's table
+ *   devo__k_fastv<KIND, S, X, C, G>  version 2 (issue 18): the same kernel for every DE
+ *                          variant: strategy S and crossover X of de_variant.h's table
  *                          compiled in (a local copy of the run's devo__variant with both fields
  *                          constant, passed to the same de_variant.h functions, which fold to
  *                          the one strategy), jDE a run-time flag with F_i, CR_i in registers.
@@ -48,6 +47,15 @@
  *                          general kernel work on the same buffers. Only C = 1 is instantiated
  *                          (D <= 128, the default rule of version 1). The general kernel stays
  *                          selectable (DEVO__GPU_VAR_GENERAL).
+ *                          G (GOBL runs): GOBL's jumps inside the kernel
+ *                          (devo__gpu_vpersist_loop): the box by the grid's warps and a grid
+ *                          barrier, each group's opposite from its registers evaluated as a
+ *                          trial, a grid barrier, each group ranks its two candidates among the
+ *                          2 NP and stores the survivors at their ranks; after the generation's
+ *                          barrier each group reloads its row. G = false: GOBL runs with
+ *                          DEVO__GPU_GOBL_LAUNCHES, whose jumps gpu_vfused.cu's three jump
+ *                          kernels run between the chunks (the way before G), and every run
+ *                          without GOBL.
  * Terms use explicitly rounded operations (no contraction into fused multiply-adds), so each
  * term has the CPU's bits whenever cos does; the sum is over lanes, not in index order. */
 #include "gpu_common.cuh"
@@ -217,7 +225,7 @@ __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
  * va.var; block b's group g owns vector b * vpb + g throughout. A launch after the generation
  * that reached the target (an earlier launch of the host's chunk, before a GOBL jump) does
  * nothing. */
-template <int KIND, int S, int X, int C>
+template <int KIND, int S, int X, int C, bool G>
 __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
     devo__k_fastv(devo__gpu_args a, devo__gpu_vargs va, uint32_t gen0, uint32_t ngens)
 {
@@ -355,8 +363,63 @@ __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
       }
     }
   };
-  draw(gen0 + 1u);
-  devo__gpu_persist_loop(a, gen0, ngens, step, draw);
+  /* a GOBL jump (de_variant.h's math, the CPU's order): the box of generation gen - 1 by the
+   * grid's warps; the group's opposite from the registers, evaluated as a trial is; each group
+   * ranks its parent and its opposite among the 2 NP candidates and stores those among the NP
+   * best at their ranks, with the parent's F and CR */
+  auto jump = [&](uint32_t gen, double k, auto &bar) {
+    const bool odd = (gen & 1u) != 0;
+    devo__gobl_box_warps(a, va, odd ? a.pop0 : a.pop1);
+    bar();
+    double t[C];
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int j = lane + c * lanes;
+      t[c] = active && j < d
+                 ? devo__gobl_opposite(a.seed, gen, (uint32_t)i, (uint32_t)j, k, va.gbox[j],
+                                       va.gbox[(size_t)d + j], x[c], a.v.lower, a.v.upper)
+                 : x[c];
+    }
+    const double fo = devo__fast_eval<KIND, C>(a, t, o, lane, grp, active, red, s_row);
+    if (active && lane == 0)
+      va.gf[i] = fo;
+    bar();
+    int rp, ro;
+    devo__gobl_ranks(odd ? a.fit : va.fit1, va.gf, a.np, i, fi, fo, lanes < 32 ? lanes : 32, rp,
+                     ro);
+    if (!active)
+      return;
+    double *dst = odd ? a.pop1 : a.pop0;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int j = lane + c * lanes;
+      if (j < d && rp < a.np)
+        dst[(size_t)rp * d + j] = x[c];
+      if (j < d && ro < a.np)
+        dst[(size_t)ro * d + j] = t[c];
+    }
+    if (lane == 0)
+      devo__gobl_keep(a, va, gen, rp, ro, fi, fo, Fi, CRi);
+  };
+  /* after a jump: the group's vector of generation gen (another candidate's, by rank) */
+  auto reload = [&](uint32_t gen) {
+    if (!active)
+      return;
+    const bool odd = (gen & 1u) != 0;
+    const double *cur = (odd ? a.pop1 : a.pop0) + row;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int j = lane + c * lanes;
+      if (j < d)
+        x[c] = cur[j];
+    }
+    fi = (odd ? va.fit1 : a.fit)[i];
+    if (jde) {
+      Fi = (odd ? va.F1 : va.F0)[i];
+      CRi = (odd ? va.CR1 : va.CR0)[i];
+    }
+  };
+  devo__gpu_vpersist_loop<G>(a, va.var.gobl, gen0, ngens, jde, step, draw, jump, reload);
 }
 
 /* ---- host side --------------------------------------------------------------------------- */
@@ -378,14 +441,14 @@ static const void *devo__fast_kernel(int kind, int c)
 
 /* Version 2's instantiation for a strategy and crossover (C = 1 only); one case per row of
  * de_variant.h's strategy table. */
-template <int K> static const void *devo__fastv_of(int strategy, int crossover)
+template <int K, bool G> static const void *devo__fastv_of(int strategy, int crossover)
 {
   switch (strategy) {
 #define DEVO__FASTV_CASE(id, name, picks, best, expr)                                              \
   case DEVO__STRAT_##id:                                                                           \
     return crossover == DEVO__XOVER_EXP                                                            \
-               ? (const void *)devo__k_fastv<K, DEVO__STRAT_##id, DEVO__XOVER_EXP, 1>              \
-               : (const void *)devo__k_fastv<K, DEVO__STRAT_##id, DEVO__XOVER_BIN, 1>;
+               ? (const void *)devo__k_fastv<K, DEVO__STRAT_##id, DEVO__XOVER_EXP, 1, G>           \
+               : (const void *)devo__k_fastv<K, DEVO__STRAT_##id, DEVO__XOVER_BIN, 1, G>;
     DEVO__STRATEGIES(DEVO__FASTV_CASE)
 #undef DEVO__FASTV_CASE
   default:
@@ -393,14 +456,15 @@ template <int K> static const void *devo__fastv_of(int strategy, int crossover)
   }
 }
 
-static const void *devo__fastv_kernel(int kind, const devo__variant *var, int c)
+static const void *devo__fastv_kernel(int kind, const devo__variant *var, int c, bool g)
 {
   if (c != 1)
     return NULL;
   switch (kind) {
 #define DEVO__FASTV_KIND(K)                                                                        \
   case K:                                                                                          \
-    return devo__fastv_of<K>(var->strategy, var->crossover);
+    return g ? devo__fastv_of<K, true>(var->strategy, var->crossover)                              \
+             : devo__fastv_of<K, false>(var->strategy, var->crossover);
     DEVO__GPU_FOR_KINDS(DEVO__FASTV_KIND)
 #undef DEVO__FASTV_KIND
   default:
@@ -440,7 +504,8 @@ cudaError_t devo__gpu_fast_plan(int kind, const devo__variant *var, int np, int 
     vpb = DEVO__FAST_MAX_THREADS / lanes;
   if (lanes > 32 && vpb > 15)
     vpb = 15;
-  cfg->kern = var ? devo__fastv_kernel(kind, var, c) : devo__fast_kernel(kind, c);
+  cfg->gobl = var && var->gobl > 0.0 && !(want & DEVO__GPU_GOBL_LAUNCHES);
+  cfg->kern = var ? devo__fastv_kernel(kind, var, c, cfg->gobl != 0) : devo__fast_kernel(kind, c);
   if (!cfg->kern)
     return cudaSuccess;
   cfg->lanes = lanes;

@@ -78,6 +78,11 @@
  * per up to 1024 generations, the default where D <= 128 and every vector's block is co-resident;
  * bit 13 means this for these runs only). */
 #define DEVO__GPU_SHADE_LAUNCHES (1 << 13)
+/* DE variants with GOBL: the jumps by gpu_vfused.cu's three jump launches between the chunks
+ * even where the specialised variant kernel (gpu_fast.cu version 2, gpu_cec.cu version 4) runs
+ * them inside its persistent launch (the default there); bit 11 means this for variant runs only
+ * (they have no kernel(P)). */
+#define DEVO__GPU_GOBL_LAUNCHES (1 << 11)
 /* The milliseconds per generation of the steps of the last JADE/SHADE run on s (the solver's last
  * solve, with DEVO__GPU_SHADE_PROFILE). On the launch paths (CUDA events): ms[0] ranks, ms[1]
  * trial + evaluation + selection, ms[2] archive slots and memory update, ms[3] archive rows, ms[4]

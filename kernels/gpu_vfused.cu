@@ -314,14 +314,6 @@ __global__ void devo__k_gobl_box(devo__gpu_args a, devo__gpu_vargs v, uint32_t g
  * (D = 100): most of a jump's time. */
 #define DEVO__GBOX_ROWS  32
 #define DEVO__GBOX_BATCH 8
-__device__ __forceinline__ void devo__gbox_take(double &v, int &vi, double x, int xi, bool lower)
-{
-  if ((lower ? x < v : x > v) || (x == v && xi < vi)) {
-    v = x;
-    vi = xi;
-  }
-}
-
 __global__ void __launch_bounds__(32 * DEVO__GBOX_ROWS)
     devo__k_gobl_box2(devo__gpu_args a, devo__gpu_vargs v, uint32_t gen)
 {

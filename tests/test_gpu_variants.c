@@ -558,13 +558,61 @@ TEST_CASE(fast_kernel)
   CHECK_EQ_INT(fails, 0);
 }
 
+/* GOBL's jumps inside the specialised kernels: on bench-variants' first two cases (shifted
+ * Rastrigin D = 100 by gpu_fast.cu version 2, F03 D = 100 by gpu_cec.cu version 4; NP 250, a seed
+ * with at least two jumps in 12 generations), every strategy x crossover with GOBL (jDE on every
+ * other one) runs its jumps inside the persistent kernel by default (the backend's info says so),
+ * and with DEVO__GPU_GOBL_LAUNCHES by the jump launches between chunks; both, and the general
+ * kernel, bit-identical to the CPU after 20 generations. */
+TEST_CASE(gobl_inside)
+{
+  static const int designs[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_GOBL_LAUNCHES,
+                                DEVO_GPU_FUSED | DEVO__GPU_VAR_GENERAL, -1};
+  static const char *const fns[] = {"rastrigin", "F03"};
+  vcase c;
+  int s, x, k, fails = 0;
+  need_gpu();
+  for (k = 0; k < 2; ++k) {
+    devo_problem *p = NULL;
+    CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+    CHECKF(devo_problem_set_builtin(p, fns[k], 100, 7, NULL) == DEVO_OK, "%s: %s", fns[k],
+           devo_problem_errmsg(p));
+    for (s = 0; s < DEVO__STRAT_COUNT; ++s)
+      for (x = 0; x < 2; ++x) {
+        vout o;
+        char name[64];
+        size_t d;
+        c.strategy = s;
+        c.crossover = x;
+        c.jde = (s + x) & 1;
+        c.gobl = P_GOBL;
+        variant_name(&c, name, sizeof name);
+        vrun(p, &c, 250, DEVO_BACKEND_GPU, 1, designs[0], 1, &o);
+        CHECKF(strstr(o.info, "GOBL jumps inside it") != NULL, "%s %s: %s", fns[k], name, o.info);
+        vout_free(&o);
+        vrun(p, &c, 250, DEVO_BACKEND_GPU, 1, designs[1], 1, &o);
+        CHECKF(strstr(o.info, "GOBL jumps by gpu_vfused.cu's jump kernels") != NULL, "%s %s: %s",
+               fns[k], name, o.info);
+        vout_free(&o);
+        d = vcell(p, fns[k], &c, 250, designs, 20);
+        printf("  %s D=100 NP=250 %-26s %s (%zu values differ)\n", fns[k], name,
+               d == 0 ? "PASS" : "FAIL", d);
+        fails += d != 0;
+      }
+    devo_problem_destroy(p);
+  }
+  CHECK_EQ_INT(fails, 0);
+}
+
 /* A target reached inside a chunk that holds GOBL jumps stops at the end of that generation:
- * the CPU and the GPU (persistent, graphs) stop at the same generation with the same population,
- * also when the backend is driven directly with one chunk of 200 generations (the device flag
- * must stop the launches after it, including the jump launches). */
+ * the CPU and the GPU (persistent with the jumps inside the variant kernel, persistent with the
+ * jump launches, graphs) stop at the same generation with the same population, also when the
+ * backend is driven directly with one chunk of 200 generations (the device flag must stop the
+ * launches after it, including the jump launches). */
 TEST_CASE(target_stop)
 {
-  static const int designs[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH, -1};
+  static const int designs[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_GOBL_LAUNCHES,
+                                DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH, -1};
   vcase c;
   devo_problem *p;
   vout c20, o;
@@ -625,8 +673,8 @@ TEST_CASE(target_stop)
 
 int main(int argc, char **argv)
 {
-  static const tc_case cases[] = {TC(matrix_classic), TC(matrix_cec),  TC(matrix_etc),
-                                  TC(matrix_all),     TC(small),       TC(shapes),
-                                  TC(soco),           TC(target_stop), TC(fast_kernel)};
+  static const tc_case cases[] = {
+      TC(matrix_classic), TC(matrix_cec), TC(matrix_etc),  TC(matrix_all),  TC(small),
+      TC(shapes),         TC(soco),       TC(target_stop), TC(fast_kernel), TC(gobl_inside)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }

@@ -25,7 +25,9 @@
  * --ab: every variant also with the general kernel (DEVO__GPU_VAR_GENERAL: gpu_vfused.cu where
  * a specialised variant kernel would run), the two designs' runs alternating rep by rep after a
  * warm-up of each, both validated; two more columns per case: the general kernel's ms and
- * default / general (the old and the new kernels side by side in one run). */
+ * default / general (the old and the new kernels side by side in one run). --ab-jumps: the same
+ * for the GOBL variants (with the GOjDE preset) against DEVO__GPU_GOBL_LAUNCHES, the jumps by
+ * gpu_vfused.cu's launches between the chunks instead of inside the specialised kernel. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -318,7 +320,7 @@ static void vb_parts(int np, int dim, int hist, double arc_rate)
 
 static const char usage[] =
     "usage: bench-variants [--reps N] [--cpu-div N] [--no-cpu | --gpu-only | --cpu-only]\n"
-    "                      [--quick] [--all] [--ab] [--case 0|1|2]\n"
+    "                      [--quick] [--all] [--ab | --ab-jumps] [--case 0|1|2]\n"
     "\n"
     "Generation-loop time of every DE variant (strategy x crossover, jDE, GOBL, the GOjDE preset)\n"
     "on the GPU (fused design) and on the CPU (1 thread, measured on evals / --cpu-div and\n"
@@ -330,7 +332,9 @@ static const char usage[] =
     "NP = 18 D). --parts: only the CPU cost per generation of their sort, memory + archive,\n"
     "draws and trial build; --ab: each variant also on the general kernel\n"
     "(gpu_vfused.cu) where a specialised variant kernel runs by default, alternating with the\n"
-    "default rep by rep (columns: general ms, default / general).\n";
+    "default rep by rep (columns: general ms, default / general); --ab-jumps: the same for the\n"
+    "GOBL variants with the jumps by gpu_vfused.cu's jump launches between the chunks instead of\n"
+    "inside the specialised kernel.\n";
 
 int main(int argc, char **argv)
 {
@@ -342,7 +346,9 @@ int main(int argc, char **argv)
   int reps = 5, cpu_div = 20, no_cpu = 0, quick = 0, all = 0, only = -1, nv, ncores, a, c, k;
   int cpu_only = 0; /* no GPU columns, no validation: the CPU part on a machine without a GPU */
   int parts = 0;
-  int ab = 0;       /* --ab: the general kernel's time beside the default's */
+  int alt = 0;
+  int ab = 0; /* --ab: DEVO__GPU_VAR_GENERAL, --ab-jumps: DEVO__GPU_GOBL_LAUNCHES (the design bit
+                 whose time goes beside the default's); 0: neither */
   if ((a = tool_std_args("bench-variants", usage, &argc, &argv)) != 0)
     return a > 0 ? 0 : 1;
   char dev[256], date[64], info[DEVO__INFOLEN], label[64];
@@ -364,7 +370,9 @@ int main(int argc, char **argv)
     else if (strcmp(argv[a], "--parts") == 0)
       parts = 1;
     else if (strcmp(argv[a], "--ab") == 0)
-      ab = 1;
+      ab = DEVO__GPU_VAR_GENERAL;
+    else if (strcmp(argv[a], "--ab-jumps") == 0)
+      ab = DEVO__GPU_GOBL_LAUNCHES;
     else {
       fputs(usage, stderr);
       return 2;
@@ -432,20 +440,25 @@ int main(int argc, char **argv)
           return 1;
         if (k == 0 || k == 1)
           printf("# %s D=%d NP=%d %s validated; %s\n", b->fn, b->dim, b->np, label, info);
-        if (ab) {
+        /* --ab-jumps: only the GOBL variants have an alternative */
+        alt = ab == DEVO__GPU_GOBL_LAUNCHES && !(vars[k].gobl > 0.0) &&
+                      !(vars[k].preset && strcmp(vars[k].preset, "gojde") == 0)
+                  ? 0
+                  : ab;
+        if (alt) {
           bench_cfg gen = cfg;
-          gen.design = DEVO_GPU_FUSED | DEVO__GPU_VAR_GENERAL;
+          gen.design = DEVO_GPU_FUSED | alt;
           if (vb_validate(p, &gen, &vars[k], b->dim, info, sizeof info) != 0)
             return 1;
-          if (k == 1)
-            printf("# %s D=%d NP=%d %s validated with --ab's general kernel; %s\n", b->fn, b->dim,
+          if (k == 1 || alt == DEVO__GPU_GOBL_LAUNCHES)
+            printf("# %s D=%d NP=%d %s validated with the alternative design; %s\n", b->fn, b->dim,
                    b->np, label, info);
         }
         cfg.backend = DEVO_BACKEND_GPU;
         cfg.design = DEVO_GPU_FUSED;
         cfg.evals = b->evals;
         if (ab) {
-          vb_median_ab(p, &cfg, &vars[k], reps, DEVO__GPU_VAR_GENERAL, ms);
+          vb_median_ab(p, &cfg, &vars[k], reps, alt, ms);
           gms[c][k] = ms[0];
           ams[c][k] = ms[1];
         } else {
@@ -464,7 +477,8 @@ int main(int argc, char **argv)
         cms[c][k] = t < 0 ? -1.0 : t * 1e3 * (double)(b->evals - cfg.np) / (double)(e - cfg.np);
       }
       fprintf(stderr,
-              "bench-variants: %s D=%d NP=%d %s: GPU %.2f ms (general kernel %.2f), CPU %.2f ms\n",
+              "bench-variants: %s D=%d NP=%d %s: GPU %.2f ms (alternative design %.2f), CPU %.2f "
+              "ms\n",
               b->fn, b->dim, b->np, label, gms[c][k], ams[c][k], cms[c][k]);
       fflush(stdout);
     }
@@ -474,8 +488,10 @@ int main(int argc, char **argv)
   for (c = 0; c < 3; ++c) {
     printf(" %s D=%d NP=%d %lld evals: GPU ms | CPU-1thr ms | CPU/GPU | GPU vs rand1bin |",
            cases[c].fn, cases[c].dim, cases[c].np, (long long)cases[c].evals);
-    if (ab)
+    if (ab == DEVO__GPU_VAR_GENERAL)
       printf(" general kernel ms | default / general |");
+    else if (ab)
+      printf(" jump launches ms | default / jump launches |");
   }
   printf("\n|---|");
   for (c = 0; c < 3; ++c)
