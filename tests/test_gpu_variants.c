@@ -134,6 +134,18 @@ static void vrun(devo_problem *p, const vcase *c, int np, int backend, int threa
   devo_solver_destroy(s);
 }
 
+/* One GPU generation of c on p with design: its backend info must contain want (the kernel that
+ * ran it). */
+static void expect_kernel(devo_problem *p, const vcase *c, int np, int design, const char *want)
+{
+  vout o;
+  char name[64];
+  vrun(p, c, np, DEVO_BACKEND_GPU, 1, design, 1, &o);
+  variant_name(c, name, sizeof name);
+  CHECKF(strstr(o.info, want) != NULL, "%s D=%d: not \"%s\": %s", name, p->view.dim, want, o.info);
+  vout_free(&o);
+}
+
 static double rel_diff(double a, double b)
 {
   double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
@@ -461,7 +473,6 @@ TEST_CASE(fast_kernel)
   static const char *const fns[] = {"sphere", "griewank", "rosenbrock"};
   vcase c;
   devo_problem *p = NULL;
-  char info[DEVO__INFOLEN];
   int s, x, m, k, fails = 0;
   need_gpu();
   CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
@@ -469,21 +480,12 @@ TEST_CASE(fast_kernel)
   for (s = 0; s < DEVO__STRAT_COUNT; ++s)
     for (x = 0; x < 2; ++x)
       for (m = 0; m < 2; ++m) {
-        vout o;
         char name[64];
         size_t d;
-        c.strategy = s;
-        c.crossover = x;
-        c.jde = m;
-        c.gobl = 0.0;
+        c = (vcase){s, x, m, 0.0};
         variant_name(&c, name, sizeof name);
-        if (!(s == DEVO__STRAT_RAND1 && x == DEVO__XOVER_BIN && !m)) {
-          vrun(p, &c, 250, DEVO_BACKEND_GPU, 1, DEVO_GPU_FUSED, 1, &o);
-          snprintf(info, sizeof info, "%s", o.info);
-          vout_free(&o);
-          CHECKF(strstr(info, "gpu_fast.cu version 2") != NULL, "%s: not the variant kernel: %s",
-                 name, info);
-        }
+        if (!(s == DEVO__STRAT_RAND1 && x == DEVO__XOVER_BIN && !m))
+          expect_kernel(p, &c, 250, DEVO_GPU_FUSED, "gpu_fast.cu version 2");
         d = vcell(p, "rastrigin100", &c, 250, designs, 20);
         printf("  rastrigin D=100 NP=250 %-22s %s (%zu values differ)\n", name,
                d == 0 ? "PASS" : "FAIL", d);
@@ -497,20 +499,13 @@ TEST_CASE(fast_kernel)
   for (s = 0; s < DEVO__STRAT_COUNT; ++s)
     for (x = 0; x < 2; ++x)
       for (m = 0; m < 2; ++m) {
-        vout o;
         char name[64];
         size_t d;
-        c.strategy = s;
-        c.crossover = x;
-        c.jde = m;
-        c.gobl = 0.0;
+        c = (vcase){s, x, m, 0.0};
         if (s == DEVO__STRAT_RAND1 && x == DEVO__XOVER_BIN && !m)
           continue;
         variant_name(&c, name, sizeof name);
-        vrun(p, &c, 250, DEVO_BACKEND_GPU, 1, DEVO_GPU_FUSED, 1, &o);
-        CHECKF(strstr(o.info, "gpu_cec.cu version 4") != NULL, "%s: not version 4: %s", name,
-               o.info);
-        vout_free(&o);
+        expect_kernel(p, &c, 250, DEVO_GPU_FUSED, "gpu_cec.cu version 4");
         d = vcell(p, "F03_100", &c, 250, designs, 20);
         printf("  F03 D=100 NP=250 %-22s %s (%zu values differ)\n", name, d == 0 ? "PASS" : "FAIL",
                d);
@@ -522,18 +517,11 @@ TEST_CASE(fast_kernel)
   CHECK_EQ_INT(devo_problem_set_builtin(p, "rastrigin", 1000, 7, NULL), DEVO_OK);
   for (s = 0; s < DEVO__STRAT_COUNT; ++s)
     for (x = 0; x < 2; ++x) {
-      vout o;
       char name[64];
       size_t d;
-      c.strategy = s;
-      c.crossover = x;
-      c.jde = s == DEVO__STRAT_RAND1;
-      c.gobl = 0.0;
+      c = (vcase){s, x, s == DEVO__STRAT_RAND1, 0.0};
       variant_name(&c, name, sizeof name);
-      vrun(p, &c, 128, DEVO_BACKEND_GPU, 1, DEVO_GPU_FUSED, 1, &o);
-      CHECKF(strstr(o.info, "gpu_vfused.cu version 2") != NULL, "%s: not version 2: %s", name,
-             o.info);
-      vout_free(&o);
+      expect_kernel(p, &c, 128, DEVO_GPU_FUSED, "gpu_vfused.cu version 2");
       d = vcell(p, "rastrigin1000", &c, 128, designs, 10);
       printf("  rastrigin D=1000 NP=128 %-22s %s (%zu values differ)\n", name,
              d == 0 ? "PASS" : "FAIL", d);
@@ -579,21 +567,12 @@ TEST_CASE(gobl_inside)
            devo_problem_errmsg(p));
     for (s = 0; s < DEVO__STRAT_COUNT; ++s)
       for (x = 0; x < 2; ++x) {
-        vout o;
         char name[64];
         size_t d;
-        c.strategy = s;
-        c.crossover = x;
-        c.jde = (s + x) & 1;
-        c.gobl = P_GOBL;
+        c = (vcase){s, x, (s + x) & 1, P_GOBL};
         variant_name(&c, name, sizeof name);
-        vrun(p, &c, 250, DEVO_BACKEND_GPU, 1, designs[0], 1, &o);
-        CHECKF(strstr(o.info, "GOBL jumps inside it") != NULL, "%s %s: %s", fns[k], name, o.info);
-        vout_free(&o);
-        vrun(p, &c, 250, DEVO_BACKEND_GPU, 1, designs[1], 1, &o);
-        CHECKF(strstr(o.info, "GOBL jumps by gpu_vfused.cu's jump kernels") != NULL, "%s %s: %s",
-               fns[k], name, o.info);
-        vout_free(&o);
+        expect_kernel(p, &c, 250, designs[0], "GOBL jumps inside it");
+        expect_kernel(p, &c, 250, designs[1], "GOBL jumps by gpu_vfused.cu's jump kernels");
         d = vcell(p, fns[k], &c, 250, designs, 20);
         printf("  %s D=100 NP=250 %-26s %s (%zu values differ)\n", fns[k], name,
                d == 0 ? "PASS" : "FAIL", d);
