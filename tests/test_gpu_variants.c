@@ -37,6 +37,7 @@ static void need_gpu(void)
 typedef struct vcase {
   int strategy, crossover, jde;
   double gobl;
+  int bounds; /* DEVO_BOUNDS_*; 0 (reinit) = the default */
 } vcase;
 
 typedef struct vout {
@@ -108,6 +109,8 @@ static void vrun(devo_problem *p, const vcase *c, int np, int backend, int threa
     CHECK_EQ_INT(devo_solver_set_jde(s, 1, 0.1, 0.1, 0.1, 0.9, 0.0, 1.0), DEVO_OK);
   if (c->gobl > 0.0)
     CHECK_EQ_INT(devo_solver_set_gobl(s, c->gobl), DEVO_OK);
+  if (c->bounds)
+    CHECK_EQ_INT(devo_solver_set_bounds(s, c->bounds), DEVO_OK);
   CHECK_EQ_INT(devo_solver_set_backend(s, backend), DEVO_OK);
   if (backend == DEVO_BACKEND_GPU) {
     CHECK_EQ_INT(devo_solver_set_gpu_design(s, design & DEVO__GPU_DESIGN_MASK), DEVO_OK);
@@ -231,6 +234,7 @@ static int make_cases(vcase *cs)
         cs[n].crossover = x;
         cs[n].jde = m & 1;
         cs[n].gobl = (m & 2) ? P_GOBL : 0.0;
+        cs[n].bounds = 0;
         n++;
       }
   return n;
@@ -366,7 +370,7 @@ TEST_CASE(small)
                                 DEVO_GPU_MULTIKERNEL,
                                 -1};
   static const int dflt[] = {DEVO_GPU_FUSED, -1};
-  vcase c;
+  vcase c = {0, 0, 0, 0.0, 0};
   devo_problem *p;
   devo_etc *e = NULL;
   need_gpu();
@@ -401,7 +405,7 @@ TEST_CASE(shapes)
                                 -1};
   static const int dims[] = {100, 1000, 5};
   static const int nps[] = {64, 16, 3000};
-  vcase c[2];
+  vcase c[2] = {{0, 0, 0, 0.0, 0}, {0, 0, 0, 0.0, 0}};
   int k, v;
   need_gpu();
   c[0].strategy = DEVO__STRAT_BEST2;
@@ -432,7 +436,7 @@ TEST_CASE(shapes)
 TEST_CASE(soco)
 {
   static const char *const fns[] = {"soco:f1", "soco:f8", "soco:f12", "soco:f19"};
-  vcase c[2];
+  vcase c[2] = {{0, 0, 0, 0.0, 0}, {0, 0, 0, 0.0, 0}};
   int k, v;
   need_gpu();
   c[0].strategy = DEVO__STRAT_RAND1;
@@ -471,7 +475,7 @@ TEST_CASE(fast_kernel)
 {
   static const int designs[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_VAR_GENERAL, -1};
   static const char *const fns[] = {"sphere", "griewank", "rosenbrock"};
-  vcase c;
+  vcase c = {0, 0, 0, 0.0, 0};
   devo_problem *p = NULL;
   int s, x, m, k, fails = 0;
   need_gpu();
@@ -482,7 +486,7 @@ TEST_CASE(fast_kernel)
       for (m = 0; m < 2; ++m) {
         char name[64];
         size_t d;
-        c = (vcase){s, x, m, 0.0};
+        c = (vcase){s, x, m, 0.0, 0};
         variant_name(&c, name, sizeof name);
         if (!(s == DEVO__STRAT_RAND1 && x == DEVO__XOVER_BIN && !m))
           expect_kernel(p, &c, 250, DEVO_GPU_FUSED, "gpu_fast.cu version 2");
@@ -501,7 +505,7 @@ TEST_CASE(fast_kernel)
       for (m = 0; m < 2; ++m) {
         char name[64];
         size_t d;
-        c = (vcase){s, x, m, 0.0};
+        c = (vcase){s, x, m, 0.0, 0};
         if (s == DEVO__STRAT_RAND1 && x == DEVO__XOVER_BIN && !m)
           continue;
         variant_name(&c, name, sizeof name);
@@ -519,7 +523,7 @@ TEST_CASE(fast_kernel)
     for (x = 0; x < 2; ++x) {
       char name[64];
       size_t d;
-      c = (vcase){s, x, s == DEVO__STRAT_RAND1, 0.0};
+      c = (vcase){s, x, s == DEVO__STRAT_RAND1, 0.0, 0};
       variant_name(&c, name, sizeof name);
       expect_kernel(p, &c, 128, DEVO_GPU_FUSED, "gpu_vfused.cu version 2");
       d = vcell(p, "rastrigin1000", &c, 128, designs, 10);
@@ -551,13 +555,14 @@ TEST_CASE(fast_kernel)
  * with at least two jumps in 12 generations), every strategy x crossover with GOBL (jDE on every
  * other one) runs its jumps inside the persistent kernel by default (the backend's info says so),
  * and with DEVO__GPU_GOBL_LAUNCHES by the jump launches between chunks; both, and the general
- * kernel, bit-identical to the CPU after 20 generations. */
+ * kernel, bit-identical to the CPU after 20 generations; also sphere D = 4 in the box [0, 100]
+ * with the clip rule (jump bounds of exactly zero), 30 generations. */
 TEST_CASE(gobl_inside)
 {
   static const int designs[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_GOBL_LAUNCHES,
                                 DEVO_GPU_FUSED | DEVO__GPU_VAR_GENERAL, -1};
   static const char *const fns[] = {"rastrigin", "F03"};
-  vcase c;
+  vcase c = {0, 0, 0, 0.0, 0};
   int s, x, k, fails = 0;
   need_gpu();
   for (k = 0; k < 2; ++k) {
@@ -569,7 +574,7 @@ TEST_CASE(gobl_inside)
       for (x = 0; x < 2; ++x) {
         char name[64];
         size_t d;
-        c = (vcase){s, x, (s + x) & 1, P_GOBL};
+        c = (vcase){s, x, (s + x) & 1, P_GOBL, 0};
         variant_name(&c, name, sizeof name);
         expect_kernel(p, &c, 250, designs[0], "GOBL jumps inside it");
         expect_kernel(p, &c, 250, designs[1], "GOBL jumps by gpu_vfused.cu's jump kernels");
@@ -578,6 +583,26 @@ TEST_CASE(gobl_inside)
                d == 0 ? "PASS" : "FAIL", d);
         fails += d != 0;
       }
+    devo_problem_destroy(p);
+  }
+  /* a box whose lower bound 0 the clip rule puts coordinates on: the jumps' lower bounds are
+   * often exactly zero (the box's merge by (value, index) must keep the CPU's first zero) */
+  {
+    devo_problem *p = NULL;
+    uint32_t seed;
+    size_t d;
+    CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+    for (seed = 1; seed < 1000; ++seed) /* a shift (the optimum) inside [0, 100]^4 */
+      if (devo_problem_set_builtin(p, "sphere", 4, seed, NULL) == DEVO_OK &&
+          devo_problem_set_box(p, 0.0, 100.0) == DEVO_OK)
+        break;
+    CHECK(seed < 1000);
+    c = (vcase){DEVO__STRAT_BEST1, DEVO__XOVER_BIN, 1, P_GOBL, DEVO_BOUNDS_CLIP};
+    expect_kernel(p, &c, 32, designs[0], "GOBL jumps inside it");
+    d = vcell(p, "sphere4_box0", &c, 32, designs, 30);
+    printf("  sphere D=4 box [0, 100] clip best1bin+jde+gobl %s (%zu values differ)\n",
+           d == 0 ? "PASS" : "FAIL", d);
+    fails += d != 0;
     devo_problem_destroy(p);
   }
   CHECK_EQ_INT(fails, 0);
@@ -592,7 +617,7 @@ TEST_CASE(target_stop)
 {
   static const int designs[] = {DEVO_GPU_FUSED, DEVO_GPU_FUSED | DEVO__GPU_GOBL_LAUNCHES,
                                 DEVO_GPU_FUSED | DEVO__GPU_CHUNK_GRAPH, -1};
-  vcase c;
+  vcase c = {0, 0, 0, 0.0, 0};
   devo_problem *p;
   vout c20, o;
   double target;
