@@ -416,20 +416,22 @@ __device__ __forceinline__ unsigned int devo__sh_block_scan(unsigned int v, unsi
   return before + v;
 }
 
-/* The memory update after a generation with nsucc successes recorded in rec: the 32-lane sums
- * (de_shade.h's devo__sh_sum32 order: lane l adds i = l, l + 32, ... in increasing i, then the
- * shuffle tree), then lane 0 applies devo__sh_update_jade or devo__sh_update_shade to m_cr, m_f
- * (and *k, SHADE's next slot). Every lane of one warp calls it. */
-__device__ __forceinline__ void devo__sh_warp_update(const devo__sh_dev &h, const devo__sh_rec &rec,
-                                                     int np, uint32_t nsucc, double *m_cr,
-                                                     double *m_f, uint32_t *k)
+/* The memory update after a generation whose successes are recorded in rec: |S| and the 32-lane
+ * sums (de_shade.h's devo__sh_sum32 order: lane l adds i = l, l + 32, ... in increasing i, then
+ * the shuffle tree), then lane 0 applies devo__sh_update_jade or devo__sh_update_shade to m_cr,
+ * m_f (and *k, SHADE's next slot). Returns |S| to every lane. Every lane of one warp calls it. */
+__device__ __forceinline__ uint32_t devo__sh_warp_update(const devo__sh_dev &h,
+                                                         const devo__sh_rec &rec, int np,
+                                                         double *m_cr, double *m_f, uint32_t *k)
 {
   const int lane = (int)threadIdx.x & 31;
   const bool jade = h.var.adapt == DEVO__ADAPT_JADE;
   double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, mx = 0.0;
+  uint32_t nsucc = 0;
   for (int i = lane; i < np; i += 32) {
     if (!rec.succ[i])
       continue;
+    ++nsucc;
     const double f = rec.F[i], cr = rec.CR[i], dl = rec.delta[i];
     if (jade) {
       s0 = s0 + cr;
@@ -450,7 +452,9 @@ __device__ __forceinline__ void devo__sh_warp_update(const devo__sh_dev &h, cons
     s3 = s3 + __shfl_down_sync(0xffffffffu, s3, off);
     const double om = __shfl_down_sync(0xffffffffu, mx, off);
     mx = om > mx ? om : mx;
+    nsucc += __shfl_down_sync(0xffffffffu, nsucc, off);
   }
+  nsucc = __shfl_sync(0xffffffffu, nsucc, 0);
   if (lane == 0) {
     if (jade)
       devo__sh_update_jade(m_cr, m_f, h.var.c, nsucc, s0, s1, s2);
@@ -458,16 +462,20 @@ __device__ __forceinline__ void devo__sh_warp_update(const devo__sh_dev &h, cons
       devo__sh_update_shade(m_cr, m_f, k, (uint32_t)h.var.hist, h.var.lpsr, nsucc, s0, s1, s2, s3,
                             mx);
   }
+  return nsucc;
 }
 
 /* The archive slots of generation gen's successes (succ; |A| = asz before, capacity cap): each
  * success's slot by devo__sh_arc_slot, owner[slot] = the highest inserter (the sequential order;
- * owner preset to -1); aslot[i] (when not NULL) = i's slot or -1, and *my = me's. Returns |S|.
+ * owner preset to -1); aslot[i] = i's slot or -1. Returns |S|. (The persistent kernel's
+ * devo__sh_slots_warp does the same by one warp with the words drawn ahead; that warp here, drawing
+ * the words itself, made the launch path 6 to 13% slower: L-SHADE F03 1229 -> 1341 ms,
+ * Rastrigin 773 -> 874 ms, H100, bench-shade --reps 3 --no-cpu, 2026-11-25 06:09 and 06:17 UTC.)
  * Every thread of the block calls it; ws: 32 ints of shared memory; ends with a barrier before
  * the owners' atomics (the caller synchronises before reading owner). */
 __device__ unsigned int devo__sh_slots(const devo__gpu_args &a, const unsigned char *succ,
                                        uint32_t gen, int np, uint32_t asz, uint32_t cap, int *owner,
-                                       unsigned int *ws, int *aslot, int me, int *my)
+                                       unsigned int *ws, int *aslot)
 {
   unsigned int base = 0;
   for (int c0 = 0; c0 < np; c0 += (int)blockDim.x) {
@@ -482,10 +490,7 @@ __device__ unsigned int devo__sh_slots(const devo__gpu_args &a, const unsigned c
         if (slot >= 0)
           atomicMax(owner + slot, i); /* the sequential order: the highest inserter wins */
       }
-      if (aslot)
-        aslot[i] = slot;
-      if (i == me)
-        *my = slot;
+      aslot[i] = slot;
     }
     base += tot;
   }
@@ -501,11 +506,10 @@ __device__ void devo__sh_update_body(const devo__gpu_args &a, const devo__sh_dev
   for (uint32_t s = threadIdx.x; s < cap; s += blockDim.x)
     h.owner[s] = -1;
   __syncthreads();
-  const unsigned int nsucc =
-      devo__sh_slots(a, h.succ, gen, np, asz, cap, h.owner, ws, h.aslot, -1, (int *)0);
+  devo__sh_slots(a, h.succ, gen, np, asz, cap, h.owner, ws, h.aslot);
   if (threadIdx.x < 32) {
     uint32_t k = h.ctl->k;
-    devo__sh_warp_update(h, devo__sh_rec_at(h, 0, np), np, nsucc, h.mcr, h.mf, &k);
+    const uint32_t nsucc = devo__sh_warp_update(h, devo__sh_rec_at(h, 0, np), np, h.mcr, h.mf, &k);
     if (threadIdx.x == 0) {
       h.ctl->k = k;
       h.ctl->asz = asz + nsucc < cap ? asz + nsucc : cap;
@@ -753,17 +757,6 @@ __device__ void devo__sh_slots_warp(const unsigned char *succ, const uint32_t *a
   }
 }
 
-/* |S|: the successes among succ[0..np) (shared memory), by one warp; every lane gets it. */
-__device__ __forceinline__ uint32_t devo__sh_count_warp(const unsigned char *succ, int np)
-{
-  uint32_t n = 0;
-  for (int c0 = 0; c0 < np; c0 += 32) {
-    const int j = c0 + ((int)threadIdx.x & 31);
-    n += (uint32_t)__popc(__ballot_sync(0xffffffffu, j < np && succ[j]));
-  }
-  return n;
-}
-
 /* Generations gen0 + 1 .. gen0 + ngens (fewer where the target stops them) as one cooperative
  * launch, one block per vector, all co-resident, one grid barrier per generation. Population and
  * fitness rotate through three buffers (generation g reads buffer c, writes c + 1 mod 3), so that
@@ -920,9 +913,8 @@ __global__ void __launch_bounds__(DEVO__SH_PMAX_THREADS, 1)
     if (warp == 0)
       devo__sh_slots_warp(s_succ, s_aw, np, asz, cap, s_owner, i, &s_my);
     if (warp == 1 % nw) {
-      nsucc = devo__sh_count_warp(s_succ, np);
       uint32_t kq = (tid & 31) == 0 ? s_k : 0u; /* lane 0 alone reads and writes it */
-      devo__sh_warp_update(h, srec, np, nsucc, s_mcr, s_mf, &kq);
+      nsucc = devo__sh_warp_update(h, srec, np, s_mcr, s_mf, &kq);
       __syncwarp(); /* every lane's reads of s_k, s_asz before lane 0 writes them */
       if ((tid & 31) == 0) {
         s_k = kq;
