@@ -74,12 +74,18 @@ struct devo__gpu_state {
    * generations (vk.gen, vk.persist in kt.gen, kt.persist) with va beside a */
   int var;
   int var_multi; /* the multikernel design was asked for; the fused variant kernel runs */
-  int jump_in;   /* GOBL: the specialised variant kernel (fast) runs the jumps itself */
   devo__gpu_vargs va;
   devo__gpu_vktab vk;
   /* JADE, SHADE, L-SHADE (issue 24): kernels/gpu_shade.cu runs the generations; NULL otherwise */
   devo__gpu_shade *sh;
 };
+
+/* GOBL: the specialised variant kernel that runs the chunks (fast) runs the jumps itself (its plan
+ * compiled them in, fc.gobl; the design bit DEVO__GPU_GOBL_LAUNCHES keeps them out). */
+static int devo__gpu_jumps_inside(const devo__gpu_state *g)
+{
+  return g->var && g->fast && g->fc.gobl;
+}
 
 static int devo__cuerr(devo_solver *s, cudaError_t e, const char *call, int line)
 {
@@ -435,7 +441,6 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
   if (want & DEVO__GPU_CG_BARRIER)
     g->barrier = DEVO__BARRIER_CG;
   g->fast = 0;
-  g->jump_in = 0;
   memset(&g->fc, 0, sizeof g->fc);
   /* the register-held and cluster kernels run as persistent chunks with devo's split barrier;
    * every explicit block option (thread cap, staging, the classic kernel) keeps the block
@@ -461,9 +466,6 @@ static int devo__gpu_config(devo_solver *s, devo__gpu_state *g)
       if (g->fc.c > 1)
         g->fast = 0;
     }
-    /* both specialised kernels run GOBL's jumps themselves (fc.gobl: compiled in) unless the
-     * launches are asked for */
-    g->jump_in = g->fast && g->fc.gobl;
     return DEVO_OK;
   }
   if (g->a.v.kind == DEVO__P_CEC) {
@@ -563,9 +565,9 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
                g->a.v.kind == DEVO__P_CEC
                    ? "gpu_cec.cu version 4"
                    : "gpu_fast.cu version 2, strategy and crossover compiled in",
-               !(v->gobl > 0.0) ? ""
-               : g->jump_in     ? "; GOBL jumps inside it"
-                                : "; GOBL jumps by gpu_vfused.cu's jump kernels");
+               !(v->gobl > 0.0)            ? ""
+               : devo__gpu_jumps_inside(g) ? "; GOBL jumps inside it"
+                                           : "; GOBL jumps by gpu_vfused.cu's jump kernels");
     else if (g->persist && g->kt.persist == g->vk.persist2)
       snprintf(s->info + used, sizeof s->info - used,
                "; variant %s%s%s%s: fused variant kernel (gpu_vfused.cu version 2, strategy and "
@@ -790,14 +792,14 @@ static int devo__gpu_run_jump(devo_solver *s, devo__gpu_state *g, uint32_t gen, 
 /* A variant run's chunk: DE generations by the variant kernel (persistent or graphs), split at
  * GOBL jump generations (devo__gobl_jump is a pure function of (seed, generation), so the host
  * knows them), which run as their own launches, unless the specialised kernel runs the jumps
- * itself (jump_in: the whole chunk is one persistent launch). The scan for jumps looks at most
- * 2^16 generations ahead per step. */
+ * itself (devo__gpu_jumps_inside: the whole chunk is one persistent launch). The scan for jumps
+ * looks at most 2^16 generations ahead per step. */
 static int devo__gpu_run_var(devo_solver *s, devo__gpu_state *g, uint32_t gen0, int64_t n)
 {
   const double p = g->va.var.gobl;
   uint32_t gen = gen0;
   int st;
-  if (g->jump_in)
+  if (devo__gpu_jumps_inside(g))
     return devo__gpu_run_persist(s, g, gen0, n);
   while (n > 0) {
     int64_t m = n, lim = n < 65536 ? n : 65536;
@@ -1028,7 +1030,8 @@ static int devo__gpu_start_inner(devo_solver *s, devo__gpu_state *g)
     DEVO__ALLOC(g->va.CR1, (size_t)np * sizeof(double), "jDE's CR");
   }
   if (g->var && s->o.var.gobl > 0.0) {
-    DEVO__ALLOC(g->va.gx, n * sizeof(double), "the GOBL opposites");
+    if (!devo__gpu_jumps_inside(g)) /* the jump kernels' opposites; inside, in registers */
+      DEVO__ALLOC(g->va.gx, n * sizeof(double), "the GOBL opposites");
     DEVO__ALLOC(g->va.gf, (size_t)np * sizeof(double), "the GOBL opposites' fitness");
     DEVO__ALLOC(g->va.gbox, 2 * (size_t)d * sizeof(double), "the GOBL bounds");
     /* launched with the init kernel's shared memory, which may be above the default 48 KB */

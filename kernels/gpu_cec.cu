@@ -448,9 +448,7 @@ __device__ __forceinline__ void devo__cecc_gobl_select(const devo__gpu_args &a,
 {
   if (act && j == 0)
     va.gf[i] = fo;
-  ++nb;
-  devo__grid_arrive(&a.ctl->bar);
-  devo__grid_wait(&a.ctl->bar, nb * gridDim.x, false);
+  devo__grid_sync_n(a, nb);
   if (!rankw)
     return;
   const bool odd = (gen & 1u) != 0;
@@ -646,9 +644,7 @@ __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const d
         double kj;
         devo__gobl_jump(a.seed, gen, var.gobl, &kj);
         devo__gobl_box_warps(a, va, src);
-        ++nb;
-        devo__grid_arrive(&a.ctl->bar);
-        devo__grid_wait(&a.ctl->bar, nb * gridDim.x, false);
+        devo__grid_sync_n(a, nb);
         if (act)
           u = devo__gobl_opposite(a.seed, gen, (uint32_t)i, (uint32_t)j, kj, va.gbox[j],
                                   va.gbox[(size_t)d + j], x, a.v.lower, a.v.upper);
@@ -921,11 +917,7 @@ __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const d
       if (jmp) { /* the vector of this row after the jump (another candidate's, by rank) */
         if (act) {
           x = dst[row + j];
-          fi = ((gen & 1u) ? va.fit1 : a.fit)[i];
-          if (var.jde) {
-            Fi = ((gen & 1u) ? va.F1 : va.F0)[i];
-            CRi = ((gen & 1u) ? va.CR1 : va.CR0)[i];
-          }
+          devo__var_state_load(a, va, gen, i, var.jde, fi, Fi, CRi);
         }
         if (!jn && var.jde)
           vdraw(gen + 1u);
@@ -1086,7 +1078,7 @@ cudaError_t devo__gpu_cecc_plan(const devo__pview *v, const devo__variant *var, 
    * two vectors per block before one (each matrix read serves both); then the pairs, one vector
    * per block first (the measured order of the first version) */
   static const int order[4][2] = {{2, 1}, {1, 1}, {1, 2}, {2, 2}};
-  cfg->gobl = var && var->gobl > 0.0 && !(want & DEVO__GPU_GOBL_LAUNCHES);
+  cfg->gobl = devo__gpu_gobl_inside(var, want);
   /* phase B on the tensor cores for the compositions (third version) unless asked otherwise */
   const bool mm = devo__cec_nshift(id) > 1 && !(want & DEVO__GPU_CEC_FMA);
   for (int t = 0; t < 4; ++t) {

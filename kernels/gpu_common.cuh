@@ -124,7 +124,9 @@ struct devo__gpu_vargs {
   devo__variant var;
   double *fit1;
   double *F0, *F1, *CR0, *CR1; /* jDE; NULL when off */
-  double *gx, *gf;             /* GOBL: the NP opposites and their fitness; NULL when off */
+  double *gx, *gf;             /* GOBL: the NP opposites (NULL where the specialised kernel
+                                  runs the jumps: they stay in its registers) and their fitness;
+                                  NULL when off */
   double *gbox;                /* GOBL: per-coordinate min (dim) then max (dim) */
 };
 
@@ -200,6 +202,12 @@ struct devo__gpu_fast_cfg {
 };
 cudaError_t devo__gpu_fast_plan(int kind, const devo__variant *var, int np, int dim, int want,
                                 const cudaDeviceProp *p, devo__gpu_fast_cfg *cfg, int *ok);
+/* Whether a specialised variant kernel (gpu_fast.cu version 2, gpu_cec.cu version 4) for var
+ * and the design bits want runs GOBL's jumps itself: GOBL on, DEVO__GPU_GOBL_LAUNCHES off. */
+static inline int devo__gpu_gobl_inside(const devo__variant *var, int want)
+{
+  return var && var->gobl > 0.0 && !(want & DEVO__GPU_GOBL_LAUNCHES);
+}
 /* var: NULL for plain rand1bin (version 1), else the variant of version 2 (devo__k_fastv, one
  * coordinate per thread only: *ok = 0 where D > 128), launched by devo__gpu_fastv_launch; with
  * GOBL its jumps are compiled in (cfg->gobl) unless want has DEVO__GPU_GOBL_LAUNCHES. */
@@ -325,6 +333,43 @@ __device__ __forceinline__ void devo__grid_wait(const unsigned int *ctr, unsigne
     }
   }
   __syncthreads();
+}
+
+/* One more grid barrier of a persistent kernel that counts the barriers of its launch in nb
+ * (the counter was reset before the launch, so the nb-th wait is for nb * gridDim.x arrivals). */
+__device__ __forceinline__ void devo__grid_sync_n(const devo__gpu_args &a, unsigned int &nb)
+{
+  ++nb;
+  devo__grid_arrive(&a.ctl->bar);
+  devo__grid_wait(&a.ctl->bar, nb * gridDim.x, false);
+}
+
+/* A variant run's state of vector r in generation gen's buffers (by parity, devo__gpu_vargs):
+ * its fitness and, with jDE (jde: the caller's copy of va.var.jde), its F and CR (left as they
+ * are without jDE). */
+__device__ __forceinline__ void devo__var_state_load(const devo__gpu_args &a,
+                                                     const devo__gpu_vargs &va, uint32_t gen, int r,
+                                                     bool jde, double &f, double &F, double &CR)
+{
+  const bool odd = (gen & 1u) != 0;
+  f = (odd ? va.fit1 : a.fit)[r];
+  if (jde) {
+    F = (odd ? va.F1 : va.F0)[r];
+    CR = (odd ? va.CR1 : va.CR0)[r];
+  }
+}
+
+__device__ __forceinline__ void devo__var_state_store(const devo__gpu_args &a,
+                                                      const devo__gpu_vargs &va, uint32_t gen,
+                                                      int r, bool jde, double f, double F,
+                                                      double CR)
+{
+  const bool odd = (gen & 1u) != 0;
+  (odd ? va.fit1 : a.fit)[r] = f;
+  if (jde) {
+    (odd ? va.F1 : va.F0)[r] = F;
+    (odd ? va.CR1 : va.CR0)[r] = CR;
+  }
 }
 
 /* The index of the smallest of fit[0..np) (lowest index on ties; all +inf gives 0, the CPU's
@@ -489,17 +534,12 @@ __device__ __forceinline__ void devo__gobl_keep(const devo__gpu_args &a, const d
                                                 uint32_t gen, int rp, int ro, double fp, double fo,
                                                 double Fi, double CRi)
 {
-  const bool odd = (gen & 1u) != 0;
   for (int q = 0; q < 2; ++q) {
     const int r = q ? ro : rp;
     const double f = q ? fo : fp;
     if (r >= a.np)
       continue;
-    (odd ? va.fit1 : a.fit)[r] = f;
-    if (va.var.jde) {
-      (odd ? va.F1 : va.F0)[r] = Fi;
-      (odd ? va.CR1 : va.CR0)[r] = CRi;
-    }
+    devo__var_state_store(a, va, gen, r, va.var.jde != 0, f, Fi, CRi);
     devo__gpu_note_target(a, f, gen);
   }
 }
@@ -664,11 +704,7 @@ devo__gpu_vpersist_loop(const devo__gpu_args &a, double p_o, uint32_t gen0, uint
     return;
   }
   unsigned int nb = 0; /* grid barriers passed in this launch */
-  auto bar = [&]() {
-    ++nb;
-    devo__grid_arrive(&a.ctl->bar);
-    devo__grid_wait(&a.ctl->bar, nb * gridDim.x, false);
-  };
+  auto bar = [&]() { devo__grid_sync_n(a, nb); };
   devo__gobl_sched js;
   js.init(gen0 + 1u);
   bool jmp = js.at(a, p_o, gen0 + 1u);

@@ -354,11 +354,7 @@ __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
           dst[j] = x[c];
       }
       if (lane == 0) {
-        (odd ? va.fit1 : a.fit)[i] = fi;
-        if (jde) {
-          (odd ? va.F1 : va.F0)[i] = Fi;
-          (odd ? va.CR1 : va.CR0)[i] = CRi;
-        }
+        devo__var_state_store(a, va, gen, i, jde, fi, Fi, CRi);
         devo__gpu_note_target(a, fi, gen);
       }
     }
@@ -413,11 +409,7 @@ __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
       if (j < d)
         x[c] = cur[j];
     }
-    fi = (odd ? va.fit1 : a.fit)[i];
-    if (jde) {
-      Fi = (odd ? va.F1 : va.F0)[i];
-      CRi = (odd ? va.CR1 : va.CR0)[i];
-    }
+    devo__var_state_load(a, va, gen, i, jde, fi, Fi, CRi);
   };
   devo__gpu_vpersist_loop<G>(a, va.var.gobl, gen0, ngens, jde, step, draw, jump, reload);
 }
@@ -504,7 +496,7 @@ cudaError_t devo__gpu_fast_plan(int kind, const devo__variant *var, int np, int 
     vpb = DEVO__FAST_MAX_THREADS / lanes;
   if (lanes > 32 && vpb > 15)
     vpb = 15;
-  cfg->gobl = var && var->gobl > 0.0 && !(want & DEVO__GPU_GOBL_LAUNCHES);
+  cfg->gobl = devo__gpu_gobl_inside(var, want);
   cfg->kern = var ? devo__fastv_kernel(kind, var, c, cfg->gobl != 0) : devo__fast_kernel(kind, c);
   if (!cfg->kern)
     return cudaSuccess;

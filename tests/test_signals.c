@@ -393,9 +393,9 @@ static int no_file_like(const char *prefix)
  * the --out file nor its temporary file left. The schedule goes to the file as CSV (60,000 rows
  * with times: tens of ms to write), so that a second signal 5 ms after the first comes while the
  * answer is being written, not after (with 20,000 rows the answer was once complete when a second
- * signal, sent late on a loaded machine, came 9 ms after the first). Two signals of one kind sent too close together are one
- * (the kernel keeps one pending signal of each kind), so the pair of two kinds is also sent
- * 0.2 ms apart. */
+ * signal, sent late on a loaded machine, came 9 ms after the first). Two signals of one kind sent
+ * too close together are one (the kernel keeps one pending signal of each kind), so the pair of
+ * two kinds is also sent 0.2 ms apart. */
 TEST_CASE(second_signal_exits_at_once)
 {
   double *v = NULL;
