@@ -21,8 +21,8 @@ if(DEVO_MAN)
         COMMAND ${HELP2MAN} --no-info --no-discard-stderr --section=1 --name=${what}
                 --output=${PROJECT_BINARY_DIR}/${prog}.1
                 --help-option=--help --version-option=--version
-                "${PROJECT_SOURCE_DIR}/tools/man_help.sh $<TARGET_FILE:${tgt}>"
-        DEPENDS ${tgt} ${PROJECT_SOURCE_DIR}/tools/man_help.sh
+                "${PROJECT_SOURCE_DIR}/scripts/man_help.sh $<TARGET_FILE:${tgt}>"
+        DEPENDS ${tgt} ${PROJECT_SOURCE_DIR}/scripts/man_help.sh
         COMMENT "help2man: ${prog}.1"
         VERBATIM)
       list(APPEND DEVO_MAN_PAGES ${PROJECT_BINARY_DIR}/${prog}.1)

@@ -217,7 +217,7 @@ const char *devo__gpu_evaluator_device(const devo__gpu_evaluator *e);
 void devo__gpu_evaluator_destroy(devo__gpu_evaluator *e);
 /* The device-to-device cudaMemcpy rate of the current device, bytes read plus bytes written
  * per second (2 * bytes per copy), the median of reps timed copies of `bytes` after a warm-up
- * (kernels/gpu_problem.cu; for tools/prog_bench_soco.c's bandwidth column). DEVO_OK,
+ * (kernels/gpu_problem.cu; for bench/bench_soco.c's bandwidth column). DEVO_OK,
  * DEVO_E_NODEVICE, DEVO_E_NOMEM or DEVO_E_CUDA with a message in err. */
 int devo__gpu_copy_rate(size_t bytes, int reps, double *bytes_per_s, char *err, size_t errlen);
 

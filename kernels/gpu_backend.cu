@@ -26,7 +26,7 @@
 #define DEVO__GPU_FILE "kernels/gpu_backend.cu"
 
 /* Chunk mode and index mode used when no variant bit asks otherwise. Measured on an H100 with
- * tools/prog_bench_gpu.c (BENCHMARKS.md): the persistent kernel beats graphs of launches, and
+ * bench/bench_gpu.c (BENCHMARKS.md): the persistent kernel beats graphs of launches, and
  * inline indices beat kernel(P) (a Philox block costs less than the load it would replace). */
 #define DEVO__GPU_DEFAULT_PERSIST 1
 #define DEVO__GPU_DEFAULT_KERNELP 0

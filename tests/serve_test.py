@@ -397,7 +397,7 @@ def case_faults(devo, src):
         print("RSS %d KiB after the first request, %d KiB after %d bad and %d good requests" %
               (rss0, rss1, sent, sent), flush=True)
         # AddressSanitizer keeps freed memory in its quarantine (256 MB by default), so under
-        # tools/sanitize_check.sh the RSS grows by design; the leak check there covers it
+        # scripts/sanitize_check.sh the RSS grows by design; the leak check there covers it
         if "ASAN_OPTIONS" in os.environ:
             print("RSS bound not checked under AddressSanitizer (its quarantine holds freed memory)")
         else:

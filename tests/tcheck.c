@@ -228,7 +228,7 @@ static void tc_stat(long long *steal, int *running)
   fclose(f);
 }
 
-/* TC_DEADLINE_SHARED=1 (set by tools/mutation_check.sh --rt for its SCHED_FIFO reruns): other
+/* TC_DEADLINE_SHARED=1 (set by scripts/mutation_check.sh --rt for its SCHED_FIFO reruns): other
  * runnable threads on the machine do not make a run unclean. */
 static int tc_shared_ok(void)
 {

@@ -103,7 +103,7 @@ double tc_mwu_p(const double *a, int na, const double *b, int nb);
  * many threads the call keeps busy (d.busy), it got that much CPU time; and when nothing else
  * was ready to run on the machine before and after it (/proc/stat procs_running: other work slows
  * a run through the shared caches and memory even where it keeps its CPU; TC_DEADLINE_SHARED=1
- * waives this, for the SCHED_FIFO reruns of tools/mutation_check.sh --rt). Every clean run must end
+ * waives this, for the SCHED_FIFO reruns of scripts/mutation_check.sh --rt). Every clean run must end
  * within the promise, measured by the test around the call; a run that was not clean says nothing
  * about the promise (it is only held to the hang ceiling). Too few clean runs: the case is skipped
  * as inconclusive, never passed. Use: d = tc_deadline_init(...); for each run m = tc_mark_now();

@@ -211,7 +211,7 @@ TEST_CASE(parity_variants)
   parity("rosenbrock", dims, nps, every_variant, 60);
 }
 
-/* A short case that exercises every kernel once, for compute-sanitizer (tools/gpu_check.sh). */
+/* A short case that exercises every kernel once, for compute-sanitizer (scripts/gpu_check.sh). */
 TEST_CASE(parity_small)
 {
   static const int dims[] = {10, 100, 0};
@@ -1002,7 +1002,7 @@ TEST_CASE(concurrent_solvers)
   devo_etc_destroy(b.e);
 }
 
-/* A short case of the block kinds for compute-sanitizer (tools/gpu_check.sh). */
+/* A short case of the block kinds for compute-sanitizer (scripts/gpu_check.sh). */
 TEST_CASE(blk_small)
 {
   const int *designs = blk_small_designs;

@@ -561,7 +561,7 @@ TEST_CASE(cec_data_not_regular_refused)
 
 /* A shell prefix that limits devo's memory to mb megabytes (static buffer): ulimit -v; under
  * AddressSanitizer, which reserves terabytes of address space and cannot start under that limit
- * (tools/sanitize_check.sh builds the tests with it), the sanitizer's limit on one allocation,
+ * (scripts/sanitize_check.sh builds the tests with it), the sanitizer's limit on one allocation,
  * with a refused allocation returned as NULL as malloc returns it. */
 static const char *mem_limit(int mb)
 {

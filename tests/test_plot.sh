@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# test_plot.sh: tools/plot.py on a small real run (ctest plot.pngs, label cpu): a devo experiment
+# test_plot.sh: scripts/plot.py on a small real run (ctest plot.pngs, label cpu): a devo experiment
 # with traces, a copy of its rows as a second implementation model, and a devo schedule CSV;
 # every kind of figure must exist, decode as a PNG, and have the pixel size asked for (read from
 # the PNG's IHDR chunk, independently of matplotlib). A malformed input exits 2 with one line.
@@ -45,7 +45,7 @@ awk -F, 'BEGIN { OFS = "," } /^#/ || /^algorithm,/ { print; next } { print } { $
 head -3 r.csv > bad.csv
 echo "de,x,sphere,5,20,9,cpu,1,oops,1,1,1,DEVO_EVAL_LIMIT,," >> bad.csv
 # one interpreter for every figure (matplotlib's import is most of the cost)
-"$py" - "$src/tools" <<'PY'
+"$py" - "$src/scripts" <<'PY'
 import contextlib, io, os, struct, sys
 sys.path.insert(0, sys.argv[1])
 from PIL import Image
@@ -82,7 +82,7 @@ print("ok plot.py refuses bad.csv:4")
 PY
 # the command line itself: a refused size exits 2 with one line
 set +e
-err=$("$py" "$src/tools/plot.py" box r.csv -o x.png --width 5 2>&1 >/dev/null)
+err=$("$py" "$src/scripts/plot.py" box r.csv -o x.png --width 5 2>&1 >/dev/null)
 rc=$?
 set -e
 [ "$rc" = 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && [ ! -e x.png ] ||

@@ -16,7 +16,7 @@
 
 #include "engine/include/devo.h"
 
-/* tool_std_args's copy of argv, kept reachable: LeakSanitizer (tools/sanitize_check.sh) reported
+/* tool_std_args's copy of argv, kept reachable: LeakSanitizer (scripts/sanitize_check.sh) reported
  * it as leaked when main returned. */
 static char **volatile std_args_copy; /* volatile: a store never read is not optimised away */
 

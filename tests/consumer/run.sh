@@ -27,6 +27,6 @@ export LD_LIBRARY_PATH="$(dirname "$pcdir")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 flags=$(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs --static devo)
 echo "pkg-config: $flags"
 # shellcheck disable=SC2086 # the flags are words
-# CFLAGS/LDFLAGS: as CMake takes them above (tools/sanitize_check.sh sets the sanitizer's)
+# CFLAGS/LDFLAGS: as CMake takes them above (scripts/sanitize_check.sh sets the sanitizer's)
 "$cc" -std=c11 ${CFLAGS:-} -o "$tmp/consumer-pc" "$here/main.c" $flags ${LDFLAGS:-}
 "$tmp/consumer-pc"

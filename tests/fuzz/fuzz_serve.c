@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "tools/json_out.h"
-#include "tools/serve_req.h"
+#include "tools/serve/serve_req.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

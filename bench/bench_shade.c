@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* prog_bench_shade.c: benchmark of JADE, SHADE and L-SHADE on the GPU (kernels/gpu_shade.cu) and
+/* bench_shade.c: benchmark of JADE, SHADE and L-SHADE on the GPU (kernels/gpu_shade.cu) and
  * on the CPU with one thread (the `bench-shade` program), beside rand1bin on the same case
  * (issue 24's performance item). Cases: F03 (generated data) and shifted Rastrigin at D = 100
  * with 10^7 evaluations; NP = 250 for rand1bin (F = 0.5, CR = 0.9), JADE and SHADE, L-SHADE
@@ -27,7 +27,7 @@
 
 #include "engine/internal.h"
 #include "kernels/gpu_variants.cuh"
-#include "tools/bench_util.h"
+#include "bench/bench_util.h"
 #include "tools/tool_util.h"
 
 typedef struct balgo {

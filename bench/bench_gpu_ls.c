@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* prog_bench_gpu_ls.c: bench-gpu-ls, issue 19's GPU search (kernels/gpu_sched_ls.cu) measured.
+/* bench_gpu_ls.c: bench-gpu-ls, issue 19's GPU search (kernels/gpu_sched_ls.cu) measured.
  * Two modes:
  *  - throughput (default): neighbourhood candidates (moves and swaps off the critical machine,
  *    each an O(1) evaluation) evaluated per second by all chains together, at 512 x 16 and
@@ -13,7 +13,7 @@
  *    The ablation of issue 19 (item 2) runs here too: --de-every K (0 = no DE), --perturb random
  *    (no large neighbourhood: random kicks instead of iterated greedy), --chains N (1 = one
  *    chain), through devo__schedule_run_tuned (engine/gpu_ls.h); without them the call is
- *    devo_schedule_run itself. tools/bench_sched_gpu.sh runs the tables. */
+ *    devo_schedule_run itself. scripts/bench_sched_gpu.sh runs the tables. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@
 #include "engine/gpu_ls.h"
 #include "engine/internal.h"
 #include "problems/etc_gen.h"
-#include "tools/bench_util.h"
+#include "bench/bench_util.h"
 #include "tools/tool_util.h"
 
 static const char *const usage =

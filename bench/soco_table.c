@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* prog_soco_table.c: soco-table, the reference table of docs/soco.md: f of every SOCO 2010
+/* soco_table.c: soco-table, the reference table of docs/soco.md: f of every SOCO 2010
  * function (soco:f1..f19) at D = 50 (--dim), data seed 1 (--data-seed), computed by the CPU code
  * at four points: the optimum o, the origin, the lower corner (L, ..., L) and the upper corner
  * (U, ..., U) of the function's box. tests/test_soco.c (reference_table) checks the same points

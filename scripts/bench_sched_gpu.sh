@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # bench_sched_gpu.sh: issue 19's remaining measurements on the GPU machine (16 cores, one H100),
 # in two device calls of at most 9 minutes each, run from the repository root:
-#   bash tools/bench_sched_gpu.sh 1   the GPU search's tests (ctest -L gpu -R gpu_ls, first; SKIP_TESTS=1
+#   bash scripts/bench_sched_gpu.sh 1   the GPU search's tests (ctest -L gpu -R gpu_ls, first; SKIP_TESTS=1
 #                                     skips them), its 1 s column on the 12 Braun instances (5
 #                                     seeds, median gap to the best-known of REFERENCE.md), the
 #                                     ablation at 1 s (u_c_hihi, u_i_hihi, u_s_lohi x 3 seeds:
@@ -10,8 +10,8 @@
 #                                     4 chains) and the deadline of `devo schedule` timed from
 #                                     outside the process (20 runs at 0.1 s and 1 s on a
 #                                     4096 x 64 and a 16384 x 256 instance, 1 and 16 threads)
-#   bash tools/bench_sched_gpu.sh deadline   part 1's deadline runs alone
-#   bash tools/bench_sched_gpu.sh 2   etc-gen instances 4096 x 64 and 16384 x 256 of the eight
+#   bash scripts/bench_sched_gpu.sh deadline   part 1's deadline runs alone
+#   bash scripts/bench_sched_gpu.sh 2   etc-gen instances 4096 x 64 and 16384 x 256 of the eight
 #                                     classes u_{c,i}_{hihi,hilo,lohi,lolo} (seed 1): the gap to
 #                                     Min-min at 1 s and 10 s of the GPU search and of the CPU
 #                                     search (16 threads), one seed
@@ -38,7 +38,7 @@ part=${1:-}
 case "$part" in
 1 | 2 | deadline) ;;
 *)
-  echo "usage: bash tools/bench_sched_gpu.sh 1|2|deadline   (see the comment at the top)" >&2
+  echo "usage: bash scripts/bench_sched_gpu.sh 1|2|deadline   (see the comment at the top)" >&2
   exit 2
   ;;
 esac

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* prog_bench_soco.c: bench-soco, issue 22's benchmark on the SOCO 2010 suite (GOjDE's setting,
+/* bench_soco.c: bench-soco, issue 22's benchmark on the SOCO 2010 suite (GOjDE's setting,
  * Wang, Rahnamayan, Wu 2012): DE/rand/1/bin, F = 0.5, CR = 0.9.
  *   Table 1: every function soco:f1..f19 at D = 1000, NP = 128, 5,000 x D evaluations: the GPU
  *     (fused design, defaults) generation-loop time, median of --reps after a warm-up, each
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "engine/internal.h"
-#include "tools/bench_util.h"
+#include "bench/bench_util.h"
 #include "tools/tool_util.h"
 
 static const char usage[] =

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* prog_bench_etc.c: bench-etc, the scheduling quality benchmark. For the 12 Braun et al. instances
+/* bench_etc.c: bench-etc, the scheduling quality benchmark. For the 12 Braun et al. instances
  * (512 tasks x 16 machines) it runs the library's scheduling pipeline (devo_schedule_run: the
  * same as `devo schedule`) with --objective makespan for each time limit and seed, and prints
  * the median makespan beside Min-min and the best-known makespans of REFERENCE.md (Gogos et al.,
@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "engine/include/devo.h"
-#include "tools/bench_util.h"
+#include "bench/bench_util.h"
 #include "tools/tool_util.h"
 
 #define NINST     12

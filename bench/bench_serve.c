@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* prog_bench_serve.c: bench-serve, the CPU cost of the phases of a `devo serve` request that are
- * not the search (issue 26): "parse" (serve_req_json of the body that tools/serve_load.py sends:
+/* bench_serve.c: bench-serve, the CPU cost of the phases of a `devo serve` request that are
+ * not the search (issue 26): "parse" (serve_req_json of the body that scripts/serve_load.py sends:
  * the matrix as a JSON array of rows), "timeline" (devo_etc_timeline of an assignment) and
  * "answer" (sched_json_write of the whole answer into an open_memstream, as cmd_serve.c's
  * search() writes it). A warm-up, then the median over --reps batches of --iters calls, in
@@ -19,9 +19,9 @@
 #endif
 
 #include "engine/include/devo.h"
-#include "tools/bench_util.h"
+#include "bench/bench_util.h"
 #include "tools/sched_json.h"
-#include "tools/serve_req.h"
+#include "tools/serve/serve_req.h"
 #include "tools/tool_util.h"
 
 static const char usage[] =

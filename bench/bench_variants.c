@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* prog_bench_variants.c: benchmark of the DE variants of issue 18 (the `bench-variants`
+/* bench_variants.c: benchmark of the DE variants of issue 18 (the `bench-variants`
  * program): every strategy x crossover (rand1, rand2, best1, best2, currenttobest1, randtobest1;
  * bin, exp), jDE, GOBL and the GOjDE preset, on the GPU (fused design, its defaults: rand1bin
  * runs the specialised kernels, the other variants gpu_fast.cu's version 2 (classic, D <= 128),
@@ -38,7 +38,7 @@
 #include "engine/internal.h"
 #include "kernels/gpu_variants.cuh"
 #include "problems/de_variant.h"
-#include "tools/bench_util.h"
+#include "bench/bench_util.h"
 #include "tools/tool_util.h"
 
 typedef struct bvar {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* prog_bench_sched.c: bench-sched, the scheduling throughput benchmark: schedule evaluations per
+/* bench_sched.c: bench-sched, the scheduling throughput benchmark: schedule evaluations per
  * second of DE on an ETC matrix (default etc_data/512x16/u_c_hihi.csv, lambda 0.75, FCFS and
  * SPT) at NP = 64, 256 and 1024. Columns: the fused GPU design with its defaults; with
  * kernels/gpu_etc.cu's warp kernel wherever it applies (FCFS; version 3 where it applies, else
@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "engine/internal.h"
-#include "tools/bench_util.h"
+#include "bench/bench_util.h"
 #include "tools/tool_util.h"
 #include "kernels/gpu_variants.cuh"
 

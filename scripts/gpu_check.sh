@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# gpu_check.sh: the GPU machine's check, run from the repository root: `bash tools/gpu_check.sh`.
+# gpu_check.sh: the GPU machine's check, run from the repository root: `bash scripts/gpu_check.sh`.
 # Configures and builds with CUDA (sm_90 unless CUDA_ARCH says otherwise), runs the gpu-labelled
 # tests, compute-sanitizer memcheck / racecheck / synccheck on the short parity case (where the
 # machine has compute-sanitizer), the RNG micro-benchmark and the GPU benchmark, and prints a

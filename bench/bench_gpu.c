@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* prog_bench_gpu.c: benchmark of the CUDA backend (the `bench-gpu` program), the table of
+/* bench_gpu.c: benchmark of the CUDA backend (the `bench-gpu` program), the table of
  * BENCHMARKS.md: DE/rand/1/bin, F = 0.5, CR = 0.3, shifted Rastrigin, double precision, at
  * D=100 NP=250 (10^7 evaluations, the target: fused loop <= 100 ms on an H100),
  * D=1000 NP=1000 and D=10 NP=50. Columns: the fused design with its defaults (persistent
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "engine/internal.h"
-#include "tools/bench_util.h"
+#include "bench/bench_util.h"
 #include "tools/tool_util.h"
 #include "kernels/gpu_variants.cuh"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* prog_bench_cec.c: bench-cec, the CEC GPU benchmark: Janssen et al.'s case study 1
+/* bench_cec.c: bench-cec, the CEC GPU benchmark: Janssen et al.'s case study 1
  * (DE/rand/1/bin, NP = 250, F = 0.5, CR = 0.3, D = 100, 10,000,000 evaluations, official CEC
  * data) for each of F01..F10. Columns: the fused design with its defaults (at D <= 128 on sm_90
  * kernels/gpu_cec.cu, the matrices resident in shared memory: of one block where they fit, else
@@ -18,7 +18,7 @@
  * thread) and master-slave CPU (all online cores) on evals / --cpu-div, naive GPU (DE on one CPU
  * thread, each generation evaluated on the GPU) on evals / --naive-div, each scaled; All-GPU DE
  * (multikernel) and All-GPU iDE (fused) on the full count. --csv FILE also writes the cells as
- * rows that `tools/plot.py times` draws. */
+ * rows that `scripts/plot.py times` draws. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -27,7 +27,7 @@
 #include <time.h>
 
 #include "engine/internal.h"
-#include "tools/bench_util.h"
+#include "bench/bench_util.h"
 #include "tools/tool_util.h"
 #include "kernels/gpu_variants.cuh"
 
@@ -59,7 +59,7 @@ static const char usage[] =
     "--models: the five implementation models of Janssen et al. (2024) as rows (standard CPU,\n"
     "master-slave CPU, naive GPU, All-GPU DE, All-GPU iDE), F01..F10 as columns, ms and the\n"
     "speedup against the standard CPU; the CPU rows run evals / --cpu-div, the naive GPU evals /\n"
-    "--naive-div (default 50), scaled; --csv FILE writes the cells for tools/plot.py times.\n";
+    "--naive-div (default 50), scaled; --csv FILE writes the cells for scripts/plot.py times.\n";
 
 /* ---- --models ------------------------------------------------------------------------------ */
 
@@ -67,7 +67,7 @@ enum { M_CPU, M_MS, M_NAIVE, M_MULTI, M_FUSED, NMODEL };
 static const char *const model_name[NMODEL] = {"standard CPU (1 thread)", "master-slave CPU",
                                                "naive GPU", "All-GPU DE (multikernel)",
                                                "All-GPU iDE (fused)"};
-/* the names of devo experiment's backends, for tools/plot.py times */
+/* the names of devo experiment's backends, for scripts/plot.py times */
 static const char *const model_key[NMODEL] = {"cpu", "cpu-ms", "gpu-naive", "gpu-multikernel",
                                               "gpu"};
 
@@ -163,7 +163,7 @@ static void models_print(const models_opts *o, double ms[11][NMODEL])
   }
 }
 
-/* The cells as rows of tools/plot.py times (time in seconds, the scaled or median run). */
+/* The cells as rows of scripts/plot.py times (time in seconds, the scaled or median run). */
 static int models_csv(const models_opts *o, double ms[11][NMODEL])
 {
   FILE *f = fopen(o->csv, "w");

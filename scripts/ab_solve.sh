@@ -6,8 +6,8 @@
 # The time is the generation loop as the benchmark programs measure it: the JSON's elapsed minus
 # init_seconds (allocation, device set-up and the initial population are excluded). Prints the
 # medians and B / A.
-# usage: tools/ab_solve.sh DEVO_A DEVO_B N SOLVE_OPTIONS...
-#   e.g. tools/ab_solve.sh base/build/devo build/devo 7 --problem rastrigin --dim 100 --np 250 \
+# usage: scripts/ab_solve.sh DEVO_A DEVO_B N SOLVE_OPTIONS...
+#   e.g. scripts/ab_solve.sh base/build/devo build/devo 7 --problem rastrigin --dim 100 --np 250 \
 #          --max-evals 10000000 --backend gpu
 set -euo pipefail
 if [ $# -lt 4 ]; then

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd_serve.c: `devo serve`: devo_schedule_run as an HTTP+JSON service for resource managers
  * (docs/serve.md). libmicrohttpd runs one thread per connection; those threads read and parse
- * the bodies (tools/serve_req.c), then take one of --workers search slots in arrival order,
+ * the bodies (tools/serve/serve_req.c), then take one of --workers search slots in arrival order,
  * waiting in a queue of at most --queue requests, never past their own deadline: a request that
  * cannot start in time is answered at once by the MCT heuristic (O(nm)) and says so. The
  * deadline of a request counts from the moment its body is complete in memory. The answer is
@@ -29,9 +29,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "json_out.h"
-#include "sched_json.h"
+#include "tools/cli.h"
+#include "tools/json_out.h"
+#include "tools/sched_json.h"
 #include "serve_req.h"
 
 /* A search shorter than this is not worth a slot: the request gets the quick answer. */

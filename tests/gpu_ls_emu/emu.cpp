@@ -1,4 +1,4 @@
-/* emu.cpp: kernels/gpu_sched_ls.cu's device code run on the CPU (tools/gpu_ls_emu/run.sh): every
+/* emu.cpp: kernels/gpu_sched_ls.cu's device code run on the CPU (tests/gpu_ls_emu/run.sh): every
  * CUDA thread of a block is a coroutine, barriers yield round robin until their group arrived,
  * warp shuffles and ballots go through per-warp slots. It replaces devo__gpu_sched_ls(_scan) and
  * devo__gpu_probe at link time (--allow-multiple-definition), with the host loop of the .cu

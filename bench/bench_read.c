@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* prog_bench_read.c: bench-read, the reading rate of the ETC readers (issue 21): a valid matrix
+/* bench_read.c: bench-read, the reading rate of the ETC readers (issue 21): a valid matrix
  * of about --mb megabytes (default 100) as numeric CSV (values printed with %.17g, as etc-gen
  * writes them) and as the Braun format (one value per line, with its "n m 0" line), read from
  * memory by devo_etc_read, a warm-up then the median of --reps (default 3) reads. Checks that
@@ -15,7 +15,7 @@
 
 #include "engine/include/devo.h"
 #include "problems/etc_io.h"
-#include "tools/bench_util.h"
+#include "bench/bench_util.h"
 #include "tools/tool_util.h"
 
 static const char usage[] =

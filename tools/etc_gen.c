@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* prog_etc_gen.c: etc-gen, the Braun-style ETC instance generator (problems/etc_gen.h) as a
+/* etc_gen.c: etc-gen, the Braun-style ETC instance generator (problems/etc_gen.h) as a
  * program. Writes CSV, one row per task, values printed with %.17g so that reading the file back
  * gives the generated doubles exactly. Option parsing is its own (it does not link tools/cli.c). */
 #include <errno.h>

@@ -3,7 +3,7 @@
 # study.sh: the worked study of docs/study.md in one call (issue 23): docs/study_janssen.spec
 # (rand1bin against jDE, NP = 50 .. 500, F01..F10, D = 100, GPU) under Janssen et al.'s protocol
 # with `devo experiment`, then `devo rank` (U-scores), `bench-cec --models` (the five
-# implementation models) and tools/plot.py (convergence, box plot, model times). Everything goes
+# implementation models) and scripts/plot.py (convergence, box plot, model times). Everything goes
 # under $OUT (default build/study).
 #
 # The full protocol is 2 x 10 x 4 x 30 = 2400 trials of up to 10^7 evaluations; where that does
@@ -14,7 +14,7 @@
 # time left are run (`--protocol janssen2024 --trials N`). The number used is printed and is in
 # $OUT/summary.txt.
 #
-# usage: tools/study.sh [--seconds S] [--trials N] [--build DIR] [--models-evals N] [--smoke]
+# usage: scripts/study.sh [--seconds S] [--trials N] [--build DIR] [--models-evals N] [--smoke]
 #                       [--spec FILE] [--no-models]
 #   --seconds S        the whole script's time budget (default 500)
 #   --trials N         run N seeds, no calibration (1 .. 30)
@@ -57,7 +57,7 @@ if [ -n "$trials" ] && { [ "$trials" -lt 1 ] || [ "$trials" -gt 30 ]; }; then
   echo "study.sh: --trials must be 1 .. 30" >&2
   exit 2
 fi
-[ -f tools/plot.py ] || { echo "study.sh: run from the repository root" >&2; exit 2; }
+[ -f scripts/plot.py ] || { echo "study.sh: run from the repository root" >&2; exit 2; }
 [ -f "$study_spec" ] || { echo "study.sh: no spec $study_spec" >&2; exit 2; }
 
 start=$(date +%s)
@@ -167,7 +167,7 @@ set -e
 say "$(tail -n 1 "$out/study.log")"
 if [ $rc != 0 ]; then
   say "the study did not finish (exit $rc; $out/study.log): no ranking or study plots"
-  [ $no_models = 1 ] || "$py" tools/plot.py times "$out/models.csv" -o "$out/study_times.png" \
+  [ $no_models = 1 ] || "$py" scripts/plot.py times "$out/models.csv" -o "$out/study_times.png" \
     --width 1200 --height 600 --ylabel "$models_label" || true
   exit 1
 fi
@@ -178,11 +178,11 @@ fi
 # four functions spread over the spec's list (F01, F04, F07, F10 of F01..F10), or all up to four
 fns=$(awk '$1 == "problems" { for (i = 3; i <= NF; i++) p[n++] = $i }
   END { for (k = 0; k < (n < 4 ? n : 4); k++) printf "%s%s", k ? "," : "", p[n < 4 ? k : int(k * (n - 1) / 3 + 0.5)] }' "$spec")
-"$py" tools/plot.py convergence "$out/study_trace.csv" --functions "$fns" \
+"$py" scripts/plot.py convergence "$out/study_trace.csv" --functions "$fns" \
   -o "$out/study_convergence.png" --width 1400 --height 1400
-"$py" tools/plot.py box "$out/study.csv" -o "$out/study_box.png" --width 1600 --height 1200
+"$py" scripts/plot.py box "$out/study.csv" -o "$out/study_box.png" --width 1600 --height 1200
 [ $no_models = 1 ] ||
-  "$py" tools/plot.py times "$out/models.csv" -o "$out/study_times.png" --width 1200 \
+  "$py" scripts/plot.py times "$out/models.csv" -o "$out/study_times.png" --width 1200 \
     --height 600 --ylabel "$models_label"
 say "trials used: $trials per configuration, $(($(wc -l < "$out/study.csv") - 2)) rows in $out/study.csv"
 say "done in $(($(date +%s) - start)) s: $(cd "$out" && ls rank.md rank.csv models.md study_*.png 2>/dev/null | paste -sd' ')"

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* prog_bench_cpu.c: benchmark of the CPU backend (the `bench-cpu` program): evaluations per
+/* bench_cpu.c: benchmark of the CPU backend (the `bench-cpu` program): evaluations per
  * second of DE/rand/1/bin (NP = 100, F = 0.5, CR = 0.9) on the four classic functions at
  * D = 10, 100, 1000 with 1 and 2 threads (or the counts given). Each figure is the median of
  * --reps runs after one warm-up run, counting only the generation loop (elapsed time minus
- * set-up and initial population; tools/bench_util.c). */
+ * set-up and initial population; bench/bench_util.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/include/devo.h"
-#include "tools/bench_util.h"
+#include "bench/bench_util.h"
 #include "tools/tool_util.h"
 
 static const char usage[] =

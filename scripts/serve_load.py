@@ -19,10 +19,10 @@ that exceeded its median the most: a server phase (parse, wait, search, answer) 
 --client-cpus and --server-cpus pin the clients and the server it starts to disjoint cores
 (e.g. 0-3 and 4-15), as clients on other hosts would be; by default both may run anywhere.
 
-  python3 tools/serve_load.py --devo build/devo --clients 8 --requests 2000 \\
+  python3 scripts/serve_load.py --devo build/devo --clients 8 --requests 2000 \\
       --matrix etc_data/512x16/u_c_hihi.csv --time-limit 0.05 [--workers N] [--server-args ...]
-  python3 tools/serve_load.py --connect 127.0.0.1:8707 --pid PID ...   (a server already running)
-  python3 tools/serve_load.py --devo build/devo --client-cpus 0-3 --server-cpus 4-15 ...
+  python3 scripts/serve_load.py --connect 127.0.0.1:8707 --pid PID ...   (a server already running)
+  python3 scripts/serve_load.py --devo build/devo --client-cpus 0-3 --server-cpus 4-15 ...
 """
 import argparse
 import http.client

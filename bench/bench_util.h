@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench_util.h: what devo's benchmark programs (tools/prog_bench_*.c) share: one timed solve
+/* bench_util.h: what devo's benchmark programs (bench/bench_*.c) share: one timed solve
  * with a given configuration, and the median of repeated solves after a warm-up. The time of a
  * solve is its generation loop: devo_stats.elapsed - init_seconds (set-up, device start and the
  * initial population excluded). */

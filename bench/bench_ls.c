@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* prog_bench_ls.c: bench-ls, issue 19's local-search throughput: neighbourhood candidates
+/* bench_ls.c: bench-ls, issue 19's local-search throughput: neighbourhood candidates
  * (moves, swaps, ejection chains, compaction moves; each one O(1) evaluation from kept loads)
  * evaluated per second by the iterated greedy of problems/etc_vnd.c on one CPU thread, one
  * chain, from the Min-min schedule, on etc-gen instances (seed 1) of 512 x 16 and 4096 x 64.
@@ -12,7 +12,7 @@
 #include "engine/internal.h"
 #include "problems/etc_gen.h"
 #include "problems/etc_vnd.h"
-#include "tools/bench_util.h"
+#include "bench/bench_util.h"
 
 static const char *const usage =
     "usage: bench-ls [--seconds S] [--reps N] [--class C]\n"

@@ -9,7 +9,7 @@
 # (survived). A deadline test that skips as inconclusive (too few runs not preempted) does not
 # catch anything: the two deadline mutations need a quiet machine or --rt.
 #
-# Usage: bash tools/mutation_check.sh [--list] [--only ID[,ID...]] [--keep] [--rt]
+# Usage: bash scripts/mutation_check.sh [--list] [--only ID[,ID...]] [--keep] [--rt]
 #   --rt             (root only) a deadline test that skipped as inconclusive on a loaded machine
 #                    is run once more, alone, under SCHED_FIFO (chrt -f 10: a few seconds in which
 #                    other processes cannot preempt it) with TC_DEADLINE_SHARED=1 (other work on

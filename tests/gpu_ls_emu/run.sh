@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # run.sh: runs tests/test_gpu_ls.c against the device code of kernels/gpu_sched_ls.cu executed on
-# the CPU (tools/gpu_ls_emu/emu.cpp: every CUDA thread a coroutine, barriers, shuffles and
+# the CPU (tests/gpu_ls_emu/emu.cpp: every CUDA thread a coroutine, barriers, shuffles and
 # ballots emulated), for checking the kernels' logic on a machine without a GPU. A developer
 # check, not part of the build or CI: it emulates the warp primitives, not the hardware (no
 # races, no timing, no %globaltimer: the deadline case cannot run).
-# usage: tools/gpu_ls_emu/run.sh BUILD_DIR [CASE...]   (BUILD_DIR: a CPU-only build with tests)
+# usage: tests/gpu_ls_emu/run.sh BUILD_DIR [CASE...]   (BUILD_DIR: a CPU-only build with tests)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:?usage: run.sh BUILD_DIR [CASE...]}" && pwd)
@@ -22,7 +22,7 @@ sed -n "${first},${last}p" "$cu" |
       -e 's/^static size_t devo__gls_smem/static inline size_t devo__gls_smem/' >"$work/dev_part.inc"
 cmake --build "$build" --target test_gpu_ls >/dev/null
 g++ -std=c++17 -O2 -Wall -Wno-unused-function -I"$work" -I"$src" -I"$src/engine/include" \
-  -c "$src/tools/gpu_ls_emu/emu.cpp" -o "$work/emu.o"
+  -c "$src/tests/gpu_ls_emu/emu.cpp" -o "$work/emu.o"
 obj=$build/CMakeFiles/test_gpu_ls.dir/tests
 g++ -o "$work/emu_test" "$work/emu.o" "$obj/test_gpu_ls.c.o" "$obj/tcheck.c.o" "$build/libdevo.a" \
   -lcsv -lpthread -lm -Wl,--allow-multiple-definition
