@@ -3,9 +3,11 @@
 # enable_language(CUDA). An explicit -DCMAKE_CUDA_ARCHITECTURES=... always wins.
 # 1. The GPUs of this machine, as nvidia-smi reports their compute capability (the effect of
 #    CMake 3.24's "native", which 3.22 lacks and which fails where no GPU is visible).
-# 2. Without a visible GPU, a portable set: Volta (sm_70, or Turing sm_75 where this nvcc no
-#    longer compiles for Volta, as CUDA 13 does), Ampere sm_80 and Hopper sm_90 as machine code,
-#    plus sm_90's PTX, which the driver compiles for newer GPUs at the first launch.
+# 2. Without a visible GPU, Hopper (sm_90: H100, H200, GH200) as machine code plus its PTX,
+#    which the driver compiles for newer GPUs at the first launch. One architecture, because
+#    each one costs the whole device compile again (about 5 minutes of CPU) and about 2 MB of
+#    devo; the CEC kernels of gpu_cec.cu need sm_90 anyway. Older GPUs (Turing, Ampere, Ada):
+#    -DCMAKE_CUDA_ARCHITECTURES="75;80;86;89;90" or just the one of the target machine.
 if(DEFINED CMAKE_CUDA_ARCHITECTURES)
   message(STATUS "devo: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES} (from -D or the cache)")
   return()
@@ -30,14 +32,8 @@ endif()
 if(_devo_arch)
   set(_devo_why "the GPUs of this machine")
 else()
-  execute_process(COMMAND ${CMAKE_CUDA_COMPILER} --list-gpu-arch
-                  OUTPUT_VARIABLE _devo_list RESULT_VARIABLE _devo_rc ERROR_QUIET)
-  set(_devo_low 70)
-  if(_devo_rc EQUAL 0 AND NOT _devo_list MATCHES "compute_70")
-    set(_devo_low 75)
-  endif()
-  set(_devo_arch ${_devo_low}-real 80-real 90)
-  set(_devo_why "no GPU visible: portable set, sm_90 also as PTX")
+  set(_devo_arch 90)
+  set(_devo_why "no GPU visible: sm_90 and its PTX")
 endif()
 set(CMAKE_CUDA_ARCHITECTURES "${_devo_arch}" CACHE STRING "CUDA architectures (devo's default: see cmake/DevoCudaArch.cmake)")
 message(STATUS "devo: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES} (${_devo_why})")

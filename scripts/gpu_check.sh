@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # gpu_check.sh: the GPU machine's check, run from the repository root: `bash scripts/gpu_check.sh`.
-# Configures and builds with CUDA (sm_90 unless CUDA_ARCH says otherwise), runs the gpu-labelled
+# Configures and builds with CUDA (sm_90 unless CUDA_ARCH says otherwise; line tables on for the
+# sanitizer's source lines), runs the gpu-labelled
 # tests, compute-sanitizer memcheck / racecheck / synccheck on the short parity case (where the
 # machine has compute-sanitizer), the RNG micro-benchmark and the GPU benchmark, and prints a
 # short table last. Logs go to $OUT when it is set (the lent device machine), else to
@@ -50,7 +51,7 @@ note "# data: ${shared:-none (CEC reference and Braun parts skip)}"
 t0=$(date +%s)
 build_ok=yes
 if ! cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDEVO_WERROR=ON \
-     -DCMAKE_CUDA_ARCHITECTURES="$arch" "${csv_args[@]}" ${shared:+-DDEVO_SHARED_DIR="$shared"} \
+     -DCMAKE_CUDA_ARCHITECTURES="$arch" -DDEVO_CUDA_LINEINFO=ON "${csv_args[@]}" ${shared:+-DDEVO_SHARED_DIR="$shared"} \
      >"$out/build.log" 2>&1; then
   build_ok="no (configure failed)"
 fi
