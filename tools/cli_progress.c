@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* cli_progress.c: the progress line of `devo solve` and `devo schedule` (cli_progress.h). The
  * callback runs between the solver's chunks (every 50 ms or so) and after every round of the
- * schedule's local search (microseconds apart), so all it does between redraws is read the
- * monotonic clock. */
+ * schedule's local search (often under a millisecond apart), so all it does between redraws is read
+ * the monotonic clock. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli_progress.h"
 
@@ -92,9 +92,10 @@ static void solve_line(char *b, size_t n, const cli_progress *p, const devo_prog
 static void schedule_line(char *b, size_t n, const cli_progress *p, double t)
 {
   char el[32], lim[32];
+  size_t k;
   fmt_seconds(el, sizeof el, t);
   fmt_seconds(lim, sizeof lim, p->time_limit);
-  size_t k = (size_t)snprintf(b, n, "%s / %s  best %.10g", el, lim, p->best);
+  k = (size_t)snprintf(b, n, "%s / %s  best %.10g", el, lim, p->best);
   if (k < n && p->evals > 0)
     k += (size_t)snprintf(b + k, n - k, "  evals %lld", (long long)p->evals);
   if (k < n && p->steps > 0)
