@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* test_cli.c: the devo program seen from outside: exit codes (0 ok, 2 bad usage or input), one
- * clear line per error, --help/--version, and the solve command's outputs. */
+ * clear line per error, --help/--version, the solve command's outputs, and the progress line on
+ * a terminal. */
+#define _DEFAULT_SOURCE /* openpty */
+#include <errno.h>
 #include <math.h>
+#include <pty.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include "tests/tcheck.h"
 
@@ -101,7 +108,11 @@ TEST_CASE(help_and_version)
   free(out);
   snprintf(cmd, sizeof cmd, "%s solve --help", tc_devo_bin());
   CHECK(tc_run(cmd, &out, NULL) == 0);
-  CHECK(out && strstr(out, "--time-limit") && strstr(out, "--max-evals"));
+  CHECK(out && strstr(out, "--time-limit") && strstr(out, "--max-evals") && strstr(out, "--quiet"));
+  free(out);
+  snprintf(cmd, sizeof cmd, "%s schedule --help", tc_devo_bin());
+  CHECK(tc_run(cmd, &out, NULL) == 0);
+  CHECK(out && strstr(out, "--quiet"));
   free(out);
   snprintf(cmd, sizeof cmd, "%s", tc_devo_bin());
   CHECK(tc_run(cmd, NULL, NULL) == 2);
@@ -283,10 +294,194 @@ TEST_CASE(eval_line_ends_and_long_numbers)
   free(err);
 }
 
-static const tc_case cases[] = {TC(bad_usage_exits_2),      TC(help_and_version),
-                                TC(solve_outputs),          TC(time_limit_exit_0),
-                                TC(output_failures_exit_1), TC(eval_line_ends_and_long_numbers),
-                                TC(target_error_within_e)};
+/* Runs the shell command cmd with stderr on a pseudo-terminal (output post-processing off, so
+ * the bytes arrive as written) and stdout in a file: the exit code (-1 when it could not run),
+ * *term what reached the terminal and *out stdout, both malloc'd. */
+static int run_on_pty(const char *cmd, char **term, char **out)
+{
+  char tmpo[] = "/tmp/devo_tc_ptyXXXXXX", buf[4096];
+  struct termios tio;
+  size_t len = 0, cap = 1;
+  int master, slave, fo, status;
+  pid_t pid;
+  *term = *out = NULL;
+  if (openpty(&master, &slave, NULL, NULL, NULL) != 0)
+    return -1;
+  if (tcgetattr(slave, &tio) == 0) {
+    tio.c_oflag &= ~(tcflag_t)OPOST;
+    tcsetattr(slave, TCSANOW, &tio);
+  }
+  if ((fo = mkstemp(tmpo)) < 0 || (pid = fork()) < 0) {
+    close(master);
+    close(slave);
+    return -1;
+  }
+  if (pid == 0) {
+    dup2(slave, STDERR_FILENO);
+    dup2(fo, STDOUT_FILENO);
+    close(master);
+    close(slave);
+    close(fo);
+    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+    _exit(127);
+  }
+  close(slave);
+  close(fo);
+  *term = (char *)calloc(1, cap);
+  for (;;) { /* until the last holder of the terminal's other end is gone (EIO) */
+    ssize_t r = read(master, buf, sizeof buf);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      break;
+    if (*term && len + (size_t)r + 1 > cap) {
+      char *t = (char *)realloc(*term, cap = 2 * (len + (size_t)r + 1));
+      if (!t)
+        free(*term);
+      *term = t;
+    }
+    if (*term) {
+      memcpy(*term + len, buf, (size_t)r);
+      len += (size_t)r;
+      (*term)[len] = 0;
+    }
+  }
+  close(master);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  *out = tc_slurp(tmpo, NULL);
+  unlink(tmpo);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The counts after "\r<word> " (or "  <word> " in a line that starts after a "\r") on the
+ * terminal: how many redraws showed one, and whether each was larger than the one before. */
+static int progress_counts(const char *term, const char *word, int *increasing)
+{
+  char pat[32];
+  const char *line = term;
+  long long prev = -1;
+  int n = 0;
+  *increasing = 1;
+  snprintf(pat, sizeof pat, "%s ", word);
+  while ((line = strchr(line, '\r')) != NULL) {
+    const char *end = strchr(line + 1, '\r'), *w = strstr(line + 1, pat);
+    line++;
+    if (!w || (end && w > end))
+      continue;
+    {
+      const long long v = strtoll(w + strlen(pat), NULL, 10);
+      *increasing = *increasing && v > prev;
+      prev = v;
+      n++;
+    }
+  }
+  return n;
+}
+
+/* The text without its lines that start with prefix (the times of a run). */
+static void drop_lines(char *text, const char *prefix)
+{
+  char *p = text;
+  while (p && *p) {
+    char *nl = strchr(p, '\n');
+    if (strncmp(p, prefix, strlen(prefix)) == 0)
+      memmove(p, nl ? nl + 1 : p + strlen(p), strlen(nl ? nl + 1 : p + strlen(p)) + 1);
+    else
+      p = nl ? nl + 1 : NULL;
+  }
+}
+
+/* devo solve on a terminal redraws one progress line (\r, clear to the end) a few times a second
+ * with the evaluations growing, and clears it at the end; --quiet, or stderr not a terminal, shows
+ * none; the results on stdout are the same in all three. */
+TEST_CASE(solve_progress_line)
+{
+  char cmd[1024], *term = NULL, *out = NULL, *qterm = NULL, *qout = NULL, *fout = NULL;
+  char *ferr = NULL;
+  int inc = 0, n;
+  snprintf(cmd, sizeof cmd, "%s solve --problem rastrigin --dim 30 --max-evals 1500000 --seed 3",
+           tc_devo_bin());
+  CHECK(run_on_pty(cmd, &term, &out) == 0);
+  CHECK(term && out);
+  if (!term || !out)
+    return;
+  n = progress_counts(term, "evals", &inc);
+  CHECKF(n >= 2 && inc, "%d redraws (increasing %d): '%s'", n, inc, term);
+  CHECK(strstr(term, "/ 1500000 (") && strstr(term, "error ") && strstr(term, " left\033[K"));
+  n = (int)strlen(term);
+  CHECKF(n >= 4 && strcmp(term + n - 4, "\r\033[K") == 0, "the line is not cleared: '%s'", term);
+  /* --quiet: nothing on the terminal */
+  snprintf(cmd, sizeof cmd,
+           "%s solve --problem rastrigin --dim 30 --max-evals 1500000 --seed 3 --quiet",
+           tc_devo_bin());
+  CHECK(run_on_pty(cmd, &qterm, &qout) == 0);
+  CHECKF(qterm && qterm[0] == 0, "--quiet wrote '%s'", qterm ? qterm : "");
+  /* stderr to a file: nothing there */
+  snprintf(cmd, sizeof cmd, "%s solve --problem rastrigin --dim 30 --max-evals 1500000 --seed 3",
+           tc_devo_bin());
+  CHECK(tc_run(cmd, &fout, &ferr) == 0);
+  CHECKF(ferr && ferr[0] == 0, "stderr not a terminal: '%s'", ferr ? ferr : "");
+  CHECK(qout && fout);
+  if (qout && fout) {
+    drop_lines(out, "elapsed ");
+    drop_lines(qout, "elapsed ");
+    drop_lines(fout, "elapsed ");
+    CHECK(strstr(out, "evaluations  1500000\n") != NULL);
+    CHECKF(strcmp(out, qout) == 0 && strcmp(out, fout) == 0, "'%s' / '%s' / '%s'", out, qout, fout);
+  }
+  free(term);
+  free(out);
+  free(qterm);
+  free(qout);
+  free(fout);
+  free(ferr);
+}
+
+/* devo schedule above 2 s on a terminal: the line (elapsed / limit, best, steps growing) before
+ * the summary, which starts on a cleared line; the schedule is the same with --quiet (--steps
+ * makes it repeatable), which shows none, as a limit of 2 s shows none. */
+TEST_CASE(schedule_progress_line)
+{
+  const char *in = tc_shared("etc_data/braun/u_c_hihi.0");
+  char cmd[2048], *term = NULL, *out = NULL, *qterm = NULL, *qout = NULL;
+  int inc = 0, n;
+  if (!in)
+    TC_SKIP("no etc_data/braun/u_c_hihi.0");
+  snprintf(cmd, sizeof cmd,
+           "%s schedule %s --objective makespan --steps 5000 --chains 4 --time-limit 60",
+           tc_devo_bin(), in);
+  CHECK(run_on_pty(cmd, &term, &out) == 0);
+  CHECK(term && out);
+  if (!term || !out)
+    return;
+  n = progress_counts(term, "steps", &inc);
+  CHECKF(n >= 2 && inc, "%d redraws (increasing %d): '%s'", n, inc, term);
+  CHECK(strstr(term, " / 60.0 s  best ") != NULL);
+  CHECKF(strstr(term, "\r\033[Ktasks        512\n") != NULL, "'%s'", term);
+  CHECK(strstr(term, "stop         DEVO_OK") != NULL);
+  strcat(cmd, " --quiet");
+  CHECK(run_on_pty(cmd, &qterm, &qout) == 0);
+  CHECKF(qterm && strncmp(qterm, "tasks ", 6) == 0 && !strchr(qterm, '\r'), "--quiet: '%s'",
+         qterm ? qterm : "");
+  CHECK(qout && strstr(out, "\n511,") && strcmp(out, qout) == 0);
+  free(term);
+  free(out);
+  free(qterm);
+  free(qout);
+  snprintf(cmd, sizeof cmd, "%s schedule %s --time-limit 2 --steps 300 --objective makespan",
+           tc_devo_bin(), in);
+  CHECK(run_on_pty(cmd, &term, &out) == 0);
+  CHECKF(term && strncmp(term, "tasks ", 6) == 0 && !strchr(term, '\r'), "2 s: '%s'",
+         term ? term : "");
+  free(term);
+  free(out);
+}
+
+static const tc_case cases[] = {
+    TC(bad_usage_exits_2),     TC(help_and_version),       TC(solve_outputs),
+    TC(time_limit_exit_0),     TC(output_failures_exit_1), TC(eval_line_ends_and_long_numbers),
+    TC(target_error_within_e), TC(solve_progress_line),    TC(schedule_progress_line)};
 
 int main(int argc, char **argv)
 {

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_progress.h"
 #include "json_out.h"
 #include "sched_json.h"
 #include "problems/read_src.h" /* the library's bounded reader, for --ready */
@@ -135,6 +136,9 @@ static const char *const schedule_help_search =
     "                       goes to stdout when FILE is a file\n"
     "  --json               the summary as one JSON object on stdout, with the schedule (task,\n"
     "                       machine, start, finish) unless --out FILE has it\n"
+    "  --quiet              no progress line (shown on stderr when it is a terminal and the\n"
+    "                       limit is above 2 s: elapsed / limit, best objective, DE's\n"
+    "                       evaluations, local-search steps)\n"
     "signals: SIGINT or SIGTERM ends the search and writes the best schedule so far (stop\n"
     "DEVO_INTERRUPTED, exit 0); a second one exits at once, writing nothing more.\n"
     "An answer later than the limit + 5 ms is said on stderr (and deadline_met false in the\n"
@@ -163,7 +167,7 @@ enum { OUT_TEXT = 0, OUT_CSV = 1, OUT_JSON = 2 };
 typedef struct sched_args {
   const char *file, *ready, *out, *heuristic;
   int format, nmach, order, no_seed, np, threads, backend, json, lambda_set, objective;
-  int task_names, out_format;
+  int task_names, out_format, quiet;
   int local_search; /* 0 = on, 1 = off (index into on_off) */
   double lambda, time_limit, f, cr, ils_share;
   uint64_t seed;
@@ -221,7 +225,7 @@ static int parse(int argc, char **argv, sched_args *a)
       "--jde-tau1=", "--jde-tau2=", "--jde-fl=", "--jde-fu=", "--jde-crl=", "--jde-cru=", "--gobl=",
       "--steps=", "--chains=", "--search=", "--max-input-bytes=",
       /* cli_variant_names (issue 24): */
-      "--pbest=", "--archive-rate=", "--memory-size=", "--jade-c=", "--np-min=", NULL};
+      "--pbest=", "--archive-rate=", "--memory-size=", "--jade-c=", "--np-min=", "--quiet", NULL};
   static const char *const formats[] = {"auto", "csv", "braun", NULL};
   static const char *const out_formats[] = {"text", "csv", "json", NULL};
   static const char *const objectives[] = {"weighted", "makespan", NULL};
@@ -353,6 +357,9 @@ static int parse(int argc, char **argv, sched_args *a)
       break;
     case 35:
       r = cli_max_bytes(cmd, v, &a->max_bytes);
+      break;
+    case 41:
+      a->quiet = 1;
       break;
     default:
       if (cli_variant_index(names, k) >= 0)
@@ -620,6 +627,7 @@ static int schedule(const sched_args *ap)
   devo_etc *e = NULL;
   devo_schedule_opts so;
   devo_schedule_result res;
+  cli_progress prog;
   answer ans;
   int *assign = NULL, rc, st, n, m;
   double *start = NULL, *finish = NULL, end_at;
@@ -716,7 +724,16 @@ static int schedule(const sched_args *ap)
   if (so.backend == DEVO_BACKEND_GPU)
     so.time_limit = fmax(so.time_limit - GPU_EXIT_S, 1e-6);
   so.interrupt = &stop_signal;
+  /* the progress line on a terminal only (elsewhere no callback at all), and above 2 s: a
+   * shorter run ends before a line would tell anything */
+  memset(&prog, 0, sizeof prog);
+  if (a.time_limit > 2.0 && cli_progress_wanted(a.quiet)) {
+    cli_progress_schedule(&prog, a.time_limit);
+    so.progress = cli_progress_update;
+    so.progress_ud = &prog;
+  }
   st = devo_schedule_run(e, &so, assign, &res);
+  cli_progress_done(&prog);
   if (st == DEVO_OK)
     st = devo_etc_timeline(e, assign, a.order, start, finish);
   if (st != DEVO_OK) {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_progress.h"
 #include "json_out.h"
 
 static const char *const solve_help =
@@ -51,6 +52,8 @@ static const char *const solve_help =
     "  --json              one JSON object (with the best vector) instead of the summary\n"
     "  --print-x           also print the best vector\n"
     "  --verbose           print the backend configuration to stderr\n"
+    "  --quiet             no progress line (shown on stderr when it is a terminal: evaluations,\n"
+    "                      error, elapsed and estimated time left, updated 4 times a second)\n"
     "SIGINT or SIGTERM ends the run with the best so far (stop DEVO_INTERRUPTED, exit 0); a\n"
     "second one exits at once.\n";
 
@@ -89,7 +92,7 @@ static void catch_signals(void (*handler)(int))
 
 typedef struct solve_args {
   const char *problem, *cec_dir, *lower, *upper, *ranges;
-  int dim, np, threads, backend, design, bounds, json, print_x, verbose;
+  int dim, np, threads, backend, design, bounds, json, print_x, verbose, quiet;
   int backend_set, design_set, threads_set, np_set;
   double f, cr, target, time_limit;
   int64_t max_evals, max_gens;
@@ -107,7 +110,7 @@ static int parse(int argc, char **argv, solve_args *a)
       /* cli_variant_names: */
       "--strategy=", "--algorithm=", "--jde",
       "--jde-tau1=", "--jde-tau2=", "--jde-fl=", "--jde-fu=", "--jde-crl=", "--jde-cru=", "--gobl=",
-      "--pbest=", "--archive-rate=", "--memory-size=", "--jade-c=", "--np-min=", NULL};
+      "--pbest=", "--archive-rate=", "--memory-size=", "--jade-c=", "--np-min=", "--quiet", NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
   static const char *const designs[] = {"fused", "multikernel", "naive", NULL};
   static const char *const rules[] = {"reinit", "clip", "reflect", "midpoint", NULL};
@@ -204,6 +207,9 @@ static int parse(int argc, char **argv, solve_args *a)
       break;
     case 18:
       a->verbose = 1;
+      break;
+    case 38:
+      a->quiet = 1;
       break;
     case 19:
       fputs(solve_help, stdout);
@@ -408,6 +414,7 @@ int cmd_solve(int argc, char **argv)
   solve_args a;
   devo_problem *p = NULL;
   devo_solver *s = NULL;
+  cli_progress prog;
   char msg[256];
   int st, rc, backend;
   rc = parse(argc, argv, &a);
@@ -454,11 +461,18 @@ int cmd_solve(int argc, char **argv)
     devo_problem_destroy(p);
     return CLI_USAGE;
   }
+  /* on a terminal only: elsewhere no callback at all, so scripts get the run they always got */
+  memset(&prog, 0, sizeof prog);
+  if (cli_progress_wanted(a.quiet)) {
+    cli_progress_solve(&prog, devo_problem_fstar(p), a.max_evals, a.max_gens, a.time_limit);
+    (void)devo_solver_set_progress(s, cli_progress_update, &prog); /* cannot fail here */
+  }
   active_solver = s;
   if (stop_signal) /* a signal while the problem was made: stop right after the first population */
     devo_interrupt(s);
   st = devo_solve(s);
   active_solver = NULL;
+  cli_progress_done(&prog);
   if (st < 0) {
     rc = cli_exit_for_status(st);
     fprintf(stderr, "devo solve: %s\n", devo_solver_errmsg(s));
