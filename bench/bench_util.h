@@ -70,7 +70,7 @@ typedef enum bench_kind {
   BENCH_REAL,   /* double in [lo, hi], or (lo, hi] with open_lo */
   BENCH_STR,    /* const char *, as given */
   BENCH_CHOICE, /* int: values[k] (values NULL: k) for the value names[k] (names NULL-ended) */
-  BENCH_INTS,   /* int[max]: 1 .. max comma-separated integers in [lo, hi]; how many into count */
+  BENCH_INTS,   /* int[max]: 1 .. max (<= 64) comma-separated integers in [lo, hi]; n in count */
   BENCH_REALS   /* double[max]: the same with numbers in [lo, hi] (or (lo, hi] with open_lo) */
 } bench_kind;
 
