@@ -264,12 +264,24 @@ static int opt_unknown(const char *prog, const bench_opt *opts, int nopts, const
   return 2;
 }
 
+/* arg, an argument that is no option: the program's one operand (*n of them so far), or refused
+ * with its line (exit status 2). */
+static int opt_operand(const char *prog, const char **operand, int *n, const char *arg)
+{
+  if (!operand || (*n)++ > 0) {
+    fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, arg);
+    return 2;
+  }
+  *operand = arg;
+  return 0;
+}
+
 int bench_args(const char *prog, const char *usage, int argc, char **argv, const bench_opt *opts,
                int nopts, const char **operand)
 {
   struct option lo[OPT_MAX + 1];
   char shortopt[3] = "-?";
-  int k, c;
+  int k, c, operands = 0;
   if (nopts > OPT_MAX) {
     fprintf(stderr, "%s: more than %d options in its table\n", prog, OPT_MAX);
     return 1;
@@ -283,9 +295,15 @@ int bench_args(const char *prog, const char *usage, int argc, char **argv, const
     lo[k].val = OPT_VAL0 + k;
   }
   opterr = 0; /* the messages are ours: one line each */
-  /* ":": a missing value is told apart from an unknown option */
-  while ((c = getopt_long(argc, argv, ":", lo, NULL)) != -1) {
+  /* "-": an argument that is no option comes as 1 in its place, whatever POSIXLY_CORRECT says;
+   * ":": a missing value is told apart from an unknown option */
+  while ((c = getopt_long(argc, argv, "-:", lo, NULL)) != -1) {
     const bench_opt *o = c >= OPT_VAL0 && c < OPT_VAL0 + nopts ? &opts[c - OPT_VAL0] : NULL;
+    if (c == 1) {
+      if ((k = opt_operand(prog, operand, &operands, optarg)) != 0)
+        return k;
+      continue;
+    }
     if (c == ':' && optopt >= OPT_VAL0 && optopt < OPT_VAL0 + nopts) {
       fprintf(stderr, "%s: --%s needs a value\n", prog, opts[optopt - OPT_VAL0].name);
       return 2;
@@ -301,12 +319,8 @@ int bench_args(const char *prog, const char *usage, int argc, char **argv, const
     if (o->seen)
       *o->seen = 1;
   }
-  for (k = optind; k < argc; ++k) {
-    if (!operand || k > optind) {
-      fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, argv[k]);
-      return 2;
-    }
-    *operand = argv[k];
-  }
+  for (k = optind; k < argc; ++k) /* after "--" */
+    if ((c = opt_operand(prog, operand, &operands, argv[k])) != 0)
+      return c;
   return BENCH_GO;
 }
