@@ -20,6 +20,7 @@
  * (multikernel) and All-GPU iDE (fused) on the full count. --csv FILE also writes the cells as
  * rows that `scripts/plot.py times` draws. */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,6 @@
 
 #include "engine/internal.h"
 #include "bench/bench_util.h"
-#include "tools/tool_util.h"
 #include "kernels/gpu_variants.cuh"
 
 enum { COL_FUSED, COL_FMA, COL_VL1, COL_PAIR, COL_BLOCK, COL_GLOBAL, COL_MULTI, COL_CPU1, NCOL };
@@ -235,37 +235,17 @@ int main(int argc, char **argv)
   int64_t evals = 10000000;
   char dev[256], date[64], info[DEVO__ERRLEN];
   double ms[11][NCOL];
-  if ((a = tool_std_args("bench-cec", usage, &argc, &argv)) != 0)
-    return a > 0 ? 0 : 1;
-  for (a = 1; a < argc; ++a) {
-    if (strcmp(argv[a], "--cec-data") == 0 && a + 1 < argc)
-      dir = argv[++a];
-    else if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
-      reps = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--cpu-div") == 0 && a + 1 < argc)
-      cpu_div = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--evals") == 0 && a + 1 < argc)
-      evals = atoll(argv[++a]);
-    else if (strcmp(argv[a], "--only") == 0 && a + 1 < argc)
-      only = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--no-cpu") == 0)
-      no_cpu = 1;
-    else if (strcmp(argv[a], "--models") == 0)
-      models = 1;
-    else if (strcmp(argv[a], "--naive-div") == 0 && a + 1 < argc)
-      naive_div = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--csv") == 0 && a + 1 < argc)
-      csv = argv[++a];
-    else {
-      fputs(usage, stderr);
-      return 2;
-    }
-  }
-  if (reps < 1 || reps > 64 || cpu_div < 1 || naive_div < 1 || evals < 2 * np || only < 0 ||
-      only > 10) {
-    fprintf(stderr, "bench-cec: bad --reps, --cpu-div, --naive-div, --evals or --only\n");
-    return 2;
-  }
+  const bench_opt opts[] = {BENCH_STR_OPT("cec-data", &dir),
+                            BENCH_INT_OPT("reps", &reps, 1, 64),
+                            BENCH_INT_OPT("cpu-div", &cpu_div, 1, INT_MAX),
+                            BENCH_I64_OPT("evals", &evals, 2 * np, BENCH_I64_MAX),
+                            BENCH_INT_OPT("only", &only, 0, 10),
+                            BENCH_FLAG_OPT("no-cpu", &no_cpu, 1),
+                            BENCH_FLAG_OPT("models", &models, 1),
+                            BENCH_INT_OPT("naive-div", &naive_div, 1, INT_MAX),
+                            BENCH_STR_OPT("csv", &csv)};
+  if ((a = bench_args("bench-cec", usage, argc, argv, opts, BENCH_NOPTS(opts), NULL)) != BENCH_GO)
+    return a;
   if ((csv || naive_div != 50) && !models) {
     fprintf(stderr, "bench-cec: --csv and --naive-div go with --models\n");
     return 2;

@@ -5,12 +5,9 @@
  * --reps runs after one warm-up run, counting only the generation loop (elapsed time minus
  * set-up and initial population; bench/bench_util.c). */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "engine/include/devo.h"
 #include "bench/bench_util.h"
-#include "tools/tool_util.h"
 
 static const char usage[] =
     "usage: bench-cpu [--reps N] [--threads 1,2,...]\n"
@@ -23,28 +20,11 @@ int main(int argc, char **argv)
 {
   static const char *const fns[] = {"sphere", "rosenbrock", "griewank", "rastrigin"};
   static const int dims[] = {10, 100, 1000};
-  int threads[8] = {1, 2}, nthreads = 2, reps = 5, a, f, d, t;
-  if ((a = tool_std_args("bench-cpu", usage, &argc, &argv)) != 0)
-    return a > 0 ? 0 : 1;
-  for (a = 1; a < argc; ++a) {
-    if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
-      reps = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--threads") == 0 && a + 1 < argc) {
-      char *tok = strtok(argv[++a], ",");
-      nthreads = 0;
-      while (tok && nthreads < 8) {
-        threads[nthreads++] = atoi(tok);
-        tok = strtok(NULL, ",");
-      }
-    } else {
-      fputs(usage, stderr);
-      return 2;
-    }
-  }
-  if (reps < 1 || reps > 64 || nthreads < 1) {
-    fprintf(stderr, "bench-cpu: bad --reps or --threads\n");
-    return 2;
-  }
+  int threads[8] = {1, 2}, nthreads = 2, reps = 5, f, d, t;
+  const bench_opt opts[] = {BENCH_INT_OPT("reps", &reps, 1, 64),
+                            BENCH_INTS_OPT("threads", threads, &nthreads, 8, 1, 1024)};
+  if ((t = bench_args("bench-cpu", usage, argc, argv, opts, BENCH_NOPTS(opts), NULL)) != BENCH_GO)
+    return t;
   printf("# devo %s CPU backend, DE/rand/1/bin NP=100 F=0.5 CR=0.9, median of %d runs\n",
          devo_version(), reps);
   printf("%-11s %6s %8s %16s\n", "function", "D", "threads", "evals/s");

@@ -7,23 +7,28 @@
  * The time limit counts from the call, reading the file excluded (the CLI counts it too). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "engine/include/devo.h"
+#include "engine/internal.h"
 #include "bench/bench_util.h"
-#include "tools/tool_util.h"
 
 #define NINST     12
 #define MAX_TIMES 8
 #define MAX_SEEDS 101
 
-static const char *const classes[NINST] = {"u_c_hihi", "u_c_hilo", "u_c_lohi", "u_c_lolo",
-                                           "u_i_hihi", "u_i_hilo", "u_i_lohi", "u_i_lolo",
-                                           "u_s_hihi", "u_s_hilo", "u_s_lohi", "u_s_lolo"};
+/* NULL-ended: the choices of --only too */
+static const char *const classes[NINST + 1] = {
+    "u_c_hihi", "u_c_hilo", "u_c_lohi", "u_c_lolo", "u_i_hihi", "u_i_hilo", "u_i_lohi",
+    "u_i_lolo", "u_s_hihi", "u_s_hilo", "u_s_lohi", "u_s_lolo", NULL};
+static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
+static const int backend_v[] = {DEVO_BACKEND_CPU, DEVO_BACKEND_GPU, DEVO_BACKEND_AUTO};
+static const char *const onoff[] = {"on", "off", NULL};
+static const int onoff_v[] = {1, 0};
+static const char *const searches[] = {"auto", "ig", "pipeline", NULL};
+static const int search_v[] = {DEVO_SEARCH_AUTO, DEVO_SEARCH_IG, DEVO_SEARCH_PIPELINE};
 
 static const char *const usage =
     "usage: bench-etc [DIR] [options]\n"
@@ -81,101 +86,28 @@ static const char *source_name(int s)
                                            : "heur";
 }
 
-static int parse_times(const char *s, double *t, int *nt)
-{
-  char *end;
-  *nt = 0;
-  while (*s) {
-    if (*nt == MAX_TIMES)
-      return -1;
-    errno = 0;
-    t[*nt] = strtod(s, &end);
-    if (end == s || errno || !(t[*nt] > 0) || !isfinite(t[*nt]))
-      return -1;
-    (*nt)++;
-    s = end;
-    if (*s == ',')
-      s++;
-    else if (*s)
-      return -1;
-  }
-  return *nt > 0 ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
-  const char *dir = "data/etc_data/braun", *only = NULL;
+  const char *dir = "data/etc_data/braun";
   double times[MAX_TIMES] = {1, 10};
   int ntimes = 2, nseeds = 5, threads = 1, backend = DEVO_BACKEND_CPU, np = 64, ls = 1, i, k, ti;
-  int search = DEVO_SEARCH_AUTO, chains = 0;
+  int search = DEVO_SEARCH_AUTO, chains = 0, only = -1; /* only: an index of classes, -1: all */
   double worst_over = -1e9, max_gap[MAX_TIMES], sum_gap[MAX_TIMES];
   int all_below = 1, ninst = 0;
   const char *max_at[MAX_TIMES];
   char date[64];
-  if ((i = tool_std_args("bench-etc", usage, &argc, &argv)) != 0)
-    return i > 0 ? 0 : 1;
-  for (i = 1; i < argc; ++i) {
-    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
-      fputs(usage, stdout);
-      return 0;
-    } else if (o[0] != '-') {
-      dir = o;
-      continue;
-    }
-    if (!v) {
-      fprintf(stderr, "bench-etc: %s needs a value\n%s", o, usage);
-      return 2;
-    }
-    i++;
-    if (strcmp(o, "--times") == 0) {
-      if (parse_times(v, times, &ntimes)) {
-        fprintf(stderr, "bench-etc: --times: a list of positive seconds, at most %d\n", MAX_TIMES);
-        return 2;
-      }
-    } else if (strcmp(o, "--seeds") == 0) {
-      nseeds = atoi(v);
-      if (nseeds < 1 || nseeds > MAX_SEEDS) {
-        fprintf(stderr, "bench-etc: --seeds must be 1..%d\n", MAX_SEEDS);
-        return 2;
-      }
-    } else if (strcmp(o, "--threads") == 0) {
-      threads = atoi(v);
-    } else if (strcmp(o, "--np") == 0) {
-      np = atoi(v);
-    } else if (strcmp(o, "--backend") == 0) {
-      backend = strcmp(v, "cpu") == 0    ? DEVO_BACKEND_CPU
-                : strcmp(v, "gpu") == 0  ? DEVO_BACKEND_GPU
-                : strcmp(v, "auto") == 0 ? DEVO_BACKEND_AUTO
-                                         : -1;
-      if (backend < 0) {
-        fprintf(stderr, "bench-etc: --backend: cpu, gpu or auto\n");
-        return 2;
-      }
-    } else if (strcmp(o, "--local-search") == 0) {
-      ls = strcmp(v, "on") == 0 ? 1 : strcmp(v, "off") == 0 ? 0 : -1;
-      if (ls < 0) {
-        fprintf(stderr, "bench-etc: --local-search: on or off\n");
-        return 2;
-      }
-    } else if (strcmp(o, "--search") == 0) {
-      search = strcmp(v, "auto") == 0       ? DEVO_SEARCH_AUTO
-               : strcmp(v, "ig") == 0       ? DEVO_SEARCH_IG
-               : strcmp(v, "pipeline") == 0 ? DEVO_SEARCH_PIPELINE
-                                            : -1;
-      if (search < 0) {
-        fprintf(stderr, "bench-etc: --search: auto, ig or pipeline\n");
-        return 2;
-      }
-    } else if (strcmp(o, "--chains") == 0) {
-      chains = atoi(v);
-    } else if (strcmp(o, "--only") == 0) {
-      only = v;
-    } else {
-      fprintf(stderr, "bench-etc: unknown option %s\n%s", o, usage);
-      return 2;
-    }
-  }
+  /* the limits of devo_schedule_run (engine/schedule.c), refused here with the option's name */
+  const bench_opt opts[] = {BENCH_POS_LIST_OPT("times", times, &ntimes, MAX_TIMES, 1e9),
+                            BENCH_INT_OPT("seeds", &nseeds, 1, MAX_SEEDS),
+                            BENCH_INT_OPT("threads", &threads, 1, 1024),
+                            BENCH_CHOICE_OPT("backend", &backend, backends, backend_v),
+                            BENCH_INT_OPT("np", &np, 4, DEVO__MAX_NP),
+                            BENCH_CHOICE_OPT("local-search", &ls, onoff, onoff_v),
+                            BENCH_CHOICE_OPT("only", &only, classes, NULL),
+                            BENCH_CHOICE_OPT("search", &search, searches, search_v),
+                            BENCH_INT_OPT("chains", &chains, 0, 4096)};
+  if ((i = bench_args("bench-etc", usage, argc, argv, opts, BENCH_NOPTS(opts), &dir)) != BENCH_GO)
+    return i;
   for (ti = 0; ti < MAX_TIMES; ++ti) {
     max_gap[ti] = -1e9;
     sum_gap[ti] = 0.0;
@@ -209,7 +141,7 @@ int main(int argc, char **argv)
     devo_etc *e = NULL;
     int *a;
     FILE *f;
-    if (only && strcmp(only, classes[k]) != 0)
+    if (only >= 0 && k != only)
       continue;
     snprintf(path, sizeof path, "%s/%s.0", dir, classes[k]);
     f = fopen(path, "rb");

@@ -14,16 +14,15 @@
  * the same all run long); the table says so. Each case is validated first: after 20 generations
  * the fused GPU best equals the CPU best within 1e-12. */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine/internal.h"
 #include "bench/bench_util.h"
-#include "tools/tool_util.h"
 #include "kernels/gpu_variants.cuh"
 
 enum {
@@ -43,11 +42,9 @@ enum {
   COL_CPUN,
   NCOL
 };
-static const char *const col_name[NCOL] = {"fused",   "classic",      "fast",
-                                           "fast-32", "fast-64",      "fast-128",
-                                           "relaxed-poll", "full-lanes",
-                                           "persist-cg", "graph",     "graph+P",
-                                           "multi",   "cpu-1thr",     "cpu-all"};
+static const char *const col_name[NCOL] = {
+    "fused",      "classic",    "fast",  "fast-32", "fast-64", "fast-128", "relaxed-poll",
+    "full-lanes", "persist-cg", "graph", "graph+P", "multi",   "cpu-1thr", "cpu-all"};
 static const int col_design[NCOL] = {
     DEVO_GPU_FUSED,
     DEVO_GPU_FUSED | DEVO__GPU_CHUNK_PERSIST | DEVO__GPU_CLASSIC,
@@ -82,26 +79,11 @@ int main(int argc, char **argv)
   int reps = 5, cpu_div = 20, no_cpu = 0, quick = 0, ncores, a, c, k;
   char dev[256], date[64], info[DEVO__ERRLEN];
   double ms[3][NCOL];
-  if ((a = tool_std_args("bench-gpu", usage, &argc, &argv)) != 0)
-    return a > 0 ? 0 : 1;
-  for (a = 1; a < argc; ++a) {
-    if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
-      reps = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--cpu-div") == 0 && a + 1 < argc)
-      cpu_div = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--no-cpu") == 0)
-      no_cpu = 1;
-    else if (strcmp(argv[a], "--quick") == 0)
-      quick = 1;
-    else {
-      fputs(usage, stderr);
-      return 2;
-    }
-  }
-  if (reps < 1 || reps > 64 || cpu_div < 1) {
-    fprintf(stderr, "bench-gpu: bad --reps or --cpu-div\n");
-    return 2;
-  }
+  const bench_opt opts[] = {
+      BENCH_INT_OPT("reps", &reps, 1, 64), BENCH_INT_OPT("cpu-div", &cpu_div, 1, INT_MAX),
+      BENCH_FLAG_OPT("no-cpu", &no_cpu, 1), BENCH_FLAG_OPT("quick", &quick, 1)};
+  if ((a = bench_args("bench-gpu", usage, argc, argv, opts, BENCH_NOPTS(opts), NULL)) != BENCH_GO)
+    return a;
   if (!devo_gpu_available(dev, sizeof dev)) {
     fprintf(stderr, "bench-gpu: %s\n", dev);
     return 1;
@@ -112,7 +94,8 @@ int main(int argc, char **argv)
   ncores = bench_stamp(date, sizeof date);
   printf("# devo %s bench-gpu: %s, %s, %d CPU cores\n", devo_version(), dev, date, ncores);
   printf("# DE/rand/1/bin F=0.5 CR=0.3, shifted Rastrigin, double; generation loop ms "
-         "(elapsed - init), median of %d after a warm-up\n", reps);
+         "(elapsed - init), median of %d after a warm-up\n",
+         reps);
   printf("# CPU columns: measured on evals/%d, scaled to the case's evals\n", cpu_div);
   for (c = 0; c < 3; ++c) {
     const bcase *b = &cases[c];
@@ -129,8 +112,8 @@ int main(int argc, char **argv)
     /* validate before timing */
     if (bench_validate(p, &cfg, ncores, 1e-12, "bench-gpu", &gbest, &cbest, info, sizeof info) != 0)
       return 1;
-    printf("# D=%d NP=%d validated (best after 20 generations %.17g on both); %s\n", b->dim,
-           b->np, gbest, info);
+    printf("# D=%d NP=%d validated (best after 20 generations %.17g on both); %s\n", b->dim, b->np,
+           gbest, info);
     fflush(stdout);
     for (k = 0; k < NCOL; ++k) {
       double t;
@@ -151,8 +134,7 @@ int main(int argc, char **argv)
         cfg.threads = k == COL_CPU1 ? 1 : ncores;
         ms[c][k] = bench_cpu_scaled_ms(p, &cfg, b->evals, cpu_div, reps, "bench-gpu");
       }
-      fprintf(stderr, "bench-gpu: D=%d NP=%d %s: %.2f ms\n", b->dim, b->np, col_name[k],
-              ms[c][k]);
+      fprintf(stderr, "bench-gpu: D=%d NP=%d %s: %.2f ms\n", b->dim, b->np, col_name[k], ms[c][k]);
     }
     devo_problem_destroy(p);
   }

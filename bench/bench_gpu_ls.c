@@ -23,7 +23,6 @@
 #include "engine/internal.h"
 #include "problems/etc_gen.h"
 #include "bench/bench_util.h"
-#include "tools/tool_util.h"
 
 static const char *const usage =
     "usage: bench-gpu-ls [--seconds S] [--reps N] [--class C] [--chains N] [--block B]\n"
@@ -211,8 +210,12 @@ static int answers(const bopts *b)
 
 int main(int argc, char **argv)
 {
+  static const char *const perturbs[] = {"ig", "random", NULL};
+  static const int perturb_v[] = {DEVO__GLS_PERTURB_IG, DEVO__GLS_PERTURB_RANDOM};
+  static const char *const searches[] = {"gpu-ls", "ig", NULL};
+  static const int search_v[] = {DEVO_SEARCH_GPU_LS, DEVO_SEARCH_IG};
   bopts b;
-  int i;
+  int rc;
   memset(&b, 0, sizeof b);
   b.seconds = 1.0;
   b.reps = 5;
@@ -222,67 +225,31 @@ int main(int argc, char **argv)
   b.threads = 1;
   b.cls = "u_c_hihi";
   b.search = DEVO_SEARCH_GPU_LS;
-  for (i = 1; i < argc; ++i) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0) {
-      fputs(usage, stdout);
-      return 0;
-    } else if (i + 1 < argc && strcmp(a, "--seconds") == 0) {
-      b.seconds = atof(argv[++i]);
-    } else if (i + 1 < argc && strcmp(a, "--reps") == 0) {
-      b.reps = atoi(argv[++i]);
-    } else if (i + 1 < argc && strcmp(a, "--class") == 0) {
-      b.cls = argv[++i];
-    } else if (i + 1 < argc && strcmp(a, "--chains") == 0) {
-      b.chains = atoi(argv[++i]);
-    } else if (i + 1 < argc && strcmp(a, "--block") == 0) {
-      b.block = atoi(argv[++i]);
-    } else if (i + 1 < argc && strcmp(a, "--de-every") == 0) {
-      uint64_t k;
-      if (tool_parse_u64(argv[++i], &k) != 0 || k > 1000000) {
-        fprintf(stderr, "bench-gpu-ls: --de-every %s: a whole number in 0..1000000\n", argv[i]);
-        return 2;
-      }
-      b.de_every = (int)k;
-      b.tuned = 1;
-    } else if (i + 1 < argc && strcmp(a, "--perturb") == 0) {
-      ++i;
-      if (strcmp(argv[i], "ig") == 0)
-        b.perturb = DEVO__GLS_PERTURB_IG;
-      else if (strcmp(argv[i], "random") == 0)
-        b.perturb = DEVO__GLS_PERTURB_RANDOM;
-      else {
-        fprintf(stderr, "bench-gpu-ls: --perturb %s: ig or random\n", argv[i]);
-        return 2;
-      }
-      b.tuned = 1;
-    } else if (i + 1 < argc && strcmp(a, "--file") == 0) {
-      b.file = argv[++i];
-    } else if (i + 1 < argc && strcmp(a, "--seeds") == 0) {
-      b.seeds = atoi(argv[++i]);
-    } else if (i + 1 < argc && strcmp(a, "--threads") == 0) {
-      b.threads = atoi(argv[++i]);
-    } else if (i + 1 < argc && strcmp(a, "--search") == 0) {
-      ++i;
-      if (strcmp(argv[i], "gpu-ls") == 0)
-        b.search = DEVO_SEARCH_GPU_LS;
-      else if (strcmp(argv[i], "ig") == 0)
-        b.search = DEVO_SEARCH_IG;
-      else {
-        fprintf(stderr, "bench-gpu-ls: --search %s: gpu-ls or ig\n", argv[i]);
-        return 2;
-      }
-    } else {
-      fprintf(stderr, "bench-gpu-ls: bad argument %s\n%s", a, usage);
-      return 2;
-    }
-  }
-  if (!(b.seconds > 0 && b.seconds <= 600) || b.reps < 1 || b.reps > 64 || b.chains < 0 ||
-      b.chains > 4096 || b.de_every < 0 || b.seeds < 1 || b.seeds > 100 || b.threads < 1 ||
-      b.threads > 1024) {
-    fprintf(stderr, "bench-gpu-ls: --seconds in (0, 600], --reps in 1..64, --chains in 0..4096, "
-                    "--de-every >= 0, --seeds in 1..100, --threads in 1..1024\n");
-    return 2;
+  {
+    /* --de-every and --perturb, given, send the answers through devo__schedule_run_tuned */
+    const bench_opt opts[] = {BENCH_POS_OPT("seconds", &b.seconds, 600),
+                              BENCH_INT_OPT("reps", &b.reps, 1, 64),
+                              BENCH_STR_OPT("class", &b.cls),
+                              BENCH_INT_OPT("chains", &b.chains, 0, 4096),
+                              BENCH_INT_OPT("block", &b.block, 0, 1024),
+                              {.name = "de-every",
+                               .kind = BENCH_INT,
+                               .dst = &b.de_every,
+                               .hi = 1000000,
+                               .seen = &b.tuned},
+                              {.name = "perturb",
+                               .kind = BENCH_CHOICE,
+                               .dst = &b.perturb,
+                               .names = perturbs,
+                               .values = perturb_v,
+                               .seen = &b.tuned},
+                              BENCH_STR_OPT("file", &b.file),
+                              BENCH_INT_OPT("seeds", &b.seeds, 1, 100),
+                              BENCH_INT_OPT("threads", &b.threads, 1, 1024),
+                              BENCH_CHOICE_OPT("search", &b.search, searches, search_v)};
+    if ((rc = bench_args("bench-gpu-ls", usage, argc, argv, opts, BENCH_NOPTS(opts), NULL)) !=
+        BENCH_GO)
+      return rc;
   }
   if (b.tuned && b.file && b.search != DEVO_SEARCH_GPU_LS) {
     fprintf(stderr, "bench-gpu-ls: --de-every and --perturb are the GPU search's: they need "

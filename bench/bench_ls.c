@@ -79,27 +79,12 @@ int main(int argc, char **argv)
 {
   const char *cls = "u_c_hihi";
   double seconds = 1.0;
-  int reps = 5, i, rc;
+  int reps = 5, rc;
   char date[64];
-  for (i = 1; i < argc; ++i) {
-    if (strcmp(argv[i], "--help") == 0) {
-      fputs(usage, stdout);
-      return 0;
-    } else if (i + 1 < argc && strcmp(argv[i], "--seconds") == 0) {
-      seconds = atof(argv[++i]);
-    } else if (i + 1 < argc && strcmp(argv[i], "--reps") == 0) {
-      reps = atoi(argv[++i]);
-    } else if (i + 1 < argc && strcmp(argv[i], "--class") == 0) {
-      cls = argv[++i];
-    } else {
-      fprintf(stderr, "bench-ls: bad argument %s\n%s", argv[i], usage);
-      return 2;
-    }
-  }
-  if (!(seconds > 0 && seconds <= 600) || reps < 1 || reps > 64) {
-    fprintf(stderr, "bench-ls: --seconds in (0, 600], --reps in 1..64\n");
-    return 2;
-  }
+  const bench_opt opts[] = {BENCH_POS_OPT("seconds", &seconds, 600),
+                            BENCH_INT_OPT("reps", &reps, 1, 64), BENCH_STR_OPT("class", &cls)};
+  if ((rc = bench_args("bench-ls", usage, argc, argv, opts, BENCH_NOPTS(opts), NULL)) != BENCH_GO)
+    return rc;
   bench_stamp(date, sizeof date);
   printf("bench-ls: devo %s, %s; 1 thread, 1 chain, %d runs of %g s after a warm-up\n\n",
          devo_version(), date, reps, seconds);

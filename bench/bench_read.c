@@ -83,20 +83,9 @@ int main(int argc, char **argv)
   int reps = 3, m = 16, n, i;
   size_t cells, cap, len = 0, k;
   char *csv, *braun, date[64];
-  if ((i = tool_std_args("bench-read", usage, &argc, &argv)) != 0)
-    return i > 0 ? 0 : 1;
-  for (i = 1; i < argc; i += 2) {
-    if (i + 1 < argc && strcmp(argv[i], "--mb") == 0)
-      mb = atof(argv[i + 1]);
-    else if (i + 1 < argc && strcmp(argv[i], "--reps") == 0)
-      reps = atoi(argv[i + 1]);
-    else
-      mb = -1.0; /* an unknown or incomplete option */
-  }
-  if (!(mb > 0 && mb <= 1500) || reps < 1 || reps > 99) {
-    fputs(usage, stderr);
-    return 2;
-  }
+  const bench_opt opts[] = {BENCH_POS_OPT("mb", &mb, 1500), BENCH_INT_OPT("reps", &reps, 1, 99)};
+  if ((i = bench_args("bench-read", usage, argc, argv, opts, BENCH_NOPTS(opts), NULL)) != BENCH_GO)
+    return i;
   /* about 19 bytes a value with %.17g and a separator */
   n = (int)(mb * 1e6 / 19.0 / m);
   n = n < 1 ? 1 : n > DEVO_ETC_MAX_TASKS ? DEVO_ETC_MAX_TASKS : n;

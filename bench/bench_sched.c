@@ -13,15 +13,14 @@
  * gens / --cpu-div generations. Validated first: after 20 generations the GPU best equals the
  * CPU best exactly (the evaluation is exact on both sides). */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine/internal.h"
 #include "bench/bench_util.h"
-#include "tools/tool_util.h"
 #include "kernels/gpu_variants.cuh"
 
 enum {
@@ -78,26 +77,11 @@ int main(int argc, char **argv)
   double rate[2][3][NCOL];
   devo_etc *e = NULL;
   FILE *f;
-  if ((a = tool_std_args("bench-sched", usage, &argc, &argv)) != 0)
-    return a > 0 ? 0 : 1;
-  for (a = 1; a < argc; ++a) {
-    if (strcmp(argv[a], "--etc") == 0 && a + 1 < argc)
-      file = argv[++a];
-    else if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
-      reps = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--cpu-div") == 0 && a + 1 < argc)
-      cpu_div = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--gens") == 0 && a + 1 < argc)
-      gens = atoll(argv[++a]);
-    else {
-      fputs(usage, stderr);
-      return 2;
-    }
-  }
-  if (reps < 1 || reps > 64 || cpu_div < 1 || gens < 100) {
-    fprintf(stderr, "bench-sched: bad --reps, --cpu-div or --gens\n");
-    return 2;
-  }
+  const bench_opt opts[] = {BENCH_STR_OPT("etc", &file), BENCH_INT_OPT("reps", &reps, 1, 64),
+                            BENCH_INT_OPT("cpu-div", &cpu_div, 1, INT_MAX),
+                            BENCH_I64_OPT("gens", &gens, 100, BENCH_I64_MAX)};
+  if ((a = bench_args("bench-sched", usage, argc, argv, opts, BENCH_NOPTS(opts), NULL)) != BENCH_GO)
+    return a;
   if (!devo_gpu_available(dev, sizeof dev)) {
     fprintf(stderr, "bench-sched: %s\n", dev);
     return 1;

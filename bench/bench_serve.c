@@ -197,34 +197,11 @@ static char *make_body(const char *csv, size_t len, size_t *out_len)
   return b;
 }
 
-static int parse_args(int argc, char **argv, const char **matrix, int *reps, int *iters,
-                      const char **only, int *arena)
-{
-  int i;
-  for (i = 1; i + 1 < argc; i += 2) {
-    uint64_t v;
-    if (strcmp(argv[i], "--matrix") == 0)
-      *matrix = argv[i + 1];
-    else if (strcmp(argv[i], "--only") == 0)
-      *only = argv[i + 1];
-    else if (strcmp(argv[i], "--arena") == 0 && tool_parse_u64(argv[i + 1], &v) == 0 && v <= 1)
-      *arena = (int)v;
-    else if (strcmp(argv[i], "--reps") == 0 && tool_parse_u64(argv[i + 1], &v) == 0 && v >= 1 &&
-             v <= 999)
-      *reps = (int)v;
-    else if (strcmp(argv[i], "--iters") == 0 && tool_parse_u64(argv[i + 1], &v) == 0 && v >= 1 &&
-             v <= 100000)
-      *iters = (int)v;
-    else
-      return -1;
-  }
-  return i == argc ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
-  const char *matrix = "etc_data/512x16/u_c_hihi.csv", *only = NULL;
-  int reps = 21, iters = 50, n, m, t, i, arena = 1;
+  static const char *const phases[] = {"parse", "timeline", "answer", NULL};
+  const char *matrix = "etc_data/512x16/u_c_hihi.csv";
+  int reps = 21, iters = 50, n, m, t, i, arena = 1, only = -1; /* only: a phase, -1: all */
   char *csv = NULL, *body, err[256], date[64];
   size_t csv_len = 0;
   FILE *f;
@@ -232,12 +209,12 @@ int main(int argc, char **argv)
   int *assign;
   ctx c;
   uint64_t s = 12345;
-  if ((i = tool_std_args("bench-serve", usage, &argc, &argv)) != 0)
-    return i > 0 ? 0 : 1;
-  if (parse_args(argc, argv, &matrix, &reps, &iters, &only, &arena) != 0) {
-    fputs(usage, stderr);
-    return 2;
-  }
+  const bench_opt opts[] = {BENCH_STR_OPT("matrix", &matrix), BENCH_INT_OPT("reps", &reps, 1, 999),
+                            BENCH_INT_OPT("iters", &iters, 1, 100000),
+                            BENCH_CHOICE_OPT("only", &only, phases, NULL),
+                            BENCH_INT_OPT("arena", &arena, 0, 1)};
+  if ((i = bench_args("bench-serve", usage, argc, argv, opts, BENCH_NOPTS(opts), NULL)) != BENCH_GO)
+    return i;
 #if defined(__GLIBC__)
   mallopt(M_MMAP_THRESHOLD, 32 << 20); /* as devo serve does */
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
@@ -318,16 +295,15 @@ int main(int argc, char **argv)
          "arena %d\n",
          date, i, matrix, n, m, c.body_len, reps, iters, arena);
   {
-    static const char *const names[] = {"parse", "timeline", "answer"};
     int (*const fns[])(ctx *) = {do_parse, do_timeline, do_answer};
     for (i = 0; i < 3; ++i) {
       double us;
-      if (only && strcmp(only, names[i]) != 0)
+      if (only >= 0 && only != i)
         continue;
       us = time_phase(fns[i], &c, reps, iters);
       if (us < 0)
         return 1;
-      printf("%-8s %9.1f us\n", names[i], us);
+      printf("%-8s %9.1f us\n", phases[i], us);
     }
   }
   devo_etc_destroy(e);

@@ -20,6 +20,7 @@
  * best within 1e-9 relative (bit-identical populations need an objective without cos:
  * tests/test_gpu_shade.c). */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,6 @@
 #include "engine/internal.h"
 #include "kernels/gpu_variants.cuh"
 #include "bench/bench_util.h"
-#include "tools/tool_util.h"
 
 typedef struct balgo {
   const char *name;  /* "de" = rand1bin */
@@ -132,31 +132,17 @@ int main(int argc, char **argv)
   const char *fns[2] = {"F03", "rastrigin"};
   const int dim = 100;
   int64_t evals = 10000000;
-  int reps = 5, cpu_div = 20, no_cpu = 0, only = -1, a, c, k;
+  int reps = 5, cpu_div = 20, no_cpu = 0, quick = 0, only = -1, a, c, k;
   static double gms[2][NALGO], cms[2][NALGO], prof[2][NALGO][9], pprof[2][NALGO][9];
   char dev[256], date[64];
-  if ((a = tool_std_args("bench-shade", usage, &argc, &argv)) != 0)
-    return a > 0 ? 0 : 1;
-  for (a = 1; a < argc; ++a) {
-    if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
-      reps = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--cpu-div") == 0 && a + 1 < argc)
-      cpu_div = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--case") == 0 && a + 1 < argc)
-      only = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--no-cpu") == 0)
-      no_cpu = 1;
-    else if (strcmp(argv[a], "--quick") == 0)
-      evals /= 20;
-    else {
-      fputs(usage, stderr);
-      return 2;
-    }
-  }
-  if (reps < 1 || reps > 64 || cpu_div < 1 || only < -1 || only > 1) {
-    fprintf(stderr, "bench-shade: --reps must be 1..64, --cpu-div >= 1, --case 0 or 1\n");
-    return 2;
-  }
+  const bench_opt opts[] = {
+      BENCH_INT_OPT("reps", &reps, 1, 64), BENCH_INT_OPT("cpu-div", &cpu_div, 1, INT_MAX),
+      BENCH_INT_OPT("case", &only, 0, 1), BENCH_FLAG_OPT("no-cpu", &no_cpu, 1),
+      BENCH_FLAG_OPT("quick", &quick, 1)};
+  if ((a = bench_args("bench-shade", usage, argc, argv, opts, BENCH_NOPTS(opts), NULL)) != BENCH_GO)
+    return a;
+  if (quick)
+    evals /= 20;
   if (!devo_gpu_available(dev, sizeof dev)) {
     fprintf(stderr, "bench-shade: %s\n", dev);
     return 1;

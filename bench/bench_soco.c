@@ -13,13 +13,12 @@
  * --cpu-only runs the CPU column of table 1 alone (no GPU needed: a machine without a device
  * shows that the program works); --only ID restricts both tables to one function. */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "engine/internal.h"
 #include "bench/bench_util.h"
-#include "tools/tool_util.h"
 
 static const char usage[] =
     "usage: bench-soco [--reps N] [--cpu-div N] [--only ID] [--dim D] [--cpu-only]\n"
@@ -152,28 +151,12 @@ int main(int argc, char **argv)
 {
   int reps = 3, cpu_div = 100, cpu_only = 0, only = 0, dim = 1000, a, r1, r2 = 0;
   char dev[256], date[64];
-  if ((a = tool_std_args("bench-soco", usage, &argc, &argv)) != 0)
-    return a > 0 ? 0 : 1;
-  for (a = 1; a < argc; ++a) {
-    if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
-      reps = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--cpu-div") == 0 && a + 1 < argc)
-      cpu_div = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--only") == 0 && a + 1 < argc)
-      only = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--dim") == 0 && a + 1 < argc)
-      dim = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--cpu-only") == 0)
-      cpu_only = 1;
-    else {
-      fputs(usage, stderr);
-      return 2;
-    }
-  }
-  if (reps < 1 || reps > 64 || cpu_div < 1 || only < 0 || only > 19 || dim < 8 || dim > 100000) {
-    fprintf(stderr, "bench-soco: bad --reps (1..64), --cpu-div, --only (0..19) or --dim\n");
-    return 2;
-  }
+  const bench_opt opts[] = {
+      BENCH_INT_OPT("reps", &reps, 1, 64), BENCH_INT_OPT("cpu-div", &cpu_div, 1, INT_MAX),
+      BENCH_INT_OPT("only", &only, 0, 19), BENCH_INT_OPT("dim", &dim, 8, 100000),
+      BENCH_FLAG_OPT("cpu-only", &cpu_only, 1)};
+  if ((a = bench_args("bench-soco", usage, argc, argv, opts, BENCH_NOPTS(opts), NULL)) != BENCH_GO)
+    return a;
   if (!cpu_only && !devo_gpu_available(dev, sizeof dev)) {
     fprintf(stderr, "bench-soco: %s (--cpu-only runs the CPU column alone)\n", dev);
     return 1;

@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* bench_util.c: the timed solves shared by the benchmark programs (see bench_util.h). */
+/* bench_util.c: the option parsing and the timed solves shared by the benchmark programs (see
+ * bench_util.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_util.h"
 
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine/internal.h"
 #include "kernels/gpu_variants.cuh"
+#include "tools/tool_util.h"
 
 void bench_cfg_init(bench_cfg *c)
 {
@@ -147,4 +151,176 @@ void bench_print_ratios(const double *row, int from, int to, int base)
     else
       printf(" %.1fx |", row[k] / row[base]);
   }
+}
+
+/* ---- options ------------------------------------------------------------------------------ */
+
+enum {
+  OPT_VAL0 = 256, /* getopt_long's value for opts[k]: OPT_VAL0 + k, beyond every short option */
+  OPT_MAX = 32,   /* options in a table */
+  LIST_MAX = 64   /* values in a list */
+};
+
+static int opt_whole(const bench_opt *o)
+{
+  return o->kind == BENCH_INT || o->kind == BENCH_I64 || o->kind == BENCH_INTS;
+}
+
+/* The one line that refuses s as o's value; returns the exit status 2. */
+static int opt_refuse(const char *prog, const bench_opt *o, const char *s)
+{
+  const int whole = opt_whole(o);
+  int k;
+  fprintf(stderr, "%s: --%s: '%s' is not ", prog, o->name, s);
+  if (o->kind == BENCH_CHOICE) {
+    fputs("one of", stderr);
+    for (k = 0; o->names[k]; ++k)
+      fprintf(stderr, "%s %s", k ? "," : "", o->names[k]);
+  } else if (o->kind == BENCH_U64) {
+    fprintf(stderr, "a decimal integer in [0, %llu] (digits only, no sign or leading zero)",
+            (unsigned long long)UINT64_MAX);
+  } else {
+    if (o->kind == BENCH_INTS || o->kind == BENCH_REALS)
+      fprintf(stderr, "a comma-separated list of 1 to %d %s", o->max,
+              whole ? "integers" : "numbers");
+    else
+      fputs(whole ? "an integer" : "a number", stderr);
+    fprintf(stderr, whole ? " in %c%.0f, %.0f]" : " in %c%g, %g]", o->open_lo ? '(' : '[', o->lo,
+            o->hi);
+  }
+  fputc('\n', stderr);
+  return 2;
+}
+
+/* s as a number of o's range (a whole one for the integer kinds) into *v: 0, or -1. */
+static int opt_number(const bench_opt *o, const char *s, double *v)
+{
+  if (tool_parse_real(s, v) != 0 || !(o->open_lo ? *v > o->lo : *v >= o->lo) || !(*v <= o->hi))
+    return -1;
+  return opt_whole(o) && *v != floor(*v) ? -1 : 0;
+}
+
+/* A number, or a list of them, into o->dst: 0, or the exit status 2 after the line. */
+static int opt_numbers(const char *prog, const bench_opt *o, const char *s)
+{
+  const int list = o->kind == BENCH_INTS || o->kind == BENCH_REALS;
+  char buf[512], *f[LIST_MAX];
+  int n = 1, k;
+  double v;
+  f[0] = buf;
+  if (strlen(s) >= sizeof buf || (list && o->max > LIST_MAX))
+    return opt_refuse(prog, o, s);
+  memcpy(buf, s, strlen(s) + 1);
+  if (list && (n = tool_split_commas(buf, f, o->max)) > o->max)
+    return opt_refuse(prog, o, s);
+  for (k = 0; k < n; ++k) {
+    if (opt_number(o, f[k], &v) != 0)
+      return opt_refuse(prog, o, s);
+    if (o->kind == BENCH_INT || o->kind == BENCH_INTS)
+      ((int *)o->dst)[k] = (int)v; /* in range: the cast is defined */
+    else if (o->kind == BENCH_I64)
+      *(int64_t *)o->dst = (int64_t)v;
+    else
+      ((double *)o->dst)[k] = v;
+  }
+  if (list)
+    *o->count = n;
+  return 0;
+}
+
+/* o's value s (NULL for a flag) into o->dst: 0, or the exit status 2 after the line. */
+static int opt_store(const char *prog, const bench_opt *o, const char *s)
+{
+  int k;
+  switch (o->kind) {
+  case BENCH_FLAG:
+    *(int *)o->dst = o->set;
+    return 0;
+  case BENCH_STR:
+    *(const char **)o->dst = s;
+    return 0;
+  case BENCH_U64:
+    return tool_parse_u64(s, (uint64_t *)o->dst) == 0 ? 0 : opt_refuse(prog, o, s);
+  case BENCH_CHOICE:
+    for (k = 0; o->names[k]; ++k)
+      if (strcmp(s, o->names[k]) == 0) {
+        *(int *)o->dst = o->values ? o->values[k] : k;
+        return 0;
+      }
+    return opt_refuse(prog, o, s);
+  default:
+    return opt_numbers(prog, o, s);
+  }
+}
+
+/* What getopt_long refused in arg ("--name" or "-c"): no option, or the prefix of several. */
+static int opt_unknown(const char *prog, const bench_opt *opts, int nopts, const char *arg)
+{
+  const size_t len = strncmp(arg, "--", 2) == 0 ? strlen(arg + 2) : 0;
+  int k, n = 0;
+  for (k = 0; k < nopts && len > 0; ++k)
+    n += strncmp(opts[k].name, arg + 2, len) == 0;
+  fprintf(stderr, "%s: %s option '%s' (see --help)\n", prog, n > 1 ? "ambiguous" : "unknown", arg);
+  return 2;
+}
+
+/* arg, an argument that is no option: the program's one operand (*n of them so far), or refused
+ * with its line (exit status 2). */
+static int opt_operand(const char *prog, const char **operand, int *n, const char *arg)
+{
+  if (!operand || (*n)++ > 0) {
+    fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, arg);
+    return 2;
+  }
+  *operand = arg;
+  return 0;
+}
+
+int bench_args(const char *prog, const char *usage, int argc, char **argv, const bench_opt *opts,
+               int nopts, const char **operand)
+{
+  struct option lo[OPT_MAX + 1];
+  char shortopt[3] = "-?";
+  int k, c, operands = 0;
+  if (nopts > OPT_MAX) {
+    fprintf(stderr, "%s: more than %d options in its table\n", prog, OPT_MAX);
+    return 1;
+  }
+  if ((k = tool_std_args(prog, usage, &argc, &argv)) != 0)
+    return k > 0 ? 0 : 1;
+  memset(lo, 0, sizeof lo);
+  for (k = 0; k < nopts; ++k) {
+    lo[k].name = opts[k].name;
+    lo[k].has_arg = opts[k].kind == BENCH_FLAG ? no_argument : required_argument;
+    lo[k].val = OPT_VAL0 + k;
+  }
+  opterr = 0; /* the messages are ours: one line each */
+  /* "-": an argument that is no option comes as 1 in its place, whatever POSIXLY_CORRECT says;
+   * ":": a missing value is told apart from an unknown option */
+  while ((c = getopt_long(argc, argv, "-:", lo, NULL)) != -1) {
+    const bench_opt *o = c >= OPT_VAL0 && c < OPT_VAL0 + nopts ? &opts[c - OPT_VAL0] : NULL;
+    if (c == 1) {
+      if ((k = opt_operand(prog, operand, &operands, optarg)) != 0)
+        return k;
+      continue;
+    }
+    if (c == ':' && optopt >= OPT_VAL0 && optopt < OPT_VAL0 + nopts) {
+      fprintf(stderr, "%s: --%s needs a value\n", prog, opts[optopt - OPT_VAL0].name);
+      return 2;
+    }
+    if (!o && optopt > 0 && optopt < OPT_VAL0) { /* a short option: only -h is one */
+      shortopt[1] = (char)optopt;
+      return opt_unknown(prog, opts, nopts, shortopt);
+    }
+    if (!o)
+      return opt_unknown(prog, opts, nopts, argv[optind - 1]);
+    if ((k = opt_store(prog, o, optarg)) != 0)
+      return k;
+    if (o->seen)
+      *o->seen = 1;
+  }
+  for (k = optind; k < argc; ++k) /* after "--" */
+    if ((c = opt_operand(prog, operand, &operands, argv[k])) != 0)
+      return c;
+  return BENCH_GO;
 }

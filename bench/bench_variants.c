@@ -29,6 +29,7 @@
  * for the GOBL variants (with the GOjDE preset) against DEVO__GPU_GOBL_LAUNCHES, the jumps by
  * gpu_vfused.cu's launches between the chunks instead of inside the specialised kernel. */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +40,6 @@
 #include "kernels/gpu_variants.cuh"
 #include "problems/de_variant.h"
 #include "bench/bench_util.h"
-#include "tools/tool_util.h"
 
 typedef struct bvar {
   int strategy, crossover; /* DEVO_STRATEGY_*, DEVO_CROSSOVER_* */
@@ -349,39 +349,21 @@ int main(int argc, char **argv)
   int alt = 0;
   int ab = 0; /* --ab: DEVO__GPU_VAR_GENERAL, --ab-jumps: DEVO__GPU_GOBL_LAUNCHES (the design bit
                  whose time goes beside the default's); 0: neither */
-  if ((a = tool_std_args("bench-variants", usage, &argc, &argv)) != 0)
-    return a > 0 ? 0 : 1;
   char dev[256], date[64], info[DEVO__INFOLEN], label[64];
-  for (a = 1; a < argc; ++a) {
-    if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
-      reps = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--cpu-div") == 0 && a + 1 < argc)
-      cpu_div = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--case") == 0 && a + 1 < argc)
-      only = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--no-cpu") == 0 || strcmp(argv[a], "--gpu-only") == 0)
-      no_cpu = 1;
-    else if (strcmp(argv[a], "--cpu-only") == 0)
-      cpu_only = 1;
-    else if (strcmp(argv[a], "--quick") == 0)
-      quick = 1;
-    else if (strcmp(argv[a], "--all") == 0)
-      all = 1;
-    else if (strcmp(argv[a], "--parts") == 0)
-      parts = 1;
-    else if (strcmp(argv[a], "--ab") == 0)
-      ab = DEVO__GPU_VAR_GENERAL;
-    else if (strcmp(argv[a], "--ab-jumps") == 0)
-      ab = DEVO__GPU_GOBL_LAUNCHES;
-    else {
-      fputs(usage, stderr);
-      return 2;
-    }
-  }
-  if (reps < 1 || reps > 64 || cpu_div < 1 || only < -1 || only > 2) {
-    fprintf(stderr, "bench-variants: --reps must be 1..64, --cpu-div >= 1, --case 0, 1 or 2\n");
-    return 2;
-  }
+  const bench_opt opts[] = {BENCH_INT_OPT("reps", &reps, 1, 64),
+                            BENCH_INT_OPT("cpu-div", &cpu_div, 1, INT_MAX),
+                            BENCH_INT_OPT("case", &only, 0, 2),
+                            BENCH_FLAG_OPT("no-cpu", &no_cpu, 1),
+                            BENCH_FLAG_OPT("gpu-only", &no_cpu, 1),
+                            BENCH_FLAG_OPT("cpu-only", &cpu_only, 1),
+                            BENCH_FLAG_OPT("quick", &quick, 1),
+                            BENCH_FLAG_OPT("all", &all, 1),
+                            BENCH_FLAG_OPT("parts", &parts, 1),
+                            BENCH_FLAG_OPT("ab", &ab, DEVO__GPU_VAR_GENERAL),
+                            BENCH_FLAG_OPT("ab-jumps", &ab, DEVO__GPU_GOBL_LAUNCHES)};
+  if ((a = bench_args("bench-variants", usage, argc, argv, opts, BENCH_NOPTS(opts), NULL)) !=
+      BENCH_GO)
+    return a;
   if (cpu_only && no_cpu) {
     fprintf(stderr, "bench-variants: --cpu-only contradicts --no-cpu/--gpu-only\n");
     return 2;

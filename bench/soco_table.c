@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "engine/include/devo.h"
-#include "tools/tool_util.h"
+#include "bench/bench_util.h"
 
 static const char usage[] =
     "usage: soco-table [--dim D] [--data-seed S]\n"
@@ -19,24 +19,12 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
-  int dim = 50, id, k, j, a;
-  unsigned long long seed = 1;
-  if ((a = tool_std_args("soco-table", usage, &argc, &argv)) != 0)
-    return a > 0 ? 0 : 1;
-  for (a = 1; a < argc; ++a) {
-    if (strcmp(argv[a], "--dim") == 0 && a + 1 < argc)
-      dim = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--data-seed") == 0 && a + 1 < argc)
-      seed = strtoull(argv[++a], NULL, 10);
-    else {
-      fputs(usage, stderr);
-      return 2;
-    }
-  }
-  if (dim < 8 || dim > 1000000) {
-    fprintf(stderr, "soco-table: --dim must be 8 to 10^6\n");
-    return 2;
-  }
+  int dim = 50, id, k, j;
+  uint64_t seed = 1;
+  const bench_opt opts[] = {BENCH_INT_OPT("dim", &dim, 8, 1000000),
+                            BENCH_U64_OPT("data-seed", &seed)};
+  if ((k = bench_args("soco-table", usage, argc, argv, opts, BENCH_NOPTS(opts), NULL)) != BENCH_GO)
+    return k;
   double *x = (double *)malloc((size_t)dim * sizeof(double)),
          *o = (double *)malloc((size_t)dim * sizeof(double));
   if (!x || !o) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_cli.c: the devo program seen from outside: exit codes (0 ok, 2 bad usage or input), one
  * clear line per error, --help/--version, the solve command's outputs, and the progress line on
- * a terminal. */
+ * a terminal; the same command-line promises of the other programs (etc-gen, bench/'s benchmark
+ * programs). */
 #define _DEFAULT_SOURCE /* openpty */
 #include <errno.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "engine/include/devo.h"
 #include "tests/tcheck.h"
 
 /* Runs `devo ARGS`, checks the exit code, that stderr is exactly one line, and that it contains
@@ -478,10 +480,138 @@ TEST_CASE(schedule_progress_line)
   free(out);
 }
 
-static const tc_case cases[] = {
-    TC(bad_usage_exits_2),     TC(help_and_version),       TC(solve_outputs),
-    TC(time_limit_exit_0),     TC(output_failures_exit_1), TC(eval_line_ends_and_long_numbers),
-    TC(target_error_within_e), TC(solve_progress_line),    TC(schedule_progress_line)};
+/* ---- the other programs ------------------------------------------------------------------ */
+
+/* Every program with a main of its own beside devo (tools/etc_gen.c, bench/'s *.c). */
+static const char *const progs[] = {"etc-gen",        "bench-cec",    "bench-cpu",   "bench-etc",
+                                    "bench-gpu",      "bench-gpu-ls", "bench-ls",    "bench-read",
+                                    "bench-sched",    "bench-serve",  "bench-shade", "bench-soco",
+                                    "bench-variants", "soco-table"};
+
+/* A program's path: ctest names only the devo program (DEVO_BIN), and CMake builds every program
+ * into the same folder (the benchmarks with the tests), so it is looked for next to that one. */
+static const char *prog_path(const char *name)
+{
+  static char path[4096];
+  const char *devo = tc_devo_bin(), *slash = strrchr(devo, '/');
+  const int dir = slash ? (int)(slash - devo) + 1 : 0;
+  if (snprintf(path, sizeof path, "%.*s%s", dir, devo, name) >= (int)sizeof path)
+    TC_SKIP("the path of DEVO_BIN is too long");
+  if (access(path, X_OK) != 0)
+    TC_SKIP("a program is missing next to DEVO_BIN (built without the benchmarks?)");
+  return path;
+}
+
+/* Runs `prog ARGS` under timeout(1) where there is one (an option taken instead of refused then
+ * starts no long benchmark) and checks exit 2, one line on stderr, "prog: " and word in it, and
+ * nothing on stdout. */
+static void expect_prog_refused(const char *prog, const char *args, const char *word)
+{
+  char cmd[8192], prefix[64];
+  const char *limit = access("/usr/bin/timeout", X_OK) == 0 ? "/usr/bin/timeout 30 " : "";
+  snprintf(cmd, sizeof cmd, "%s'%s' %s", limit, prog_path(prog), args);
+  snprintf(prefix, sizeof prefix, "%s: ", prog);
+  tc_expect_refused(cmd, 2, prefix, word);
+}
+
+/* --version prints "PROG VERSION" alone, --help the usage on stdout; both exit 0 with nothing
+ * on stderr, before any work (with or without a GPU). */
+TEST_CASE(programs_help_and_version)
+{
+  char cmd[8192], want[128], *out = NULL, *err = NULL;
+  size_t k;
+  for (k = 0; k < sizeof progs / sizeof progs[0]; ++k) {
+    snprintf(cmd, sizeof cmd, "'%s' --version", prog_path(progs[k]));
+    CHECKF(tc_run(cmd, &out, &err) == 0, "%s", cmd);
+    snprintf(want, sizeof want, "%s %s\n", progs[k], devo_version());
+    CHECKF(out && strcmp(out, want) == 0, "%s: '%s'", cmd, out ? out : "");
+    CHECKF(err && err[0] == 0, "%s: stderr '%s'", cmd, err ? err : "");
+    free(out);
+    free(err);
+    snprintf(cmd, sizeof cmd, "'%s' --help", prog_path(progs[k]));
+    CHECKF(tc_run(cmd, &out, &err) == 0, "%s", cmd);
+    snprintf(want, sizeof want, "usage: %s ", progs[k]);
+    CHECKF(out && strncmp(out, want, strlen(want)) == 0, "%s: '%s'", cmd, out ? out : "");
+    CHECKF(err && err[0] == 0, "%s: stderr '%s'", cmd, err ? err : "");
+    free(out);
+    free(err);
+  }
+}
+
+/* The benchmark programs refuse an unknown option, an argument that is no option and a bad
+ * numeric value (not a number, trailing text, NaN, overflow, not whole, outside the range) with
+ * exit 2 and one line naming the option, before any work. */
+TEST_CASE(bench_bad_options_exit_2)
+{
+  /* a bad value of each program's main numeric options */
+  static const char *const bad[][3] = {
+      {"bench-cec", "--reps abc", "--reps: 'abc' is not an integer in [1, 64]"},
+      {"bench-cec", "--evals 499", "--evals: '499'"},
+      {"bench-cpu", "--reps 0", "--reps: '0'"},
+      {"bench-cpu", "--threads 1,x", "--threads: '1,x'"},
+      {"bench-cpu", "--threads 1,2,3,4,5,6,7,8,9", "--threads"},
+      {"bench-etc", "--seeds 102", "--seeds: '102' is not an integer in [1, 101]"},
+      {"bench-etc", "--times 1,nan", "--times: '1,nan'"},
+      {"bench-etc", "--backend gpx", "--backend: 'gpx' is not one of cpu, gpu, auto"},
+      {"bench-gpu", "--cpu-div 0", "--cpu-div: '0'"},
+      {"bench-gpu-ls", "--seconds 0", "--seconds: '0' is not a number in (0, 600]"},
+      {"bench-gpu-ls", "--de-every -1", "--de-every: '-1'"},
+      {"bench-ls", "--reps 65", "--reps: '65'"},
+      {"bench-ls", "--seconds inf", "--seconds: 'inf'"},
+      {"bench-read", "--mb 1e999", "--mb: '1e999'"},
+      {"bench-read", "--reps=2.5", "--reps: '2.5'"},
+      {"bench-sched", "--gens 99", "--gens: '99'"},
+      {"bench-serve", "--iters 5x", "--iters: '5x'"},
+      {"bench-serve", "--only parser", "--only: 'parser'"},
+      {"bench-shade", "--case 2", "--case: '2' is not an integer in [0, 1]"},
+      {"bench-soco", "--dim 7", "--dim: '7'"},
+      {"bench-variants", "--reps 99999999999999999999", "--reps: '99999999999999999999'"},
+      {"soco-table", "--data-seed -1", "--data-seed: '-1'"},
+      {"soco-table", "--dim", "--dim needs a value"}};
+  size_t k;
+  for (k = 1; k < sizeof progs / sizeof progs[0]; ++k) { /* progs[0]: etc-gen, test_gen.c's */
+    expect_prog_refused(progs[k], "--bogus 1", "unknown option '--bogus'");
+    expect_prog_refused(progs[k], "-x", "unknown option '-x'");
+    if (strcmp(progs[k], "bench-etc") != 0) /* bench-etc's one argument is its folder */
+      expect_prog_refused(progs[k], "stray", "unexpected argument 'stray'");
+  }
+  expect_prog_refused("bench-etc", "data one two", "unexpected argument 'one'");
+  for (k = 0; k < sizeof bad / sizeof bad[0]; ++k)
+    expect_prog_refused(bad[k][0], bad[k][1], bad[k][2]);
+}
+
+/* What the table of a benchmark program takes in both spellings, with the values given: the
+ * same table as with the other spelling. soco-table: no timing, the same numbers every run. */
+TEST_CASE(bench_options_taken)
+{
+  char cmd[8192], *a = NULL, *b = NULL;
+  snprintf(cmd, sizeof cmd, "'%s' --dim 8 --data-seed 2", prog_path("soco-table"));
+  CHECKF(tc_run(cmd, &a, NULL) == 0, "%s", cmd);
+  snprintf(cmd, sizeof cmd, "'%s' --dim=8 --data=2", prog_path("soco-table"));
+  CHECKF(tc_run(cmd, &b, NULL) == 0, "%s", cmd);
+  CHECKF(a && b && strstr(a, "| soco:f19 |") && strcmp(a, b) == 0, "'%s' vs '%s'", a ? a : "",
+         b ? b : "");
+  free(b);
+  /* another data seed: other numbers (the value was read, not a default kept) */
+  snprintf(cmd, sizeof cmd, "'%s' --dim 8 --data-seed 3", prog_path("soco-table"));
+  CHECKF(tc_run(cmd, &b, NULL) == 0, "%s", cmd);
+  CHECK(a && b && strcmp(a, b) != 0);
+  free(a);
+  free(b);
+}
+
+static const tc_case cases[] = {TC(bad_usage_exits_2),
+                                TC(help_and_version),
+                                TC(solve_outputs),
+                                TC(time_limit_exit_0),
+                                TC(output_failures_exit_1),
+                                TC(eval_line_ends_and_long_numbers),
+                                TC(target_error_within_e),
+                                TC(solve_progress_line),
+                                TC(schedule_progress_line),
+                                TC(programs_help_and_version),
+                                TC(bench_bad_options_exit_2),
+                                TC(bench_options_taken)};
 
 int main(int argc, char **argv)
 {
