@@ -120,6 +120,71 @@ TEST_CASE(help_and_version)
   CHECK(tc_run(cmd, NULL, NULL) == 2);
 }
 
+/* The commands that `devo --help` lists (its "commands:" block), as malloc'd "name\0name\0\0"
+ * with their count in *n, or NULL. */
+static char *listed_commands(int *n)
+{
+  char cmd[1024], *out = NULL, *list, *p, *q;
+  size_t len = 0;
+  *n = 0;
+  snprintf(cmd, sizeof cmd, "%s --help", tc_devo_bin());
+  if (tc_run(cmd, &out, NULL) != 0 || !out || !(p = strstr(out, "\ncommands:\n"))) {
+    free(out);
+    return NULL;
+  }
+  list = calloc(strlen(p) + 2, 1);
+  for (p = strchr(p + 1, '\n') + 1; list && strncmp(p, "  ", 2) == 0; p = strchr(p, '\n') + 1) {
+    p += 2;
+    for (q = p; *q && *q != ' '; ++q)
+      list[len++] = *q;
+    list[len++] = 0;
+    ++*n;
+  }
+  free(out);
+  return list;
+}
+
+/* Every command answers --version as devo does (README: every program does), wherever it stands
+ * before "--"; `devo` alone is one usage line naming every command of the build. */
+TEST_CASE(every_command_answers_version)
+{
+  char cmd[1024], *version = NULL, *out = NULL, *err = NULL, *names, *c;
+  int n = 0, k;
+  snprintf(cmd, sizeof cmd, "%s --version", tc_devo_bin());
+  CHECK(tc_run(cmd, &version, NULL) == 0 && version && strncmp(version, "devo 0.", 7) == 0);
+  names = listed_commands(&n);
+  CHECKF(names && n >= 6, "devo --help lists %d commands", n);
+  for (c = names, k = 0; names && k < n; c += strlen(c) + 1, ++k) {
+    snprintf(cmd, sizeof cmd, "%s %s --version", tc_devo_bin(), c);
+    CHECKF(tc_run(cmd, &out, &err) == 0, "'%s' did not exit 0: %s", cmd, err ? err : "");
+    CHECKF(out && version && strcmp(out, version) == 0, "'%s' printed '%s'", cmd, out ? out : "");
+    CHECKF(err && err[0] == 0, "'%s' wrote '%s' on stderr", cmd, err ? err : "");
+    free(out);
+    free(err);
+  }
+  /* after other options too; a --help before it, and "--", keep their meaning */
+  snprintf(cmd, sizeof cmd, "%s solve --problem sphere --version", tc_devo_bin());
+  CHECK(tc_run(cmd, &out, NULL) == 0 && out && version && strcmp(out, version) == 0);
+  free(out);
+  snprintf(cmd, sizeof cmd, "%s rank --help --version", tc_devo_bin());
+  CHECK(tc_run(cmd, &out, NULL) == 0 && out && strncmp(out, "usage: devo rank", 16) == 0);
+  free(out);
+  expect_error("rank -- --version", 2, "--version");
+  /* devo alone: the usage error names every command, serve too where it is built */
+  snprintf(cmd, sizeof cmd, "%s", tc_devo_bin());
+  CHECK(tc_run(cmd, &out, &err) == 2);
+  for (c = names, k = 0; names && err && k < n; c += strlen(c) + 1, ++k) {
+    char word[64];
+    snprintf(word, sizeof word, " %s", c);
+    CHECKF(strstr(err, word), "'devo' alone does not name %s: %s", c, err);
+  }
+  tc_expect_refused(cmd, 2, "devo: a command is needed", "see devo --help");
+  free(out);
+  free(err);
+  free(names);
+  free(version);
+}
+
 static double json_number(const char *json, const char *key)
 {
   char pat[64];
@@ -602,6 +667,7 @@ TEST_CASE(bench_options_taken)
 
 static const tc_case cases[] = {TC(bad_usage_exits_2),
                                 TC(help_and_version),
+                                TC(every_command_answers_version),
                                 TC(solve_outputs),
                                 TC(time_limit_exit_0),
                                 TC(output_failures_exit_1),

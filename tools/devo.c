@@ -22,6 +22,43 @@ static const struct {
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
+/* "devo VERSION", after checking that the header devo.c was built with and the library agree */
+static int version(void)
+{
+  if (devo_version_number() != DEVO_VERSION_NUMBER)
+    return cli_runtime_error(NULL, "header version %s does not match library version %s",
+                             DEVO_VERSION_STRING, devo_version());
+  printf("devo %s\n", devo_version());
+  return cli_stdout_done(NULL);
+}
+
+/* Whether a command's arguments ask for --version: every program answers it, as etc-gen does
+ * (tool_std_args), wherever it stands before "--"; a --help before it is the command's. */
+static int asks_version(int argc, char **argv)
+{
+  int k;
+  for (k = 1; k < argc && strcmp(argv[k], "--") != 0; ++k) {
+    if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0)
+      return 0;
+    if (strcmp(argv[k], "--version") == 0)
+      return 1;
+  }
+  return 0;
+}
+
+/* The usage error of `devo` alone: one line (DESIGN.md) naming every command of this build. */
+static int no_command(void)
+{
+  char list[256] = "";
+  size_t len = 0;
+  int k;
+  for (k = 0; k < NCOMMANDS && len < sizeof list; ++k) {
+    const char *sep = k == 0 ? "" : k + 1 < NCOMMANDS ? ", " : " or ";
+    len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", sep, commands[k].name);
+  }
+  return cli_usage_error(NULL, "a command is needed: %s (see devo --help)", list);
+}
+
 static void usage(FILE *f)
 {
   int k;
@@ -38,10 +75,8 @@ int main(int argc, char **argv)
 {
   int k;
   cli_mark_start();
-  if (argc < 2) /* bad usage is one line (DESIGN.md); --help has the list */
-    return cli_usage_error(
-        NULL, "a command is needed: solve, schedule, eval, list-problems, experiment or rank "
-              "(see devo --help)");
+  if (argc < 2)
+    return no_command();
   if (strcmp(argv[1], "help") == 0 && argc > 2) { /* devo help CMD = devo CMD --help */
     static char help[] = "--help";
     char *sub[3];
@@ -58,15 +93,10 @@ int main(int argc, char **argv)
     usage(stdout);
     return CLI_OK;
   }
-  if (strcmp(argv[1], "--version") == 0) {
-    if (devo_version_number() != DEVO_VERSION_NUMBER)
-      return cli_runtime_error(NULL, "header version %s does not match library version %s",
-                               DEVO_VERSION_STRING, devo_version());
-    printf("devo %s\n", devo_version());
-    return CLI_OK;
-  }
+  if (strcmp(argv[1], "--version") == 0)
+    return version();
   for (k = 0; k < NCOMMANDS; ++k)
     if (strcmp(argv[1], commands[k].name) == 0)
-      return commands[k].fn(argc - 1, argv + 1);
+      return asks_version(argc - 1, argv + 1) ? version() : commands[k].fn(argc - 1, argv + 1);
   return cli_usage_error(NULL, "unknown command '%s' (see devo --help)", argv[1]);
 }

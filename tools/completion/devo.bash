@@ -1,81 +1,188 @@
 # SPDX-License-Identifier: MIT
-# devo.bash: bash completion for devo and etc-gen (installed as
-# share/bash-completion/completions/devo; source it by hand with `. tools/completion/devo.bash`).
-# The options are read from the programs' own --help at completion time, so they never go stale;
-# problem names come from `devo list-problems --csv`.
+# devo.bash: bash completion for devo and etc-gen (installed as completions/devo and
+# completions/etc-gen of share/bash-completion; or by hand: `. tools/completion/devo.bash`).
+# It needs no helper of the bash-completion package. The options of each command and the values
+# of each option are tables below, which tests/test_completion.sh holds to the programs: an
+# option that a --help names and the table lacks, or one the table has and the program refuses,
+# fails it. The commands and problem names are asked of the devo being completed.
 
-_devo_opts() { # the --options that "$@" --help mentions
-  "$@" --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u
+# The options of a command: NAME= takes a value, NAME is a flag.
+_devo_options() {
+  local variant="--strategy= --algorithm= --jde --jde-tau1= --jde-tau2= --jde-fl= --jde-fu=
+    --jde-crl= --jde-cru= --gobl= --pbest= --archive-rate= --memory-size= --jade-c= --np-min="
+  case $1 in
+  solve)
+    echo "--problem= --dim= --data-seed= --cec-data= --lower= --upper= --ranges= --np= --f= --cr=
+      --seed= --bounds= --max-evals= --max-gens= --target= --time-limit= --backend=
+      --gpu-design= --threads= --json --print-x --verbose --quiet $variant" ;;
+  schedule)
+    echo "--input-format= --task-names --machines= --ready= --max-input-bytes= --objective=
+      --lambda= --order= --time-limit= --heuristic= --no-seed-heuristics --local-search=
+      --search= --steps= --chains= --ils-share= --np= --f= --cr= --seed= --threads= --backend=
+      --format= --out= --json --quiet $variant" ;;
+  eval)
+    echo "--problem= --dim= --cec-data= --data-seed= --seed= --backend= --lower= --upper=
+      --ranges= --max-input-bytes=" ;;
+  list-problems) echo "--csv" ;;
+  experiment) echo "--out= --protocol= --trials= --dry-run" ;;
+  rank) echo "--format= --alpha= --tiebreak= --models" ;;
+  serve)
+    echo "--listen= --workers= --queue= --max-connections= --max-body= --read-timeout=
+      --time-limit= --max-time-limit= --backend=" ;;
+  etc-gen)
+    echo "--tasks= --machines= --class= --method= --consistency= --task-het= --mach-het= --mean=
+      --v-task= --v-mach= --seed= --out=" ;;
+  *) return ;;
+  esac
+  echo "--help --version"
 }
 
-_devo() {
-  local cur prev cmd i
-  COMPREPLY=()
-  cur=${COMP_WORDS[COMP_CWORD]}
-  prev=${COMP_WORDS[COMP_CWORD - 1]}
-  cmd=
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    case ${COMP_WORDS[i]} in
-    -*) ;;
-    *) cmd=${COMP_WORDS[i]}; break ;;
-    esac
+# The values of option $2 of command $1: words, or @file, @dir, @problem; nothing for a number.
+_devo_values() {
+  case $1:$2 in
+  *:--problem) echo @problem ;;
+  *:--cec-data) echo @dir ;;
+  *:--out | *:--ready) echo @file ;; # --ready also takes a,b,..
+  eval:--backend) echo "cpu gpu" ;;
+  *:--backend) echo "cpu gpu auto" ;;
+  *:--bounds) echo "reinit clip reflect midpoint" ;;
+  *:--gpu-design) echo "fused multikernel naive" ;;
+  *:--ranges) echo "cec2005" ;;
+  *:--algorithm) echo "de jde gojde jade shade lshade" ;;
+  *:--strategy)
+    echo "rand1bin rand1exp rand2bin rand2exp best1bin best1exp best2bin best2exp
+      currenttobest1bin currenttobest1exp randtobest1bin randtobest1exp" ;;
+  *:--input-format) echo "auto csv braun" ;;
+  *:--objective) echo "weighted makespan" ;;
+  *:--order) echo "fcfs spt" ;;
+  *:--heuristic) echo "olb met mct min-min max-min sufferage" ;;
+  *:--local-search) echo "on off" ;;
+  *:--search) echo "auto pipeline ig gpu-ls" ;;
+  schedule:--format) echo "text csv json" ;;
+  rank:--format) echo "md csv" ;;
+  *:--protocol) echo "janssen2024" ;;
+  *:--tiebreak) echo "time evals" ;;
+  *:--class)
+    echo "u_c_hihi u_c_hilo u_c_lohi u_c_lolo u_i_hihi u_i_hilo u_i_lohi u_i_lolo u_s_hihi
+      u_s_hilo u_s_lohi u_s_lolo" ;;
+  *:--method) echo "range cvb" ;;
+  *:--consistency) echo "c s i" ;;
+  *:--task-het | *:--mach-het) echo "hi lo" ;;
+  esac
+}
+
+# Whether option $2 of command $1 takes a value.
+_devo_takes_value() {
+  local o
+  for o in $(_devo_options "$1"); do
+    [[ $o == "$2=" ]] && return 0
   done
-  local cmds="solve schedule eval list-problems experiment rank serve help"
-  if [[ -z $cmd ]]; then
-    mapfile -t COMPREPLY < <(compgen -W "$cmds --help --version" -- "$cur")
-    return
-  fi
-  if [[ $cmd == help ]]; then
-    mapfile -t COMPREPLY < <(compgen -W "${cmds% help}" -- "$cur")
-    return
-  fi
-  case $prev in
-  --problem)
-    mapfile -t COMPREPLY < <(compgen -W "$("${COMP_WORDS[0]}" list-problems --csv 2>/dev/null |
-      tail -n +2 | cut -d, -f1,2 | tr ',' '\n' | grep -v '^$')" -- "$cur")
-    return ;;
-  --backend) mapfile -t COMPREPLY < <(compgen -W "auto cpu gpu" -- "$cur"); return ;;
-  --bounds) mapfile -t COMPREPLY < <(compgen -W "reinit clip reflect midpoint" -- "$cur"); return ;;
-  --heuristic)
-    mapfile -t COMPREPLY < <(compgen -W "olb met mct min-min max-min sufferage" -- "$cur")
-    return ;;
-  --local-search) mapfile -t COMPREPLY < <(compgen -W "on off" -- "$cur"); return ;;
-  --order) mapfile -t COMPREPLY < <(compgen -W "fcfs spt" -- "$cur"); return ;;
-  --algorithm) mapfile -t COMPREPLY < <(compgen -W "de jde gojde" -- "$cur"); return ;;
-  --strategy) # the strategies that devo solve --help lists as NAMEbin/exp
-    mapfile -t COMPREPLY < <(compgen -W "$("${COMP_WORDS[0]}" solve --help 2>/dev/null |
-      grep -oE '[a-z0-9]+bin/exp' | sed 's#bin/exp##' | awk '{ print $1 "bin"; print $1 "exp" }')" \
-      -- "$cur")
-    return ;;
-  --protocol) mapfile -t COMPREPLY < <(compgen -W "janssen2024" -- "$cur"); return ;;
-  --tiebreak) mapfile -t COMPREPLY < <(compgen -W "time evals" -- "$cur"); return ;;
-  --cec-data) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
-  --out | --ready) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
-  esac
-  if [[ $cur == -* ]]; then
-    mapfile -t COMPREPLY < <(compgen -W "$(_devo_opts "${COMP_WORDS[0]}" "$cmd")" -- "$cur")
-  else
-    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
-  fi
+  return 1
 }
 
-_etc_gen() {
-  local cur prev
+# What a command takes besides options: @file (its input) or nothing.
+_devo_operand() {
+  case $1 in
+  schedule | eval | experiment | rank) echo @file ;;
+  esac
+}
+
+# Runs the devo being completed ($1 as typed, a leading ~/ too) with the arguments that follow.
+_devo_run() {
+  local prog=$1
+  shift
+  [[ $prog == \~/* ]] && prog=$HOME/${prog#\~/}
+  "$prog" "$@" 2>/dev/null
+}
+
+# The commands of this devo (serve only where it was built), from its --help.
+_devo_commands() {
+  _devo_run "$1" --help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p'
+}
+
+# The problem names and aliases (cec2017:f5, F03, ...) from `devo list-problems --csv`.
+_devo_problems() {
+  _devo_run "$1" list-problems --csv | tail -n +2 | cut -d, -f1,2 | tr ',' '\n' | grep .
+}
+
+# Sets COMPREPLY to the candidates of kind $2 (words, @file, @dir, @problem) that start with $1.
+_devo_candidates() {
+  local cur=$1 kind=$2 prog=$3
+  case $kind in
+  @file)
+    compopt -o filenames 2>/dev/null
+    mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+  @dir)
+    compopt -o filenames 2>/dev/null
+    mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
+  @problem) mapfile -t COMPREPLY < <(compgen -W "$(_devo_problems "$prog")" -- "$cur") ;;
+  *) mapfile -t COMPREPLY < <(compgen -W "$kind" -- "$cur") ;;
+  esac
+}
+
+# The words up to the cursor, split at blanks only: COMP_WORDS also splits at the ':' of
+# cec2017:f5 and the '=' of --opt=value (COMP_WORDBREAKS). Sets words, cur (the word being
+# completed, possibly empty) and head, its part before the last ':' or '=' that bash breaks at:
+# bash replaces only what follows, so the candidates lose that part at the end. With quotes or
+# backslashes in the line, bash's own words are taken as they are.
+_devo_words() {
+  local line=${COMP_LINE:0:COMP_POINT} breaks=
+  head=
+  if [[ $line == *[\\\'\"]* ]]; then
+    words=("${COMP_WORDS[@]:0:COMP_CWORD}")
+    cur=${COMP_WORDS[COMP_CWORD]}
+    if [[ $cur == = ]]; then # --opt= : the value is next
+      cur=
+    elif [[ ${words[${#words[@]} - 1]} == = ]]; then
+      unset "words[${#words[@]} - 1]"
+    fi
+    words+=("$cur")
+    return
+  fi
+  read -r -a words <<<"$line"
+  [[ -z $line || $line == *[[:blank:]] ]] && words+=("")
+  cur=${words[${#words[@]} - 1]}
+  [[ $COMP_WORDBREAKS == *:* ]] && breaks+=:
+  [[ $COMP_WORDBREAKS == *=* ]] && breaks+='='
+  [[ -n $breaks && $cur == *[$breaks]* ]] && head=${cur%"${cur##*["$breaks"]}"}
+}
+
+# Completes for devo ($1 = the program as typed), or for the program $2 whose options
+# _devo_options knows (etc-gen).
+_devo_complete() {
+  local prog=$1 cmd=$2 words cur head prev i kind pre=
   COMPREPLY=()
-  cur=${COMP_WORDS[COMP_CWORD]}
-  prev=${COMP_WORDS[COMP_CWORD - 1]}
-  case $prev in
-  --class)
-    mapfile -t COMPREPLY < <(compgen -W "u_c_hihi u_c_hilo u_c_lohi u_c_lolo u_i_hihi u_i_hilo
-      u_i_lohi u_i_lolo u_s_hihi u_s_hilo u_s_lohi u_s_lolo" -- "$cur")
-    return ;;
-  --method) mapfile -t COMPREPLY < <(compgen -W "range cvb" -- "$cur"); return ;;
-  --consistency) mapfile -t COMPREPLY < <(compgen -W "c s i" -- "$cur"); return ;;
-  --task-het | --mach-het) mapfile -t COMPREPLY < <(compgen -W "hi lo" -- "$cur"); return ;;
-  --out) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
-  esac
-  mapfile -t COMPREPLY < <(compgen -W "$(_devo_opts "${COMP_WORDS[0]}") --version" -- "$cur")
+  _devo_words
+  ((${#words[@]} > 1)) && prev=${words[${#words[@]} - 2]}
+  if [[ $cur == --*=* ]]; then # --opt=value: the value is completed, shown with its --opt=
+    prev=${cur%%=*}
+    pre=$prev=
+    cur=${cur#*=}
+  fi
+  for ((i = 1; !${#cmd} && i < ${#words[@]} - 1; i++)); do
+    [[ ${words[i]} != -* ]] && cmd=${words[i]}
+  done
+  if [[ -z $cmd ]]; then
+    kind="$(_devo_commands "$prog") help"
+    [[ $cur == -* ]] && kind="--help --version"
+  elif [[ $cmd == help ]]; then
+    ((i == ${#words[@]} - 1)) && kind=$(_devo_commands "$prog")
+  elif [[ -n $pre ]] || _devo_takes_value "$cmd" "$prev"; then
+    kind=$(_devo_values "$cmd" "$prev")
+  elif [[ $cur == -* ]]; then
+    kind=$(_devo_options "$cmd")
+    kind=${kind//=/}
+  else
+    kind=$(_devo_operand "$cmd")
+  fi
+  [[ -n $kind ]] && _devo_candidates "$cur" "$kind" "$prog"
+  [[ -n $pre ]] && COMPREPLY=("${COMPREPLY[@]/#/$pre}")
+  [[ -n $head ]] && COMPREPLY=("${COMPREPLY[@]#"$head"}")
+  return 0
 }
 
-complete -o filenames -F _devo devo
-complete -o filenames -F _etc_gen etc-gen
+_devo() { _devo_complete "$1" ""; }
+_etc_gen() { _devo_complete "$1" etc-gen; }
+
+complete -F _devo devo
+complete -F _etc_gen etc-gen
