@@ -480,253 +480,369 @@ static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, const devo_
   return keep_search_answer(e, o, cur, best, r);
 }
 
-static int schedule_run(const devo_etc *e, const devo_schedule_opts *o, const devo__gls_tune *tune,
-                        int *assign, devo_schedule_result *r)
+/* ---- the pipeline: stages over one state ------------------------------------------------ */
+
+/* Everything one call works on: its arguments, its clock, the schedules of its stages and the
+ * best answer so far. Each stage returns a status; the first error ends the call, and sched_free
+ * gives everything back whichever stage it came from. */
+typedef struct sched_state {
+  const devo_etc *e;
+  const devo_schedule_opts *o;
+  const devo__gls_tune *tune;
+  devo_schedule_result *r;
+  const devo_allocator *al;  /* e's; set by sched_alloc */
+  int n;                     /* tasks */
+  double t0, deadline;       /* the call's start, and t0 + o->time_limit */
+  int *plain;                /* the heuristics' schedules, n ints each, in seed order */
+  int *improved;             /* the same after the seeds' local search (step 2) */
+  int *ils;                  /* 2n ints: the makespan search's or step 5's schedule, and scratch */
+  int heur[DEVO_HEUR_COUNT]; /* the heuristic behind each of plain's schedules */
+  int changed[DEVO_HEUR_COUNT]; /* 1 when step 2 moved that schedule */
+  int nheur;
+  const int *seeds; /* DE's seeds: improved, or NULL with DEVO_ETC_SEED_NONE */
+  int nseeds;
+  int ls_ran;    /* step 2 ran at least once */
+  double ls_min; /* its quickest run, seconds (the polish reserve scales with it) */
+  int ig_done;   /* the makespan search did its o->steps before the deadline */
+  cand best;     /* the answer so far */
+  de_run d;      /* step 3's problem, solver and DE's best */
+} sched_state;
+
+/* Starts the clock, resets r and checks the arguments; allocates nothing. */
+static int sched_prepare(sched_state *s, const devo_etc *e, const devo_schedule_opts *o,
+                         const devo__gls_tune *tune, const int *assign, devo_schedule_result *r)
 {
-  const double t0 = devo__now();
-  const devo_allocator *al;
-  double deadline, ls_min = (double)INFINITY, reserve, avail, budget;
-  int *plain = NULL, *improved = NULL, *seeds = NULL, *ils = NULL, changed[DEVO_HEUR_COUNT];
-  int heur[DEVO_HEUR_COUNT], n, h, k, st = DEVO_OK, nheur = 0, nseeds = 0, ls_ran = 0;
-  int ig_done = 0;
-  cand best, c;
-  de_run d;
-  if (!r)
-    return DEVO_E_INVALID;
+  memset(s, 0, sizeof *s);
+  s->t0 = devo__now();
+  s->e = e;
+  s->o = o;
+  s->tune = tune;
+  s->r = r;
+  s->ls_min = (double)INFINITY;
   memset(r, 0, sizeof *r);
   r->heuristic = -1;
   r->backend = -1;
   r->jde_mean_f = r->jde_mean_cr = (double)NAN;
   if (!e || !o || !assign)
     return fail(r, DEVO_E_INVALID, "NULL argument");
-  if ((st = check_opts(o, r)) != DEVO_OK)
-    return st;
-  al = &e->al;
-  n = e->ntasks;
-  deadline = t0 + o->time_limit;
-  memset(&best, 0, sizeof best);
-  memset(&d, 0, sizeof d);
-  memset(changed, 0, sizeof changed);
-  plain = (int *)devo__alloc(al, (size_t)DEVO_HEUR_COUNT * (size_t)n, sizeof(int));
-  improved = (int *)devo__alloc(al, (size_t)DEVO_HEUR_COUNT * (size_t)n, sizeof(int));
-  ils = (int *)devo__alloc(al, 2 * (size_t)n, sizeof(int));
-  if (!plain || !improved || !ils) {
-    st = fail(r, DEVO_E_NOMEM, "out of memory for the heuristic schedules");
-    goto done;
-  }
+  return check_opts(o, r);
+}
 
-  /* 1. heuristics (in seed order, the order in which they are kept as seeds) */
-  st = run_heuristics(e, o, o->steps > 0 ? deadline : t0 + BATCH_HEUR_SHARE * o->time_limit, plain,
-                      heur, &nheur);
-  for (k = 0; st == DEVO_OK && k < nheur; ++k) {
-    st = eval_cand(e, o, plain + (size_t)k * n, DEVO_SCHED_FROM_HEURISTIC, heur[k], &c);
+static int sched_alloc(sched_state *s)
+{
+  const size_t n = (size_t)s->e->ntasks;
+  s->al = &s->e->al;
+  s->n = s->e->ntasks;
+  s->deadline = s->t0 + s->o->time_limit;
+  s->plain = (int *)devo__alloc(s->al, (size_t)DEVO_HEUR_COUNT * n, sizeof(int));
+  s->improved = (int *)devo__alloc(s->al, (size_t)DEVO_HEUR_COUNT * n, sizeof(int));
+  s->ils = (int *)devo__alloc(s->al, 2 * n, sizeof(int));
+  if (!s->plain || !s->improved || !s->ils)
+    return fail(s->r, DEVO_E_NOMEM, "out of memory for the heuristic schedules");
+  return DEVO_OK;
+}
+
+static void sched_free(sched_state *s)
+{
+  if (!s->al)
+    return; /* nothing was allocated */
+  de_free(s->al, &s->d);
+  devo__free(s->al, s->plain);
+  devo__free(s->al, s->improved);
+  devo__free(s->al, s->ils);
+}
+
+/* Step 1: the heuristics (in seed order, the order in which they are kept as seeds); the best
+ * of them is the first answer. */
+static int sched_seed_heuristics(sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  const double end = o->steps > 0 ? s->deadline : s->t0 + BATCH_HEUR_SHARE * o->time_limit;
+  cand c;
+  int k, st = run_heuristics(s->e, o, end, s->plain, s->heur, &s->nheur);
+  for (k = 0; st == DEVO_OK && k < s->nheur; ++k) {
+    st = eval_cand(s->e, o, s->plain + (size_t)k * s->n, DEVO_SCHED_FROM_HEURISTIC, s->heur[k], &c);
     if (st == DEVO_OK)
-      take_if_better(&best, &c);
+      take_if_better(&s->best, &c);
   }
-  if (st != DEVO_OK) {
-    st = fail(r, st, "heuristics: %s", devo_status_message(st));
-    goto done;
-  }
-  r->evaluations = nheur;
-  if (o->heuristic >= 0 || interrupted(o))
-    goto answer;
+  if (st != DEVO_OK)
+    return fail(s->r, st, "heuristics: %s", devo_status_message(st));
+  s->r->evaluations = s->nheur;
+  return DEVO_OK;
+}
+
+/* The makespan search that replaces steps 2 to 5 (uses_ig): on the GPU when asked for and it
+ * runs there, else the iterated greedy on the CPU. */
+static int sched_makespan_search(sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  devo_schedule_result *r = s->r;
+  int st, ran = 0;
   if (o->search == DEVO_SEARCH_GPU_LS && o->backend == DEVO_BACKEND_GPU) {
-    int ran = 0;
-    if ((st = stage_gls(e, o, tune, t0, deadline, plain, nheur, ils, &best, r, &ran)) != DEVO_OK)
-      goto done;
-    ig_done = ran && r->status == DEVO_OK; /* o->steps done before the deadline */
-    if (ran)
-      goto answer;
-  }
-  if (uses_ig(o)) {
-    if (o->search == DEVO_SEARCH_GPU_LS) /* the GPU did not run it: say where it ran */
-      r->backend = DEVO_BACKEND_CPU;
-    if ((st = stage_ig(e, o, t0, deadline, ils, &best, r)) != DEVO_OK)
-      goto done;
-    ig_done = r->candidates > 0 && r->status == DEVO_OK; /* o->steps done before the deadline */
-    goto answer;
-  }
-
-  /* 2. local search on each heuristic schedule, within a share of the limit */
-  memcpy(improved, plain, (size_t)nheur * (size_t)n * sizeof(int));
-  if (o->seeds == DEVO_ETC_SEED_LOCAL) {
-    double ls_end = t0 + SEED_LS_SHARE * o->time_limit;
-    for (k = 0; k < nheur; ++k) {
-      int64_t moves = 0;
-      double t1 = devo__now(), left = ls_end - t1;
-      if (left <= 0.0 || interrupted(o))
-        break;
-      st = devo__etc_local_search_stop(e, improved + (size_t)k * n, o->order, o->lambda, 0, left,
-                                       &moves, o->interrupt);
-      if (st != DEVO_OK) {
-        st = fail(r, st, "local search: %s", devo_status_message(st));
-        goto done;
-      }
-      ls_ran = 1;
-      {
-        const double dt = devo__now() - t1;
-        if (dt < ls_min)
-          ls_min = dt;
-      }
-      r->ls_moves += moves;
-      changed[k] = moves > 0;
-      if (changed[k]) {
-        st = eval_cand(e, o, improved + (size_t)k * n, DEVO_SCHED_FROM_HEURISTIC_LS, heur[k], &c);
-        if (st != DEVO_OK) {
-          st = fail(r, st, "evaluation: %s", devo_status_message(st));
-          goto done;
-        }
-        take_if_better(&best, &c);
-      }
+    st = stage_gls(s->e, o, s->tune, s->t0, s->deadline, s->plain, s->nheur, s->ils, &s->best, r,
+                   &ran);
+    if (st != DEVO_OK || ran) {
+      s->ig_done = ran && r->status == DEVO_OK; /* o->steps done before the deadline */
+      return st;
     }
   }
+  if (o->search == DEVO_SEARCH_GPU_LS) /* the GPU did not run it: say where it ran */
+    r->backend = DEVO_BACKEND_CPU;
+  if ((st = stage_ig(s->e, o, s->t0, s->deadline, s->ils, &s->best, r)) != DEVO_OK)
+    return st;
+  s->ig_done = r->candidates > 0 && r->status == DEVO_OK; /* o->steps done before the deadline */
+  return DEVO_OK;
+}
+
+/* Step 2: local search on each heuristic schedule, within SEED_LS_SHARE of the limit; the
+ * results are DE's seeds (none with DEVO_ETC_SEED_NONE). */
+static int sched_seed_ls(sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  const double ls_end = s->t0 + SEED_LS_SHARE * o->time_limit;
+  const size_t n = (size_t)s->n;
+  cand c;
+  int k, st;
+  memcpy(s->improved, s->plain, (size_t)s->nheur * n * sizeof(int));
   if (o->seeds != DEVO_ETC_SEED_NONE) {
-    seeds = improved;
-    nseeds = nheur;
+    s->seeds = s->improved;
+    s->nseeds = s->nheur;
   }
+  for (k = 0; o->seeds == DEVO_ETC_SEED_LOCAL && k < s->nheur; ++k) {
+    int64_t moves = 0;
+    double t1 = devo__now(), left = ls_end - t1, dt;
+    if (left <= 0.0 || interrupted(o))
+      break;
+    st = devo__etc_local_search_stop(s->e, s->improved + (size_t)k * n, o->order, o->lambda, 0,
+                                     left, &moves, o->interrupt);
+    if (st != DEVO_OK)
+      return fail(s->r, st, "local search: %s", devo_status_message(st));
+    s->ls_ran = 1;
+    dt = devo__now() - t1;
+    if (dt < s->ls_min)
+      s->ls_min = dt;
+    s->r->ls_moves += moves;
+    s->changed[k] = moves > 0;
+    if (!s->changed[k])
+      continue;
+    st = eval_cand(s->e, o, s->improved + (size_t)k * n, DEVO_SCHED_FROM_HEURISTIC_LS, s->heur[k],
+                   &c);
+    if (st != DEVO_OK)
+      return fail(s->r, st, "evaluation: %s", devo_status_message(st));
+    take_if_better(&s->best, &c);
+  }
+  return DEVO_OK;
+}
 
-  /* 3. DE, leaving time for the final local search and the solve's own allowed overrun of
-   *    max(1 ms, 1%) (devo.h) */
-  reserve = 0.0;
+/* The time kept back from DE for steps 4 and 5 (the POLISH_* constants, and ils_share of what
+ * is left now). */
+static double de_reserve(const sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  double reserve = 0.0;
   if (o->polish)
-    reserve = ls_ran ? fmin(MAX_POLISH_SHARE * o->time_limit,
-                            fmax(MIN_POLISH_S, POLISH_PER_SEED_LS * ls_min))
-                     : NOSEED_POLISH_SHARE * o->time_limit;
+    reserve = s->ls_ran ? fmin(MAX_POLISH_SHARE * o->time_limit,
+                               fmax(MIN_POLISH_S, POLISH_PER_SEED_LS * s->ls_min))
+                        : NOSEED_POLISH_SHARE * o->time_limit;
   if (o->polish && o->ils_share > 0.0)
-    reserve = fmax(reserve, o->ils_share * (deadline - devo__now()));
-  avail = deadline - reserve - devo__now();
-  if (fmin(avail - 0.001, avail / 1.01) >= MIN_SOLVE_S && !interrupted(o)) {
-    int backend = o->backend, ds;
-    devo_stats stats;
-    double value;
-    if (backend == DEVO_BACKEND_AUTO)
-      backend = avail >= AUTO_GPU_MIN_S && devo_gpu_available(NULL, 0) ? DEVO_BACKEND_GPU
-                                                                       : DEVO_BACKEND_CPU;
-    if (devo_problem_create(&d.p, al) != DEVO_OK) {
-      st = fail(r, DEVO_E_NOMEM, "out of memory for the DE problem");
-      goto done;
+    reserve = fmax(reserve, o->ils_share * (s->deadline - devo__now()));
+  return reserve;
+}
+
+/* DE's time limit in avail seconds: less the solve's own allowed overrun of max(1 ms, 1%)
+ * (devo.h). */
+static double de_budget(double avail)
+{
+  return fmin(avail - 0.001, avail / 1.01);
+}
+
+/* Step 3's set-up: the ETC problem with the seeds, its solver, and room for DE's best. */
+static int de_create(sched_state *s)
+{
+  de_run *d = &s->d;
+  int st;
+  if (devo_problem_create(&d->p, s->al) != DEVO_OK)
+    return fail(s->r, DEVO_E_NOMEM, "out of memory for the DE problem");
+  st = devo__problem_set_etc_seeds(d->p, s->e, s->o->lambda, s->o->order, s->seeds, s->nseeds);
+  if (st != DEVO_OK)
+    return fail(s->r, st, "%s", devo_problem_errmsg(d->p));
+  if ((st = devo_solver_create(&d->s, d->p, s->al)) != DEVO_OK)
+    return fail(s->r, st, "out of memory for the solver");
+  d->x = (double *)devo__alloc(s->al, (size_t)s->n, sizeof(double));
+  d->a = (int *)devo__alloc(s->al, (size_t)s->n, sizeof(int));
+  if (!d->x || !d->a)
+    return fail(s->r, DEVO_E_NOMEM, "out of memory for DE's best");
+  return DEVO_OK;
+}
+
+/* Step 4: local search on DE's best (s->d.a) until the deadline; *source becomes the "+ls" form
+ * when it moved. */
+static int sched_polish(sched_state *s, int *source)
+{
+  const devo_schedule_opts *o = s->o;
+  const double left = s->deadline - devo__now();
+  int64_t moves = 0;
+  int st;
+  if (left <= 0.0)
+    return DEVO_OK;
+  st =
+      devo__etc_local_search_stop(s->e, s->d.a, o->order, o->lambda, 0, left, &moves, o->interrupt);
+  if (st != DEVO_OK)
+    return fail(s->r, st, "local search: %s", devo_status_message(st));
+  s->r->ls_moves += moves;
+  if (moves > 0)
+    *source = *source == DEVO_SCHED_FROM_DE ? DEVO_SCHED_FROM_DE_LS : DEVO_SCHED_FROM_HEURISTIC_LS;
+  return DEVO_OK;
+}
+
+/* DE's answer after devo_solve ended with ds: where it came from (a seed that stayed the best
+ * names its heuristic), step 4 on it unless DE was stopped, and kept when not worse than the
+ * best so far, or always with random seeds only (so that plain DE stays measurable). */
+static int sched_de_answer(sched_state *s, int ds)
+{
+  const devo_schedule_opts *o = s->o;
+  const size_t n = (size_t)s->n;
+  devo_schedule_result *r = s->r;
+  devo_stats stats;
+  double value;
+  cand c;
+  int k, st;
+  devo_solver_best(s->d.s, &value, s->d.x);
+  devo_solver_stats(s->d.s, &stats);
+  devo_problem_etc_decode(s->d.p, s->d.x, s->d.a);
+  r->de_ran = 1;
+  r->status = ds;
+  r->evaluations = stats.evaluations;
+  r->generations = stats.generations;
+  r->backend = stats.backend;
+  jde_means(s->d.s, s->al, o, r);
+  c.source = DEVO_SCHED_FROM_DE;
+  c.heuristic = -1;
+  for (k = 0; stats.best_from_seed && k < s->nseeds; ++k)
+    if (memcmp(s->seeds + (size_t)k * n, s->d.a, n * sizeof(int)) == 0) {
+      c.source = s->changed[k] ? DEVO_SCHED_FROM_HEURISTIC_LS : DEVO_SCHED_FROM_HEURISTIC;
+      c.heuristic = s->heur[k];
+      break;
     }
-    st = devo__problem_set_etc_seeds(d.p, e, o->lambda, o->order, seeds, nseeds);
-    if (st != DEVO_OK) {
-      st = fail(r, st, "%s", devo_problem_errmsg(d.p));
-      goto done;
-    }
-    if ((st = devo_solver_create(&d.s, d.p, al)) != DEVO_OK) {
-      st = fail(r, st, "out of memory for the solver");
-      goto done;
-    }
-    d.x = (double *)devo__alloc(al, (size_t)n, sizeof(double));
-    d.a = (int *)devo__alloc(al, (size_t)n, sizeof(int));
-    if (!d.x || !d.a) {
-      st = fail(r, DEVO_E_NOMEM, "out of memory for DE's best");
-      goto done;
-    }
-    /* the set-up took time too: measure again */
-    avail = deadline - reserve - devo__now();
-    budget = fmin(avail - 0.001, avail / 1.01);
+  if (o->polish && ds != DEVO_STOPPED_BY_CALLBACK && ds != DEVO_INTERRUPTED &&
+      (st = sched_polish(s, &c.source)) != DEVO_OK)
+    return st;
+  st = eval_cand(s->e, o, s->d.a, c.source, c.heuristic, &c);
+  if (st != DEVO_OK)
+    return fail(r, st, "evaluation: %s", devo_status_message(st));
+  if (o->seeds == DEVO_ETC_SEED_NONE || c.obj <= s->best.obj)
+    s->best = c;
+  return DEVO_OK;
+}
+
+/* Step 3: DE seeded with step 2's schedules until the time left less de_reserve and the solve's
+ * allowed overrun, then its answer (step 4). Skipped when less than MIN_SOLVE_S would be left,
+ * also after the set-up. */
+static int sched_de(sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  const double reserve = de_reserve(s);
+  const double avail = s->deadline - reserve - devo__now();
+  int backend = o->backend, st, ds;
+  if (!(de_budget(avail) >= MIN_SOLVE_S) || interrupted(o))
+    return DEVO_OK;
+  if (backend == DEVO_BACKEND_AUTO)
+    backend = avail >= AUTO_GPU_MIN_S && devo_gpu_available(NULL, 0) ? DEVO_BACKEND_GPU
+                                                                     : DEVO_BACKEND_CPU;
+  if ((st = de_create(s)) != DEVO_OK)
+    return st;
+  /* the set-up took time too: measure again */
+  {
+    const double budget = de_budget(s->deadline - reserve - devo__now());
     if (budget < MIN_SOLVE_S)
-      goto searched;
-    if ((st = solver_setup(d.s, o, backend, budget)) != DEVO_OK) {
-      st = fail(r, st, "%s", devo_solver_errmsg(d.s));
-      goto done;
-    }
-    devo__solver_watch(d.s, o->interrupt);
-    ds = devo_solve(d.s);
-    if (ds < 0) {
-      st = fail(r, ds, "%s", devo_solver_errmsg(d.s));
-      goto done;
-    }
-    devo_solver_best(d.s, &value, d.x);
-    devo_solver_stats(d.s, &stats);
-    devo_problem_etc_decode(d.p, d.x, d.a);
-    r->de_ran = 1;
-    r->status = ds;
-    r->evaluations = stats.evaluations;
-    r->generations = stats.generations;
-    r->backend = stats.backend;
-    jde_means(d.s, al, o, r);
-    c.source = DEVO_SCHED_FROM_DE;
-    c.heuristic = -1;
-    if (stats.best_from_seed) /* name the heuristic behind the seed */
-      for (k = 0; k < nseeds; ++k)
-        if (memcmp(seeds + (size_t)k * n, d.a, (size_t)n * sizeof(int)) == 0) {
-          c.source = changed[k] ? DEVO_SCHED_FROM_HEURISTIC_LS : DEVO_SCHED_FROM_HEURISTIC;
-          c.heuristic = heur[k];
-          break;
-        }
-
-    /* 4. local search on DE's best until the deadline */
-    if (o->polish && ds != DEVO_STOPPED_BY_CALLBACK && ds != DEVO_INTERRUPTED) {
-      double left = deadline - devo__now();
-      int64_t moves = 0;
-      if (left > 0.0) {
-        st =
-            devo__etc_local_search_stop(e, d.a, o->order, o->lambda, 0, left, &moves, o->interrupt);
-        if (st != DEVO_OK) {
-          st = fail(r, st, "local search: %s", devo_status_message(st));
-          goto done;
-        }
-        r->ls_moves += moves;
-        if (moves > 0)
-          c.source =
-              c.source == DEVO_SCHED_FROM_DE ? DEVO_SCHED_FROM_DE_LS : DEVO_SCHED_FROM_HEURISTIC_LS;
-      }
-    }
-    h = c.heuristic;
-    k = c.source;
-    st = eval_cand(e, o, d.a, k, h, &c);
-    if (st != DEVO_OK) {
-      st = fail(r, st, "evaluation: %s", devo_status_message(st));
-      goto done;
-    }
-    /* 6. with random seeds only, DE's answer stands (plain DE stays measurable) */
-    if (o->seeds == DEVO_ETC_SEED_NONE || c.obj <= best.obj)
-      best = c;
+      return DEVO_OK;
+    if ((st = solver_setup(s->d.s, o, backend, budget)) != DEVO_OK)
+      return fail(s->r, st, "%s", devo_solver_errmsg(s->d.s));
   }
+  devo__solver_watch(s->d.s, o->interrupt);
+  ds = devo_solve(s->d.s);
+  if (ds < 0)
+    return fail(s->r, ds, "%s", devo_solver_errmsg(s->d.s));
+  return sched_de_answer(s, ds);
+}
 
-searched:
-  /* 5. iterated local search on the best so far until the deadline */
-  if (o->polish && o->ils_share > 0.0 && deadline - devo__now() > 0.0 &&
-      !(r->de_ran && (r->status == DEVO_STOPPED_BY_CALLBACK || r->status == DEVO_INTERRUPTED))) {
-    double obj = best.obj;
-    int stopped = 0;
-    memcpy(ils, best.assign, (size_t)n * sizeof(int));
-    st = iterated_ls(e, o, ils, &obj, ils + n, t0, deadline, &r->ils_rounds, &stopped);
-    if (st != DEVO_OK) {
-      st = fail(r, st, "iterated local search: %s", devo_status_message(st));
-      goto done;
-    }
-    if (stopped)
-      r->status = stopped;
-    if (obj < best.obj) {
-      st = eval_cand(e, o, ils, DEVO_SCHED_FROM_ILS, -1, &c);
-      if (st != DEVO_OK) {
-        st = fail(r, st, "evaluation: %s", devo_status_message(st));
-        goto done;
-      }
-      best = c;
-    }
-  }
+/* Step 5: iterated local search on the best so far until the deadline, unless polish is off,
+ * ils_share is 0, no time is left, or DE was stopped (the callback or the interrupt). */
+static int sched_ils(sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  devo_schedule_result *r = s->r;
+  const int de_stopped =
+      r->de_ran && (r->status == DEVO_STOPPED_BY_CALLBACK || r->status == DEVO_INTERRUPTED);
+  double obj = s->best.obj;
+  int stopped = 0, st;
+  cand c;
+  if (!(o->polish && o->ils_share > 0.0 && s->deadline - devo__now() > 0.0) || de_stopped)
+    return DEVO_OK;
+  memcpy(s->ils, s->best.assign, (size_t)s->n * sizeof(int));
+  st = iterated_ls(s->e, o, s->ils, &obj, s->ils + s->n, s->t0, s->deadline, &r->ils_rounds,
+                   &stopped);
+  if (st != DEVO_OK)
+    return fail(r, st, "iterated local search: %s", devo_status_message(st));
+  if (stopped)
+    r->status = stopped;
+  if (!(obj < s->best.obj))
+    return DEVO_OK;
+  st = eval_cand(s->e, o, s->ils, DEVO_SCHED_FROM_ILS, -1, &c);
+  if (st != DEVO_OK)
+    return fail(r, st, "evaluation: %s", devo_status_message(st));
+  s->best = c;
+  return DEVO_OK;
+}
 
-answer:
-  /* why the search ended (devo.h): the interrupt wins, then the callback, else the clock */
+/* Steps 1 to 5 (devo.h), or step 1 and the makespan search; the first error ends them. */
+static int sched_search(sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  int st;
+  if ((st = sched_alloc(s)) != DEVO_OK || (st = sched_seed_heuristics(s)) != DEVO_OK)
+    return st;
+  if (o->heuristic >= 0 || interrupted(o))
+    return DEVO_OK;
+  if (uses_ig(o))
+    return sched_makespan_search(s);
+  if ((st = sched_seed_ls(s)) != DEVO_OK || (st = sched_de(s)) != DEVO_OK)
+    return st;
+  return sched_ils(s);
+}
+
+/* Step 6: the best answer into assign and r, with why the search ended (devo.h): the interrupt
+ * wins, then the callback, else the clock (or DEVO_OK for a lone heuristic or o->steps done). */
+static void sched_finish(sched_state *s, int *assign)
+{
+  const devo_schedule_opts *o = s->o;
+  devo_schedule_result *r = s->r;
   if (interrupted(o))
     r->status = DEVO_INTERRUPTED;
   else if (r->status != DEVO_STOPPED_BY_CALLBACK && r->status != DEVO_INTERRUPTED)
-    r->status = o->heuristic >= 0 || ig_done ? DEVO_OK : DEVO_TIME_LIMIT;
-  st = DEVO_OK;
-  memcpy(assign, best.assign, (size_t)n * sizeof(int));
-  r->makespan = best.ms;
-  r->flowtime = best.ft;
-  r->objective = best.obj;
-  r->source = best.source;
-  r->heuristic = best.heuristic;
-done:
-  de_free(al, &d);
-  devo__free(al, plain);
-  devo__free(al, improved);
-  devo__free(al, ils);
-  r->elapsed = devo__now() - t0;
+    r->status = o->heuristic >= 0 || s->ig_done ? DEVO_OK : DEVO_TIME_LIMIT;
+  memcpy(assign, s->best.assign, (size_t)s->n * sizeof(int));
+  r->makespan = s->best.ms;
+  r->flowtime = s->best.ft;
+  r->objective = s->best.obj;
+  r->source = s->best.source;
+  r->heuristic = s->best.heuristic;
+}
+
+static int schedule_run(const devo_etc *e, const devo_schedule_opts *o, const devo__gls_tune *tune,
+                        int *assign, devo_schedule_result *r)
+{
+  sched_state s;
+  int st;
+  if (!r)
+    return DEVO_E_INVALID;
+  if ((st = sched_prepare(&s, e, o, tune, assign, r)) != DEVO_OK)
+    return st;
+  st = sched_search(&s);
+  if (st == DEVO_OK)
+    sched_finish(&s, assign);
+  sched_free(&s);
+  r->elapsed = devo__now() - s.t0;
   return st;
 }
 

@@ -1899,6 +1899,225 @@ TEST_CASE(schedule_ig_options)
   devo_etc_destroy(e);
 }
 
+/* ---- the deadline budget (devo_schedule_budget, engine/budget.c) --------------------------- */
+
+/* devo schedule's call: 512 x 16, the limit from start = 100 s, 0.25 s gone, the text lines. */
+static devo_budget_opts budget_case(void)
+{
+  devo_budget_opts bo;
+  memset(&bo, 0, sizeof bo);
+  bo.start = 100.0;
+  bo.time_limit = 1.0;
+  bo.now = 100.25;
+  bo.ntasks = 512;
+  bo.nmach = 16;
+  bo.answer = DEVO_ANSWER_ASSIGNMENT;
+  bo.value_bytes = 8;
+  bo.exits = 1;
+  bo.backend = DEVO_BACKEND_CPU;
+  return bo;
+}
+
+/* The shares computed by hand from the margins: 6 ms (a process that exits) or 1 ms (a caller
+ * that goes on), 0.2 us per task (text) or 2 us (with times), 0.3 ns per matrix byte, 150 ms for
+ * the GPU's exit; the rules: input by the deadline less the fixed part, the GPU waited for until
+ * half the limit, no search started later than 3 ms before the deadline, 5 ms of slack. */
+TEST_CASE(schedule_budget_arithmetic)
+{
+  devo_budget_opts bo = budget_case();
+  devo_budget b;
+  char err[256];
+  CHECK(devo_schedule_budget(&bo, &b, err, sizeof err) == DEVO_OK);
+  CHECK(err[0] == 0);
+  /* 1 - 0.25 - 0.006 - 512 * 2e-7 - 3e-10 * 512 * 16 * 8 */
+  CHECK_CLOSE(b.search, 0.7438779392, 0.0, 1e-12);
+  CHECK_CLOSE(b.reserve, 0.0061220608, 0.0, 1e-12);
+  CHECK_CLOSE(b.input_by, 100.994, 0.0, 1e-12);
+  CHECK_CLOSE(b.gpu_wait_by, 100.5, 0.0, 1e-12);
+  CHECK_CLOSE(b.start_by, 100.997, 0.0, 1e-12);
+  CHECK_CLOSE(b.slack, 0.005, 0.0, 0.0);
+  /* with start and finish times: 2 us per task */
+  bo.answer = DEVO_ANSWER_TIMES;
+  CHECK(devo_schedule_budget(&bo, &b, err, sizeof err) == DEVO_OK);
+  CHECK_CLOSE(b.search, 0.7429563392, 0.0, 1e-12);
+  /* the search on the GPU in a process that exits: 150 ms more */
+  bo.answer = DEVO_ANSWER_ASSIGNMENT;
+  bo.backend = DEVO_BACKEND_GPU;
+  CHECK(devo_schedule_budget(&bo, &b, err, sizeof err) == DEVO_OK);
+  CHECK_CLOSE(b.search, 0.5938779392, 0.0, 1e-12);
+  CHECK_CLOSE(b.reserve, 0.1561220608, 0.0, 1e-12);
+  /* devo serve's call: the JSON with times in memory, the matrix kept, the process goes on (the
+   * GPU's context too) */
+  bo.answer = DEVO_ANSWER_TIMES;
+  bo.value_bytes = 0;
+  bo.exits = 0;
+  CHECK(devo_schedule_budget(&bo, &b, err, sizeof err) == DEVO_OK);
+  CHECK_CLOSE(b.search, 0.747976, 0.0, 1e-12);
+  CHECK_CLOSE(b.reserve, 0.002024, 0.0, 1e-12);
+  CHECK_CLOSE(b.input_by, 100.999, 0.0, 1e-12);
+  CHECK_CLOSE(b.start_by, 100.997, 0.0, 1e-12);
+  /* before the input is read (0 x 0): the fixed part alone */
+  bo = budget_case();
+  bo.ntasks = bo.nmach = 0;
+  CHECK(devo_schedule_budget(&bo, &b, err, sizeof err) == DEVO_OK);
+  CHECK_CLOSE(b.search, 0.744, 0.0, 1e-12);
+  CHECK_CLOSE(b.reserve, 0.006, 0.0, 1e-15);
+  /* nothing left: the token 1 us; a limit below the fixed part: the input is due at start */
+  bo = budget_case();
+  bo.now = 101.5;
+  CHECK(devo_schedule_budget(&bo, &b, err, sizeof err) == DEVO_OK);
+  CHECK(b.search == 1e-6);
+  bo.time_limit = 0.004;
+  CHECK(devo_schedule_budget(&bo, &b, err, sizeof err) == DEVO_OK);
+  CHECK(b.input_by == 100.0);
+  CHECK_CLOSE(b.start_by, 100.001, 0.0, 1e-12);
+  /* now = 0: the call reads CLOCK_MONOTONIC, the clock of start */
+  bo = budget_case();
+  bo.now = 0.0;
+  bo.start = tc_now();
+  bo.time_limit = 10.0;
+  CHECK(devo_schedule_budget(&bo, &b, err, sizeof err) == DEVO_OK);
+  CHECKF(b.search <= 10.0 - b.reserve && b.search > 9.0 - b.reserve, "search %.9f", b.search);
+}
+
+/* More to do after the search never leaves the search more time: the share falls (or stays) with
+ * the tasks, the machines, the bytes per value, the times written, an exiting process, the GPU
+ * and the clock; the reserve grows with them. */
+TEST_CASE(schedule_budget_monotone)
+{
+  static const int tasks[] = {1, 2, 100, 512, 10000, 100000, 1000000};
+  static const int machs[] = {2, 3, 16, 64, 67};
+  devo_budget_opts bo = budget_case();
+  devo_budget b;
+  double prev, prev_reserve;
+  int k, j, answer, bytes, exits, backend;
+  bo.time_limit = 60.0;
+  for (answer = 0; answer < 2; ++answer)
+    for (exits = 0; exits < 2; ++exits)
+      for (backend = 0; backend < 2; ++backend)
+        for (bytes = 0; bytes <= 8; bytes += 8) {
+          bo.answer = answer;
+          bo.exits = exits;
+          bo.backend = backend ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU;
+          bo.value_bytes = bytes;
+          for (j = 0; j < 5; ++j) {
+            prev = INFINITY;
+            prev_reserve = 0.0;
+            for (k = 0; k < 7; ++k) {
+              bo.ntasks = tasks[k];
+              bo.nmach = machs[j];
+              CHECK(devo_schedule_budget(&bo, &b, NULL, 0) == DEVO_OK);
+              CHECKF(b.search <= prev && b.reserve >= prev_reserve,
+                     "%d x %d (answer %d, exits %d, backend %d, bytes %d): search %.17g after "
+                     "%.17g",
+                     tasks[k], machs[j], answer, exits, backend, bytes, b.search, prev);
+              prev = b.search;
+              prev_reserve = b.reserve;
+            }
+          }
+        }
+  /* one at a time from devo serve's call (the smallest reserve) to devo schedule's GPU one */
+  {
+    devo_budget_opts c = budget_case();
+    c.answer = DEVO_ANSWER_ASSIGNMENT;
+    c.value_bytes = 0;
+    c.exits = 0;
+    CHECK(devo_schedule_budget(&c, &b, NULL, 0) == DEVO_OK);
+    prev = b.search;
+    for (k = 0; k < 6; ++k) {
+      if (k == 0)
+        c.answer = DEVO_ANSWER_TIMES;
+      else if (k == 1)
+        c.value_bytes = 8;
+      else if (k == 2)
+        c.backend = DEVO_BACKEND_GPU; /* no exit: the same share */
+      else if (k == 3)
+        c.exits = 1;
+      else if (k == 4)
+        c.nmach = 64;
+      else
+        c.now += 0.1;
+      CHECK(devo_schedule_budget(&c, &b, NULL, 0) == DEVO_OK);
+      CHECKF(k == 2 ? b.search == prev : b.search < prev, "step %d: %.17g after %.17g", k, b.search,
+             prev);
+      prev = b.search;
+    }
+  }
+}
+
+/* Every field outside its documented range is refused with DEVO_E_INVALID, a message naming it,
+ * and *b unchanged. */
+TEST_CASE(schedule_budget_invalid)
+{
+  /* budget_case with one field changed (two for the size) */
+  static const struct {
+    double start, time_limit, now;
+    int ntasks, nmach, answer, value_bytes, exits, backend;
+    const char *word;
+  } bad[] = {
+      {-1.0, 1.0, 100.25, 512, 16, 0, 8, 1, 0, "start"},
+      {NAN, 1.0, 100.25, 512, 16, 0, 8, 1, 0, "start"},
+      {INFINITY, 1.0, 100.25, 512, 16, 0, 8, 1, 0, "start"},
+      {100.0, 0.0, 100.25, 512, 16, 0, 8, 1, 0, "time limit"},
+      {100.0, -1.0, 100.25, 512, 16, 0, 8, 1, 0, "time limit"},
+      {100.0, NAN, 100.25, 512, 16, 0, 8, 1, 0, "time limit"},
+      {100.0, 2e9, 100.25, 512, 16, 0, 8, 1, 0, "time limit"},
+      {100.0, 1.0, -1.0, 512, 16, 0, 8, 1, 0, "now"},
+      {100.0, 1.0, NAN, 512, 16, 0, 8, 1, 0, "now"},
+      {100.0, 1.0, INFINITY, 512, 16, 0, 8, 1, 0, "now"},
+      {100.0, 1.0, 100.25, 0, 16, 0, 8, 1, 0, "size"},
+      {100.0, 1.0, 100.25, 512, 0, 0, 8, 1, 0, "size"},
+      {100.0, 1.0, 100.25, 512, 1, 0, 8, 1, 0, "size"},
+      {100.0, 1.0, 100.25, -5, 16, 0, 8, 1, 0, "size"},
+      {100.0, 1.0, 100.25, DEVO_ETC_MAX_TASKS + 1, 16, 0, 8, 1, 0, "size"},
+      {100.0, 1.0, 100.25, 512, DEVO_ETC_MAX_MACHINES + 1, 0, 8, 1, 0, "size"},
+      {100.0, 1.0, 100.25, 1000000, 100, 0, 8, 1, 0, "size"}, /* over 2^26 values */
+      {100.0, 1.0, 100.25, 512, 16, 2, 8, 1, 0, "answer"},
+      {100.0, 1.0, 100.25, 512, 16, -1, 8, 1, 0, "answer"},
+      {100.0, 1.0, 100.25, 512, 16, 0, -1, 1, 0, "value_bytes"},
+      {100.0, 1.0, 100.25, 512, 16, 0, 65, 1, 0, "value_bytes"},
+      {100.0, 1.0, 100.25, 512, 16, 0, 8, 2, 0, "exits"},
+      {100.0, 1.0, 100.25, 512, 16, 0, 8, 1, DEVO_BACKEND_AUTO, "backend"},
+      {100.0, 1.0, 100.25, 512, 16, 0, 8, 1, 7, "backend"},
+  };
+  devo_budget_opts bo = budget_case();
+  devo_budget b, before;
+  char err[256];
+  size_t k;
+  memset(&before, 0x5a, sizeof before);
+  CHECK(devo_schedule_budget(&bo, &b, err, sizeof err) == DEVO_OK); /* the rows' base is valid */
+  CHECK(devo_schedule_budget(NULL, &b, err, sizeof err) == DEVO_E_INVALID);
+  CHECK(strstr(err, "NULL") != NULL);
+  CHECK(devo_schedule_budget(&bo, NULL, NULL, 0) == DEVO_E_INVALID);
+  for (k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+    bo.start = bad[k].start;
+    bo.time_limit = bad[k].time_limit;
+    bo.now = bad[k].now;
+    bo.ntasks = bad[k].ntasks;
+    bo.nmach = bad[k].nmach;
+    bo.answer = bad[k].answer;
+    bo.value_bytes = bad[k].value_bytes;
+    bo.exits = bad[k].exits;
+    bo.backend = bad[k].backend;
+    b = before;
+    CHECKF(devo_schedule_budget(&bo, &b, err, sizeof err) == DEVO_E_INVALID, "row %zu", k);
+    CHECKF(strstr(err, bad[k].word) != NULL, "row %zu: '%s' does not name %s", k, err, bad[k].word);
+    CHECKF(memcmp(&b, &before, sizeof b) == 0, "row %zu: *b changed", k);
+    CHECK(devo_schedule_budget(&bo, &b, NULL, 0) == DEVO_E_INVALID); /* no message buffer */
+  }
+  /* the edges that are valid */
+  bo = budget_case();
+  bo.start = 0.0;
+  bo.time_limit = 1e9;
+  bo.ntasks = 1;
+  bo.nmach = 2;
+  bo.value_bytes = 64;
+  CHECK(devo_schedule_budget(&bo, &b, err, sizeof err) == DEVO_OK);
+  bo.ntasks = 16384;
+  bo.nmach = 4096; /* exactly 2^26 values */
+  CHECK(devo_schedule_budget(&bo, &b, err, sizeof err) == DEVO_OK);
+}
+
 /* The optimal makespan of a tiny instance by enumerating every assignment (m^n), for the
  * lower bound of the pricing. */
 static double brute_force_makespan(const devo_etc *e)
@@ -2026,6 +2245,7 @@ static const tc_case cases[] = {
     TC(vnd_local_optimum), TC(sa_deltas),
     TC(schedule_ig_deterministic), TC(ig_lower_bound_brute_force), TC(ig_lower_bound_braun),
     TC(schedule_ig_options),
+    TC(schedule_budget_arithmetic), TC(schedule_budget_monotone), TC(schedule_budget_invalid),
 };
 
 int main(int argc, char **argv)

@@ -711,6 +711,71 @@ void devo_schedule_opts_init(devo_schedule_opts *o);
 int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assign,
                       devo_schedule_result *r);
 
+/* ---- the deadline budget of a scheduling call --------------------------------------------- */
+
+/* A caller with a deadline must keep some of it back from devo_schedule_run for what comes after
+ * the search: the timeline, writing the answer, giving memory back and, for a program, its own
+ * exit. devo_schedule_budget says how much, with the margins measured for `devo schedule` and
+ * `devo serve` (which both use it; engine/budget.c gives each margin's measurement), and the rest
+ * of their deadline rules: when to stop waiting for the input and for the GPU, when a search is
+ * no longer worth starting, and when an answer is late. */
+
+/* What is written per task after the search (devo_budget_opts.answer). */
+enum {
+  DEVO_ANSWER_ASSIGNMENT = 0, /* each task's machine ("task,machine" lines): 0.2 us per task */
+  DEVO_ANSWER_TIMES = 1       /* with each task's start and finish (devo_etc_timeline; CSV, JSON
+                                 with the schedule): 2 us per task */
+};
+
+/* A caller's deadline and what it still has to do after the search. Zero-initialise it, then
+ * set start, time_limit and the fields that apply. Times are seconds of CLOCK_MONOTONIC
+ * (clock_gettime), the clock of devo_read_limits.deadline. */
+typedef struct devo_budget_opts {
+  double start;      /* the moment time_limit counts from (the process's start, a request's
+                        arrival), finite, >= 0. For an absolute deadline D alone: start = now,
+                        time_limit = D - now */
+  double time_limit; /* seconds from start to the deadline, > 0 and <= 1e9 */
+  double now;        /* the moment the search starts, > 0; 0 = read the clock in the call */
+  int ntasks, nmach; /* the instance's size; 0 and 0 before it is known (only the parts that do
+                        not depend on it count then) */
+  int answer;        /* DEVO_ANSWER_*: what is written per task */
+  int value_bytes;   /* bytes per matrix value given back after the answer and before the
+                        deadline: 8 (sizeof(double)) when the devo_etc is freed or unmapped at
+                        the process's exit, 0 when the memory is kept (0 .. 64): 0.3 ms per MB */
+  int exits;         /* 1: the process ends right after the answer, inside the deadline (6 ms
+                        kept back for its end, instead of 1 ms for a caller that goes on) */
+  int backend;       /* DEVO_BACKEND_CPU or DEVO_BACKEND_GPU: where the search runs; with
+                        exits = 1 the GPU's context is torn down at exit (150 ms kept back) */
+} devo_budget_opts;
+
+/* The budget: absolute times are seconds of CLOCK_MONOTONIC, like start. */
+typedef struct devo_budget {
+  double search;      /* devo_schedule_opts.time_limit for a search that starts at now: the time
+                         from now to the deadline less reserve, at least 1e-6 (so that the
+                         heuristics still answer when nothing is left) */
+  double reserve;     /* seconds kept back after the search: a fixed part (6 ms with exits, else
+                         1 ms), a part per task (answer), per byte (value_bytes) and the GPU's
+                         exit */
+  double input_by;    /* absolute: reading the input counts inside the deadline and must end by
+                         then (devo_read_limits.deadline): start + time_limit less the fixed part
+                         of reserve, not before start */
+  double gpu_wait_by; /* absolute: a search that wants a GPU still starting (devo_gpu_available
+                         on another thread) waits at most until then, half the limit after start,
+                         and searches on the CPU after it */
+  double start_by;    /* absolute: a search that cannot start by then (3 ms before the deadline)
+                         is not worth starting: answer with one heuristic (DEVO_HEUR_MCT, O(nm))
+                         instead */
+  double slack;       /* seconds: an answer later than the deadline + slack (5 ms) missed it */
+} devo_budget;
+
+/* Fills *b from o: the share of the deadline for devo_schedule_run and the rules above. The
+ * share is monotone: never larger for more tasks, machines, value bytes, times written, an
+ * exiting process, the GPU or a later now. Pure arithmetic on its arguments (with one clock read
+ * when o->now is 0): thread-safe. err: caller's buffer for a one-line message (may be NULL).
+ * Returns DEVO_OK, or DEVO_E_INVALID (o or b NULL, or a field outside the range given above: err
+ * says which; *b unchanged). */
+int devo_schedule_budget(const devo_budget_opts *o, devo_budget *b, char *err, size_t errlen);
+
 /* ---- schedules for resource managers: names, times, sources ------------------------------- */
 
 /* Longest task or machine name, in bytes (UTF-8), without the terminating NUL. */

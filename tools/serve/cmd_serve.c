@@ -34,14 +34,10 @@
 #include "tools/sched_json.h"
 #include "serve_req.h"
 
-/* A search shorter than this is not worth a slot: the request gets the quick answer. */
-#define MIN_RUN_S 0.003
-/* Time kept back from the search for the timeline and the JSON answer: a fixed part and a part
- * per task (devo schedule's figure for JSON with the schedule: 2 us per task; 0.5 us since the
- * writer formats numbers itself, issue 26: the rest is room for a thread taken off its core). */
-#define ANSWER_MARGIN_S   0.001
-#define ANSWER_PER_TASK_S 2e-6
-/* The fixed reserve above holds on a machine with a free core for each search; where the
+/* The deadline budget of a request is the library's (devo_schedule_budget, engine/budget.c): the
+ * time kept back from the search for the timeline and the JSON answer (a fixed part and a part
+ * per task), the latest start worth a slot (else the quick answer) and the slack of a late
+ * answer. That fixed reserve holds on a machine with a free core for each search; where the
  * answers come later than planned (a search preempted near its end on a loaded machine, a GPU
  * search that stops a kernel late), each search also keeps back the largest lateness of the
  * last LATE_WINDOW answers of its backend, at most LATE_MAX_SHARE of the time it has. */
@@ -50,8 +46,6 @@
 /* Of the 5 ms that an answer may take past its deadline, the learnt part may use this much (the
  * rest is for the send and the client): a search shortened less costs less in quality. */
 #define LATE_SLACK_USE 0.002
-/* An answer later than its deadline + this is an overrun (metrics, deadline_met). */
-#define DEADLINE_SLACK_S 0.005
 
 static const char *const serve_help =
     "usage: devo serve [options]\n"
@@ -126,7 +120,7 @@ typedef struct serve_opts {
 
 /* A request waiting for a search slot (on its connection thread's stack). */
 typedef struct waiter {
-  double deadline;
+  double deadline, start_by; /* start_by: the budget's, the latest start worth a slot */
   struct waiter *next;
 } waiter;
 
@@ -319,7 +313,7 @@ static double estimated_start(const server *s, double now)
         best = k;
     if (!w)
       return free_at[best];
-    if (free_at[best] + MIN_RUN_S <= w->deadline)
+    if (free_at[best] <= w->start_by)
       free_at[best] = w->deadline;
   }
 }
@@ -363,13 +357,13 @@ static void unlink_waiter(server *s, waiter *w)
 enum { ADMIT_RUN, ADMIT_QUICK, ADMIT_FULL };
 
 /* Admits a request whose deadline is given: ADMIT_RUN with *slot taken (release_slot after),
- * ADMIT_QUICK (it cannot start before its deadline), ADMIT_FULL (the queue is full). Waits at
- * most until deadline - MIN_RUN_S. */
-static int admit(server *s, double deadline, int *slot)
+ * ADMIT_QUICK (it cannot start by start_by, its budget's latest start worth a search),
+ * ADMIT_FULL (the queue is full). Waits at most until start_by. */
+static int admit(server *s, double deadline, double start_by, int *slot)
 {
   waiter w;
   struct timespec until;
-  double now = now_s(), limit = deadline - MIN_RUN_S;
+  double now = now_s(), limit = start_by;
   int rc;
   pthread_mutex_lock(&s->mu);
   if (s->running < s->o.workers && !s->head) {
@@ -386,6 +380,7 @@ static int admit(server *s, double deadline, int *slot)
     return ADMIT_FULL;
   }
   w.deadline = deadline;
+  w.start_by = start_by;
   w.next = NULL;
   if (s->tail)
     s->tail->next = &w;
@@ -416,8 +411,9 @@ static int admit(server *s, double deadline, int *slot)
 
 /* ---- answers -------------------------------------------------------------------------------- */
 
-/* Counts an answer of a schedule request in the metrics; latency from the complete request. */
-static void count_answer(server *s, const req *q, double deadline)
+/* Counts an answer of a schedule request in the metrics; latency from the complete request; an
+ * answer later than deadline + slack is an overrun. */
+static void count_answer(server *s, const req *q, double deadline, double slack)
 {
   const double lat = q->t_answer - q->t_complete;
   int b = 0;
@@ -427,7 +423,7 @@ static void count_answer(server *s, const req *q, double deadline)
   s->hist[b]++;
   s->lat_sum += lat;
   s->lat_count++;
-  if (deadline > 0.0 && q->t_answer > deadline + DEADLINE_SLACK_S)
+  if (deadline > 0.0 && q->t_answer > deadline + slack)
     s->overruns++;
   pthread_mutex_unlock(&s->mu);
 }
@@ -648,6 +644,24 @@ static void late_record(server *s, int b, double late)
   pthread_mutex_unlock(&s->mu);
 }
 
+/* The deadline budget of request r for a search on backend from now (devo_schedule_budget): its
+ * time_limit counts from the complete body, the answer (JSON with start and finish times) is
+ * written into memory, and the service goes on (its heap keeps the matrix's memory). */
+static int request_budget(const serve_req *r, const req *q, int backend, double now, devo_budget *b,
+                          char *err, size_t errlen)
+{
+  devo_budget_opts bo;
+  memset(&bo, 0, sizeof bo);
+  bo.start = q->t_complete;
+  bo.time_limit = r->time_limit;
+  bo.now = now;
+  bo.ntasks = devo_etc_ntasks(r->e);
+  bo.nmach = devo_etc_nmach(r->e);
+  bo.answer = DEVO_ANSWER_TIMES;
+  bo.backend = backend;
+  return devo_schedule_budget(&bo, b, err, errlen);
+}
+
 /* Runs the search (or the quick heuristic) and writes the JSON answer into *buf. Returns 0, or
  * the library's status with its message in res->message. */
 static int search(server *s, const serve_req *r, double deadline, int quick, double waited, req *q,
@@ -655,11 +669,11 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
 {
   const int n = devo_etc_ntasks(r->e);
   int *assign = (int *)malloc((size_t)n * sizeof(int)), st, gpu = 0;
-  const double fixed = ANSWER_MARGIN_S + ANSWER_PER_TASK_S * n;
-  double t_run, left;
+  double t_run;
   double *start = (double *)malloc((size_t)n * sizeof(double));
   double *finish = (double *)malloc((size_t)n * sizeof(double));
   devo_schedule_opts so;
+  devo_budget b;
   sched_answer sa;
   extra_info x;
   FILE *f;
@@ -686,11 +700,15 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
   }
   so.backend = gpu ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU;
   t_run = now_s();
-  left = deadline - t_run - fixed;
-  so.time_limit = fmax(
-      left - (quick ? 0.0 : fmin(late_reserve(s, gpu), LATE_MAX_SHARE * fmax(left, 0.0))), 1e-6);
-  q->budget = so.time_limit;
-  st = devo_schedule_run(r->e, &so, assign, res);
+  st = request_budget(r, q, so.backend, t_run, &b, res->message, sizeof res->message);
+  if (st == DEVO_OK) {
+    /* the learnt part of the reserve, at most LATE_MAX_SHARE of the search's time */
+    so.time_limit =
+        quick ? b.search
+              : fmax(b.search - fmin(late_reserve(s, gpu), LATE_MAX_SHARE * b.search), 1e-6);
+    q->budget = so.time_limit;
+    st = devo_schedule_run(r->e, &so, assign, res);
+  }
   if (gpu)
     atomic_store(&s->gpu_busy, 0);
   q->t_searched = now_s();
@@ -708,7 +726,7 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
   sa.order = r->order;
   sa.seed = r->seed;
   sa.elapsed = now_s() - (deadline - r->time_limit);
-  sa.deadline_met = sa.elapsed <= r->time_limit + DEADLINE_SLACK_S;
+  sa.deadline_met = sa.elapsed <= r->time_limit + b.slack;
   x.admission = quick ? "quick" : "search";
   x.queue_wait = waited;
   sa.extra = extra_members;
@@ -719,7 +737,7 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
   if (f)
     fclose(f);
   if (!quick) /* the answer is ready: how much later than its search's end + the fixed reserve */
-    late_record(s, gpu, now_s() - (t_run + q->budget + fixed));
+    late_record(s, gpu, now_s() - (t_run + q->budget + b.reserve));
   if (st != DEVO_OK) {
     free(*buf);
     *buf = NULL;
@@ -758,7 +776,8 @@ static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
   serve_req r;
   serve_err err;
   devo_schedule_result res;
-  char *buf = NULL, unknown[80] = "";
+  devo_budget b;
+  char *buf = NULL, unknown[80] = "", why[256];
   size_t len = 0;
   double deadline;
   int rc, adm, slot = -1, st;
@@ -775,7 +794,11 @@ static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
   if (rc)
     return respond_error(s, c, q, err.http, err.http == 503 ? OUT_ERROR : OUT_BAD_REQUEST, &err);
   deadline = q->t_complete + r.time_limit;
-  adm = admit(s, deadline, &slot);
+  if (request_budget(&r, q, DEVO_BACKEND_CPU, q->t_parsed, &b, why, sizeof why) != DEVO_OK) {
+    serve_req_free(&r);
+    return respond_msg(s, c, q, 500, OUT_ERROR, "deadline budget: %s", why);
+  }
+  adm = admit(s, deadline, b.start_by, &slot);
   q->t_admitted = now_s();
   if (adm == ADMIT_FULL) {
     serve_req_free(&r);
@@ -797,7 +820,7 @@ static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
   q->stop = devo_status_name(res.status);
   rc = respond(s, c, q, 200, adm == ADMIT_RUN ? OUT_SEARCH : OUT_QUICK, buf, len,
                "application/json");
-  count_answer(s, q, deadline);
+  count_answer(s, q, deadline, b.slack);
   return (enum MHD_Result)rc;
 }
 
