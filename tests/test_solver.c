@@ -871,13 +871,13 @@ TEST_CASE(coord_bounds_backends)
 }
 
 /* Every vector of the initial population inside its coordinate's box, spread over it; every
- * vector of the final population and the best inside, for every bound rule and the three
- * families of trial code (rand1bin, a variant with jDE and GOBL's opposites, SHADE); the same
- * bits on 1 and 3 threads. */
+ * vector of the final population and the best inside, for every bound rule and every family of
+ * trial code (plain rand1bin, a variant with the binomial and with the exponential crossover and
+ * GOBL's opposites, SHADE); the same bits on 1 and 3 threads. */
 TEST_CASE(coord_bounds_respected)
 {
   enum { NP = 40 };
-  static const char *const algos[] = {"de", "gojde", "shade"};
+  static const char *const algos[] = {"de", "jde", "gojde", "shade"};
   devo_problem *p = NULL;
   double lo[CB_D], hi[CB_D], pop[2][NP * CB_D], best[CB_D];
   int rule, a, t, i, j;
@@ -903,7 +903,7 @@ TEST_CASE(coord_bounds_respected)
     }
     devo_solver_destroy(s);
   }
-  for (a = 0; a < 3; ++a)
+  for (a = 0; a < 4; ++a)
     for (rule = DEVO_BOUNDS_REINIT; rule <= DEVO_BOUNDS_MIDPOINT; ++rule) {
       for (t = 0; t < 2; ++t) {
         devo_solver *s = solver(p, NP, 1.9, 0.9, 5); /* F = 1.9 sends mutants out */
@@ -943,15 +943,15 @@ static void run_pop(devo_problem *p, const char *algo, int np, int dim, double *
 }
 
 /* The same bounds on every coordinate through devo_problem_set_bounds give the bits of the one
- * box of devo_problem_set_box / devo_problem_set_user: built-in and user problems, three
- * families of trial code. */
+ * box of devo_problem_set_box / devo_problem_set_user: built-in and user problems, every family
+ * of trial code. */
 TEST_CASE(coord_bounds_uniform_same_bits)
 {
   enum { NP = 24, D = 12 };
-  static const char *const algos[] = {"de", "gojde", "shade"};
+  static const char *const algos[] = {"de", "jde", "gojde", "shade"};
   double a[(NP + 1) * D], b[(NP + 1) * D], lo[D], hi[D];
   int k, j;
-  for (k = 0; k < 3; ++k) {
+  for (k = 0; k < 4; ++k) {
     devo_problem *p = make("rastrigin", D), *q = make("rastrigin", D), *u = NULL, *v = NULL;
     CHECK(devo_problem_set_box(p, -90.0, 90.0) == DEVO_OK); /* the shift is in [-80, 80] */
     for (j = 0; j < D; ++j) {
