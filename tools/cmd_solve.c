@@ -433,9 +433,10 @@ int cmd_solve(int argc, char **argv)
     devo_problem_destroy(p);
     return rc;
   }
-  if (cli_apply_box("solve", p, a.ranges, a.lower, a.upper)) {
+  rc = cli_apply_box("solve", p, a.ranges, a.lower, a.upper);
+  if (rc) {
     devo_problem_destroy(p);
-    return CLI_USAGE;
+    return rc;
   }
   if (devo_solver_create(&s, p, NULL) != DEVO_OK) {
     devo_problem_destroy(p);
