@@ -665,6 +665,97 @@ TEST_CASE(bench_options_taken)
   free(b);
 }
 
+/* The x line of `devo solve --print-x` (dim values), and the whole output in *text. */
+static int solve_x(const char *args, double *x, int dim, char **text)
+{
+  char cmd[1024], *out = NULL, *p;
+  int j, rc;
+  snprintf(cmd, sizeof cmd, "%s solve --problem sphere --dim %d --max-evals 3000 --print-x %s",
+           tc_devo_bin(), dim, args);
+  rc = tc_run(cmd, &out, NULL);
+  CHECKF(rc == 0, "rc %d: %s", rc, cmd);
+  p = out ? strstr(out, "\nx ") : NULL;
+  CHECK(p != NULL);
+  for (j = 0, p = p ? p + 2 : NULL; p && j < dim; ++j)
+    x[j] = strtod(p, &p);
+  *text = out;
+  return rc;
+}
+
+/* Whether two outputs of solve_x give the same best value and vector, bit for bit as printed
+ * (%.17g; the elapsed time differs). */
+static int same_answer(const char *a, const char *b)
+{
+  const char *pa = a ? strstr(a, "\nbest ") : NULL, *pb = b ? strstr(b, "\nbest ") : NULL;
+  const char *xa = a ? strstr(a, "\nx ") : NULL, *xb = b ? strstr(b, "\nx ") : NULL;
+  return pa && pb && xa && xb && strncmp(pa, pb, strcspn(pa + 1, "\n") + 1) == 0 &&
+         strcmp(xa, xb) == 0;
+}
+
+/* --lower/--upper as D numbers (a list, or @FILE one per line or with commas): each coordinate
+ * keeps to its own box; the same box for every coordinate in a list gives the bits of one
+ * number; bad lists exit 2 with one line naming the option and the coordinate. The shifted
+ * sphere's optimum at D = 3, data seed 1, is (-30.11..., -48.44..., 13.61...). */
+TEST_CASE(solve_coord_bounds)
+{
+  const double lo[3] = {-31.0, -100.0, 13.0}, hi[3] = {-30.0, 100.0, 14.0};
+  double x[3], y[3];
+  char *a = NULL, *b = NULL, cmd[512];
+  const char *base = "solve --problem sphere --dim 3 --max-evals 3000";
+  FILE *f;
+  int j;
+  solve_x("--lower=-31,-100,13 --upper -30,100,14", x, 3, &a);
+  for (j = 0; j < 3; ++j)
+    CHECKF(x[j] >= lo[j] && x[j] <= hi[j], "coordinate %d: %.17g", j, x[j]);
+  /* the same bounds from files: one per line, and comma-separated with blanks */
+  f = fopen("cli_lower.txt", "w");
+  CHECK(f != NULL);
+  fputs("-31\n-100\n13\n", f);
+  fclose(f);
+  f = fopen("cli_upper.txt", "w");
+  CHECK(f != NULL);
+  fputs("-30, 100, 14\n", f);
+  fclose(f);
+  solve_x("--lower @cli_lower.txt --upper @cli_upper.txt", y, 3, &b);
+  CHECKF(same_answer(a, b), "list:\n%s\nfiles:\n%s", a ? a : "", b ? b : "");
+  free(a);
+  free(b);
+  /* one side listed, the other one number or absent (the function's [-100, 100]) */
+  solve_x("--lower -31,-100,13", x, 3, &a);
+  for (j = 0; j < 3; ++j)
+    CHECKF(x[j] >= lo[j] && x[j] <= 100.0, "coordinate %d: %.17g", j, x[j]);
+  free(a);
+  /* the same box on every coordinate: the bits of a single number */
+  solve_x("--lower -90,-90,-90 --upper 90,90,90", x, 3, &a);
+  solve_x("--lower -90 --upper 90", y, 3, &b);
+  CHECKF(same_answer(a, b), "list:\n%s\none number:\n%s", a ? a : "", b ? b : "");
+  free(a);
+  free(b);
+  /* refusals: one line, exit 2 */
+  snprintf(cmd, sizeof cmd, "%s --lower -31,-100", base);
+  expect_error(cmd, 2, "--lower:1:9: 2 lower bounds, expected one per coordinate (3)");
+  snprintf(cmd, sizeof cmd, "%s --upper 1,2,3,4", base);
+  expect_error(cmd, 2, "--upper:1:7: more than 3 upper bounds");
+  snprintf(cmd, sizeof cmd, "%s --upper -30,nan,14", base);
+  expect_error(cmd, 2, "--upper:1:5: upper bound 'nan' (coordinate 1): not a finite number");
+  snprintf(cmd, sizeof cmd, "%s --lower -31,,13", base);
+  expect_error(cmd, 2, "--lower:1:5: empty field (coordinate 1)");
+  snprintf(cmd, sizeof cmd, "%s --lower -31,5,13 --upper -30,4,14", base);
+  expect_error(cmd, 2, "--lower/--upper: coordinate 1: bounds [5, 4]");
+  snprintf(cmd, sizeof cmd, "%s --lower -31,-100,20 --upper -30,100,25", base);
+  expect_error(cmd, 2, "excludes the optimum of sphere: coordinate 2");
+  f = fopen("cli_lower.txt", "w");
+  CHECK(f != NULL);
+  fputs("-31\n-100\n1e999\n", f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s --lower @cli_lower.txt", base);
+  expect_error(cmd, 2, "--lower @cli_lower.txt:3:1: lower bound '1e999' (coordinate 2)");
+  snprintf(cmd, sizeof cmd, "%s --lower @cli_missing.txt", base);
+  expect_error(cmd, 2, "--lower @cli_missing.txt: ");
+  remove("cli_lower.txt");
+  remove("cli_upper.txt");
+}
+
 static const tc_case cases[] = {TC(bad_usage_exits_2),
                                 TC(help_and_version),
                                 TC(every_command_answers_version),
@@ -677,7 +768,8 @@ static const tc_case cases[] = {TC(bad_usage_exits_2),
                                 TC(schedule_progress_line),
                                 TC(programs_help_and_version),
                                 TC(bench_bad_options_exit_2),
-                                TC(bench_options_taken)};
+                                TC(bench_options_taken),
+                                TC(solve_coord_bounds)};
 
 int main(int argc, char **argv)
 {

@@ -3,6 +3,7 @@
  * iteration, one-line errors and the exit codes of DESIGN.md. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "problems/read_src.h" /* the library's bounded reader, for lists of numbers in files */
 #include "tool_util.h"
 
 #include <errno.h>
@@ -286,20 +287,173 @@ double cli_process_elapsed(void)
   return mono_now() - process_start;
 }
 
+/* The values of text (len bytes; changed and restored while parsed) into out: separated by
+ * blanks, or by one ',' or ';' each. An empty field between two of those (or before or after one
+ * on its line) is an error, not skipped (it shifted the later values to other machines: found in
+ * review). */
+static int parse_numbers(const char *cmd, const cli_numbers *ns, char *text, size_t len,
+                         double *out)
+{
+  size_t i = 0;
+  long row = 1, col = 1;
+  int k = 0, rc = 0, have = 0, hard = 0;
+  char at[48] = "";
+  while (i <= len && rc == 0) {
+    char c = i < len ? text[i] : '\n';
+    if (ns->say_index)
+      snprintf(at, sizeof at, " (%s %d)", ns->per, k);
+    if (c == '\n' || c == ',' || c == ';') {
+      if ((c != '\n' && !have) || (c == '\n' && hard && !have)) {
+        rc = cli_usage_error(cmd, "%s:%ld:%ld: empty field%s", ns->name, row, col, at);
+        break;
+      }
+      hard = c != '\n';
+      have = 0;
+      if (c != '\n')
+        col++;
+      else if (i < len) { /* not the end of the text */
+        row++;
+        col = 1;
+      }
+      i++;
+    } else if (c == ' ' || c == '\t' || c == '\r') {
+      i++;
+      col++;
+    } else {
+      have = 1;
+      size_t b = i;
+      char *end;
+      double x;
+      char save;
+      while (i < len && !strchr(",; \t\r\n", text[i]))
+        i++;
+      save = text[i];
+      text[i] = 0;
+      errno = 0;
+      x = strtod(text + b, &end);
+      if (end == text + b || *end || errno || !isfinite(x) || x < ns->min ||
+          strspn(text + b, "0123456789.eE+-") != (size_t)(i - b))
+        rc = cli_usage_error(cmd, "%s:%ld:%ld: %s '%s'%s: not a finite number%s", ns->name, row,
+                             col, ns->what, text + b, at, ns->min == 0.0 ? " >= 0" : "");
+      else if (k >= ns->n)
+        rc = cli_usage_error(cmd, "%s:%ld:%ld: more than %d %ss (one per %s)", ns->name, row, col,
+                             ns->n, ns->what, ns->per);
+      else
+        out[k++] = x;
+      text[i] = save;
+      col += (long)(i - b);
+    }
+  }
+  if (rc == 0 && k != ns->n)
+    rc = cli_usage_error(cmd, "%s:%ld:%ld: %d %ss, expected one per %s (%d)", ns->name, row, col, k,
+                         ns->what, ns->per, ns->n);
+  return rc;
+}
+
+int cli_read_numbers(const char *cmd, const cli_numbers *ns, int fd, const char *list,
+                     double deadline, double *out)
+{
+  char *text = NULL, err[512];
+  size_t len = 0;
+  int rc;
+  if (fd >= 0) {
+    /* bounded like an ETC matrix: n values of at most DEVO_ETC_MAX_FIELD characters each, with a
+     * separator, and under the deadline */
+    devo__rdlim lim;
+    lim.max_bytes = (size_t)ns->n * (DEVO_ETC_MAX_FIELD + 2) + 4096;
+    lim.max_line = lim.max_bytes;
+    lim.deadline = deadline;
+    /* the option first, unless the name starts with it already ("--lower @FILE") */
+    const char *opt = strncmp(ns->name, ns->opt, strlen(ns->opt)) == 0 ? "" : ns->opt;
+    rc = devo__read_all(NULL, fd, ns->name, &lim, NULL, &text, &len, err, sizeof err);
+    close(fd);
+    if (rc == DEVO_E_IO &&
+        strstr(err, strerror(EISDIR))) /* a directory opens, and its reading fails */
+      return cli_usage_error(cmd, "%s%s%s: %s", opt, *opt ? " " : "", ns->name, strerror(EISDIR));
+    if (rc != DEVO_OK) {
+      fprintf(stderr, "devo %s: %s%s%s\n", cmd, opt, *opt ? " " : "", err);
+      return cli_exit_for_status(rc);
+    }
+  } else {
+    len = strlen(list);
+    text = (char *)malloc(len + 1);
+    if (!text)
+      return cli_runtime_error(cmd, "out of memory");
+    memcpy(text, list, len + 1);
+  }
+  rc = parse_numbers(cmd, ns, text, len, out);
+  free(text);
+  return rc;
+}
+
+/* One side of the box, coordinate by coordinate, into out (dim values): a single number for
+ * every coordinate, a list a,b,c, or @FILE; an absent side (val NULL) leaves out as it is. */
+static int box_side(const char *cmd, const char *opt, const char *val, int dim, double *out)
+{
+  char name[4096];
+  cli_numbers ns;
+  int fd = -1, j;
+  if (!val)
+    return 0;
+  if (val[0] != '@' && !strchr(val, ',')) {
+    double x;
+    if (cli_double(cmd, opt, val, &x))
+      return CLI_USAGE;
+    for (j = 0; j < dim; ++j)
+      out[j] = x;
+    return 0;
+  }
+  if (val[0] == '@') {
+    fd = cli_open_input(val + 1);
+    if (fd < 0)
+      return cli_usage_error(cmd, "%s %s: %s", opt, val, strerror(errno));
+  }
+  snprintf(name, sizeof name, "%s%s%s", opt, fd >= 0 ? " " : "", fd >= 0 ? val : "");
+  ns.name = name;
+  ns.opt = opt;
+  ns.what = strcmp(opt, "--lower") == 0 ? "lower bound" : "upper bound";
+  ns.per = "coordinate";
+  ns.n = dim;
+  ns.min = -(double)INFINITY;
+  ns.say_index = 1;
+  return cli_read_numbers(cmd, &ns, fd, val, 0.0, out);
+}
+
+/* A box side given as a list or a file, not as one number. */
+static int box_listed(const char *val)
+{
+  return val && (val[0] == '@' || strchr(val, ','));
+}
+
 int cli_apply_box(const char *cmd, devo_problem *p, const char *ranges, const char *lower,
                   const char *upper)
 {
-  double lo, hi;
+  double lo, hi, *box;
+  int rc, dim;
   if (ranges && devo_problem_set_ranges(p, ranges) != DEVO_OK)
     return cli_usage_error(cmd, "--ranges: %s", devo_problem_errmsg(p));
   if (!lower && !upper)
     return 0;
   if (devo_problem_bounds(p, &lo, &hi) != DEVO_OK)
     return cli_usage_error(cmd, "no problem is configured");
-  if ((lower && cli_double(cmd, "--lower", lower, &lo)) ||
-      (upper && cli_double(cmd, "--upper", upper, &hi)))
-    return CLI_USAGE;
-  if (devo_problem_set_box(p, lo, hi) != DEVO_OK)
-    return cli_usage_error(cmd, "--lower/--upper: %s", devo_problem_errmsg(p));
-  return 0;
+  if (!box_listed(lower) && !box_listed(upper)) { /* one box for every coordinate */
+    if ((lower && cli_double(cmd, "--lower", lower, &lo)) ||
+        (upper && cli_double(cmd, "--upper", upper, &hi)))
+      return CLI_USAGE;
+    if (devo_problem_set_box(p, lo, hi) != DEVO_OK)
+      return cli_usage_error(cmd, "--lower/--upper: %s", devo_problem_errmsg(p));
+    return 0;
+  }
+  dim = devo_problem_dim(p);
+  box = (double *)malloc(2 * (size_t)dim * sizeof(double));
+  if (!box)
+    return cli_runtime_error(cmd, "out of memory for the bounds of %d coordinates", dim);
+  devo_problem_bounds_vec(p, box, box + dim); /* an absent side keeps the problem's */
+  rc = box_side(cmd, "--lower", lower, dim, box);
+  if (!rc)
+    rc = box_side(cmd, "--upper", upper, dim, box + dim);
+  if (!rc && devo_problem_set_bounds(p, box, box + dim) != DEVO_OK)
+    rc = cli_usage_error(cmd, "--lower/--upper: %s", devo_problem_errmsg(p));
+  free(box);
+  return rc;
 }

@@ -95,10 +95,32 @@ void cli_mark_start(void);
 double cli_process_elapsed(void);
 
 /* --ranges, --lower and --upper of solve and eval (each NULL when absent) on a configured problem:
- * devo_problem_set_ranges, then devo_problem_set_box with the given bounds (an absent one stays).
- * Prints the library's one-line refusal and returns CLI_USAGE, or returns 0. */
+ * devo_problem_set_ranges, then the given bounds (an absent side keeps the problem's). Each of
+ * --lower and --upper is one number (every coordinate: devo_problem_set_box), or D numbers
+ * (D = the problem's dimension) as a list "a,b,c" or as "@FILE" (cli_read_numbers' format), one
+ * per coordinate (devo_problem_set_bounds). Prints a one-line refusal naming the option (and the
+ * coordinate) and returns CLI_USAGE (CLI_RUNTIME when out of memory), or returns 0. */
 int cli_apply_box(const char *cmd, devo_problem *p, const char *ranges, const char *lower,
                   const char *upper);
+
+/* A list of n numbers of an option (--ready of schedule, --lower and --upper of solve). */
+typedef struct cli_numbers {
+  const char *name; /* where they come from, in messages: the file, or the option */
+  const char *opt;  /* the option, for errors of reading a file: "--ready" */
+  const char *what; /* one value, in messages: "ready time" */
+  const char *per;  /* what each value is for: "machine" (one per machine) */
+  int n;            /* how many there must be */
+  double min;       /* the smallest allowed (-INFINITY: any finite number) */
+  int say_index;    /* messages about a value also name its index: "(machine 3)", 0-based */
+} cli_numbers;
+/* n = ns->n numbers into out, read from fd when fd >= 0 (read under the deadline, absolute
+ * CLOCK_MONOTONIC seconds, 0 = none, and closed; at most n * (DEVO_ETC_MAX_FIELD + 2) + 4096
+ * bytes), else from the text list. Values are separated by blanks, or by one ',' or ';' each
+ * (lines too: a file may hold one per line); each is a finite decimal number >= ns->min. Errors
+ * are one line naming ns->name, the row and the column, and give the exit code: CLI_USAGE for
+ * bad input, else cli_exit_for_status's. */
+int cli_read_numbers(const char *cmd, const cli_numbers *ns, int fd, const char *list,
+                     double deadline, double *out);
 
 /* ---- the DE variant options of solve and schedule (tools/cli_variant.c) ---- */
 typedef struct cli_variant {

@@ -21,7 +21,6 @@
 #include "cli_progress.h"
 #include "json_out.h"
 #include "sched_json.h"
-#include "problems/read_src.h" /* the library's bounded reader, for --ready */
 #include "tool_util.h"
 
 /* GPU start-up (driver and context creation, the first CUDA call of a process) took about 1.1 s
@@ -373,89 +372,18 @@ static int parse(int argc, char **argv, sched_args *a)
 static int read_ready(const char *spec, int m, double *w, double deadline)
 {
   const int fd = cli_open_input(spec);
-  const char *name = fd >= 0 ? spec : "--ready";
-  char *text = NULL, err[512];
-  size_t len = 0, i = 0;
-  long row = 1, col = 1;
-  int k = 0, rc = 0, have = 0, hard = 0;
-  if (fd >= 0) {
-    /* bounded like the matrix: m values of at most DEVO_ETC_MAX_FIELD characters each, with a
-     * separator, and under the same deadline */
-    devo__rdlim lim;
-    lim.max_bytes = (size_t)m * (DEVO_ETC_MAX_FIELD + 2) + 4096;
-    lim.max_line = lim.max_bytes;
-    lim.deadline = deadline;
-    rc = devo__read_all(NULL, fd, spec, &lim, NULL, &text, &len, err, sizeof err);
-    close(fd);
-    if (rc == DEVO_E_IO &&
-        strstr(err, strerror(EISDIR))) /* a directory opens, and its reading fails */
-      return cli_usage_error("schedule", "--ready %s: %s", spec, strerror(EISDIR));
-    if (rc != DEVO_OK) {
-      fprintf(stderr, "devo schedule: --ready %s\n", err);
-      return cli_exit_for_status(rc);
-    }
-  } else if (strchr(spec, ',') || strspn(spec, "0123456789.eE+-") == strlen(spec)) {
-    len = strlen(spec);
-    text = (char *)malloc(len + 1);
-    if (!text)
-      return cli_runtime_error("schedule", "out of memory");
-    memcpy(text, spec, len + 1);
-  } else {
+  cli_numbers ns;
+  if (fd < 0 && !strchr(spec, ',') && strspn(spec, "0123456789.eE+-") != strlen(spec))
     return cli_usage_error("schedule", "--ready %s: %s (not a file, nor a list a,b,c)", spec,
                            strerror(errno));
-  }
-  /* values separated by blanks, or by one ',' or ';' each: an empty field between two of those
-   * (or before or after one on its line) is an error, not skipped (it shifted the later values
-   * to other machines: found in review) */
-  while (i <= len && rc == 0) {
-    char c = i < len ? text[i] : '\n';
-    if (c == '\n' || c == ',' || c == ';') {
-      if ((c != '\n' && !have) || (c == '\n' && hard && !have)) {
-        rc = cli_usage_error("schedule", "%s:%ld:%ld: empty field", name, row, col);
-        break;
-      }
-      hard = c != '\n';
-      have = 0;
-      if (c != '\n')
-        col++;
-      else if (i < len) { /* not the end of the text */
-        row++;
-        col = 1;
-      }
-      i++;
-    } else if (c == ' ' || c == '\t' || c == '\r') {
-      i++;
-      col++;
-    } else {
-      have = 1;
-      size_t b = i;
-      char *end;
-      double x;
-      char save;
-      while (i < len && !strchr(",; \t\r\n", text[i]))
-        i++;
-      save = text[i];
-      text[i] = 0;
-      errno = 0;
-      x = strtod(text + b, &end);
-      if (end == text + b || *end || errno || !isfinite(x) || x < 0 ||
-          strspn(text + b, "0123456789.eE+-") != (size_t)(i - b))
-        rc = cli_usage_error("schedule", "%s:%ld:%ld: ready time '%s': not a finite number >= 0",
-                             name, row, col, text + b);
-      else if (k >= m)
-        rc = cli_usage_error("schedule", "%s:%ld:%ld: more than %d ready times (one per machine)",
-                             name, row, col, m);
-      else
-        w[k++] = x;
-      text[i] = save;
-      col += (long)(i - b);
-    }
-  }
-  if (rc == 0 && k != m)
-    rc = cli_usage_error("schedule", "%s:%ld:%ld: %d ready times, expected one per machine (%d)",
-                         name, row, col, k, m);
-  free(text);
-  return rc;
+  ns.name = fd >= 0 ? spec : "--ready";
+  ns.opt = "--ready";
+  ns.what = "ready time";
+  ns.per = "machine";
+  ns.n = m;
+  ns.min = 0.0;
+  ns.say_index = 0;
+  return cli_read_numbers("schedule", &ns, fd, spec, deadline, w);
 }
 
 /* What the search gave, for the outputs. */

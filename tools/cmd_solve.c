@@ -26,8 +26,12 @@ static const char *const solve_help =
     "                      8 or 12: see devo list-problems)\n"
     "  --data-seed S       seed of the generated shift vectors and matrices (default 1)\n"
     "  --cec-data DIR      official CEC input files instead of generated data\n"
-    "  --lower L --upper U the search box [L, U]^D instead of the function's (the optimum must\n"
-    "                      stay inside)\n"
+    "  --lower L --upper U the search box instead of the function's (the optimum must stay\n"
+    "                      inside): one number for every coordinate ([L, U]^D), D numbers\n"
+    "                      L1,L2,..,LD (one per coordinate), or @FILE with D numbers (one\n"
+    "                      per line, or separated by commas); an absent side keeps the\n"
+    "                      function's. Per-coordinate bounds run on the CPU only (--backend\n"
+    "                      gpu refuses them, auto takes the CPU)\n"
     "  --ranges cec2005    the CEC 2005 range of a classic function (rastrigin [-5, 5],\n"
     "                      griewank [-600, 600]; docs/soco.md)\n"
     "algorithm:\n"
@@ -436,9 +440,10 @@ int cmd_solve(int argc, char **argv)
     devo_problem_destroy(p);
     return rc;
   }
-  if (cli_apply_box("solve", p, a.ranges, a.lower, a.upper)) {
+  rc = cli_apply_box("solve", p, a.ranges, a.lower, a.upper);
+  if (rc) {
     devo_problem_destroy(p);
-    return CLI_USAGE;
+    return rc;
   }
   if (devo_solver_create(&s, p, NULL) != DEVO_OK) {
     devo_problem_destroy(p);

@@ -113,14 +113,17 @@ const char *devo_problem_errmsg(const devo_problem *p);
 int devo_problem_set_builtin(devo_problem *p, const char *name, int dim, uint64_t data_seed,
                              const char *data_dir);
 
-/* A user objective on the box [lower, upper]^dim (CPU backend only). fn and ud are borrowed.
+/* A user objective on the box [lower, upper]^dim (CPU backend only; devo_problem_set_bounds then
+ * gives each coordinate its own bounds). fn and ud are borrowed.
  * Returns DEVO_OK or DEVO_E_INVALID (dim < 1 or > 10^7, bounds not finite, lower >= upper, or
  * upper - lower not finite (every draw would overflow), fn NULL). */
 int devo_problem_set_user(devo_problem *p, int dim, double lower, double upper,
                           devo_objective_fn fn, void *ud);
 
 /* Dimension, bounds and the known optimum value (f* ; NAN when unknown) of a configured
- * problem. Return DEVO_OK or DEVO_E_STATE if p is not configured. */
+ * problem. Return DEVO_OK or DEVO_E_STATE if p is not configured. With per-coordinate bounds
+ * (devo_problem_set_bounds) devo_problem_bounds gives the smallest lower and the largest upper
+ * bound (the box that holds them all); devo_problem_bounds_vec gives them all. */
 int devo_problem_dim(const devo_problem *p);
 int devo_problem_bounds(const devo_problem *p, double *lower, double *upper);
 double devo_problem_fstar(const devo_problem *p);
@@ -143,6 +146,29 @@ int devo_problem_optimum(const devo_problem *p, double *x);
  * thread-safe on one handle (like every setter). */
 int devo_problem_set_box(devo_problem *p, double lower, double upper);
 int devo_problem_set_ranges(devo_problem *p, const char *ranges);
+
+/* Per-coordinate bounds: coordinate j of the search box becomes [lower[j], upper[j]] (in the
+ * problem's own units), for a configured built-in or user problem. lower and upper hold dim
+ * values each (devo_problem_dim), copied: the caller keeps its arrays. Every pair must be
+ * finite with lower[j] < upper[j] and a finite width upper[j] - lower[j]; the known optimum of a
+ * built-in problem must stay inside. The solver draws coordinate j of the initial population
+ * in [lower[j], upper[j]) and repairs a trial coordinate that leaves it by the solver's bound
+ * rule (devo_solver_set_bounds) within that coordinate's bounds. Bounds that are the same for
+ * every coordinate are exactly devo_problem_set_box(p, lower[0], upper[0]) (the same results,
+ * bit for bit, on both backends). Other bounds run on the CPU backend (and the naive GPU design,
+ * which runs DE on the CPU): devo_solve refuses DEVO_BACKEND_GPU with DEVO_E_INVALID (the GPU
+ * kernels read one box for every coordinate), and DEVO_BACKEND_AUTO takes the CPU.
+ * devo_problem_set_box and devo_problem_set_ranges replace them by one box again; configuring
+ * p anew (devo_problem_set_builtin, _user, _etc) drops them. Memory through p's allocator.
+ * Returns DEVO_OK, DEVO_E_STATE (p not configured), DEVO_E_INVALID with a one-line message naming
+ * the first bad coordinate (NULL array, bounds not finite, lower >= upper, width not finite, the
+ * optimum outside, an ETC problem), DEVO_E_NOMEM; p is unchanged on every error. Not thread-safe
+ * on one handle, and p must not change while a solver made from it runs (like every setter). */
+int devo_problem_set_bounds(devo_problem *p, const double *lower, const double *upper);
+/* Copies the bounds of every coordinate (dim values each; either pointer may be NULL): the
+ * per-coordinate bounds, or the one box repeated. DEVO_OK or DEVO_E_STATE (p NULL or not
+ * configured). Thread-safe with other readers of p. */
+int devo_problem_bounds_vec(const devo_problem *p, double *lower, double *upper);
 
 /* Built-in catalogue, for listing. Static storage. */
 typedef struct devo_builtin_info {
