@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "csv_rows.h"
 #include "json_out.h"
 #include "sched_json.h"
 #include "problems/read_src.h" /* the library's bounded reader, for --ready */
@@ -383,6 +384,69 @@ static int parse(int argc, char **argv, sched_args *a)
   return 0;
 }
 
+/* The numbers of field f of row r (blanks separate them too: "0 10 0" is three) into w[*k..];
+ * 0, or the exit code after the one-line refusal naming the row and column. */
+static int ready_field(const char *name, const tool_csv_row *r, int f, int m, double *w, int *k)
+{
+  char *const s = r->f[f];
+  char *p = s;
+  if (!*s)
+    return cli_usage_error("schedule", "%s:%ld:%ld: empty field", name, r->line, r->end[f]);
+  for (p += strspn(p, " \t\r"); *p; p += strspn(p, " \t\r")) {
+    const size_t n = strcspn(p, " \t\r");
+    const long col = r->col[f] + (long)(p - s);
+    const char save = p[n];
+    char *end;
+    double x;
+    int rc = 0;
+    p[n] = 0;
+    errno = 0;
+    x = strtod(p, &end);
+    if (end == p || *end || errno || !isfinite(x) || x < 0 || strspn(p, "0123456789.eE+-") != n)
+      rc = cli_usage_error("schedule", "%s:%ld:%ld: ready time '%s': not a finite number >= 0",
+                           name, r->line, col, p);
+    else if (*k >= m)
+      rc = cli_usage_error("schedule", "%s:%ld:%ld: more than %d ready times (one per machine)",
+                           name, r->line, col, m);
+    else
+      w[(*k)++] = x;
+    p[n] = save;
+    if (rc)
+      return rc;
+    p += n;
+  }
+  return 0;
+}
+
+/* The ready times in text through the CSV reader (csv_rows.h), which keeps the columns of the
+ * fields for the messages. An empty field (between two separators, or before or after one on
+ * its line) is an error, not skipped (it shifted the later values to other machines: found in
+ * review); blank lines are skipped. */
+static int ready_values(const char *text, size_t len, const char *name, int m, double *w)
+{
+  const tool_csv_opts o = {',', m + 1, 0, 0, 1};
+  tool_csv *c = tool_csv_text(text, len, name, &o);
+  tool_csv_row r;
+  long line, col;
+  int k = 0, rc = 0, st = TOOL_CSV_END, f;
+  if (!c)
+    return cli_runtime_error("schedule", "out of memory");
+  while (!rc && (st = tool_csv_next(c, &r)) == TOOL_CSV_ROW)
+    for (f = 0; !rc && !r.blank && f < r.n && f <= m; ++f)
+      rc = ready_field(name, &r, f, m, w, &k);
+  if (!rc && st == TOOL_CSV_NOMEM)
+    rc = cli_runtime_error("schedule", "%s", tool_csv_error(c));
+  else if (!rc && st < 0)
+    rc = cli_usage_error("schedule", "%s", tool_csv_error(c));
+  if (!rc && k != m) {
+    tool_csv_end_at(c, &line, &col);
+    rc = cli_usage_error("schedule", "%s:%ld:%ld: %d ready times, expected one per machine (%d)",
+                         name, line, col, k, m);
+  }
+  tool_csv_close(c);
+  return rc;
+}
+
 /* Ready times from a list "a,b,c" or from a file of numbers separated by commas, semicolons or
  * white space; errors name the file, row and column. */
 static int read_ready(const char *spec, int m, double *w, double deadline)
@@ -390,9 +454,8 @@ static int read_ready(const char *spec, int m, double *w, double deadline)
   const int fd = cli_open_input(spec);
   const char *name = fd >= 0 ? spec : "--ready";
   char *text = NULL, err[512];
-  size_t len = 0, i = 0;
-  long row = 1, col = 1;
-  int k = 0, rc = 0, have = 0, hard = 0;
+  size_t len = 0, i;
+  int rc;
   if (fd >= 0) {
     /* bounded like the matrix: m values of at most DEVO_ETC_MAX_FIELD characters each, with a
      * separator, and under the same deadline */
@@ -419,56 +482,11 @@ static int read_ready(const char *spec, int m, double *w, double deadline)
     return cli_usage_error("schedule", "--ready %s: %s (not a file, nor a list a,b,c)", spec,
                            strerror(errno));
   }
-  /* values separated by blanks, or by one ',' or ';' each: an empty field between two of those
-   * (or before or after one on its line) is an error, not skipped (it shifted the later values
-   * to other machines: found in review) */
-  while (i <= len && rc == 0) {
-    char c = i < len ? text[i] : '\n';
-    if (c == '\n' || c == ',' || c == ';') {
-      if ((c != '\n' && !have) || (c == '\n' && hard && !have)) {
-        rc = cli_usage_error("schedule", "%s:%ld:%ld: empty field", name, row, col);
-        break;
-      }
-      hard = c != '\n';
-      have = 0;
-      if (c != '\n')
-        col++;
-      else if (i < len) { /* not the end of the text */
-        row++;
-        col = 1;
-      }
-      i++;
-    } else if (c == ' ' || c == '\t' || c == '\r') {
-      i++;
-      col++;
-    } else {
-      have = 1;
-      size_t b = i;
-      char *end;
-      double x;
-      char save;
-      while (i < len && !strchr(",; \t\r\n", text[i]))
-        i++;
-      save = text[i];
-      text[i] = 0;
-      errno = 0;
-      x = strtod(text + b, &end);
-      if (end == text + b || *end || errno || !isfinite(x) || x < 0 ||
-          strspn(text + b, "0123456789.eE+-") != (size_t)(i - b))
-        rc = cli_usage_error("schedule", "%s:%ld:%ld: ready time '%s': not a finite number >= 0",
-                             name, row, col, text + b);
-      else if (k >= m)
-        rc = cli_usage_error("schedule", "%s:%ld:%ld: more than %d ready times (one per machine)",
-                             name, row, col, m);
-      else
-        w[k++] = x;
-      text[i] = save;
-      col += (long)(i - b);
-    }
-  }
-  if (rc == 0 && k != m)
-    rc = cli_usage_error("schedule", "%s:%ld:%ld: %d ready times, expected one per machine (%d)",
-                         name, row, col, k, m);
+  /* ';' separates as ',' does (libcsv takes one delimiter) */
+  for (i = 0; i < len; ++i)
+    if (text[i] == ';')
+      text[i] = ',';
+  rc = ready_values(text, len, name, m, w);
   free(text);
   return rc;
 }
