@@ -317,11 +317,7 @@ TEST_CASE(resume_reads_csv)
   CHECK(trace && count_char(trace, '\r') == trows && count_char(trace, '\n') == trows + 2);
   free(trace);
   f = fopen(res, "a");
-  CHECK(f != NULL);
-  if (f) {
-    fputs("de,f=0.5;cr=0.9,sphere,10,20,1,cpu\r\n", f);
-    fclose(f);
-  }
+  CHECK(f != NULL && fputs("de,f=0.5;cr=0.9,sphere,10,20,1,cpu\r\n", f) >= 0 && fclose(f) == 0);
   snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run", tc_devo_bin(), spec);
   {
     char prefix[300];

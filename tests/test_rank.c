@@ -253,9 +253,9 @@ TEST_CASE(friedman_against_scipy)
   free(out);
 }
 
-/* A file whose line 4 is `bad` (after the comment, the header and one good row) is refused with
- * file:4 and word. */
-static void bad_row(const char *bad, const char *word)
+/* A file whose lines from 4 on are `bad` (after the comment, the header and one good row) is
+ * refused with file:at: and word. */
+static void bad_row_at(const char *bad, const char *at, const char *word)
 {
   const char *path = path_in("bad.csv");
   char cmd[512], prefix[300];
@@ -268,8 +268,13 @@ static void bad_row(const char *bad, const char *word)
   fprintf(f, "%s", bad);
   fclose(f);
   snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), path);
-  snprintf(prefix, sizeof prefix, "devo rank: %s:4:", path);
+  snprintf(prefix, sizeof prefix, "devo rank: %s:%s:", path, at);
   tc_expect_refused(cmd, 2, prefix, word);
+}
+
+static void bad_row(const char *bad, const char *word)
+{
+  bad_row_at(bad, "4", word);
 }
 
 TEST_CASE(bad_rows_refused)
@@ -385,9 +390,7 @@ static void copy_edit(const char *src, const char *dst, const char *from, const 
 TEST_CASE(csv_quoting_and_line_ends)
 {
   const char *set1 = write_set1(), *crlf = path_in("crlf.csv"), *quoted = path_in("quoted.csv");
-  const char *multi = path_in("multi.csv");
-  char cmd[512], prefix[300], *lf_out = NULL, *out = NULL, *q_out = NULL, *md_out = NULL;
-  FILE *f;
+  char cmd[512], *lf_out = NULL, *out = NULL, *q_out = NULL, *md_out = NULL;
   snprintf(cmd, sizeof cmd, "%s rank %s --format csv", tc_devo_bin(), set1);
   CHECK_EQ_INT(tc_run(cmd, &lf_out, NULL), 0);
   copy_edit(set1, crlf, "\n", "\r\n");
@@ -411,43 +414,15 @@ TEST_CASE(csv_quoting_and_line_ends)
   CHECK_EQ_INT(tc_run(cmd, &md_out, NULL), 0);
   CHECKF(md_out && strstr(md_out, "| b,2 |"), "%s", md_out ? md_out : "");
   /* a missing column names the row, with CRLF too */
-  f = fopen(crlf, "w");
-  CHECK(f != NULL);
-  if (f) {
-    fputs("# devo experiment 0.1.0 spec=test hash=0000000000000000\r\n", f);
-    fputs("algorithm,params,problem,dim,np,seed,backend,threads,error,evaluations,generations,"
-          "time,stop,target_time,target_evals\r\n",
-          f);
-    fputs("a,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\r\n", f);
-    fputs("a,f=0.5,p1,10,20,2,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,\r\n", f);
-    fclose(f);
-  }
-  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), crlf);
-  snprintf(prefix, sizeof prefix, "devo rank: %s:4:", crlf);
-  tc_expect_refused(cmd, 2, prefix, "14 fields, the header has 15");
+  bad_row("a,f=0.5,p1,10,20,2,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,\r\n",
+          "14 fields, the header has 15");
   /* a quoted name over lines 4 and 5: the short row after it is line 6 */
-  f = fopen(multi, "w");
-  CHECK(f != NULL);
-  if (f) {
-    fputs(header, f);
-    row(f, "a", "p1", 1, 0.5, NO);
-    fputs("\"b\nc\",f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", f);
-    fputs("b,f=0.5,p1,10,20,2,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT\n", f);
-    fclose(f);
-  }
-  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), multi);
-  snprintf(prefix, sizeof prefix, "devo rank: %s:6:", multi);
-  tc_expect_refused(cmd, 2, prefix, "13 fields");
+  bad_row_at("\"b\nc\",f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n"
+             "b,f=0.5,p1,10,20,2,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT\n",
+             "6", "13 fields");
   /* a quote left open names where the input ends */
-  f = fopen(multi, "w");
-  CHECK(f != NULL);
-  if (f) {
-    fputs(header, f);
-    fputs("\"a,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", f);
-    fclose(f);
-  }
-  snprintf(prefix, sizeof prefix, "devo rank: %s:4:1:", multi);
-  tc_expect_refused(cmd, 2, prefix, "inside a quoted field (of the row of line 3)");
+  bad_row_at("\"b,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "5:1",
+             "inside a quoted field (of the row of line 4)");
   free(lf_out);
   free(q_out);
   free(md_out);
