@@ -120,7 +120,7 @@ static int parse_row(const char *name, const tool_csv_row *r, int dim, double *v
  * files), quoted fields are read as RFC 4180 has them. */
 static int read_points(int fd, const char *name, int dim, size_t max_bytes, points *pts)
 {
-  const tool_csv_opts o = {',', dim + 1, 0, 0, 0};
+  const tool_csv_opts o = {.max_fields = dim + 1};
   devo__rdlim lim;
   char *text = NULL, err[512];
   size_t len = 0;

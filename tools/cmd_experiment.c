@@ -165,7 +165,7 @@ static int is_columns(const tool_csv_row *r)
 static int read_results(const exp_spec *s, char *done, int64_t *ndone, int *fresh, int cut)
 {
   static const int key_cols[6] = {0, 2, 3, 4, 5, 6};
-  const tool_csv_opts o = {',', NCOLS + 1, 0, 1, 0};
+  const tool_csv_opts o = {.max_fields = NCOLS + 1, .comments = 1};
   size_t keep = 0;
   unsigned long long h;
   int rows = 0, st = TOOL_CSV_END, rc = 0, unfinished = 0;
@@ -257,7 +257,7 @@ static const char *const trace_columns = "algorithm,problem,dim,np,seed,backend,
 static FILE *open_trace(const exp_spec *s, const char *done, int fresh)
 {
   static const int key_cols[6] = {0, 1, 2, 3, 4, 5};
-  const tool_csv_opts o = {',', 10, 0, 1, 0};
+  const tool_csv_opts o = {.max_fields = 10, .comments = 1};
   char head[1024], tmp[4096];
   unsigned long long h;
   FILE *in = fresh ? NULL : fopen(s->trace, "r"), *out;

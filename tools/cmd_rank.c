@@ -203,7 +203,7 @@ static int header(rank_data *d, const tool_csv_row *r, int *col, int *ncols)
  * first line), quoted fields are read as RFC 4180 has them. */
 static int read_file(rank_data *d, FILE *in, int by_evals)
 {
-  const tool_csv_opts o = {',', RANK_MAX_COLS, RANK_MAX_ROWS, 1, 0};
+  const tool_csv_opts o = {.max_fields = RANK_MAX_COLS, .max_rows = RANK_MAX_ROWS, .comments = 1};
   tool_csv *c = tool_csv_file(in, d->file, &o);
   tool_csv_row r;
   long last = 0;

@@ -424,7 +424,7 @@ static int ready_field(const char *name, const tool_csv_row *r, int f, int m, do
  * review); blank lines are skipped. */
 static int ready_values(const char *text, size_t len, const char *name, int m, double *w)
 {
-  const tool_csv_opts o = {',', m + 1, 0, 0, 1};
+  const tool_csv_opts o = {.max_fields = m + 1, .columns = 1};
   tool_csv *c = tool_csv_text(text, len, name, &o);
   tool_csv_row r;
   long line, col;
