@@ -756,6 +756,45 @@ TEST_CASE(solve_coord_bounds)
   remove("cli_upper.txt");
 }
 
+static int count_lines(const char *s)
+{
+  int n = 0;
+  for (; *s; ++s)
+    n += *s == '\n';
+  return n;
+}
+
+/* devo eval reads its rows as CSV (libcsv): quoted fields and CRLF line ends give the values of
+ * plain ones; a quoted comma is inside its field; a missing or a malformed field names its row
+ * and column. */
+TEST_CASE(eval_csv_quoting)
+{
+  const char *bin = tc_devo_bin();
+  char cmd[1024], *plain = NULL, *out = NULL, *err = NULL;
+  snprintf(cmd, sizeof cmd, "printf '1,2\\n3,4\\n' | %s eval --problem sphere --dim 2 -", bin);
+  CHECK(tc_run(cmd, &plain, NULL) == 0);
+  snprintf(cmd, sizeof cmd,
+           "printf '\"1\", 2\\r\\n\\r\\n3,\"4\"\\r\\n' | %s eval --problem sphere --dim 2 -", bin);
+  CHECK(tc_run(cmd, &out, NULL) == 0);
+  CHECKF(plain && out && strcmp(plain, out) == 0 && count_lines(out) == 2, "'%s' vs '%s'",
+         out ? out : "", plain ? plain : "");
+  free(plain);
+  free(out);
+  snprintf(cmd, sizeof cmd, "printf '1,2\\n\"3,5\",4\\n' | %s eval --problem sphere --dim 2 -",
+           bin);
+  CHECK(tc_run(cmd, NULL, &err) == 2);
+  CHECKF(err && strstr(err, "<stdin>:2:1: '3,5' is not a finite number"), "%s", err ? err : "");
+  free(err);
+  snprintf(cmd, sizeof cmd, "printf '1,2\\r\\n3\\r\\n' | %s eval --problem sphere --dim 2 -", bin);
+  CHECK(tc_run(cmd, NULL, &err) == 2);
+  CHECKF(err && strstr(err, "<stdin>:2:2: expected 2 numbers, found 1"), "%s", err ? err : "");
+  free(err);
+  snprintf(cmd, sizeof cmd, "printf '1,2\"3\\n' | %s eval --problem sphere --dim 2 -", bin);
+  CHECK(tc_run(cmd, NULL, &err) == 2);
+  CHECKF(err && strstr(err, "<stdin>:1:4: malformed CSV"), "%s", err ? err : "");
+  free(err);
+}
+
 static const tc_case cases[] = {TC(bad_usage_exits_2),
                                 TC(help_and_version),
                                 TC(every_command_answers_version),
@@ -769,7 +808,8 @@ static const tc_case cases[] = {TC(bad_usage_exits_2),
                                 TC(programs_help_and_version),
                                 TC(bench_bad_options_exit_2),
                                 TC(bench_options_taken),
-                                TC(solve_coord_bounds)};
+                                TC(solve_coord_bounds),
+                                TC(eval_csv_quoting)};
 
 int main(int argc, char **argv)
 {

@@ -1547,6 +1547,44 @@ TEST_CASE(cli_schedule_runs)
   remove(path);
 }
 
+/* --ready FILE is read as CSV (libcsv) with ';' as ',' and blanks between numbers too: CRLF line
+ * ends, a quoted value and mixed separators give the times of the list "0,0,4"; an empty field,
+ * a bad number and a short count name their row and column. */
+TEST_CASE(cli_ready_csv)
+{
+  const char *bin = tc_devo_bin();
+  char cmd[768], path[64], ready[64], *list = NULL, *file = NULL, *err = NULL;
+  snprintf(path, sizeof path, "/tmp/devo_test_ready_%ld.csv", (long)getpid());
+  snprintf(ready, sizeof ready, "/tmp/devo_test_ready_%ld.txt", (long)getpid());
+  write_file(path, "m0,m1,m2\n3,1,2\n2,2,9\n4,8,1\n1,5,5\n", 33);
+  snprintf(cmd, sizeof cmd, "%s schedule %s --heuristic mct --format csv --ready 0,0,4", bin, path);
+  CHECK(tc_run(cmd, &list, NULL) == 0);
+  write_file(ready, "0; \"0\"\r\n\r\n 4\r\n", 14);
+  snprintf(cmd, sizeof cmd, "%s schedule %s --heuristic mct --format csv --ready %s", bin, path,
+           ready);
+  CHECK(tc_run(cmd, &file, NULL) == 0);
+  /* the ready time of m2 shows: its first task starts at 4 */
+  CHECKF(list && file && strcmp(list, file) == 0 && strstr(list, ",m2,4,"), "'%s' vs '%s'",
+         file ? file : "", list ? list : "");
+  free(list);
+  free(file);
+  write_file(ready, "0,1\r\n,2\r\n", 9);
+  CHECK(tc_run(cmd, NULL, &err) == 2);
+  CHECKF(err && strstr(err, ":2:1: empty field"), "%s", err ? err : "");
+  free(err);
+  write_file(ready, "0 1 x\n", 6);
+  CHECK(tc_run(cmd, NULL, &err) == 2);
+  CHECKF(err && strstr(err, ":1:5: ready time 'x'"), "%s", err ? err : "");
+  free(err);
+  write_file(ready, "0;1\n", 4);
+  CHECK(tc_run(cmd, NULL, &err) == 2);
+  CHECKF(err && strstr(err, ":2:1: 2 ready times, expected one per machine (3)"), "%s",
+         err ? err : "");
+  free(err);
+  remove(ready);
+  remove(path);
+}
+
 /* ---- issue 19: move and swap deltas, the IG search ------------------------------------- */
 
 /* Tasks of machine j that run before task t (t itself excluded, whether on j or not) under
@@ -2234,7 +2272,7 @@ static const tc_case cases[] = {
     TC(gen_reproducible),        TC(fixtures_match_generator),
     TC(problem_etc_seeds),
     TC(problem_etc_solve_beats_seeds), TC(cli_malformed_exit_2),
-    TC(cli_schedule_runs),
+    TC(cli_schedule_runs),       TC(cli_ready_csv),
     TC(local_search_never_worse), TC(local_search_local_optimum),
     TC(local_search_plateau),    TC(local_search_rounding_ends),
     TC(braun_minmin_local_search),

@@ -2,7 +2,8 @@
 /* test_experiment.c: `devo experiment` from outside: malformed specs refused with file:line
  * (exit 2), the results of a run cut mid-row or interrupted by SIGINT and then resumed equal an
  * uninterrupted run's rows (wall-time columns aside), a changed spec refused on resume, the
- * trace's last point per trial equal to the trial's row, --dry-run. */
+ * trace's last point per trial equal to the trial's row, --dry-run, results read back as CSV
+ * (CRLF, quoting). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -271,6 +272,60 @@ TEST_CASE(resume_after_sigint)
   free(err_text);
 }
 
+/* The file rewritten with CRLF line ends and its rows' algorithm "de" quoted; returns its data
+ * rows (lines after the first two). */
+static int crlf_quoted(const char *path)
+{
+  char *text = tc_slurp(path, NULL), *line, *save = NULL;
+  FILE *f = text ? fopen(path, "w") : NULL;
+  int n = 0;
+  CHECK(f != NULL);
+  for (line = strtok_r(text, "\n", &save); f && line; line = strtok_r(NULL, "\n", &save), ++n)
+    fprintf(f, "%s%s\r\n", strncmp(line, "de,", 3) == 0 ? "\"de\"" : "",
+            line + (strncmp(line, "de,", 3) == 0 ? 2 : 0));
+  if (f)
+    fclose(f);
+  free(text);
+  return n - 2;
+}
+
+/* The results and the trace are read back as CSV (libcsv): rows with CRLF line ends and a quoted
+ * field are the same trials (nothing rerun, every trace row kept); a row missing a column is
+ * refused with its line. */
+TEST_CASE(resume_reads_csv)
+{
+  char cmd[1024], *out = NULL, *err = NULL, *trace;
+  const char *spec = path_in("csv.spec"), *res = path_in("csv.csv"), *tr = path_in("csv-tr.csv");
+  int rows, trows;
+  FILE *f;
+  make_spec(spec, res, tr, 1);
+  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+  rows = crlf_quoted(res);
+  trows = crlf_quoted(tr);
+  CHECK_EQ_INT(rows, 8);
+  CHECK(trows > 8);
+  snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, "(8 already in "), "%s", out ? out : "");
+  free(out);
+  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, &err), 0);
+  CHECKF(err && strstr(err, "8 trials done (0 now)"), "%s", err ? err : "");
+  free(err);
+  trace = tc_slurp(tr, NULL);
+  CHECK(trace && count_char(trace, '\r') == trows && count_char(trace, '\n') == trows + 2);
+  free(trace);
+  f = fopen(res, "a");
+  CHECK(f != NULL && fputs("de,f=0.5;cr=0.9,sphere,10,20,1,cpu\r\n", f) >= 0 && fclose(f) == 0);
+  snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run", tc_devo_bin(), spec);
+  {
+    char prefix[300];
+    snprintf(prefix, sizeof prefix, "devo experiment: %s:11:", res);
+    tc_expect_refused(cmd, 2, prefix, "not a trial of this spec");
+  }
+}
+
 /* Each trial's trace ends at its row's evaluations and error; evaluations grow within a trial. */
 TEST_CASE(trace_ends_at_row)
 {
@@ -461,7 +516,8 @@ int main(int argc, char **argv)
                                   TC(master_slave_equals_cpu),
                                   TC(progress_bar_and_lines),
                                   TC(dry_run_and_protocol),
-                                  TC(naive_backend)};
+                                  TC(naive_backend),
+                                  TC(resume_reads_csv)};
   int rc = tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
   char cmd[128];
   if (dir[0]) {

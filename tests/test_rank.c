@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_rank.c: `devo rank` against SciPy 1.10 (Debian python3-scipy) on fixed data: U-scores,
  * two-sided Mann-Whitney U (exact and normal, with ties), Friedman chi-square, p and mean ranks;
- * bad rows refused with file:row (exit 2).
+ * bad rows refused with file:row (exit 2); the results read as CSV (quoting, CRLF).
  *
  * How the expected values were made: the results files below are written from the arrays of
  * this file; SciPy ranked the same trials by a number that orders them as devo rank does,
@@ -253,9 +253,9 @@ TEST_CASE(friedman_against_scipy)
   free(out);
 }
 
-/* A file whose line 4 is `bad` (after the comment, the header and one good row) is refused with
- * file:4 and word. */
-static void bad_row(const char *bad, const char *word)
+/* A file whose lines from 4 on are `bad` (after the comment, the header and one good row) is
+ * refused with file:at: and word. */
+static void bad_row_at(const char *bad, const char *at, const char *word)
 {
   const char *path = path_in("bad.csv");
   char cmd[512], prefix[300];
@@ -268,8 +268,13 @@ static void bad_row(const char *bad, const char *word)
   fprintf(f, "%s", bad);
   fclose(f);
   snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), path);
-  snprintf(prefix, sizeof prefix, "devo rank: %s:4:", path);
+  snprintf(prefix, sizeof prefix, "devo rank: %s:%s:", path, at);
   tc_expect_refused(cmd, 2, prefix, word);
+}
+
+static void bad_row(const char *bad, const char *word)
+{
+  bad_row_at(bad, "4", word);
 }
 
 TEST_CASE(bad_rows_refused)
@@ -285,7 +290,7 @@ TEST_CASE(bad_rows_refused)
   bad_row("b,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,soon,DEVO_EVAL_LIMIT,,\n", "time 'soon'");
   bad_row("b,f=0.5,p1,10,0,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "np '0'");
   bad_row(",f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "empty");
-  bad_row("\"b\",f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "quoted");
+  bad_row("b\"x,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "malformed CSV");
   bad_row("b,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,", "unfinished");
   /* an algorithm without trials on a function: the file and both are named */
   path = path_in("gap.csv");
@@ -358,6 +363,71 @@ TEST_CASE(models_table)
   free(out);
 }
 
+/* The file at src copied to dst with every `from` replaced by `to`. */
+static void copy_edit(const char *src, const char *dst, const char *from, const char *to)
+{
+  char *text = tc_slurp(src, NULL), *p, *q;
+  FILE *f = fopen(dst, "w");
+  CHECK(text && f);
+  if (!text || !f) {
+    free(text);
+    if (f)
+      fclose(f);
+    return;
+  }
+  for (p = text; (q = strstr(p, from)) != NULL; p = q + strlen(from)) {
+    fwrite(p, 1, (size_t)(q - p), f);
+    fputs(to, f);
+  }
+  fputs(p, f);
+  fclose(f);
+  free(text);
+}
+
+/* The results are CSV as libcsv reads it: CRLF line ends give the same ranking as LF, a quoted
+ * algorithm name may hold a comma (and comes out quoted in the CSV output), a quoted field may
+ * span lines, and the rows after it are still named by their physical line. */
+TEST_CASE(csv_quoting_and_line_ends)
+{
+  const char *set1 = write_set1(), *crlf = path_in("crlf.csv"), *quoted = path_in("quoted.csv");
+  char cmd[512], *lf_out = NULL, *out = NULL, *q_out = NULL, *md_out = NULL;
+  snprintf(cmd, sizeof cmd, "%s rank %s --format csv", tc_devo_bin(), set1);
+  CHECK_EQ_INT(tc_run(cmd, &lf_out, NULL), 0);
+  copy_edit(set1, crlf, "\n", "\r\n");
+  snprintf(cmd, sizeof cmd, "%s rank %s --format csv", tc_devo_bin(), crlf);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(lf_out && out && strcmp(lf_out, out) == 0, "CRLF:\n%s\nLF:\n%s", out, lf_out);
+  free(out);
+  copy_edit(set1, quoted, "\nb,", "\n\"b,2\",");
+  snprintf(cmd, sizeof cmd, "%s rank %s --format csv", tc_devo_bin(), quoted);
+  CHECK_EQ_INT(tc_run(cmd, &q_out, NULL), 0);
+  if (q_out && lf_out) {
+    const double u = value(lf_out, "uscore,p1,b,,u"), r = value(lf_out, "uscore,total,b,,rank");
+    const double p = value(lf_out, "mwu,p3,a,b,p"), m = value(lf_out, "friedman,,b,,mean_rank");
+    EXPECT(q_out, "uscore,p1,\"b,2\",,u", u);
+    EXPECT(q_out, "uscore,total,\"b,2\",,rank", r);
+    EXPECT(q_out, "mwu,p3,a,\"b,2\",p", p);
+    EXPECT(q_out, "friedman,,\"b,2\",,mean_rank", m);
+    CHECK(strstr(q_out, "\nuscore,p1,b,") == NULL);
+  }
+  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), quoted);
+  CHECK_EQ_INT(tc_run(cmd, &md_out, NULL), 0);
+  CHECKF(md_out && strstr(md_out, "| b,2 |"), "%s", md_out ? md_out : "");
+  /* a missing column names the row, with CRLF too */
+  bad_row("a,f=0.5,p1,10,20,2,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,\r\n",
+          "14 fields, the header has 15");
+  /* a quoted name over lines 4 and 5: the short row after it is line 6 */
+  bad_row_at("\"b\nc\",f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n"
+             "b,f=0.5,p1,10,20,2,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT\n",
+             "6", "13 fields");
+  /* a quote left open names where the input ends */
+  bad_row_at("\"b,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "5:1",
+             "inside a quoted field (of the row of line 4)");
+  free(lf_out);
+  free(q_out);
+  free(md_out);
+}
+
 TEST_CASE(markdown_output)
 {
   char cmd[512], *out = NULL;
@@ -376,7 +446,7 @@ int main(int argc, char **argv)
   static const tc_case cases[] = {
       TC(uscore_against_scipy),   TC(mannwhitney_against_scipy), TC(mannwhitney_normal_no_ties),
       TC(friedman_against_scipy), TC(bad_rows_refused),          TC(models_table),
-      TC(markdown_output)};
+      TC(markdown_output),        TC(csv_quoting_and_line_ends)};
   int rc = tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
   char cmd[128];
   if (dir[0]) {

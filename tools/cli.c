@@ -3,6 +3,7 @@
  * iteration, one-line errors and the exit codes of DESIGN.md. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "csv_rows.h"
 #include "problems/read_src.h" /* the library's bounded reader, for lists of numbers in files */
 #include "tool_util.h"
 
@@ -287,66 +288,77 @@ double cli_process_elapsed(void)
   return mono_now() - process_start;
 }
 
-/* The values of text (len bytes; changed and restored while parsed) into out: separated by
- * blanks, or by one ',' or ';' each. An empty field between two of those (or before or after one
- * on its line) is an error, not skipped (it shifted the later values to other machines: found in
- * review). */
+/* One field of a numbers row: blank-separated values, each checked and stored at out[*k]. */
+static int number_field(const char *cmd, const cli_numbers *ns, const tool_csv_row *r, int f,
+                        double *out, int *k)
+{
+  char *const s = r->f[f];
+  char *p = s, at[48] = "";
+  if (ns->say_index)
+    snprintf(at, sizeof at, " (%s %d)", ns->per, *k);
+  if (!*s)
+    return cli_usage_error(cmd, "%s:%ld:%ld: empty field%s", ns->name, r->line, r->end[f], at);
+  for (p += strspn(p, " \t\r"); *p; p += strspn(p, " \t\r")) {
+    const size_t n = strcspn(p, " \t\r");
+    const long col = r->col[f] + (long)(p - s);
+    const char save = p[n];
+    char *end;
+    double x;
+    int rc = 0;
+    if (ns->say_index)
+      snprintf(at, sizeof at, " (%s %d)", ns->per, *k);
+    p[n] = 0;
+    errno = 0;
+    x = strtod(p, &end);
+    if (end == p || *end || errno || !isfinite(x) || x < ns->min ||
+        strspn(p, "0123456789.eE+-") != n)
+      rc = cli_usage_error(cmd, "%s:%ld:%ld: %s '%s'%s: not a finite number%s", ns->name, r->line,
+                           col, ns->what, p, at, ns->min == 0.0 ? " >= 0" : "");
+    else if (*k >= ns->n)
+      rc = cli_usage_error(cmd, "%s:%ld:%ld: more than %d %ss (one per %s)", ns->name, r->line, col,
+                           ns->n, ns->what, ns->per);
+    else
+      out[(*k)++] = x;
+    p[n] = save;
+    if (rc)
+      return rc;
+    p += n;
+  }
+  return 0;
+}
+
+/* The values of text (len bytes; ';' turned into ',') into out through the CSV reader
+ * (csv_rows.h), which keeps the columns of the fields for the messages: separated by blanks, or
+ * by one ',' or ';' each. An empty field (between two separators, or before or after one on its
+ * line) is an error, not skipped (it shifted the later values to other machines: found in
+ * review); blank lines are skipped. */
 static int parse_numbers(const char *cmd, const cli_numbers *ns, char *text, size_t len,
                          double *out)
 {
-  size_t i = 0;
-  long row = 1, col = 1;
-  int k = 0, rc = 0, have = 0, hard = 0;
-  char at[48] = "";
-  while (i <= len && rc == 0) {
-    char c = i < len ? text[i] : '\n';
-    if (ns->say_index)
-      snprintf(at, sizeof at, " (%s %d)", ns->per, k);
-    if (c == '\n' || c == ',' || c == ';') {
-      if ((c != '\n' && !have) || (c == '\n' && hard && !have)) {
-        rc = cli_usage_error(cmd, "%s:%ld:%ld: empty field%s", ns->name, row, col, at);
-        break;
-      }
-      hard = c != '\n';
-      have = 0;
-      if (c != '\n')
-        col++;
-      else if (i < len) { /* not the end of the text */
-        row++;
-        col = 1;
-      }
-      i++;
-    } else if (c == ' ' || c == '\t' || c == '\r') {
-      i++;
-      col++;
-    } else {
-      have = 1;
-      size_t b = i;
-      char *end;
-      double x;
-      char save;
-      while (i < len && !strchr(",; \t\r\n", text[i]))
-        i++;
-      save = text[i];
-      text[i] = 0;
-      errno = 0;
-      x = strtod(text + b, &end);
-      if (end == text + b || *end || errno || !isfinite(x) || x < ns->min ||
-          strspn(text + b, "0123456789.eE+-") != (size_t)(i - b))
-        rc = cli_usage_error(cmd, "%s:%ld:%ld: %s '%s'%s: not a finite number%s", ns->name, row,
-                             col, ns->what, text + b, at, ns->min == 0.0 ? " >= 0" : "");
-      else if (k >= ns->n)
-        rc = cli_usage_error(cmd, "%s:%ld:%ld: more than %d %ss (one per %s)", ns->name, row, col,
-                             ns->n, ns->what, ns->per);
-      else
-        out[k++] = x;
-      text[i] = save;
-      col += (long)(i - b);
-    }
+  const tool_csv_opts o = {.max_fields = ns->n + 1, .columns = 1};
+  tool_csv *c;
+  tool_csv_row r;
+  long line, col;
+  int k = 0, rc = 0, st = TOOL_CSV_END, f;
+  size_t i;
+  for (i = 0; i < len; ++i) /* libcsv takes one delimiter */
+    if (text[i] == ';')
+      text[i] = ',';
+  if (!(c = tool_csv_text(text, len, ns->name, &o)))
+    return cli_runtime_error(cmd, "out of memory");
+  while (!rc && (st = tool_csv_next(c, &r)) == TOOL_CSV_ROW)
+    for (f = 0; !rc && !r.blank && f < r.n && f <= ns->n; ++f)
+      rc = number_field(cmd, ns, &r, f, out, &k);
+  if (!rc && st == TOOL_CSV_NOMEM)
+    rc = cli_runtime_error(cmd, "%s", tool_csv_error(c));
+  else if (!rc && st < 0)
+    rc = cli_usage_error(cmd, "%s", tool_csv_error(c));
+  if (!rc && k != ns->n) {
+    tool_csv_end_at(c, &line, &col);
+    rc = cli_usage_error(cmd, "%s:%ld:%ld: %d %ss, expected one per %s (%d)", ns->name, line, col,
+                         k, ns->what, ns->per, ns->n);
   }
-  if (rc == 0 && k != ns->n)
-    rc = cli_usage_error(cmd, "%s:%ld:%ld: %d %ss, expected one per %s (%d)", ns->name, row, col, k,
-                         ns->what, ns->per, ns->n);
+  tool_csv_close(c);
   return rc;
 }
 

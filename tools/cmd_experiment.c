@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "csv_rows.h"
 #include "experiment.h"
 #include "json_out.h"
 #include "tool_util.h"
@@ -109,7 +110,7 @@ static int find_int(long long v, const int *a, int n)
 
 /* The trial of row fields f[0..]: the key columns algorithm, problem, dim, np, seed, backend at
  * cols[0..5]. 0 when it is one of the grid's. */
-static int row_trial(const exp_spec *s, char **f, const int *cols, trial *t)
+static int row_trial(const exp_spec *s, char *const *f, const int *cols, trial *t)
 {
   char *end;
   uint64_t seed;
@@ -147,92 +148,77 @@ static int header_hash(const char *line, unsigned long long *h)
   return sscanf(p + 6, "%16llx", h) == 1 ? 0 : -1;
 }
 
-/* The whole stream, NUL-terminated, its length in *len; NULL when out of memory. */
-static char *slurp(FILE *in, size_t *len)
+/* Whether the row is the header of the results (the fields of `columns`). */
+static int is_columns(const tool_csv_row *r)
 {
-  char buf[65536], *text = malloc(1);
-  size_t n;
-  *len = 0;
-  while (text && (n = fread(buf, 1, sizeof buf, in)) > 0) {
-    char *t = realloc(text, *len + n + 1);
-    if (!t) {
-      free(text);
-      return NULL;
-    }
-    text = t;
-    memcpy(text + *len, buf, n);
-    *len += n;
-  }
-  if (text)
-    text[*len] = 0;
-  return text;
+  char joined[512];
+  size_t len = 0;
+  int k;
+  for (k = 0; k < r->n && k < NCOLS && len < sizeof joined; ++k)
+    len += (size_t)snprintf(joined + len, sizeof joined - len, "%s%s", k ? "," : "", r->f[k]);
+  return r->n == NCOLS && len < sizeof joined && strcmp(joined, columns) == 0;
 }
 
-/* Reads an existing results file: marks its trials in done[] and cuts a last line that a kill
- * left unfinished. *fresh = 1 when the file is absent or empty. Returns 0, or the exit code after
- * printing the one-line refusal. */
+/* Reads an existing results file through the CSV reader (csv_rows.h): marks its trials in done[]
+ * and cuts a last row that a kill left unfinished. *fresh = 1 when the file is absent or empty.
+ * Returns 0, or the exit code after printing the one-line refusal. */
 static int read_results(const exp_spec *s, char *done, int64_t *ndone, int *fresh, int cut)
 {
   static const int key_cols[6] = {0, 2, 3, 4, 5, 6};
-  size_t len = 0, pos, keep;
+  const tool_csv_opts o = {.max_fields = NCOLS + 1, .comments = 1};
+  size_t keep = 0;
   unsigned long long h;
-  char *text, *f[NCOLS + 1];
-  int row = 0;
+  int rows = 0, st = TOOL_CSV_END, rc = 0, unfinished = 0;
+  tool_csv_row r;
+  tool_csv *c;
   FILE *in = fopen(s->output, "rb");
   *fresh = 1;
   *ndone = 0;
   if (!in)
     return errno == ENOENT ? 0 : cli_usage_error(CMD, "%s: %s", s->output, strerror(errno));
-  text = slurp(in, &len);
-  if (!text) {
+  if (!(c = tool_csv_file(in, s->output, &o))) {
     fclose(in);
     return cli_runtime_error(CMD, "%s: out of memory", s->output);
   }
+  while (!rc && (st = tool_csv_next(c, &r)) == TOOL_CSV_ROW) {
+    trial t;
+    *fresh = 0;
+    if (!r.ended) {
+      unfinished = 1; /* cut below */
+      break;
+    }
+    if (++rows == 1 && (!r.comment || header_hash(r.raw, &h) != 0 || h != s->hash))
+      rc = -1;
+    else if (rows == 2 && (r.comment || !is_columns(&r)))
+      rc = cli_usage_error(CMD, "%s:%ld: not the header of devo experiment's results", s->output,
+                           r.line);
+    else if (rows > 2 && (r.comment || r.n != NCOLS || row_trial(s, r.f, key_cols, &t) != 0))
+      rc = cli_usage_error(CMD, "%s:%ld: not a trial of this spec", s->output, r.line);
+    else if (rows > 2 && !done[trial_index(s, &t)]) { /* a row twice (two runs at once): once */
+      done[trial_index(s, &t)] = 1;
+      ++*ndone;
+    }
+    keep = r.offset;
+  }
+  if (!rc && st == TOOL_CSV_BAD && rows == 0)
+    rc = -1;
+  else if (!rc && st == TOOL_CSV_BAD)
+    rc = cli_usage_error(CMD, "%s", tool_csv_error(c));
+  else if (!rc && st < 0)
+    rc = cli_runtime_error(CMD, "%s", tool_csv_error(c));
+  if (rc == -1)
+    rc = cli_usage_error(CMD,
+                         "%s: written by another spec (its hash is not %016llx); give another "
+                         "output or remove it",
+                         s->output, (unsigned long long)s->hash);
+  tool_csv_close(c);
   fclose(in);
-  if (len == 0) {
-    free(text);
-    return 0;
-  }
-  text[len] = 0;
-  *fresh = 0;
-  pos = keep = 0;
-  while (pos < len) {
-    char *nl = memchr(text + pos, '\n', len - pos);
-    char *line = text + pos;
-    if (!nl)
-      break; /* unfinished: cut below */
-    *nl = 0;
-    row++;
-    if (row == 1 && (header_hash(line, &h) != 0 || h != s->hash)) {
-      free(text);
-      return cli_usage_error(CMD,
-                             "%s: written by another spec (its hash is not %016llx); give "
-                             "another output or remove it",
-                             s->output, (unsigned long long)s->hash);
-    }
-    if (row == 2 && strcmp(line, columns) != 0) {
-      free(text);
-      return cli_usage_error(CMD, "%s:2: not the header of devo experiment's results", s->output);
-    }
-    if (row > 2) {
-      trial t;
-      if (tool_split_commas(line, f, NCOLS) != NCOLS || row_trial(s, f, key_cols, &t) != 0) {
-        free(text);
-        return cli_usage_error(CMD, "%s:%d: not a trial of this spec", s->output, row);
-      }
-      if (!done[trial_index(s, &t)]) { /* a row twice (two runs at once) counts once */
-        done[trial_index(s, &t)] = 1;
-        ++*ndone;
-      }
-    }
-    pos = (size_t)(nl - text) + 1;
-    keep = pos;
-  }
-  free(text);
-  if (cut && keep < len && truncate(s->output, (off_t)keep) != 0)
+  if (rc)
+    return rc;
+  if (cut && unfinished && truncate(s->output, (off_t)keep) != 0)
     return cli_runtime_error(CMD, "%s: cannot cut the unfinished last row: %s", s->output,
                              strerror(errno));
-  if (row < 2) { /* a kill before the header was complete: start again */
+  if (rows < 2) { /* a kill before the header was complete: start again */
     *fresh = 1;
     *ndone = 0;
   }
@@ -266,14 +252,18 @@ static const char *const trace_columns = "algorithm,problem,dim,np,seed,backend,
 
 /* The trace file: fresh, or the old one with only the rows of finished trials (a trial's trace
  * is written before its result row, so a kill between them leaves trace rows of an unfinished
- * trial). NULL after the message. */
+ * trial). The old rows are read by the CSV reader and copied as they were; a malformed row
+ * ends the copy. NULL after the message. */
 static FILE *open_trace(const exp_spec *s, const char *done, int fresh)
 {
   static const int key_cols[6] = {0, 1, 2, 3, 4, 5};
-  char head[1024], tmp[4096], line[4096], copy[4096], *f[10];
+  const tool_csv_opts o = {.max_fields = 10, .comments = 1};
+  char head[1024], tmp[4096];
   unsigned long long h;
   FILE *in = fresh ? NULL : fopen(s->trace, "r"), *out;
-  int row = 0;
+  tool_csv *c = NULL;
+  tool_csv_row r;
+  int rows = 0;
   if (snprintf(tmp, sizeof tmp, "%s.tmp", s->trace) >= (int)sizeof tmp ||
       !(out = fopen(tmp, "w"))) {
     if (in)
@@ -284,20 +274,22 @@ static FILE *open_trace(const exp_spec *s, const char *done, int fresh)
   header_line(head, sizeof head, s);
   fputs(head, out);
   fprintf(out, "%s\n", trace_columns);
-  while (in && fgets(line, sizeof line, in)) {
-    trial t;
-    size_t n = strlen(line);
-    if (++row <= 2 || n == 0 || line[n - 1] != '\n') {
-      if (row == 1 && (header_hash(line, &h) != 0 || h != s->hash))
-        break; /* another spec's traces: replaced */
-      continue;
-    }
-    memcpy(copy, line, n + 1);
-    copy[n - 1] = 0;
-    if (tool_split_commas(copy, f, 9) == 9 && row_trial(s, f, key_cols, &t) == 0 &&
-        done[trial_index(s, &t)])
-      fputs(line, out);
+  if (in && !(c = tool_csv_file(in, s->trace, &o))) {
+    fclose(in);
+    fclose(out);
+    remove(tmp);
+    cli_runtime_error(CMD, "%s: out of memory", s->trace);
+    return NULL;
   }
+  while (c && tool_csv_next(c, &r) == TOOL_CSV_ROW) {
+    trial t;
+    if (++rows == 1 && (!r.comment || header_hash(r.raw, &h) != 0 || h != s->hash))
+      break; /* another spec's traces: replaced */
+    if (rows > 2 && r.ended && !r.comment && r.n == 9 && row_trial(s, r.f, key_cols, &t) == 0 &&
+        done[trial_index(s, &t)])
+      fwrite(r.raw, 1, r.raw_len, out);
+  }
+  tool_csv_close(c);
   if (in)
     fclose(in);
   if (fflush(out) != 0 || ferror(out) || rename(tmp, s->trace) != 0) {

@@ -11,12 +11,16 @@
 #include <string.h>
 
 #include "cli.h"
+#include "csv_rows.h"
 #include "json_out.h"
 #include "stats.h"
-#include "tool_util.h"
 
 #define CMD       "rank"
 #define RNAME_MAX 64
+/* the columns of a results file read at most (devo experiment writes 15), and its rows (the
+ * trials are counted in an int, their array doubled) */
+#define RANK_MAX_COLS 256
+#define RANK_MAX_ROWS 100000000L
 
 static const char *const rank_help =
     "usage: devo rank RESULTS.csv [options]\n"
@@ -127,38 +131,35 @@ static int intern(rank_data *d, int func, const char *a, int n, const char *b)
   return (*cnt)++;
 }
 
-/* One data row (line number row); 0, or the exit code after the one-line refusal. */
-static int take_row(rank_data *d, char *line, int row, const int *col, int ncols, int by_evals)
+/* One data row; 0, or the exit code after the one-line refusal. */
+static int take_row(rank_data *d, const tool_csv_row *r, const int *col, int ncols, int by_evals)
 {
-  char *f[256];
-  int dim, np, n = tool_split_commas(line, f, 256), k;
+  char *const *f = r->f;
+  const long row = r->line;
+  int dim, np, k;
   double tt = 0.0, err, time;
   rtrial *t;
-  if (n != ncols)
-    return cli_usage_error(CMD, "%s:%d: %d fields, the header has %d", d->file, row, n, ncols);
-  for (k = 0; k < n; ++k)
-    if (strchr(f[k], '"'))
-      return cli_usage_error(CMD, "%s:%d: a quoted field (devo experiment writes none)", d->file,
-                             row);
+  if (r->n != ncols)
+    return cli_usage_error(CMD, "%s:%ld: %d fields, the header has %d", d->file, row, r->n, ncols);
   if (!f[col[C_ALG]][0] || strlen(f[col[C_ALG]]) >= RNAME_MAX || !f[col[C_PROB]][0] ||
       strlen(f[col[C_PROB]]) >= RNAME_MAX || !f[col[C_BK]][0] || strlen(f[col[C_BK]]) >= RNAME_MAX)
-    return cli_usage_error(CMD, "%s:%d: an empty or too long algorithm, problem or backend",
+    return cli_usage_error(CMD, "%s:%ld: an empty or too long algorithm, problem or backend",
                            d->file, row);
   if (!int_field(f[col[C_DIM]], &dim))
-    return cli_usage_error(CMD, "%s:%d: dim '%s' is not a positive integer", d->file, row,
+    return cli_usage_error(CMD, "%s:%ld: dim '%s' is not a positive integer", d->file, row,
                            f[col[C_DIM]]);
   if (!int_field(f[col[C_NP]], &np))
-    return cli_usage_error(CMD, "%s:%d: np '%s' is not a positive integer", d->file, row,
+    return cli_usage_error(CMD, "%s:%ld: np '%s' is not a positive integer", d->file, row,
                            f[col[C_NP]]);
   if (!num(f[col[C_ERR]], &err))
-    return cli_usage_error(CMD, "%s:%d: error '%s' is not a finite number", d->file, row,
+    return cli_usage_error(CMD, "%s:%ld: error '%s' is not a finite number", d->file, row,
                            f[col[C_ERR]]);
   if (!num(f[col[C_TIME]], &time) || time < 0)
-    return cli_usage_error(CMD, "%s:%d: time '%s' is not a number >= 0", d->file, row,
+    return cli_usage_error(CMD, "%s:%ld: time '%s' is not a number >= 0", d->file, row,
                            f[col[C_TIME]]);
   k = by_evals ? C_TEVALS : C_TTIME;
   if (f[col[k]][0] && (!num(f[col[k]], &tt) || tt < 0))
-    return cli_usage_error(CMD, "%s:%d: %s '%s' is not empty or a number >= 0", d->file, row,
+    return cli_usage_error(CMD, "%s:%ld: %s '%s' is not empty or a number >= 0", d->file, row,
                            needed[k], f[col[k]]);
   if (d->nt == d->cap_t) {
     const int nc = d->cap_t ? 2 * d->cap_t : 256;
@@ -181,52 +182,52 @@ static int take_row(rank_data *d, char *line, int row, const int *col, int ncols
   return 0;
 }
 
-static int header(rank_data *d, char *line, int row, int *col, int *ncols)
+static int header(rank_data *d, const tool_csv_row *r, int *col, int *ncols)
 {
-  char *f[256];
-  int n = tool_split_commas(line, f, 256), k, j;
-  if (n > 256)
-    return cli_usage_error(CMD, "%s:%d: more than 256 columns", d->file, row);
+  int k, j;
+  if (r->n > RANK_MAX_COLS)
+    return cli_usage_error(CMD, "%s:%ld: more than %d columns", d->file, r->line, RANK_MAX_COLS);
   for (k = 0; k < C_N; ++k) {
-    for (j = 0; j < n && strcmp(f[j], needed[k]) != 0; ++j)
+    for (j = 0; j < r->n && strcmp(r->f[j], needed[k]) != 0; ++j)
       ;
-    if (j == n)
-      return cli_usage_error(CMD, "%s:%d: no column '%s' (not a devo experiment results file)",
-                             d->file, row, needed[k]);
+    if (j == r->n)
+      return cli_usage_error(CMD, "%s:%ld: no column '%s' (not a devo experiment results file)",
+                             d->file, r->line, needed[k]);
     col[k] = j;
   }
-  *ncols = n;
+  *ncols = r->n;
   return 0;
 }
 
+/* The results through the CSV reader (csv_rows.h): '#' lines are comments (devo experiment's
+ * first line), quoted fields are read as RFC 4180 has them. */
 static int read_file(rank_data *d, FILE *in, int by_evals)
 {
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
-  int row = 0, col[C_N], ncols = 0, rc = 0;
-  while (!rc && (len = getline(&line, &cap, in)) != -1) {
-    row++;
-    if (len > 0 && line[len - 1] == '\n')
-      line[--len] = 0;
-    else if (len > 0) {
-      rc = cli_usage_error(CMD, "%s:%d: an unfinished last row (no line end)", d->file, row);
-      break;
-    }
-    if (len > 0 && line[len - 1] == '\r')
-      line[--len] = 0;
-    if (line[0] == '#')
+  const tool_csv_opts o = {.max_fields = RANK_MAX_COLS, .max_rows = RANK_MAX_ROWS, .comments = 1};
+  tool_csv *c = tool_csv_file(in, d->file, &o);
+  tool_csv_row r;
+  long last = 0;
+  int col[C_N], ncols = 0, rc = 0, st = TOOL_CSV_END;
+  if (!c)
+    return cli_runtime_error(CMD, "out of memory");
+  while (!rc && (st = tool_csv_next(c, &r)) == TOOL_CSV_ROW) {
+    last = r.line;
+    if (!r.ended)
+      rc = cli_usage_error(CMD, "%s:%ld: an unfinished last row (no line end)", d->file, r.line);
+    else if (r.comment)
       continue;
-    if (!ncols)
-      rc = header(d, line, row, col, &ncols);
+    else if (!ncols)
+      rc = header(d, &r, col, &ncols);
     else
-      rc = take_row(d, line, row, col, ncols, by_evals);
+      rc = take_row(d, &r, col, ncols, by_evals);
   }
-  free(line);
-  if (!rc && ferror(in))
-    rc = cli_usage_error(CMD, "%s: read error: %s", d->file, strerror(errno));
+  if (!rc && st == TOOL_CSV_NOMEM)
+    rc = cli_runtime_error(CMD, "%s", tool_csv_error(c));
+  else if (!rc && st < 0)
+    rc = cli_usage_error(CMD, "%s", tool_csv_error(c));
+  tool_csv_close(c);
   if (!rc && d->nt == 0)
-    rc = cli_usage_error(CMD, "%s:%d: no trials", d->file, row);
+    rc = cli_usage_error(CMD, "%s:%ld: no trials", d->file, last);
   return rc;
 }
 
@@ -363,7 +364,14 @@ static void csv_row(const char *table, const char *func, const char *a, const ch
                     const char *stat, double v)
 {
   char buf[40];
-  printf("%s,%s,%s,%s,%s,%s\n", table, func, a, b, stat, json_fmt_double(buf, sizeof buf, v));
+  /* the labels as the reader takes them back: quoted where they hold a comma or a quote */
+  printf("%s,", table);
+  tool_csv_put(stdout, func);
+  putchar(',');
+  tool_csv_put(stdout, a);
+  putchar(',');
+  tool_csv_put(stdout, b);
+  printf(",%s,%s\n", stat, json_fmt_double(buf, sizeof buf, v));
 }
 
 static void md_uscores(const rank_data *d)

@@ -367,6 +367,8 @@ static int parse(int argc, char **argv, sched_args *a)
   return 0;
 }
 
+/* The numbers of field f of row r (blanks separate them too: "0 10 0" is three) into w[*k..];
+ * 0, or the exit code after the one-line refusal naming the row and column. */
 /* Ready times from a list "a,b,c" or from a file of numbers separated by commas, semicolons or
  * white space; errors name the file, row and column. */
 static int read_ready(const char *spec, int m, double *w, double deadline)
