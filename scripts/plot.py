@@ -48,7 +48,7 @@ DPI = 100
 _MPL = tuple(int(x) for x in matplotlib.__version__.split(".")[:2] if x.isdigit())
 BOXPLOT_LABELS = "tick_labels" if _MPL >= (3, 9) else "labels"
 
-# The files devo writes, told apart by their header: what each is, and the columns that say so.
+# The files devo writes that plot.py reads, told apart by their header (file_kind).
 TRACE_COLUMNS = ["algorithm", "problem", "dim", "np", "seed", "backend", "evaluations", "time",
                  "error"]
 FILES = {
@@ -174,8 +174,8 @@ def slant(ax):
 
 
 def competitor_colors(n):
-    """One colour per competitor, the same in every figure (matplotlib's cycle, tab20 past
-    it)."""
+    """One colour for each of n competitors or bars, in the same order in every figure
+    (matplotlib's cycle, tab20 past it)."""
     cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     if n > len(cycle):
         cycle = [plt.get_cmap("tab20")(k % 20) for k in range(n)]
@@ -326,8 +326,7 @@ def speedup_text(s):
 
 
 def times(args):
-    rows = read_rows(args, "results", ["algorithm", "problem", "dim", "np", "backend",
-                                             "time"])
+    rows = read_rows(args, "results", ["algorithm", "problem", "dim", "np", "backend", "time"])
     rows = labels(rows, args.functions)
     fns = ordered(r["_fn"] for r in rows)
     # a bar per competitor and model: the times of two algorithms are never pooled into one bar
@@ -343,12 +342,12 @@ def times(args):
     x = np.arange(len(fns))
     # vertical speedups fit above bars at least as wide as a line of small text
     annotate = width * args.width * 0.85 / len(fns) >= 12
-    cmap = plt.get_cmap("tab10" if len(series) <= 10 else "tab20")
+    colors = competitor_colors(len(series))
     annotated = 0.0  # the tallest bar with a speedup above it
     handles = []
     for j, (comp, m) in enumerate(series):
         hs = [med.get((f, comp, m), np.nan) for f in fns]
-        bars = ax.bar(x + (j - (len(series) - 1) / 2) * width, hs, width, color=cmap(j % cmap.N))
+        bars = ax.bar(x + (j - (len(series) - 1) / 2) * width, hs, width, color=colors[j])
         handles.append(bars)
         for f, b, h in zip(fns, bars, hs):
             base = med.get((f, comp, "cpu"))
@@ -360,7 +359,7 @@ def times(args):
     ax.set_xticks(x)
     ax.set_xticklabels(fns)
     slant(ax)
-    ax.set_yscale("log")
+    log_y(ax)
     if annotated:  # room above the tallest bar with a speedup for it (about 60 pixels)
         lo, hi = ax.get_ylim()
         ax.set_ylim(lo, max(hi, annotated * (hi / lo) ** (60 / (0.8 * args.height))))
@@ -399,7 +398,7 @@ def gantt(args):
         bar = ax.barh(row_of[r["machine"]], f - s, left=s, height=0.8, color=cmap(k % 20),
                       edgecolor="black", linewidth=0.3)[0]
         names.append((bar, r["task"]))
-    ax.axvline(makespan, color="red", linestyle="--", label="makespan")
+    ax.axvline(makespan, color="red", linestyle="--")
     ax.set_ylim(len(machines) - 0.4, -0.6)  # the first machine on top
     ax.set_xlabel("time")
     ax.set_ylabel("machine")
@@ -415,14 +414,13 @@ def gantt(args):
         box_px = bar.get_window_extent(renderer)
         t = ax.text(bar.get_x() + bar.get_width() / 2, bar.get_y() + bar.get_height() / 2, name,
                     ha="center", va="center")
-        for size in ("medium", "small", None):
-            if size is None:
-                t.remove()
-                break
+        for size in ("medium", "small"):
             t.set_fontsize(size)
             ext = t.get_window_extent(renderer)
             if ext.width <= box_px.width - 4 and ext.height <= box_px.height:
                 break
+        else:
+            t.remove()
     save(fig, args)
 
 
