@@ -76,7 +76,10 @@ draw convergence "$tmp/t.csv" -o "$tmp/conv.png"
 draw box "$tmp/r.csv" -o "$tmp/box.png" --width 640 --height 480
 draw times "$tmp/models.csv" -o "$tmp/times.png"
 draw gantt "$tmp/sched.csv" -o "$tmp/gantt.png" --width 900 --height 300
-python3 - conv.png 1200 800 box.png 640 480 times.png 1200 800 gantt.png 900 300 <<'PY'
+# the PNGs are checked by PIL from the interpreter that drew them (plot.py's own fallback rule)
+check=python3
+python3 -c 'import PIL' 2>/dev/null || check=/usr/bin/python3
+"$check" - conv.png 1200 800 box.png 640 480 times.png 1200 800 gantt.png 900 300 <<'PY'
 import struct, sys
 from PIL import Image
 
