@@ -62,7 +62,7 @@ using out_int = nb::ndarray<int, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 // interrupt, the Python objects to call, and what happened in Python meanwhile.
 struct run_ctx {
   devo_solver *solver = nullptr;
-  nb::object fun;                           // the objective wrapper (python/devo/_core.py)
+  nb::object fun;                           // the objective wrapper (python/devo/_optimize.py)
   nb::object callback;                      // the progress callback, or None
   bool keyboard = false;                    // Ctrl-C seen: devo_interrupt was called
   std::optional<nb::python_error> error;    // another Python error, raised after the run
