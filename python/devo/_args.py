@@ -1,8 +1,14 @@
 # SPDX-License-Identifier: MIT
-"""Checks of the option values shared by devo.minimize, devo.schedule and devo.etc_generate:
-one clear ValueError or TypeError naming the option, as the devo command's one-line errors."""
+"""What devo.minimize, devo.schedule and devo.etc_generate share: checks of option values (one
+clear ValueError or TypeError naming the option, as the devo command's one-line errors) and the
+choice of the backend."""
 
 import operator
+import warnings
+
+from . import _devo
+
+BACKENDS = {"cpu": 0, "gpu": 1, "auto": 2}  # DEVO_BACKEND_*
 
 
 def pick(what, value, table):
@@ -25,3 +31,18 @@ def integer(what, value, low=1, high=None):
         raise ValueError(f"{what} must be in [{low}, {high}], got {n}" if high is not None
                          else f"{what} must be >= {low}, got {n}")
     return n
+
+
+def usable_backend(code, doing):
+    """The backend to run on, as the devo command picks it: the GPU (gpu or auto) only when one
+    answers, started here so that its start-up is outside any time limit; else the CPU, said in
+    a RuntimeWarning when the GPU was asked for."""
+    if code == BACKENDS["cpu"]:
+        return code
+    ok, msg = _devo.gpu_available()
+    if ok:
+        return code
+    if code == BACKENDS["gpu"]:
+        warnings.warn(f"devo: the GPU cannot be used ({msg}); {doing} on the CPU", RuntimeWarning,
+                      stacklevel=4)
+    return BACKENDS["cpu"]

@@ -4,15 +4,13 @@ objective (CPU backend), with the options of ``devo solve`` and SciPy's result f
 
 import math
 import os
-import warnings
 
 import numpy
 
 from . import _devo
-from ._args import integer, pick
+from ._args import BACKENDS, integer, pick, usable_backend
 from ._result import OptimizeResult
 
-_BACKENDS = {"cpu": 0, "gpu": 1, "auto": 2}
 _BOUNDARY = {"reinit": 0, "clip": 1, "reflect": 2, "midpoint": 3}
 _DESIGNS = {"fused": 0, "multikernel": 1, "naive": 2}
 # the variant options (devo solve's --jde-tau1 ... --np-min) and their devo_variant fields
@@ -24,7 +22,6 @@ _OTHER_KEYS = ("jde", "gobl", "cec_data", "data_seed", "ranges", "boundary", "gp
 _ADAPT_NONE, _ADAPT_JADE, _ADAPT_SHADE = 0, 2, 3
 # the statuses of a run ended by one of its own stopping rules (devo.h DEVO_STATUS_LIST)
 _RULE_STOPS = (1, 2, 3, 4)
-_INTERRUPTED = 5
 
 
 def _box(bounds, dim):
@@ -161,20 +158,12 @@ def _target_value(target, fstar):
 
 
 def _backend(name, builtin):
-    """The backend to ask libdevo for: as devo solve, a missing GPU means the CPU, said once
-    (a warning) when the GPU was asked for."""
-    code = pick("backend", name, _BACKENDS)
-    if not builtin:  # auto: the CPU; gpu: libdevo refuses it with its own message
-        return 0 if code == 2 else code
-    if code == 0:
-        return 0
-    ok, msg = _devo.gpu_available()
-    if ok:
-        return code
-    if code == 1:
-        warnings.warn(f"devo: no CUDA device ({msg}); running on the CPU", RuntimeWarning,
-                      stacklevel=3)
-    return 0
+    """The backend to ask libdevo for; a Python objective runs on the CPU (auto), and libdevo
+    refuses the GPU for it with its own message."""
+    code = pick("backend", name, BACKENDS)
+    if not builtin:
+        return 0 if code == BACKENDS["auto"] else code
+    return usable_backend(code, "running")
 
 
 def _progress(callback):

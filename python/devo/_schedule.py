@@ -2,22 +2,18 @@
 """devo.schedule (devo_schedule_run: the time-bounded scheduler of ``devo schedule``) and
 devo.etc_generate (the ETC generator of ``etc-gen``)."""
 
-import warnings
-
 import numpy
 
 from . import _devo
-from ._args import integer, pick
+from ._args import BACKENDS, integer, pick, usable_backend
 from ._result import ScheduleResult
 
 _ORDERS = {"fcfs": 0, "spt": 1}
 _SEARCHES = {"auto": 0, "pipeline": 1, "ig": 2, "gpu-ls": 3}
-_BACKENDS = {"cpu": 0, "gpu": 1, "auto": 2}
 _OBJECTIVES = ("weighted", "makespan")
 # The library's AUTO takes the GPU only with 2 s or more left for DE (devo.h), and the GPU's
 # start-up (devo_gpu_available) is only worth paying for then
 _GPU_MIN_LIMIT = 2.0
-_INTERRUPTED = 5
 
 
 def _lambda(objective, lam):
@@ -35,18 +31,11 @@ def _lambda(objective, lam):
 
 
 def _schedule_backend(name, time_limit):
-    """As devo schedule: the GPU when asked for and usable (started here, outside the limit),
-    auto only with a limit that leaves the GPU time; else the CPU, with a warning for gpu."""
-    code = pick("backend", name, _BACKENDS)
-    if code == 0 or (code == 2 and time_limit < _GPU_MIN_LIMIT):
-        return 0
-    ok, msg = _devo.gpu_available()
-    if ok:
-        return code
-    if code == 1:
-        warnings.warn(f"devo: no CUDA device ({msg}); searching on the CPU", RuntimeWarning,
-                      stacklevel=3)
-    return 0
+    """auto looks for the GPU only with a limit that leaves it time (libdevo's AUTO rule)."""
+    code = pick("backend", name, BACKENDS)
+    if code == BACKENDS["auto"] and time_limit < _GPU_MIN_LIMIT:
+        return BACKENDS["cpu"]
+    return usable_backend(code, "searching")
 
 
 def schedule(etc, *, time_limit, objective="weighted", ready=None, lam=None, order=None,

@@ -283,3 +283,11 @@ def test_problems_match_devo_list(run_cli, devo_bin):
 def test_gpu_available_answers():
     ok, msg = devo.gpu_available()
     assert isinstance(ok, bool) and isinstance(msg, str) and msg
+
+
+@pytest.mark.skipif(devo.gpu_available()[0], reason="a GPU is usable here")
+def test_gpu_without_a_gpu_runs_on_the_cpu_with_a_warning():
+    with pytest.warns(RuntimeWarning, match="the GPU cannot be used .*; running on the CPU"):
+        r = devo.minimize("sphere", dim=3, backend="gpu", maxfev=200, seed=2)
+    assert r.backend == "cpu"
+    assert r.fun == devo.minimize("sphere", dim=3, maxfev=200, seed=2).fun

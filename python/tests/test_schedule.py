@@ -74,6 +74,13 @@ def test_spt_order_and_heuristic_source():
     assert r.source in ("heuristic", "heuristic+ls", "de", "de+ls", "ils")
 
 
+@pytest.mark.skipif(devo.gpu_available()[0], reason="a GPU is usable here")
+def test_schedule_gpu_without_a_gpu_searches_on_the_cpu():
+    with pytest.warns(RuntimeWarning, match="searching on the CPU"):
+        r = devo.schedule(devo.etc_generate(16, 4), time_limit=0.05, backend="gpu")
+    assert r.backend == "cpu"
+
+
 @pytest.mark.parametrize("kwargs, text", [
     ({"etc": [[1.0, 0.0], [2.0, 3.0]]}, "> 0|positive"),
     ({"etc": [1.0, 2.0]}, "2-D"),
