@@ -231,6 +231,30 @@ private:
   }
 };
 
+// devo_variant's fields by name: an int or a double member.
+struct variant_field {
+  const char *name;
+  int devo_variant::*i;
+  double devo_variant::*d;
+};
+const variant_field variant_fields[] = {{"strategy", &devo_variant::strategy, nullptr},
+                                        {"crossover", &devo_variant::crossover, nullptr},
+                                        {"jde", &devo_variant::jde, nullptr},
+                                        {"tau1", nullptr, &devo_variant::tau1},
+                                        {"tau2", nullptr, &devo_variant::tau2},
+                                        {"fl", nullptr, &devo_variant::fl},
+                                        {"fu", nullptr, &devo_variant::fu},
+                                        {"crl", nullptr, &devo_variant::crl},
+                                        {"cru", nullptr, &devo_variant::cru},
+                                        {"gobl", nullptr, &devo_variant::gobl},
+                                        {"adapt", &devo_variant::adapt, nullptr},
+                                        {"p", nullptr, &devo_variant::p},
+                                        {"arc_rate", nullptr, &devo_variant::arc_rate},
+                                        {"hist", &devo_variant::hist, nullptr},
+                                        {"c", nullptr, &devo_variant::c},
+                                        {"lpsr", &devo_variant::lpsr, nullptr},
+                                        {"np_min", &devo_variant::np_min, nullptr}};
+
 class Solver
 {
 public:
@@ -313,51 +337,26 @@ public:
       return -1;
     return st.np;
   }
+  // The variant as a dict of devo_variant's fields (the package changes some and sets it back).
   nb::dict get_variant()
   {
     devo_variant v;
     devo_solver_get_variant(s_, &v);
     nb::dict d;
-    d["strategy"] = v.strategy;
-    d["crossover"] = v.crossover;
-    d["jde"] = v.jde;
-    d["tau1"] = v.tau1;
-    d["tau2"] = v.tau2;
-    d["fl"] = v.fl;
-    d["fu"] = v.fu;
-    d["crl"] = v.crl;
-    d["cru"] = v.cru;
-    d["gobl"] = v.gobl;
-    d["adapt"] = v.adapt;
-    d["p"] = v.p;
-    d["arc_rate"] = v.arc_rate;
-    d["hist"] = v.hist;
-    d["c"] = v.c;
-    d["lpsr"] = v.lpsr;
-    d["np_min"] = v.np_min;
+    for (const variant_field &f : variant_fields)
+      d[f.name] = f.i ? nb::cast(v.*f.i) : nb::cast(v.*f.d);
     return d;
   }
   void set_variant(nb::dict d)
   {
     devo_variant v;
     devo_solver_get_variant(s_, &v);
-    v.strategy = nb::cast<int>(d["strategy"]);
-    v.crossover = nb::cast<int>(d["crossover"]);
-    v.jde = nb::cast<int>(d["jde"]);
-    v.tau1 = nb::cast<double>(d["tau1"]);
-    v.tau2 = nb::cast<double>(d["tau2"]);
-    v.fl = nb::cast<double>(d["fl"]);
-    v.fu = nb::cast<double>(d["fu"]);
-    v.crl = nb::cast<double>(d["crl"]);
-    v.cru = nb::cast<double>(d["cru"]);
-    v.gobl = nb::cast<double>(d["gobl"]);
-    v.adapt = nb::cast<int>(d["adapt"]);
-    v.p = nb::cast<double>(d["p"]);
-    v.arc_rate = nb::cast<double>(d["arc_rate"]);
-    v.hist = nb::cast<int>(d["hist"]);
-    v.c = nb::cast<double>(d["c"]);
-    v.lpsr = nb::cast<int>(d["lpsr"]);
-    v.np_min = nb::cast<int>(d["np_min"]);
+    for (const variant_field &f : variant_fields) {
+      if (f.i)
+        v.*f.i = nb::cast<int>(d[f.name]);
+      else
+        v.*f.d = nb::cast<double>(d[f.name]);
+    }
     check(devo_solver_set_variant(s_, &v));
   }
 
