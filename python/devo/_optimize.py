@@ -121,8 +121,7 @@ def _variant(s, strategy, algorithm, opts):
         s.set_algorithm(algorithm)
     v = s.get_variant()
     adapt = v["adapt"] != _ADAPT_NONE
-    given = {k for k in opts if k in _JDE_KEYS or k in _SHADE_KEYS or k in ("jde", "gobl")}
-    if adapt and (strategy is not None or opts.get("jde") or "gobl" in given):
+    if adapt and (strategy is not None or opts.get("jde") or "gobl" in opts):
         raise ValueError("strategy, jde and gobl do not apply to jade, shade and lshade "
                          "(current-to-pbest/1/bin, self-adapting)")
     if strategy is not None:
