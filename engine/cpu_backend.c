@@ -557,7 +557,7 @@ static int cpu_start(devo_solver *s)
   }
   st->gen = 0;
   st->stride = ABORT_STRIDE; /* the initial population's batches too */
-  st->batch = USER_BATCH;
+  st->batch = s->prob->user_batch > 0 ? s->prob->user_batch : USER_BATCH;
   {
     const double t_init = devo__now();
     double per; /* seconds of one individual on one thread */
@@ -565,7 +565,8 @@ static int cpu_start(devo_solver *s)
     s->gen_estimate = devo__now() - t_init;
     per = s->gen_estimate * (double)threads / (double)st->np;
     st->stride = per_look(per, ABORT_STRIDE);
-    st->batch = per_look(per, USER_BATCH);
+    if (s->prob->user_batch == 0)
+      st->batch = per_look(per, USER_BATCH);
     if (st->gev)
       st->stride = st->np; /* a generation's trials go to the GPU in one batch */
   }

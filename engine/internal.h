@@ -70,6 +70,7 @@ struct devo_problem {
   /* user objective */
   devo_objective_fn user_fn;
   void *user_ud;
+  int user_batch; /* vectors per call at most (devo_problem_set_user_batch); 0: devo's choice */
   /* per-coordinate search box (devo_problem_set_bounds): dim lower bounds then dim upper bounds
    * in one block; NULL while the box is the same for every coordinate, [view.lower,
    * view.upper]^dim (view.lower and view.upper then hold the smallest lower and the largest

@@ -242,7 +242,21 @@ int devo_problem_set_user(devo_problem *p, int dim, double lower, double upper,
   p->view.upper = upper;
   p->user_fn = fn;
   p->user_ud = ud;
+  p->user_batch = 0;
   snprintf(p->name, sizeof p->name, "user");
+  return DEVO_OK;
+}
+
+int devo_problem_set_user_batch(devo_problem *p, int n)
+{
+  if (!p)
+    return DEVO_E_INVALID;
+  if (p->view.kind != DEVO__P_USER)
+    return devo__problem_err(p, DEVO_E_STATE, "not a user objective (devo_problem_set_user)");
+  if (n < 0 || n > 10000000)
+    return devo__problem_err(p, DEVO_E_INVALID, "user batch %d: must be 0 (devo's choice) .. 10^7",
+                             n);
+  p->user_batch = n;
   return DEVO_OK;
 }
 

@@ -455,6 +455,41 @@ TEST_CASE(user_objective)
   devo_problem_destroy(p);
 }
 
+/* devo_problem_set_user_batch: with a batch of NP and one thread the objective sees one call
+ * per generation (plus one for the initial population), each with NP vectors; the result is the
+ * same bits as devo's own batching; bad values and other problems are refused. */
+TEST_CASE(user_batch_whole_generation)
+{
+  devo_problem *p = NULL, *q = NULL;
+  devo_solver *s;
+  int calls = 0, k;
+  double best[2], x[2][8];
+  CHECK(devo_problem_create(&p, NULL) == DEVO_OK);
+  CHECK(devo_problem_set_user_batch(p, 40) == DEVO_E_STATE); /* not a user objective yet */
+  CHECK(devo_problem_set_user(p, 8, -5.0, 5.0, user_sphere, &calls) == DEVO_OK);
+  CHECK(devo_problem_set_user_batch(p, -1) == DEVO_E_INVALID);
+  CHECK(devo_problem_set_user_batch(p, 10000001) == DEVO_E_INVALID);
+  for (k = 0; k < 2; ++k) {
+    CHECK(devo_problem_set_user_batch(p, k ? 300 : 0) == DEVO_OK);
+    calls = 0;
+    s = solver(p, 300, 0.5, 0.9, 4);
+    CHECK(devo_solver_set_threads(s, 1) == DEVO_OK);
+    CHECK(devo_solver_set_max_generations(s, 20) == DEVO_OK);
+    CHECK(devo_solve(s) == DEVO_GEN_LIMIT);
+    CHECK(devo_solver_best(s, &best[k], x[k]) == DEVO_OK);
+    devo_solver_destroy(s);
+    /* devo's own batches hold at most 256 vectors: two calls per generation of 300 */
+    CHECKF(k ? calls == 21 : calls >= 42, "batch %d: %d calls for 20 generations and the start",
+           k ? 300 : 0, calls);
+  }
+  CHECK(best[0] == best[1] && memcmp(x[0], x[1], sizeof x[0]) == 0);
+  CHECK(devo_problem_create(&q, NULL) == DEVO_OK);
+  CHECK(devo_problem_set_builtin(q, "sphere", 4, 1, NULL) == DEVO_OK);
+  CHECK(devo_problem_set_user_batch(q, 10) == DEVO_E_STATE);
+  devo_problem_destroy(q);
+  devo_problem_destroy(p);
+}
+
 TEST_CASE(bound_rules_keep_population_inside)
 {
   devo_problem *p = make("rastrigin", 12);
@@ -987,6 +1022,7 @@ static const tc_case cases[] = {TC(sphere_converges_10_of_10),
                                 TC(time_limit_overshoot),
                                 TC(bad_options_rejected),
                                 TC(user_objective),
+                                TC(user_batch_whole_generation),
                                 TC(bound_rules_keep_population_inside),
                                 TC(allocation_failures),
                                 TC(eval_limit_exact_multiple),

@@ -119,6 +119,15 @@ int devo_problem_set_builtin(devo_problem *p, const char *name, int dim, uint64_
  * upper - lower not finite (every draw would overflow), fn NULL). */
 int devo_problem_set_user(devo_problem *p, int dim, double lower, double upper,
                           devo_objective_fn fn, void *ud);
+/* How many vectors a user objective gets per call, at most: 0 (the default after
+ * devo_problem_set_user) lets devo choose (at most 256, fewer where the objective is slow, so
+ * that the clock and devo_interrupt are looked at about every 0.1 ms of evaluation); n >= 1 caps
+ * each call at n vectors. With n >= NP and one thread a user objective is called once per
+ * generation with the whole population's trials (SciPy's vectorised style), and a time limit or
+ * an interrupt is then seen between calls only: a slow objective overruns by up to one call.
+ * The results do not depend on n. Returns DEVO_OK, DEVO_E_INVALID (n < 0 or > 10^7) or
+ * DEVO_E_STATE (p is not a user objective). Not thread-safe against a solve of p. */
+int devo_problem_set_user_batch(devo_problem *p, int n);
 
 /* Dimension, bounds and the known optimum value (f* ; NAN when unknown) of a configured
  * problem. Return DEVO_OK or DEVO_E_STATE if p is not configured. With per-coordinate bounds

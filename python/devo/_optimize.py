@@ -96,7 +96,8 @@ def _problem(fun, bounds, dim, opts):
         if lo is not None:
             box = _uniform(lo, hi)
             if box is None:
-                p.set_bounds(lo, hi)
+                p.set_bounds(numpy.ascontiguousarray(lo, dtype=numpy.float64),
+                             numpy.ascontiguousarray(hi, dtype=numpy.float64))
             else:
                 p.set_box(*box)
         return p, dim
@@ -110,7 +111,11 @@ def _problem(fun, bounds, dim, opts):
     box = _uniform(lo, hi)
     p.set_user(dim, *(box or (float(lo[0]), float(hi[0]))), _vectorized(fun))
     if box is None:
-        p.set_bounds(lo, hi)
+        p.set_bounds(numpy.ascontiguousarray(lo, dtype=numpy.float64),
+                     numpy.ascontiguousarray(hi, dtype=numpy.float64))
+    # each call takes every vector of its worker's share: with one thread the whole
+    # generation, as SciPy's vectorized=True does (a time limit is then seen between calls)
+    p.set_user_batch(10_000_000)
     return p, dim
 
 

@@ -201,6 +201,19 @@ public:
   {
     check(devo_problem_set_box(p_, lower, upper));
   }
+  // a box per coordinate (dim values each, copied by libdevo)
+  void set_bounds(in1d lower, in1d upper)
+  {
+    const size_t d = (size_t)devo_problem_dim(p_);
+    if (lower.shape(0) != d || upper.shape(0) != d)
+      throw nb::value_error("bounds: one (low, high) pair per coordinate is needed");
+    check(devo_problem_set_bounds(p_, lower.data(), upper.data()));
+  }
+  // vectors per call of a user objective at most (0: devo's choice)
+  void set_user_batch(int n)
+  {
+    check(devo_problem_set_user_batch(p_, n));
+  }
   void set_ranges(const std::string &r)
   {
     check(devo_problem_set_ranges(p_, r.c_str()));
@@ -520,6 +533,8 @@ NB_MODULE(_devo, m)
            "data_dir"_a.none())
       .def("set_user", &Problem::set_user)
       .def("set_box", &Problem::set_box)
+      .def("set_bounds", &Problem::set_bounds)
+      .def("set_user_batch", &Problem::set_user_batch)
       .def("set_ranges", &Problem::set_ranges)
       .def("dim", &Problem::dim)
       .def("bounds", &Problem::bounds)

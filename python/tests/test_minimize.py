@@ -130,16 +130,32 @@ def test_nan_counts_as_infinity():
     assert r.x[0] <= 0 and math.isfinite(r.fun)
 
 
-def test_uniform_bounds_and_per_coordinate_refusal():
+def test_uniform_and_per_coordinate_bounds():
     r = devo.minimize(sphere_cols, [(-2, 3)] * 3, np=10, maxfev=100)
     assert numpy.all((r.population >= -2) & (r.population <= 3))
-    if not hasattr(devo._devo.Problem, "set_bounds"):
-        with pytest.raises(ValueError, match="coordinate 1 has .0, 2. but coordinate 0 has"):
-            devo.minimize(sphere_cols, [(0, 1), (0, 2)])
+    box = numpy.array([(0.5, 1.0), (-5.0, -4.0), (3.0, 4.0)])
+    r = devo.minimize(sphere_cols, box, np=12, maxfev=3000, seed=2)
+    lo, hi = box[:, 0], box[:, 1]
+    assert numpy.all((r.population >= lo) & (r.population <= hi))
+    assert numpy.all((r.x >= lo) & (r.x <= hi))
+    # the best corner of this box for sum(x^2) is (0.5, -4, 3)
+    assert abs(r.fun - (0.25 + 16 + 9)) < 1e-3
     with pytest.raises(ValueError, match="bounds has 2 pairs but dim is 3"):
         devo.minimize(sphere_cols, [(0, 1)] * 2, dim=3)
     with pytest.raises(ValueError, match=r"\(low, high\) pairs"):
         devo.minimize(sphere_cols, [0, 1])
+
+
+def test_objective_called_once_per_generation():
+    shapes = []
+
+    def fun(x):
+        shapes.append(x.shape)
+        return sphere_cols(x)
+
+    devo.minimize(fun, [(-1, 1)] * 4, np=300, maxiter=20, seed=1)
+    # the initial population, then one call per generation, each with every vector
+    assert len(shapes) == 21 and set(shapes) == {(4, 300)}
 
 
 def test_builtin_box():
