@@ -22,7 +22,7 @@
  * they hold exactly. */
 #include <float.h>
 #include <math.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "../engine/internal.h"
@@ -39,6 +39,8 @@
 #define ENUM_MAX       1e6
 #define ENUM_MAX_WORK  2e7
 #define ENUM_MAX_TASKS 20 /* 2^20 > ENUM_MAX: never more tasks */
+/* Bins of the flowtime bound's rearrangement (rearranged). */
+#define FLOW_BINS 16384
 
 /* x computed with k roundings, to be compared with sums of up to k roundings as well: lowered by
  * twice their first-order relative error (2 k u; the factor 2 covers the higher orders and the
@@ -80,22 +82,67 @@ static double lp_dual(const devo_etc *e, const double *mu)
   return round_down(num / den, 2.0 * n + 2.0 * m + 8.0, (double)n + m);
 }
 
-static int cmp_desc(const void *a, const void *b)
+/* sum_{i < k} floor(i / m): the coefficients of the first k places, counted from 0, exact (below
+ * 2^53 for any instance devo reads). */
+static double places(double k, int m)
 {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x < y) - (x > y);
+  const double q = floor(k / m), r = k - q * m;
+  return m * q * (q - 1.0) / 2.0 + r * q;
+}
+
+static uint64_t bits_of(double x)
+{
+  uint64_t u;
+  memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+/* A lower bound on sum_i floor(i / m) c_(i), the c_t (n values > 0) sorted from the largest,
+ * without sorting them (a sort took 0.4 s at 10^6 tasks): each value is counted as the smallest
+ * value of its bin (FLOW_BINS bins of the bit patterns, which order positive doubles as their
+ * values do), and the bins are walked from the largest; so every value is replaced by one no
+ * larger, in the same order, which lowers the sum. The bins are 2^-12 of a value wide or less
+ * when the values span fewer than 4 binades (distinct small integers keep their own bins: exact),
+ * about 0.1% over 20. bins: 2 FLOW_BINS doubles of scratch. */
+static double rearranged(const double *c, int n, int m, double *bins)
+{
+  double *cnt = bins, *low = bins + FLOW_BINS, sum = 0.0, done = 0.0;
+  uint64_t lo = bits_of(c[0]), hi = lo;
+  int t, b, shift = 0;
+  for (t = 1; t < n; ++t) {
+    const uint64_t u = bits_of(c[t]);
+    lo = u < lo ? u : lo;
+    hi = u > hi ? u : hi;
+  }
+  while ((hi - lo) >> shift >= FLOW_BINS)
+    ++shift;
+  for (b = 0; b < FLOW_BINS; ++b) {
+    cnt[b] = 0.0;
+    low[b] = (double)INFINITY;
+  }
+  for (t = 0; t < n; ++t) {
+    b = (int)((bits_of(c[t]) - lo) >> shift);
+    cnt[b] += 1.0;
+    low[b] = c[t] < low[b] ? c[t] : low[b];
+  }
+  for (b = FLOW_BINS - 1; b >= 0; --b)
+    if (cnt[b] > 0.0) {
+      sum += low[b] * (places(done + cnt[b], m) - places(done, m));
+      done += cnt[b];
+    }
+  return sum;
 }
 
 /* The flowtime bound of the header from each task's smallest completion (done) and smallest
- * time (least, sorted here). */
-static double flowtime_bound(const devo_etc *e, const double *done, double *least)
+ * time (least); bins: scratch for rearranged. */
+static double flowtime_bound(const devo_etc *e, const double *done, const double *least,
+                             double *bins)
 {
   const int n = e->ntasks, m = e->nmach;
-  double sum = 0.0;
-  int i;
-  qsort(least, (size_t)n, sizeof(double), cmp_desc);
-  for (i = 0; i < n; ++i)
-    sum += done[i] + (double)(i / m) * least[i];
+  double sum = rearranged(least, n, m, bins);
+  int t;
+  for (t = 0; t < n; ++t)
+    sum += done[t];
   /* 2n terms, n products, n rounded completions; the flowtimes it is compared with sum 2n + m */
   return round_down(sum, 4.0 * n + 2.0 * m + 8.0, 2.0 * n);
 }
@@ -103,16 +150,18 @@ static double flowtime_bound(const devo_etc *e, const double *done, double *leas
 int devo__etc_lower_bound(const devo_etc *e, double lambda, const double *mu, devo__etc_lb *b)
 {
   const int n = e ? e->ntasks : 0, m = e ? e->nmach : 0;
-  double *done = NULL, *least = NULL, ms = 0.0, lp, worst;
+  double *done = NULL, *least = NULL, *bins = NULL, ms = 0.0, lp, worst;
   int t, j, integral = 1;
   if (!e || !b || !(lambda >= 0.0 && lambda <= 1.0))
     return DEVO_E_INVALID;
   if (lambda < 1.0) {
     done = (double *)devo__alloc(&e->al, (size_t)n, sizeof(double));
     least = (double *)devo__alloc(&e->al, (size_t)n, sizeof(double));
-    if (!done || !least) {
+    bins = (double *)devo__alloc(&e->al, 2 * FLOW_BINS, sizeof(double));
+    if (!done || !least || !bins) {
       devo__free(&e->al, done);
       devo__free(&e->al, least);
+      devo__free(&e->al, bins);
       return DEVO_E_NOMEM;
     }
   }
@@ -146,7 +195,7 @@ int devo__etc_lower_bound(const devo_etc *e, double lambda, const double *mu, de
     ms = lp > ms ? lp : ms;
   }
   b->makespan = ms;
-  b->flowtime = done ? flowtime_bound(e, done, least) : 0.0;
+  b->flowtime = done ? flowtime_bound(e, done, least, bins) : 0.0;
   if (integral && worst * n < EXACT_INT) { /* every completion and flowtime sum is exact */
     b->makespan = ceil(b->makespan);
     b->flowtime = ceil(b->flowtime);
@@ -155,6 +204,7 @@ int devo__etc_lower_bound(const devo_etc *e, double lambda, const double *mu, de
   b->rtol = 2.0 * (4.0 * n + 2.0 * m + 8.0) * UNIT;
   devo__free(&e->al, done);
   devo__free(&e->al, least);
+  devo__free(&e->al, bins);
   return DEVO_OK;
 }
 

@@ -22,10 +22,10 @@ typedef struct devo__etc_lb {
                        <= objective * (1 + 1e-12 + rtol) is optimal within rounding */
 } devo__etc_lb;
 
-/* The bounds of e for lambda, in one to three passes over the matrix (and a sort of the tasks
+/* The bounds of e for lambda, in one to three passes over the matrix (and two over the tasks
  * when lambda < 1). mu: machine prices (nmach values >= 0; any scale, e.g. devo__etc_prices'),
- * or NULL: the LP bound at equal prices only. Memory through e's allocator (2n doubles when
- * lambda < 1). Returns DEVO_OK, DEVO_E_INVALID, DEVO_E_NOMEM. */
+ * or NULL: the LP bound at equal prices only. Memory through e's allocator (2n + 32768 doubles
+ * when lambda < 1). Returns DEVO_OK, DEVO_E_INVALID, DEVO_E_NOMEM. */
 int devo__etc_lower_bound(const struct devo_etc *e, double lambda, const double *mu,
                           devo__etc_lb *b);
 

@@ -555,9 +555,14 @@ static void text_summary(FILE *sf, const sched_args *a, const devo_etc *e, const
   fprintf(sf, "flowtime     %s\n", json_fmt_double(b, sizeof b, r->flowtime));
   fprintf(sf, "objective    %s (lambda %g, order %s)\n", json_fmt_double(b, sizeof b, r->objective),
           a->lambda, a->order ? "spt" : "fcfs");
-  fprintf(sf, "lower bound  %s (of the objective)\n", json_fmt_double(b, sizeof b, r->lower_bound));
-  fprintf(sf, "gap          %s (at most %.3g%% above the optimum)\n",
-          json_fmt_double(b, sizeof b, r->gap), 100.0 * r->gap);
+  if (r->lower_bound > 0.0) {
+    fprintf(sf, "lower bound  %s (of the objective)\n",
+            json_fmt_double(b, sizeof b, r->lower_bound));
+    fprintf(sf, "gap          %s (at most %.3g%% above the optimum)\n",
+            json_fmt_double(b, sizeof b, r->gap), 100.0 * r->gap);
+  } else {
+    fputs("lower bound  none (no time was left for it)\ngap          unknown\n", sf);
+  }
   fprintf(sf, "evaluations  %lld\ngenerations  %lld\n", (long long)r->evaluations,
           (long long)r->generations);
   fprintf(

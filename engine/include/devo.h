@@ -683,7 +683,8 @@ typedef struct devo_schedule_result {
      largest of the ready times, of the tasks' smallest completion times and of the LP
      relaxation's dual values; for lambda < 1, lambda times that plus (1 - lambda) / m times a
      bound on the flowtime; the optimum itself when every assignment was evaluated. 0 when the
-     call returned an error. An answer with objective <= lower_bound * (1 + 1e-12 +
+     call returned an error, or when a lone o->heuristic (or an interrupt) ended after the
+     deadline: no time was left for it. An answer with objective <= lower_bound * (1 + 1e-12 +
      (8 ntasks + 4 nmach + 16) 2^-53) is optimal within rounding (DEVO_OPTIMAL). */
   double lower_bound;
   double gap; /* (objective - lower_bound) / lower_bound, >= 0: the answer is at most this
