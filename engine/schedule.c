@@ -3,12 +3,14 @@
  * and bench-etc: heuristics, local search on them, DE seeded with the results, local search on
  * DE's best. Kept in the library (not in tools/) so that a resource manager that links devo gets
  * exactly what the command does (issue 5). */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../problems/etc.h"
+#include "../problems/etc_bound.h"
 #include "../problems/etc_vnd.h"
 #include "../problems/philox.h"
 #include "etc_internal.h"
@@ -48,6 +50,24 @@
  * 4 on 3 and 4 of these 5). With one chain u_c_hihi ended at the same 0.59% after 1, 3 and
  * 10 s. */
 #define IG_MIN_CHAINS 4
+/* The lower bound (problems/etc_bound.c): with the DE pipeline the machine prices must end by this
+ * share of the limit (for the makespan search they are its own, priced until the deadline as
+ * that search always did). */
+#define BOUND_SHARE 0.1
+/* The enumeration of a tiny instance must end by this share of the limit (or by the deadline
+ * with steps), else the search goes on without it: at most 10^6 assignments, about 10 to 50 ms. */
+#define ENUM_SHARE 0.3
+/* "Within rounding" (DEVO_OPTIMAL): objective <= lower_bound * (1 + OPT_RTOL + the bound's own
+ * rounding allowance, devo__etc_lb.rtol). */
+#define OPT_RTOL 1e-12
+/* --search auto's rule (devo_schedule_search_for), its thresholds here, to be tuned from
+ * measurements: for the makespan, the GPU search on a ready GPU from AUTO_GPU_LS_MIN_TASKS tasks
+ * and AUTO_GPU_LS_MIN_MACHINES machines and a limit of AUTO_GPU_LS_MIN_S, else IG; the DE
+ * pipeline for lambda < 1. The GPU search has not been measured against IG yet
+ * (docs/gpu-sched-ls.md): its task threshold is out of reach until it is. */
+#define AUTO_GPU_LS_MIN_TASKS    INT_MAX
+#define AUTO_GPU_LS_MIN_MACHINES 2
+#define AUTO_GPU_LS_MIN_S        1.0
 
 void devo_schedule_opts_init(devo_schedule_opts *o)
 {
@@ -68,7 +88,31 @@ void devo_schedule_opts_init(devo_schedule_opts *o)
   o->search = DEVO_SEARCH_AUTO;
   o->steps = 0;
   o->chains = 0;
+  o->gap = 0.0;
   devo_variant_init(&o->variant);
+}
+
+int devo_schedule_search_for(const devo_schedule_opts *o, int ntasks, int nmach, int gpu_ready)
+{
+  if (!o)
+    return DEVO_SEARCH_PIPELINE;
+  if (o->search != DEVO_SEARCH_AUTO)
+    return o->search;
+  if (o->lambda != 1.0)
+    return DEVO_SEARCH_PIPELINE;
+  if (gpu_ready && ntasks >= AUTO_GPU_LS_MIN_TASKS && nmach >= AUTO_GPU_LS_MIN_MACHINES &&
+      o->time_limit >= AUTO_GPU_LS_MIN_S)
+    return DEVO_SEARCH_GPU_LS;
+  return DEVO_SEARCH_IG;
+}
+
+static const char *const search_names[] = {"auto", "pipeline", "ig", "gpu-ls"};
+
+const char *devo_schedule_search_name(int search)
+{
+  if (search < 0 || search >= (int)(sizeof search_names / sizeof search_names[0]))
+    return NULL;
+  return search_names[search];
 }
 
 #if defined(__GNUC__)
@@ -90,7 +134,8 @@ static int interrupted(const devo_schedule_opts *o)
   return o->interrupt && *o->interrupt;
 }
 
-static const char *const source_names[] = {"heuristic", "heuristic+ls", "de", "de+ls", "ils", "ig"};
+static const char *const source_names[] = {"heuristic", "heuristic+ls", "de",         "de+ls",
+                                           "ils",       "ig",           "enumeration"};
 
 const char *devo_schedule_source_name(int source)
 {
@@ -124,8 +169,8 @@ static void take_if_better(cand *best, const cand *c)
     *best = *c;
 }
 
-/* Whether the search after the heuristics is the iterated greedy (or its GPU form, which falls
- * back to it without a ready GPU). */
+/* Whether o asks for a search that counts steps: the iterated greedy or its GPU form, whatever
+ * the instance (devo_schedule_search_for chooses between them). */
 static int uses_ig(const devo_schedule_opts *o)
 {
   return o->search == DEVO_SEARCH_IG || o->search == DEVO_SEARCH_GPU_LS ||
@@ -177,6 +222,8 @@ static int check_opts(const devo_schedule_opts *o, devo_schedule_result *r)
                 "IG or AUTO)");
   if (o->chains < 0 || o->chains > 4096)
     return fail(r, DEVO_E_INVALID, "chains %d: must be in [0, 4096]", o->chains);
+  if (!(o->gap >= 0.0 && o->gap <= 1.0))
+    return fail(r, DEVO_E_INVALID, "gap %g: must be a fraction in [0, 1] (0.01 = 1%%)", o->gap);
   {
     char msg[256];
     if (devo_variant_check(&o->variant, msg, sizeof msg) != DEVO_OK)
@@ -377,10 +424,19 @@ static int keep_search_answer(const devo_etc *e, const devo_schedule_opts *o, co
   return DEVO_OK;
 }
 
+/* The machine prices of the makespan search (devo__etc_prices), computed once for the lower bound
+ * and the search. */
+typedef struct prices {
+  double *mu; /* nmach prices; NULL when not priced */
+  int *arg;   /* ntasks: each task's cheapest machine at them */
+  double lb;  /* devo__etc_prices's dual value */
+} prices;
+
 /* The IG stage (issue 19): from the best schedule so far (cur, n ints; *best describes it) to
- * the deadline or o->steps per chain; cur and *best receive the answer when it is better. */
-static int stage_ig(const devo_etc *e, const devo_schedule_opts *o, double t0, double deadline,
-                    int *cur, cand *best, devo_schedule_result *r)
+ * the deadline or o->steps per chain; cur and *best receive the answer when it is better. pz:
+ * the prices when already computed. */
+static int stage_ig(const devo_etc *e, const devo_schedule_opts *o, const prices *pz, double t0,
+                    double deadline, int *cur, cand *best, devo_schedule_result *r)
 {
   devo__ig_opts io;
   devo__ig_result ir;
@@ -397,6 +453,9 @@ static int stage_ig(const devo_etc *e, const devo_schedule_opts *o, double t0, d
   io.epoch = IG_EPOCH;
   io.deadline = deadline;
   io.interrupt = o->interrupt;
+  io.mu = pz->mu;
+  io.arg = pz->arg;
+  io.lower_bound = pz->lb;
   pp.o = o;
   pp.t0 = t0;
   if (o->progress) {
@@ -419,35 +478,25 @@ static int stage_ig(const devo_etc *e, const devo_schedule_opts *o, double t0, d
  * memory): the caller then runs the CPU search, and r->message says why. tune: the ablation's
  * DE period and perturbation (gpu_ls.h), NULL = the defaults. */
 static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, const devo__gls_tune *tune,
-                     double t0, double deadline, const int *plain, int nheur, int *cur, cand *best,
-                     devo_schedule_result *r, int *ran)
+                     const prices *pz, double t0, double deadline, const int *plain, int nheur,
+                     int *cur, cand *best, devo_schedule_result *r, int *ran)
 {
   const int n = e->ntasks;
   devo__gls_opts go;
   devo__gls_result gr;
   ig_progress pp;
-  double *mu, lb;
   int *starts, st;
   *ran = 0;
   if (deadline - devo__now() <= 0.0)
     return DEVO_OK;
   starts = (int *)devo__alloc(&e->al, (size_t)(nheur + 2) * (size_t)n, sizeof(int));
-  mu = (double *)devo__alloc(&e->al, (size_t)e->nmach, sizeof(double));
-  if (!starts || !mu) {
-    devo__free(&e->al, starts);
-    devo__free(&e->al, mu);
+  if (!starts)
     return fail(r, DEVO_E_NOMEM, "out of memory for the GPU search's starts");
-  }
   memcpy(starts, best->assign, (size_t)n * sizeof(int));
   memcpy(starts + n, plain, (size_t)nheur * (size_t)n * sizeof(int));
   /* one more start near the LP optimum: every task on its cheapest machine at the machine
    * prices of problems/etc_vnd.c (where the CPU search starts its chains) */
-  st = devo__etc_prices(e, deadline, mu, starts + (size_t)(nheur + 1) * n, &lb);
-  devo__free(&e->al, mu);
-  if (st != DEVO_OK) {
-    devo__free(&e->al, starts);
-    return fail(r, st, "machine prices: %s", devo_status_message(st));
-  }
+  memcpy(starts + (size_t)(nheur + 1) * n, pz->arg, (size_t)n * sizeof(int));
   memset(&go, 0, sizeof go);
   go.seed = o->seed;
   go.chains = o->chains;
@@ -487,7 +536,10 @@ static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, const devo_
  * gives everything back whichever stage it came from. */
 typedef struct sched_state {
   const devo_etc *e;
-  const devo_schedule_opts *o;
+  const devo_schedule_opts *o; /* &oo: the caller's options with the progress callback below */
+  devo_schedule_opts oo;
+  devo_progress_fn user_progress; /* the caller's callback (NULL = none) and its data */
+  void *user_ud;
   const devo__gls_tune *tune;
   devo_schedule_result *r;
   const devo_allocator *al;  /* e's; set by sched_alloc */
@@ -501,12 +553,32 @@ typedef struct sched_state {
   int nheur;
   const int *seeds; /* DE's seeds: improved, or NULL with DEVO_ETC_SEED_NONE */
   int nseeds;
-  int ls_ran;    /* step 2 ran at least once */
-  double ls_min; /* its quickest run, seconds (the polish reserve scales with it) */
-  int ig_done;   /* the makespan search did its o->steps before the deadline */
-  cand best;     /* the answer so far */
-  de_run d;      /* step 3's problem, solver and DE's best */
+  int ls_ran;      /* step 2 ran at least once */
+  double ls_min;   /* its quickest run, seconds (the polish reserve scales with it) */
+  int ig_done;     /* the makespan search did its o->steps before the deadline */
+  int search;      /* devo_schedule_search_for: the search after the heuristics */
+  cand best;       /* the answer so far */
+  de_run d;        /* step 3's problem, solver and DE's best */
+  prices pz;       /* the machine prices (not for a lone heuristic) */
+  int *enum_a;     /* n ints: the enumeration's schedule */
+  devo__etc_lb lb; /* the lower bound; lb.objective is the optimum once enumerated */
+  int enumerated;  /* every assignment was evaluated: best is optimal */
+  double target;   /* an answer with objective <= target is good enough: optimal within
+                      rounding or within o->gap; the stages stop there */
+  int target_hit;  /* a stage stopped because its best reached target (through sched_progress) */
 } sched_state;
+
+/* The progress callback of every stage (devo_progress): stops the stage once its best reaches
+ * the target, else asks the caller's callback, if any. */
+static int sched_progress(void *ud, const devo_progress *p)
+{
+  sched_state *s = (sched_state *)ud;
+  if (p->best <= s->target) {
+    s->target_hit = 1;
+    return 1;
+  }
+  return s->user_progress ? s->user_progress(s->user_ud, p) : 0;
+}
 
 /* Starts the clock, resets r and checks the arguments; allocates nothing. */
 static int sched_prepare(sched_state *s, const devo_etc *e, const devo_schedule_opts *o,
@@ -515,16 +587,26 @@ static int sched_prepare(sched_state *s, const devo_etc *e, const devo_schedule_
   memset(s, 0, sizeof *s);
   s->t0 = devo__now();
   s->e = e;
-  s->o = o;
   s->tune = tune;
   s->r = r;
   s->ls_min = (double)INFINITY;
+  s->target = -(double)INFINITY; /* nothing stops the stages before the bound is known */
   memset(r, 0, sizeof *r);
   r->heuristic = -1;
   r->backend = -1;
+  r->search = -1;
   r->jde_mean_f = r->jde_mean_cr = (double)NAN;
   if (!e || !o || !assign)
     return fail(r, DEVO_E_INVALID, "NULL argument");
+  /* every stage reports its best through sched_progress, which stops it at the target and
+   * passes the rest on to the caller's callback */
+  s->oo = *o;
+  s->o = &s->oo;
+  s->user_progress = o->progress;
+  s->user_ud = o->progress_ud;
+  s->oo.progress = sched_progress;
+  s->oo.progress_ud = s;
+  s->search = devo_schedule_search_for(o, e->ntasks, e->nmach, o->backend == DEVO_BACKEND_GPU);
   return check_opts(o, r);
 }
 
@@ -547,6 +629,9 @@ static void sched_free(sched_state *s)
   if (!s->al)
     return; /* nothing was allocated */
   de_free(s->al, &s->d);
+  devo__free(s->al, s->pz.mu);
+  devo__free(s->al, s->pz.arg);
+  devo__free(s->al, s->enum_a);
   devo__free(s->al, s->plain);
   devo__free(s->al, s->improved);
   devo__free(s->al, s->ils);
@@ -571,24 +656,103 @@ static int sched_seed_heuristics(sched_state *s)
   return DEVO_OK;
 }
 
-/* The makespan search that replaces steps 2 to 5 (uses_ig): on the GPU when asked for and it
- * runs there, else the iterated greedy on the CPU. */
+/* Step 1b for a tiny instance: the optimum by enumerating every assignment (devo__etc_enumerate)
+ * from the best heuristic schedule, unless it takes longer than ENUM_SHARE of the limit (with
+ * o->steps: the deadline); a better schedule found before that is kept all the same. */
+static int sched_enumerate(sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  const double end = o->steps > 0 ? s->deadline : s->t0 + ENUM_SHARE * o->time_limit;
+  double obj = s->best.obj;
+  cand c;
+  int st;
+  if (!devo__etc_enumerable(s->e, o->lambda))
+    return DEVO_OK;
+  s->enum_a = (int *)devo__alloc(s->al, (size_t)s->n, sizeof(int));
+  if (!s->enum_a)
+    return fail(s->r, DEVO_E_NOMEM, "out of memory for the enumeration");
+  memcpy(s->enum_a, s->best.assign, (size_t)s->n * sizeof(int));
+  st = devo__etc_enumerate(s->e, o->lambda, o->order, end, o->interrupt, s->enum_a, &obj);
+  if (st < 0)
+    return fail(s->r, st, "enumeration: %s", devo_status_message(st));
+  s->enumerated = st == DEVO_OK;
+  if (!(obj < s->best.obj))
+    return DEVO_OK;
+  if ((st = eval_cand(s->e, o, s->enum_a, DEVO_SCHED_FROM_ENUMERATION, -1, &c)) != DEVO_OK)
+    return fail(s->r, st, "evaluation: %s", devo_status_message(st));
+  s->best = c;
+  return DEVO_OK;
+}
+
+/* The machine prices (devo__etc_prices) for the lower bound and the makespan search: until the
+ * deadline for the makespan search (as it always priced), else until BOUND_SHARE of the limit. */
+static int sched_prices(sched_state *s)
+{
+  const double end =
+      s->search == DEVO_SEARCH_PIPELINE ? s->t0 + BOUND_SHARE * s->o->time_limit : s->deadline;
+  int st;
+  s->pz.mu = (double *)devo__alloc(s->al, (size_t)s->e->nmach, sizeof(double));
+  s->pz.arg = (int *)devo__alloc(s->al, (size_t)s->n, sizeof(int));
+  if (!s->pz.mu || !s->pz.arg)
+    return fail(s->r, DEVO_E_NOMEM, "out of memory for the machine prices");
+  if ((st = devo__etc_prices(s->e, end, s->pz.mu, s->pz.arg, &s->pz.lb)) != DEVO_OK)
+    return fail(s->r, st, "machine prices: %s", devo_status_message(st));
+  return DEVO_OK;
+}
+
+/* Step 1b: the lower bound (problems/etc_bound.c), and the target that ends the stages. cheap
+ * (a lone heuristic, an interrupt): the bound at equal prices, one to three passes over the
+ * matrix, and none once the deadline has passed (a quick answer must not wait for it: 46 ms at
+ * 10^6 x 4 with lambda < 1); else the enumeration of a tiny instance (whose optimum is then the
+ * bound), or the machine prices and the bound at them. */
+static int sched_bound(sched_state *s, int cheap)
+{
+  const devo_schedule_opts *o = s->o;
+  int st;
+  if (cheap && devo__now() >= s->deadline)
+    return DEVO_OK; /* no bound: lower_bound 0 */
+  if (!cheap && (st = sched_enumerate(s)) != DEVO_OK)
+    return st;
+  if (s->enumerated) {
+    memset(&s->lb, 0, sizeof s->lb);
+    s->lb.objective = s->best.obj;
+  } else {
+    if (!cheap && (st = sched_prices(s)) != DEVO_OK)
+      return st;
+    st = devo__etc_lower_bound(s->e, o->lambda, s->pz.mu, &s->lb);
+    if (st != DEVO_OK)
+      return fail(s->r, st, "lower bound: %s", devo_status_message(st));
+  }
+  s->target = s->lb.objective * (1.0 + fmax(OPT_RTOL + s->lb.rtol, o->gap));
+  return DEVO_OK;
+}
+
+/* 1 when the answer so far reaches the target: no stage needs to run any more. */
+static int target_met(const sched_state *s)
+{
+  return s->best.obj <= s->target;
+}
+
+/* The makespan search that replaces steps 2 to 5 (s->search IG or GPU_LS): on the GPU when
+ * asked for and it runs there, else the iterated greedy on the CPU. */
 static int sched_makespan_search(sched_state *s)
 {
   const devo_schedule_opts *o = s->o;
   devo_schedule_result *r = s->r;
   int st, ran = 0;
-  if (o->search == DEVO_SEARCH_GPU_LS && o->backend == DEVO_BACKEND_GPU) {
-    st = stage_gls(s->e, o, s->tune, s->t0, s->deadline, s->plain, s->nheur, s->ils, &s->best, r,
-                   &ran);
+  if (s->search == DEVO_SEARCH_GPU_LS && o->backend == DEVO_BACKEND_GPU) {
+    st = stage_gls(s->e, o, s->tune, &s->pz, s->t0, s->deadline, s->plain, s->nheur, s->ils,
+                   &s->best, r, &ran);
     if (st != DEVO_OK || ran) {
+      r->search = DEVO_SEARCH_GPU_LS;
       s->ig_done = ran && r->status == DEVO_OK; /* o->steps done before the deadline */
       return st;
     }
   }
-  if (o->search == DEVO_SEARCH_GPU_LS) /* the GPU did not run it: say where it ran */
+  if (s->search == DEVO_SEARCH_GPU_LS) /* the GPU did not run it: say where it ran */
     r->backend = DEVO_BACKEND_CPU;
-  if ((st = stage_ig(s->e, o, s->t0, s->deadline, s->ils, &s->best, r)) != DEVO_OK)
+  r->search = DEVO_SEARCH_IG;
+  if ((st = stage_ig(s->e, o, &s->pz, s->t0, s->deadline, s->ils, &s->best, r)) != DEVO_OK)
     return st;
   s->ig_done = r->candidates > 0 && r->status == DEVO_OK; /* o->steps done before the deadline */
   return DEVO_OK;
@@ -803,24 +967,48 @@ static int sched_search(sched_state *s)
   if ((st = sched_alloc(s)) != DEVO_OK || (st = sched_seed_heuristics(s)) != DEVO_OK)
     return st;
   if (o->heuristic >= 0 || interrupted(o))
-    return DEVO_OK;
-  if (uses_ig(o))
+    return sched_bound(s, 1);
+  if ((st = sched_bound(s, 0)) != DEVO_OK || target_met(s))
+    return st;
+  if (s->search != DEVO_SEARCH_PIPELINE)
     return sched_makespan_search(s);
-  if ((st = sched_seed_ls(s)) != DEVO_OK || (st = sched_de(s)) != DEVO_OK)
+  s->r->search = DEVO_SEARCH_PIPELINE;
+  if ((st = sched_seed_ls(s)) != DEVO_OK || target_met(s) || (st = sched_de(s)) != DEVO_OK)
     return st;
   return sched_ils(s);
 }
 
-/* Step 6: the best answer into assign and r, with why the search ended (devo.h): the interrupt
- * wins, then the callback, else the clock (or DEVO_OK for a lone heuristic or o->steps done). */
-static void sched_finish(sched_state *s, int *assign)
+/* Why the search ended (devo.h, devo_schedule_result.status): the interrupt wins, then the
+ * caller's callback, a lone heuristic, then what is proven of the answer (enumerated, optimal,
+ * within o->gap), else the steps or the clock. */
+static int end_status(const sched_state *s)
 {
   const devo_schedule_opts *o = s->o;
+  const double obj = s->best.obj, lb = s->lb.objective;
+  const int st = s->r->status;
+  if (interrupted(o) || st == DEVO_INTERRUPTED)
+    return DEVO_INTERRUPTED;
+  if (st == DEVO_STOPPED_BY_CALLBACK && !s->target_hit)
+    return st;
+  if (o->heuristic >= 0)
+    return DEVO_OK;
+  if (s->enumerated)
+    return DEVO_ENUMERATED;
+  if (obj <= lb * (1.0 + OPT_RTOL + s->lb.rtol))
+    return DEVO_OPTIMAL;
+  if (o->gap > 0.0 && obj <= lb * (1.0 + o->gap))
+    return DEVO_GAP_REACHED;
+  return s->ig_done ? DEVO_OK : DEVO_TIME_LIMIT;
+}
+
+/* Step 6: the best answer into assign and r, with why the search ended and its bound. */
+static void sched_finish(sched_state *s, int *assign)
+{
   devo_schedule_result *r = s->r;
-  if (interrupted(o))
-    r->status = DEVO_INTERRUPTED;
-  else if (r->status != DEVO_STOPPED_BY_CALLBACK && r->status != DEVO_INTERRUPTED)
-    r->status = o->heuristic >= 0 || s->ig_done ? DEVO_OK : DEVO_TIME_LIMIT;
+  r->status = end_status(s);
+  r->lower_bound = s->lb.objective;
+  r->gap =
+      r->lower_bound > 0.0 ? (s->best.obj - r->lower_bound) / r->lower_bound : (double)INFINITY;
   memcpy(assign, s->best.assign, (size_t)s->n * sizeof(int));
   r->makespan = s->best.ms;
   r->flowtime = s->best.ft;

@@ -113,6 +113,9 @@ static const char *const schedule_help_search =
     "                       the time limit comes first; default: until the time limit)\n"
     "  --chains N           ig: chains, merged every 64 steps (default: the larger of\n"
     "                       --threads and 4)\n"
+    "  --gap G              end the search once the answer is within G of the lower bound\n"
+    "                       ((objective - bound) / bound <= G), a fraction in [0, 1]\n"
+    "                       (default 0: until the time limit; a proven optimum always ends it)\n"
     "  --ils-share S        share of the search time for iterated local search (random\n"
     "                       reassignments + local search) on the best answer after DE, in\n"
     "                       [0, 1) (default 0.8; 0 = DE gets all of it)\n"
@@ -147,6 +150,7 @@ typedef struct sched_args {
   int task_names, out_format, quiet;
   int local_search; /* 0 = on, 1 = off (index into on_off) */
   double lambda, time_limit, f, cr, ils_share;
+  double gap; /* --gap: the search ends within this relative gap of the lower bound */
   uint64_t seed;
   size_t max_bytes;   /* --max-input-bytes; 0: the reader's default */
   int64_t steps;      /* issue 19: IG steps per chain, 0 = until the limit */
@@ -202,7 +206,8 @@ static int parse(int argc, char **argv, sched_args *a)
       "--jde-tau1=", "--jde-tau2=", "--jde-fl=", "--jde-fu=", "--jde-crl=", "--jde-cru=", "--gobl=",
       "--steps=", "--chains=", "--search=", "--max-input-bytes=",
       /* cli_variant_names (issue 24): */
-      "--pbest=", "--archive-rate=", "--memory-size=", "--jade-c=", "--np-min=", "--quiet", NULL};
+      "--pbest=", "--archive-rate=", "--memory-size=", "--jade-c=", "--np-min=", "--quiet",
+      "--gap=", NULL};
   static const char *const formats[] = {"auto", "csv", "braun", NULL};
   static const char *const out_formats[] = {"text", "csv", "json", NULL};
   static const char *const objectives[] = {"weighted", "makespan", NULL};
@@ -337,6 +342,13 @@ static int parse(int argc, char **argv, sched_args *a)
       break;
     case 41:
       a->quiet = 1;
+      break;
+    case 42:
+      /* a fraction: a percentage given as a number (--gap 5 for 5%) is refused, not taken as
+       * 500% */
+      r = cli_double(cmd, "--gap", v, &a->gap);
+      if (!r && !(a->gap >= 0.0 && a->gap <= 1.0))
+        r = cli_usage_error(cmd, "--gap must be a fraction in [0, 1] (0.01 = 1%%), got %s", v);
       break;
     default:
       if (cli_variant_index(names, k) >= 0)
@@ -473,6 +485,14 @@ static void text_summary(FILE *sf, const sched_args *a, const devo_etc *e, const
   fprintf(sf, "flowtime     %s\n", json_fmt_double(b, sizeof b, r->flowtime));
   fprintf(sf, "objective    %s (lambda %g, order %s)\n", json_fmt_double(b, sizeof b, r->objective),
           a->lambda, a->order ? "spt" : "fcfs");
+  if (r->lower_bound > 0.0) {
+    fprintf(sf, "lower bound  %s (of the objective)\n",
+            json_fmt_double(b, sizeof b, r->lower_bound));
+    fprintf(sf, "gap          %s (at most %.3g%% above the optimum)\n",
+            json_fmt_double(b, sizeof b, r->gap), 100.0 * r->gap);
+  } else {
+    fputs("lower bound  none (no time was left for it)\ngap          unknown\n", sf);
+  }
   fprintf(sf, "evaluations  %lld\ngenerations  %lld\n", (long long)r->evaluations,
           (long long)r->generations);
   fprintf(
@@ -482,6 +502,7 @@ static void text_summary(FILE *sf, const sched_args *a, const devo_etc *e, const
   fprintf(sf, "best from    %s%s%s%s\n", devo_schedule_source_name(r->source),
           r->heuristic >= 0 ? " (" : "", r->heuristic >= 0 ? devo_heuristic_name(r->heuristic) : "",
           r->heuristic >= 0 ? ")" : "");
+  fprintf(sf, "search       %s\n", r->search >= 0 ? devo_schedule_search_name(r->search) : "none");
   fprintf(sf, "backend      %s\n", r->backend == DEVO_BACKEND_GPU ? "gpu" : "cpu");
   fprintf(sf, "elapsed      %.6f s since process start%s\n", ans->answer_at,
           ans->deadline_met ? "" : " (deadline missed)");
@@ -640,6 +661,7 @@ static int schedule(const sched_args *ap)
   so.steps = a.steps;
   so.chains = a.chains;
   so.search = a.search;
+  so.gap = a.gap;
   /* what is left of the limit after reading, less the time to write the answer, to give the
    * matrix's memory back and to end the process (the GPU's context too) */
   if ((rc = budget_now(&a, e, so.backend, &b)) != CLI_OK)

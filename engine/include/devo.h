@@ -54,6 +54,9 @@ const char *devo_version(void);
   X(DEVO_TARGET_REACHED, 4, "target value reached")                                                \
   X(DEVO_INTERRUPTED, 5, "interrupted")                                                            \
   X(DEVO_STOPPED_BY_CALLBACK, 6, "stopped by the progress callback")                               \
+  X(DEVO_OPTIMAL, 7, "proven optimal: equal to the lower bound within rounding")                   \
+  X(DEVO_GAP_REACHED, 8, "within the requested gap of the lower bound")                            \
+  X(DEVO_ENUMERATED, 9, "every assignment evaluated: the answer is optimal")                       \
   X(DEVO_E_INVALID, -1, "invalid argument")                                                        \
   X(DEVO_E_NOMEM, -2, "out of memory")                                                             \
   X(DEVO_E_IO, -3, "input/output error")                                                           \
@@ -604,7 +607,8 @@ enum {
   DEVO_SCHED_FROM_DE = 2,           /* DE's best */
   DEVO_SCHED_FROM_DE_LS = 3,        /* DE's best, improved by the final local search */
   DEVO_SCHED_FROM_ILS = 4,          /* the best of the above, improved by iterated local search */
-  DEVO_SCHED_FROM_IG = 5            /* a heuristic schedule improved by the iterated greedy */
+  DEVO_SCHED_FROM_IG = 5,           /* a heuristic schedule improved by the iterated greedy */
+  DEVO_SCHED_FROM_ENUMERATION = 6   /* the optimum found by enumerating every assignment */
 };
 
 /* The search of devo_schedule_run (devo_schedule_opts.search). */
@@ -678,6 +682,9 @@ typedef struct devo_schedule_opts {
   int chains;    /* IG chains, 0 .. 4096; 0 (default) = the larger of threads and 4. The
                     answer depends on the chain count, not on the thread count: fix it for
                     answers that do not depend on threads. At most 64 threads run chains. */
+  double gap;    /* relative gap at which the search ends, [0, 1]; default 0 (until the deadline,
+                    or a proven optimum): it ends as soon as the objective is <= lower_bound *
+                    (1 + gap) (r->status DEVO_GAP_REACHED), like a MIP solver's relative gap */
 } devo_schedule_opts;
 
 /* What devo_schedule_run did. */
@@ -690,11 +697,15 @@ typedef struct devo_schedule_result {
                           chains together) */
   int64_t candidates;  /* IG: neighbourhood candidates evaluated, all chains together */
   int de_ran;          /* 1 when DE ran */
-  int status;          /* why the search ended, one of: DEVO_TIME_LIMIT (its time was used
-                          up: the normal end, also when DE had no time to run),
-                          DEVO_INTERRUPTED (o->interrupt), DEVO_STOPPED_BY_CALLBACK (the
-                          progress callback), DEVO_OK (a single o->heuristic ran to its end,
-                          or the IG search did its o->steps before the deadline) */
+  int status;          /* why the search ended, the first that applies of: DEVO_INTERRUPTED
+                          (o->interrupt), DEVO_STOPPED_BY_CALLBACK (the progress callback),
+                          DEVO_OK (a single o->heuristic ran to its end), DEVO_ENUMERATED
+                          (every assignment of a tiny instance was evaluated: the answer is
+                          optimal), DEVO_OPTIMAL (objective <= lower_bound * (1 + 1e-12 +
+                          rounding): optimal within rounding, see lower_bound),
+                          DEVO_GAP_REACHED (o->gap > 0 and gap <= o->gap), DEVO_OK (the IG
+                          search did its o->steps before the deadline), DEVO_TIME_LIMIT (its
+                          time was used up: the normal end, also when DE had no time to run) */
   int source;          /* DEVO_SCHED_FROM_* of the returned assignment */
   int heuristic;       /* DEVO_HEUR_* behind a FROM_HEURISTIC(_LS) answer, else -1 */
   int backend;         /* DEVO_BACKEND_CPU or _GPU that ran DE; -1 without DE */
@@ -702,10 +713,37 @@ typedef struct devo_schedule_result {
   char message[256];   /* one line about the failure when the call returns an error, else "" */
   double jde_mean_f, jde_mean_cr; /* jDE's mean F_i and CR_i over DE's final population; NaN
                                      without jDE or when DE did not run */
+  /* A lower bound on the objective of every schedule (as devo_etc_evaluate computes it,
+     rounding included; docs/scheduling.md, "Lower bound"): for the makespan (lambda = 1) the
+     largest of the ready times, of the tasks' smallest completion times and of the LP
+     relaxation's dual values; for lambda < 1, lambda times that plus (1 - lambda) / m times a
+     bound on the flowtime; the optimum itself when every assignment was evaluated. 0 when the
+     call returned an error, or when a lone o->heuristic (or an interrupt) ended after the
+     deadline: no time was left for it. An answer with objective <= lower_bound * (1 + 1e-12 +
+     (8 ntasks + 4 nmach + 16) 2^-53) is optimal within rounding (DEVO_OPTIMAL). */
+  double lower_bound;
+  double gap; /* (objective - lower_bound) / lower_bound, >= 0: the answer is at most this
+                 share above the optimum; infinity when lower_bound is 0 */
+  int search; /* the DEVO_SEARCH_* that ran after the heuristics: PIPELINE, IG, or GPU_LS when
+                 it ran on the GPU (GPU_LS asked for without a GPU runs IG on the CPU: IG
+                 here); -1 when none ran (a lone o->heuristic, or an answer already optimal
+                 or within o->gap after the heuristics and the enumeration) */
 } devo_schedule_result;
 
 /* Fills o with the defaults above. o must not be NULL. Thread-safe. */
 void devo_schedule_opts_init(devo_schedule_opts *o);
+
+/* The search devo_schedule_run runs for o on an instance of ntasks x nmach when gpu_ready (1: the
+ * GPU is usable now, and o->backend is GPU): o->search unless it is AUTO, else the rule of AUTO,
+ * its thresholds in one place (engine/schedule.c) to be tuned from measurements: the DE pipeline
+ * for lambda < 1; for the makespan IG, or GPU_LS on a ready GPU from a size and a time limit
+ * (not measured yet: IG always today). Returns a DEVO_SEARCH_* other than AUTO; PIPELINE for a
+ * NULL o. Pure: thread-safe. */
+int devo_schedule_search_for(const devo_schedule_opts *o, int ntasks, int nmach, int gpu_ready);
+
+/* "auto", "pipeline", "ig", "gpu-ls" for a DEVO_SEARCH_* value (the names of devo schedule
+ * --search and devo serve's "search"); NULL for any other. Static storage; thread-safe. */
+const char *devo_schedule_search_name(int search);
 
 /* The time-bounded anytime scheduler of `devo schedule`, for resource managers that link devo:
  * matrix in memory in, assignment out. With the IG search (o->search = IG, or AUTO with
@@ -735,6 +773,13 @@ void devo_schedule_opts_init(devo_schedule_opts *o);
  *     when it is not worse; DE then runs in the first (1 - ils_share) of the time after step 2;
  *  6. the answer: the best by the objective of all the schedules above (with SEED_NONE, DE's
  *     best when DE ran, so that plain DE can be measured).
+ * With both searches, right after step 1: the lower bound r->lower_bound (with the machine
+ * prices of the makespan search, computed once for both), and on tiny instances (nmach^ntasks
+ * <= 10^6) the optimum by enumerating every assignment, unless that takes more than 30% of the
+ * limit (then r->source FROM_ENUMERATION when it found a better schedule, r->status
+ * DEVO_ENUMERATED when it ended). Every step after it ends as soon as the best answer is proven
+ * optimal or within o->gap of the bound (r->status DEVO_OPTIMAL, DEVO_GAP_REACHED;
+ * docs/scheduling.md, "Lower bound, gap and stopping").
  * Returns at the latest about 1 ms after the deadline on instances of the Braun size (the
  * local search reads the clock every few hundred candidates; DE keeps devo_solve's promise).
  * e: borrowed, only read. assign: caller's array of ntasks ints, receives the schedule.
@@ -850,8 +895,8 @@ const char *devo_etc_machine_name(const devo_etc *e, int j);
 int devo_etc_timeline(const devo_etc *e, const int *assign, int order, double *start,
                       double *finish);
 
-/* "heuristic", "heuristic+ls", "de", "de+ls", "ils", "ig" for a DEVO_SCHED_FROM_* value; NULL
- * for any other. Static storage; thread-safe. */
+/* "heuristic", "heuristic+ls", "de", "de+ls", "ils", "ig", "enumeration" for a
+ * DEVO_SCHED_FROM_* value; NULL for any other. Static storage; thread-safe. */
 const char *devo_schedule_source_name(int source);
 
 #ifdef __cplusplus

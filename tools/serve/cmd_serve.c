@@ -691,12 +691,15 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
   so.steps = r->steps;
   so.chains = r->chains;
   so.heuristic = quick ? DEVO_HEUR_MCT : -1;
-  /* the GPU slot only for a search that uses it: the DE pipeline (the IG search of the makespan
-   * runs on the CPU) */
-  if (!quick && r->backend != DEVO_BACKEND_CPU && s->gpu_ok &&
-      (r->search == DEVO_SEARCH_PIPELINE || (r->search == DEVO_SEARCH_AUTO && r->lambda != 1.0))) {
+  /* the GPU slot only for a search that uses it: the DE pipeline or the GPU search (the IG
+   * search of the makespan runs on the CPU); without a GPU, gpu-ls runs IG on the CPU, and the
+   * answer's search and backend say so */
+  so.time_limit = r->time_limit; /* for the rule of search auto; the budget's below */
+  if (!quick && r->backend != DEVO_BACKEND_CPU && s->gpu_ok) {
+    const int ran = devo_schedule_search_for(&so, n, devo_etc_nmach(r->e), 1);
     int free_gpu = 0;
-    gpu = atomic_compare_exchange_strong(&s->gpu_busy, &free_gpu, 1);
+    if (ran == DEVO_SEARCH_PIPELINE || ran == DEVO_SEARCH_GPU_LS)
+      gpu = atomic_compare_exchange_strong(&s->gpu_busy, &free_gpu, 1);
   }
   so.backend = gpu ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU;
   t_run = now_s();
