@@ -36,6 +36,8 @@ static const char *const experiment_help =
     "  --dry-run              print the grid and its size, run nothing\n"
     "SIGINT or SIGTERM stops after the running trial's row is dropped: the finished rows stay,\n"
     "and the same command resumes (exit 1). A second signal ends the process at once.\n"
+    "One writer: the results and trace files are locked for the whole run; a second run on\n"
+    "them is refused at once, naming the first one's pid (exit 2).\n"
     "Exit: 0 all trials done, 1 runtime failure or interrupted, 2 bad spec or usage.\n";
 
 #define CMD "experiment"
