@@ -126,39 +126,57 @@ TEST_CASE(spec_errors)
   tc_expect_refused(cmd, 2, NULL, "none.spec:0:");
 }
 
+/* Runs the spec `text` (its output res) and `devo solve ARGS --json`: the results row that
+ * starts with `row` (its columns algorithm .. threads) has the error and the evaluations that
+ * devo solve printed, bit for bit, and its stop. */
+static void row_equals_solve(const char *spec, const char *res, const char *text, const char *row,
+                             const char *args)
+{
+  char cmd[1024], *csv, *out = NULL, *p = NULL, stop[64] = "?";
+  const char *q;
+  double e_exp = -1.0, e_solve = -2.0;
+  long long v_exp = -1, v_solve = -2;
+  write_file(spec, text);
+  snprintf(cmd, sizeof cmd, "%s experiment %s 2>/dev/null", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+  csv = tc_slurp(res, NULL);
+  if (csv && (p = strstr(csv, row)) != NULL) { /* error,evaluations,generations,time,stop */
+    e_exp = strtod(p + strlen(row), &p);
+    v_exp = strtoll(p + 1, &p, 10);
+    if (sscanf(p, ",%*[^,],%*[^,],%63[^,]", stop) != 1)
+      stop[0] = 0;
+  }
+  CHECKF(p != NULL, "no row '%s' in %s", row, csv ? csv : "(none)");
+  snprintf(cmd, sizeof cmd, "%s solve %s --json", tc_devo_bin(), args);
+  CHECK(tc_run(cmd, &out, NULL) == 0 && out);
+  q = out ? strstr(out, "\"error\":") : NULL;
+  CHECK(q && sscanf(q, "\"error\":%lf", &e_solve) == 1);
+  q = out ? strstr(out, "\"evaluations\":") : NULL;
+  CHECK(q && sscanf(q, "\"evaluations\":%lld", &v_solve) == 1);
+  CHECKF(e_exp == e_solve && v_exp == v_solve,
+         "experiment %.17g, %lld evaluations; devo solve "
+         "%.17g, %lld",
+         e_exp, v_exp, e_solve, v_solve);
+  snprintf(cmd, sizeof cmd, "\"stop\":\"%s\"", stop);
+  CHECKF(out && strstr(out, cmd), "stop %s, devo solve: %s", stop, out ? out : "");
+  free(csv);
+  free(out);
+}
+
 /* The variant keys (preset, strategy over it, a jDE parameter) give the trial that devo solve
- * gives with the same options: the same error, bit for bit. */
+ * gives with the same options. */
 TEST_CASE(variant_keys_equal_solve)
 {
-  char text[1024], cmd[1024], *csv, *out = NULL, *row, *q;
+  char text[1024];
   const char *spec = path_in("v.spec"), *res = path_in("v.csv");
-  double e_exp = -1.0, e_solve = -2.0;
-  int col;
   snprintf(text, sizeof text,
            "output = %s\nproblems = sphere\ndims = 10\nnp = 20\nseeds = 1\nbudget = 2000\n"
            "[algorithm go]\npreset = gojde\nstrategy = best1exp\njde_tau1 = 0.3\n",
            res);
-  write_file(spec, text);
-  snprintf(cmd, sizeof cmd, "%s experiment %s 2>/dev/null", tc_devo_bin(), spec);
-  CHECK(tc_run(cmd, NULL, NULL) == 0);
-  csv = tc_slurp(res, NULL);
-  row =
-      csv ? strstr(csv, "\ngo,preset=gojde;strategy=best1exp;jde_tau1=0.3,sphere,10,20,1,") : NULL;
-  CHECKF(row != NULL, "no variant row in %s", csv ? csv : "(none)");
-  for (q = row, col = 0; q && *q && col < 8; ++q) /* the error is the 9th column */
-    col += *q == ',';
-  if (row)
-    e_exp = strtod(q, NULL);
-  snprintf(cmd, sizeof cmd,
-           "%s solve --problem sphere --dim 10 --np 20 --max-evals 2000 --seed 1 --algorithm gojde "
-           "--strategy best1exp --jde --jde-tau1 0.3 --json",
-           tc_devo_bin());
-  CHECK(tc_run(cmd, &out, NULL) == 0 && out);
-  q = out ? strstr(out, "\"error\":") : NULL;
-  CHECK(q && sscanf(q, "\"error\":%lf", &e_solve) == 1);
-  CHECKF(e_exp == e_solve, "experiment error %.17g, devo solve %.17g", e_exp, e_solve);
-  free(csv);
-  free(out);
+  row_equals_solve(spec, res, text,
+                   "\ngo,preset=gojde;strategy=best1exp;jde_tau1=0.3,sphere,10,20,1,cpu,1,",
+                   "--problem sphere --dim 10 --np 20 --max-evals 2000 --seed 1 --algorithm gojde "
+                   "--strategy best1exp --jde --jde-tau1 0.3");
 }
 
 /* The rows of a results file without the header lines and the wall-time columns (time = 12th,
@@ -754,37 +772,24 @@ TEST_CASE(spec_keys_cover_solve_options)
  * evaluations and stop, bit for bit; a bad box is refused with the key's line. */
 TEST_CASE(box_keys_equal_solve)
 {
-  char text[1024], cmd[1024], *csv = NULL, *out = NULL, want[256];
+  char text[1024];
   const char *spec = path_in("box.spec"), *res = path_in("box.csv");
-  double err = -1.0;
-  long long evals = -1;
   snprintf(text, sizeof text,
            "output = %s\nproblems = rastrigin\ndims = 3\nnp = 20\nseeds = 4\nbudget = 5000\n"
            "max_gens = 60\nranges = cec2005\nlower = -5, -4.5, -4\n[algorithm de]\n"
            "bounds = clip\n",
            res);
-  write_file(spec, text);
-  snprintf(cmd, sizeof cmd, "%s experiment %s 2>/dev/null", tc_devo_bin(), spec);
-  CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
-  csv = tc_slurp(res, NULL);
-  snprintf(cmd, sizeof cmd,
-           "%s solve --problem rastrigin --dim 3 --np 20 --seed 4 --max-evals 5000 --max-gens 60 "
-           "--ranges cec2005 --lower=-5,-4.5,-4 --bounds clip --json",
-           tc_devo_bin());
-  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
-  {
-    const char *e = out ? strstr(out, "\"error\":") : NULL,
-               *v = out ? strstr(out, "\"evaluations\":") : NULL;
-    char buf[40];
-    CHECK(e && v && sscanf(e, "\"error\":%lf", &err) == 1 &&
-          sscanf(v, "\"evaluations\":%lld", &evals) == 1);
-    snprintf(buf, sizeof buf, "%.17g", err);
-    snprintf(want, sizeof want, "de,bounds=clip,rastrigin,3,20,4,cpu,1,%s,%lld,60,", buf, evals);
-  }
-  CHECKF(csv && strstr(csv, want) && strstr(csv, "DEVO_GEN_LIMIT"), "no '%s' in\n%s", want,
-         csv ? csv : "");
-  free(csv);
-  free(out);
+  row_equals_solve(spec, res, text, "\nde,bounds=clip,rastrigin,3,20,4,cpu,1,",
+                   "--problem rastrigin --dim 3 --np 20 --seed 4 --max-evals 5000 --max-gens 60 "
+                   "--ranges cec2005 --lower=-5,-4.5,-4 --bounds clip");
+  /* one box for every coordinate, and the upper side alone */
+  snprintf(text, sizeof text,
+           "output = %s\nproblems = sphere\ndims = 4\nnp = 20\nseeds = 2\nbudget = 3000\n"
+           "upper = 60\n[algorithm de]\n",
+           res);
+  remove(res);
+  row_equals_solve(spec, res, text, "\nde,,sphere,4,20,2,cpu,1,",
+                   "--problem sphere --dim 4 --np 20 --seed 2 --max-evals 3000 --upper 60");
   refused_at("lower = -1 -2", 6, "lower: 2 values, but D = 5");
   refused_at("upper = x", 6, "upper: 'x' is not a finite number");
   refused_at("ranges = cec2013", 6, "ranges: unknown value 'cec2013'");
