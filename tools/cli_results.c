@@ -58,6 +58,9 @@ static int lock_byte(int fd, int cmd, off_t at)
 
 void exp_lock_mark(int fd)
 {
+#ifndef F_OFD_SETLK
+  (void)lock_byte(fd, F_SETLK, 0); /* POSIX only: the close that dropped the mark dropped it too */
+#endif
   (void)lock_byte(fd, F_SETLK, 1); /* only the name of the holder: its failure costs the pid */
 }
 

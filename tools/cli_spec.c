@@ -922,17 +922,15 @@ static int box_uniform(const exp_spec *s)
 static int check_box(parser *p)
 {
   exp_spec *s = p->s;
-  const int n = s->nlower > 1 ? s->nlower : s->nupper;
-  const char *key = s->nlower > 1 ? "lower" : "upper";
-  int k;
-  if (n <= 1)
-    return 0;
-  for (k = 0; k < s->ndims; ++k)
-    if (s->dims[k] != n || (s->nlower > 1 && s->nupper > 1 && s->nlower != s->nupper))
-      return fail(p, p->seen_line[s->nlower > 1 ? K_LOWER : K_UPPER],
-                  "%s: %d values, but D = %d (one value for every coordinate, or one per "
-                  "coordinate of a grid of one dimension)",
-                  key, n, s->dims[k]);
+  const int n[2] = {s->nlower, s->nupper};
+  int side, k;
+  for (side = 0; side < 2; ++side)
+    for (k = 0; n[side] > 1 && k < s->ndims; ++k)
+      if (s->dims[k] != n[side])
+        return fail(p, p->seen_line[side ? K_UPPER : K_LOWER],
+                    "%s: %d values, but D = %d (one value for every coordinate, or one per "
+                    "coordinate of a grid of one dimension)",
+                    side ? "upper" : "lower", n[side], s->dims[k]);
   for (k = 0; k < s->nbackends && !box_uniform(s); ++k)
     if (s->backends[k] == EXP_BK_GPU || s->backends[k] == EXP_BK_GPU_MULTI)
       return fail(p, s->box_line,
