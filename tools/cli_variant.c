@@ -300,7 +300,8 @@ void cli_variant_run_state(devo_solver *s, const cli_variant *cv, int np, cli_va
   free(buf);
 }
 
-static void range(json_out *j, const char *key, double lo, double hi)
+/* "key":[lo,hi] */
+static void json_range(json_out *j, const char *key, double lo, double hi)
 {
   json_key(j, key);
   json_arr(j);
@@ -313,8 +314,8 @@ static void range(json_out *j, const char *key, double lo, double hi)
  * [0, 1] (normal, clipped), the means and sizes of the run. */
 static void shade_run_json(json_out *j, const cli_variant_run *run)
 {
-  range(j, "f_range", 0.0, 1.0);
-  range(j, "cr_range", 0.0, 1.0);
+  json_range(j, "f_range", 0.0, 1.0);
+  json_range(j, "cr_range", 0.0, 1.0);
   if (!isnan(run->mean_f)) {
     json_kv_num(j, "mean_f", run->mean_f);
     json_kv_num(j, "mean_cr", run->mean_cr);
@@ -374,8 +375,8 @@ static void variant_json(json_out *j, const cli_variant *cv, double mean_f, doub
   if (run) { /* F_i, CR_i start at 0.5, 0.9 and are redrawn in F_l + [0, F_u), CR_l + [0, CR_u) */
     json_kv_num(j, "f_init", 0.5);
     json_kv_num(j, "cr_init", 0.9);
-    range(j, "f_range", v->fl, v->fl + v->fu);
-    range(j, "cr_range", v->crl, v->crl + v->cru);
+    json_range(j, "f_range", v->fl, v->fl + v->fu);
+    json_range(j, "cr_range", v->crl, v->crl + v->cru);
   }
   json_end_obj(j);
 }

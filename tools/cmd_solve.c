@@ -316,16 +316,19 @@ static int json_box(json_out *j, const devo_problem *p, const char *ranges)
 static void print_box(const devo_problem *p)
 {
   const int dim = devo_problem_dim(p);
+  char lo[40], hi[40]; /* every bit, in the fewest digits (json_out.h) */
   int uniform, k;
   double *b = box_of(p, &uniform);
   if (!b)
     return;
   if (uniform)
-    fprintf(stderr, "devo solve: box [%.17g, %.17g]^%d\n", b[0], b[dim], dim);
+    fprintf(stderr, "devo solve: box [%s, %s]^%d\n", json_fmt_double(lo, sizeof lo, b[0]),
+            json_fmt_double(hi, sizeof hi, b[dim]), dim);
   else {
     fprintf(stderr, "devo solve: box per coordinate:");
     for (k = 0; k < dim && k < 8; ++k)
-      fprintf(stderr, " [%.17g, %.17g]", b[k], b[dim + k]);
+      fprintf(stderr, " [%s, %s]", json_fmt_double(lo, sizeof lo, b[k]),
+              json_fmt_double(hi, sizeof hi, b[dim + k]));
     fprintf(stderr, "%s (%d coordinates)\n", dim > 8 ? " ..." : "", dim);
   }
   free(b);
