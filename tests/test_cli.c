@@ -13,6 +13,8 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "engine/include/devo.h"
 #include "tests/tcheck.h"
 
@@ -795,6 +797,129 @@ TEST_CASE(eval_csv_quoting)
   free(err);
 }
 
+/* `devo solve ARGS --json` parsed (cJSON), or NULL after a failed check. */
+static cJSON *solve_json(const char *args)
+{
+  char cmd[1024], *out = NULL;
+  cJSON *j;
+  snprintf(cmd, sizeof cmd, "%s solve %s --json", tc_devo_bin(), args);
+  CHECKF(tc_run(cmd, &out, NULL) == 0 && out, "%s", cmd);
+  j = out ? cJSON_Parse(out) : NULL;
+  CHECKF(j != NULL, "not JSON: %s", out ? out : "");
+  free(out);
+  return j;
+}
+
+static double jnum(const cJSON *o, const char *key)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsNumber(v) ? v->valuedouble : (double)NAN;
+}
+
+/* The pair [lo, hi] at o's key equals (lo, hi). */
+static int jrange(const cJSON *o, const char *key, double lo, double hi)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_GetArraySize(v) == 2 && cJSON_IsNumber(cJSON_GetArrayItem(v, 0)) &&
+         cJSON_IsNumber(cJSON_GetArrayItem(v, 1)) && cJSON_GetArrayItem(v, 0)->valuedouble == lo &&
+         cJSON_GetArrayItem(v, 1)->valuedouble == hi;
+}
+
+/* --json reports the parameters that ran, per preset: a fixed F and CR only for DE without
+ * adaptation; jDE's ranges of new F_i and CR_i and the final population's means inside what it can
+ * hold; JADE/SHADE/L-SHADE's ranges, the means of the last generation's F_i and CR_i and of the
+ * memories, the final NP (L-SHADE: down to np_min) and archive; and the search box (--ranges
+ * cec2005: rastrigin's [-5, 5]). */
+TEST_CASE(solve_json_per_preset)
+{
+  static const char *const presets[] = {"de", "jde", "gojde", "jade", "shade", "lshade"};
+  char args[256];
+  int k;
+  for (k = 0; k < 6; ++k) {
+    const int adapt = k >= 3, jde = k == 1 || k == 2;
+    cJSON *j, *box, *sh, *jd;
+    snprintf(args, sizeof args,
+             "--problem rastrigin --dim 4 --max-evals 4000 --ranges cec2005 --algorithm %s",
+             presets[k]);
+    if (!(j = solve_json(args)))
+      continue;
+    box = cJSON_GetObjectItemCaseSensitive(j, "box");
+    sh = cJSON_GetObjectItemCaseSensitive(j, "shade");
+    jd = cJSON_GetObjectItemCaseSensitive(j, "jde");
+    CHECKF(jnum(box, "lower") == -5.0 && jnum(box, "upper") == 5.0, "%s: box", presets[k]);
+    CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "ranges")), "cec2005") ==
+          0);
+    CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "bounds")), "reinit") ==
+          0);
+    /* a fixed F and CR only where they ran */
+    CHECKF(cJSON_HasObjectItem(j, "f") == !(adapt || jde) &&
+               cJSON_HasObjectItem(j, "cr") == !(adapt || jde),
+           "%s: f/cr", presets[k]);
+    if (!adapt && !jde)
+      CHECK(jnum(j, "f") == 0.5 && jnum(j, "cr") == 0.9 && cJSON_IsNull(sh) && cJSON_IsNull(jd));
+    if (jde) {
+      const double fl = jnum(jd, "fl"), fu = jnum(jd, "fu"), crl = jnum(jd, "crl");
+      const double cru = jnum(jd, "cru"), mf = jnum(jd, "mean_f"), mcr = jnum(jd, "mean_cr");
+      CHECKF(jrange(jd, "f_range", fl, fl + fu) && jrange(jd, "cr_range", crl, crl + cru),
+             "%s: ranges", presets[k]);
+      CHECK(jnum(jd, "f_init") == 0.5 && jnum(jd, "cr_init") == 0.9);
+      /* each F_i is 0.5 or was drawn in f_range (likewise CR_i): so is their mean */
+      CHECKF(mf >= fmin(fl, 0.5) && mf <= fmax(fl + fu, 0.5) && mcr >= fmin(crl, 0.9) &&
+                 mcr <= fmax(crl + cru, 0.9),
+             "%s: means %g %g", presets[k], mf, mcr);
+      CHECK(cJSON_IsNull(sh));
+    }
+    if (adapt) {
+      const double mf = jnum(sh, "mean_f"), mcr = jnum(sh, "mean_cr");
+      const double np = jnum(j, "np"), fnp = jnum(sh, "final_np");
+      CHECK(jrange(sh, "f_range", 0.0, 1.0) && jrange(sh, "cr_range", 0.0, 1.0));
+      CHECKF(mf > 0.0 && mf <= 1.0 && mcr >= 0.0 && mcr <= 1.0, "%s: means %g %g", presets[k], mf,
+             mcr);
+      CHECK(jnum(sh, "memory_mean_f") > 0.0 && jnum(sh, "memory_mean_cr") >= 0.0);
+      CHECKF(k == 5 ? fnp >= 4 && fnp < np : fnp == np, "%s: final NP %g of %g", presets[k], fnp,
+             np);
+      CHECK(jnum(sh, "archive") >= 0 && cJSON_IsNull(jd));
+    }
+    cJSON_Delete(j);
+  }
+}
+
+/* The box that ran is in --json (a number per side, or one per coordinate) and in --verbose's
+ * stderr. */
+TEST_CASE(solve_box_reported)
+{
+  char cmd[512], *err = NULL;
+  cJSON *j = solve_json("--problem sphere --dim 3 --lower=-100,-90,-80 --upper 70 --max-evals "
+                        "1000");
+  const cJSON *box = j ? cJSON_GetObjectItemCaseSensitive(j, "box") : NULL;
+  const cJSON *lo = cJSON_GetObjectItemCaseSensitive(box, "lower");
+  const cJSON *hi = cJSON_GetObjectItemCaseSensitive(box, "upper");
+  CHECK(cJSON_GetArraySize(lo) == 3 && cJSON_GetArraySize(hi) == 3);
+  if (cJSON_GetArraySize(lo) == 3 && cJSON_GetArraySize(hi) == 3)
+    CHECK(cJSON_GetArrayItem(lo, 1)->valuedouble == -90.0 &&
+          cJSON_GetArrayItem(hi, 2)->valuedouble == 70.0);
+  CHECK(j && cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "ranges")));
+  cJSON_Delete(j);
+  j = solve_json("--problem sphere --dim 3 --max-evals 1000");
+  box = j ? cJSON_GetObjectItemCaseSensitive(j, "box") : NULL;
+  CHECK(jnum(box, "lower") == -100.0 && jnum(box, "upper") == 100.0);
+  cJSON_Delete(j);
+  snprintf(cmd, sizeof cmd,
+           "%s solve --problem rastrigin --dim 3 --ranges cec2005 --max-evals 1000 --verbose",
+           tc_devo_bin());
+  CHECK(tc_run(cmd, NULL, &err) == 0);
+  CHECKF(err && strstr(err, "devo solve: box [-5, 5]^3\n"), "%s", err ? err : "");
+  free(err);
+  snprintf(cmd, sizeof cmd,
+           "%s solve --problem sphere --dim 3 --lower=-100,-90,-80 --max-evals 1000 --verbose",
+           tc_devo_bin());
+  CHECK(tc_run(cmd, NULL, &err) == 0);
+  CHECKF(err && strstr(err, "devo solve: box per coordinate: [-100, 100] [-90, 100] [-80, 100] "
+                            "(3 coordinates)"),
+         "%s", err ? err : "");
+  free(err);
+}
+
 static const tc_case cases[] = {TC(bad_usage_exits_2),
                                 TC(help_and_version),
                                 TC(every_command_answers_version),
@@ -809,7 +934,9 @@ static const tc_case cases[] = {TC(bad_usage_exits_2),
                                 TC(bench_bad_options_exit_2),
                                 TC(bench_options_taken),
                                 TC(solve_coord_bounds),
-                                TC(eval_csv_quoting)};
+                                TC(eval_csv_quoting),
+                                TC(solve_json_per_preset),
+                                TC(solve_box_reported)};
 
 int main(int argc, char **argv)
 {

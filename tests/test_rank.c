@@ -428,17 +428,166 @@ TEST_CASE(csv_quoting_and_line_ends)
   free(md_out);
 }
 
+/* Markdown: the U-scores, Friedman and the count of the pairs' results by default; every test
+ * with --pairs (set 1: 3 pairs on 3 functions), whose rows the counts agree with. */
 TEST_CASE(markdown_output)
 {
   char cmd[512], *out = NULL;
-  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), write_set1());
+  const char *set1 = write_set1();
+  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), set1);
   CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
   CHECKF(out && strstr(out, "| c | 179.5 (1) | 178.5 (1) | 63 (1) | 421 | 1 |") &&
-             strstr(out, "| p3 | a | b | 28 | 5 x 7 | 0.1061 | exact | - |") &&
-             strstr(out, "| p1 | b | c | 2.5 | 10 x 10 | 0.0003696 | normal | c |") &&
-             strstr(out, "chi2 = 6, df = 2, p = 0.04979"),
+             strstr(out, "chi2 = 6, df = 2, p = 0.04979") &&
+             strstr(out, "## Mann-Whitney U, two-sided, per function: 9 tests") &&
+             strstr(out, "| algorithm | better | no difference | worse |") &&
+             strstr(out, "Every test: --pairs.") && !strstr(out, "| p3 | a | b |"),
          "%s", out);
   free(out);
+  snprintf(cmd, sizeof cmd, "%s rank %s --pairs", tc_devo_bin(), set1);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, "| p3 | a | b | 28 | 5 x 7 | 0.1061 | exact | - |") &&
+             strstr(out, "| p1 | b | c | 2.5 | 10 x 10 | 0.0003696 | normal | c |") &&
+             strstr(out, "chi2 = 6, df = 2, p = 0.04979") && !strstr(out, "Every test: --pairs."),
+         "%s", out);
+  if (out) { /* the summary counts the table's rows: each test once for each of its two sides */
+    int better[3] = {0}, same[3] = {0}, worse[3] = {0}, k, n = 0;
+    char want[128];
+    const char *p = strstr(out, "|---|---|---|---:|---:|---:|---|---|\n");
+    char f[16], a[16], b[16], m[16], best[16];
+    double u, pv;
+    int na, nb;
+    while (p && (p = strchr(p, '\n')) &&
+           sscanf(p + 1, "| %15s | %15s | %15s | %lf | %d x %d | %lf | %15s | %15s |", f, a, b, &u,
+                  &na, &nb, &pv, m, best) == 9) {
+      const int i = a[0] - 'a', j = b[0] - 'a';
+      if (best[0] == '-')
+        same[i]++, same[j]++;
+      else
+        better[best[0] - 'a']++, worse[best[0] - 'a' == i ? j : i]++;
+      n++;
+      p++;
+    }
+    CHECK_EQ_INT(n, 9);
+    for (k = 0; k < 3; ++k) {
+      snprintf(want, sizeof want, "| %c | %d | %d | %d |", 'a' + k, better[k], same[k], worse[k]);
+      CHECKF(strstr(out, want) != NULL, "no summary row %s in\n%s", want, out);
+    }
+  }
+  free(out);
+  /* --pairs is the Markdown of a ranking: not with --models */
+  snprintf(cmd, sizeof cmd, "%s rank %s --pairs --models", tc_devo_bin(), set1);
+  tc_expect_refused(cmd, 2, "devo rank: --pairs", "--models");
+}
+
+/* The heading says how the trials that reached the target were ordered, under each --tiebreak;
+ * the U-scores follow it (set 1's p2: times and evaluations order the trials differently when
+ * the evaluations column is rewritten). */
+TEST_CASE(headings_follow_tiebreak)
+{
+  char cmd[512], *out = NULL;
+  const char *set1 = write_set1();
+  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), set1);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, "reached the target rank above the others, by time; the others by "
+                            "error."),
+         "%s", out);
+  free(out);
+  snprintf(cmd, sizeof cmd, "%s rank %s --tiebreak time", tc_devo_bin(), set1);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, ", by time; the others by error."), "%s", out);
+  free(out);
+  snprintf(cmd, sizeof cmd, "%s rank %s --tiebreak evals", tc_devo_bin(), set1);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, ", by evaluations (--tiebreak evals); the others by error.") &&
+             !strstr(out, "by time"),
+         "%s", out);
+  free(out);
+}
+
+/* The rows of set 1 (after its two header lines) split into two part files, each with the
+ * header; first_line replaces the hash line of the second part when not NULL. */
+static void split_set1(const char *a, const char *b, int at, const char *first_line)
+{
+  char *text = tc_slurp(write_set1(), NULL), *line, *save = NULL;
+  FILE *fa = fopen(a, "w"), *fb = fopen(b, "w");
+  int n = 0;
+  CHECK(text && fa && fb);
+  for (line = text ? strtok_r(text, "\n", &save) : NULL; fa && fb && line;
+       line = strtok_r(NULL, "\n", &save), ++n) {
+    if (n == 0) {
+      fprintf(fa, "%s\n", line);
+      fprintf(fb, "%s\n", first_line ? first_line : line);
+    } else if (n == 1) {
+      fprintf(fa, "%s\n", line);
+      fprintf(fb, "%s\n", line);
+    } else
+      fprintf(n - 2 < at ? fa : fb, "%s\n", line);
+  }
+  if (fa)
+    fclose(fa);
+  if (fb)
+    fclose(fb);
+  free(text);
+}
+
+/* A trial twice (same algorithm, NP, backend, problem, D, seed) is refused naming both rows; the
+ * parts of one study (the same spec hash) rank as the whole file; a part of another spec, or one
+ * that names no spec, is refused naming the files. */
+TEST_CASE(repeats_and_parts)
+{
+  const char *whole = write_set1();
+  char a[256], b[256], dup[256], cmd[1024], prefix[600], *one = NULL, *two = NULL;
+  FILE *f;
+  snprintf(a, sizeof a, "%s", path_in("part-a.csv"));
+  snprintf(b, sizeof b, "%s", path_in("part-b.csv"));
+  snprintf(dup, sizeof dup, "%s", path_in("dup.csv"));
+  /* b's seed 3 on p1 (line 30) again as the last line, 81 */
+  {
+    char *text = tc_slurp(whole, NULL);
+    f = fopen(dup, "w");
+    CHECK(text && f);
+    if (text && f) {
+      fputs(text, f);
+      row(f, "b", "p1", 3, 0.125, NO);
+    }
+    if (f)
+      fclose(f);
+    free(text);
+  }
+  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), dup);
+  snprintf(prefix, sizeof prefix,
+           "devo rank: %s:81: trial b p1 D=10 NP=20 seed 3 cpu again (first at %s:30)", dup, dup);
+  tc_expect_refused(cmd, 2, prefix, "a trial twice");
+  /* every row twice: refused, not ranked as half as many trials */
+  snprintf(cmd, sizeof cmd, "%s rank %s %s", tc_devo_bin(), whole, whole);
+  snprintf(prefix, sizeof prefix,
+           "devo rank: %s:3: trial a p1 D=10 NP=20 seed 1 cpu again (first at %s:3)", whole, whole);
+  tc_expect_refused(cmd, 2, prefix, "twice");
+  /* two parts of one study: the ranking of the whole */
+  split_set1(a, b, 40, NULL);
+  snprintf(cmd, sizeof cmd, "%s rank %s --format csv", tc_devo_bin(), whole);
+  CHECK_EQ_INT(tc_run(cmd, &one, NULL), 0);
+  snprintf(cmd, sizeof cmd, "%s rank %s %s --format csv", tc_devo_bin(), a, b);
+  CHECK_EQ_INT(tc_run(cmd, &two, NULL), 0);
+  CHECKF(one && two && strcmp(one, two) == 0, "parts:\n%s\nwhole:\n%s", two, one);
+  free(one);
+  free(two);
+  snprintf(cmd, sizeof cmd, "%s rank %s %s", tc_devo_bin(), a, b);
+  CHECK_EQ_INT(tc_run(cmd, &two, NULL), 0);
+  snprintf(prefix, sizeof prefix, "# Ranking of %s, %s\n\n3 algorithms, 3 functions, 78 trials.", a,
+           b);
+  CHECKF(two && strstr(two, prefix), "%s", two);
+  free(two);
+  /* a part written by another spec */
+  split_set1(a, b, 40, "# devo experiment 0.1.0 spec=other hash=00000000000000ff");
+  snprintf(cmd, sizeof cmd, "%s rank %s %s", tc_devo_bin(), a, b);
+  snprintf(prefix, sizeof prefix, "devo rank: %s and %s are not parts of one study", a, b);
+  tc_expect_refused(cmd, 2, prefix, "hash 0000000000000000 and 00000000000000ff");
+  /* a part that names no spec (a CSV without devo experiment's first line) */
+  split_set1(a, b, 40, "# made by hand");
+  snprintf(prefix, sizeof prefix, "devo rank: %s:1: no '# devo experiment ... hash=' first line",
+           b);
+  tc_expect_refused(cmd, 2, prefix, "parts of a study");
 }
 
 int main(int argc, char **argv)
@@ -446,7 +595,8 @@ int main(int argc, char **argv)
   static const tc_case cases[] = {
       TC(uscore_against_scipy),   TC(mannwhitney_against_scipy), TC(mannwhitney_normal_no_ties),
       TC(friedman_against_scipy), TC(bad_rows_refused),          TC(models_table),
-      TC(markdown_output),        TC(csv_quoting_and_line_ends)};
+      TC(markdown_output),        TC(csv_quoting_and_line_ends), TC(headings_follow_tiebreak),
+      TC(repeats_and_parts)};
   int rc = tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
   char cmd[128];
   if (dir[0]) {

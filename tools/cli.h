@@ -150,5 +150,17 @@ int cli_variant_means(devo_solver *s, int np, double *mf, double *mcr);
  * mean_f and mean_cr are not NaN, jDE's mean F and CR of the final population). */
 struct json_out;
 void cli_variant_json(struct json_out *j, const cli_variant *cv, double mean_f, double mean_cr);
+/* What the adaptive variants ran with, after a solve (NaN or -1 where the run or its backend does
+ * not tell): jDE's mean F_i and CR_i of the final population; JADE/SHADE's mean F_i and CR_i drawn
+ * in the last generation, the mean of their memories M_F and M_CR (JADE: mu_F, mu_CR; L-SHADE's
+ * terminal M_CR counts as 0, the CR it gives), the final NP and archive size. */
+typedef struct cli_variant_run {
+  double mean_f, mean_cr, memory_f, memory_cr;
+  int np, archive;
+} cli_variant_run;
+void cli_variant_run_state(devo_solver *s, const cli_variant *cv, int np, cli_variant_run *out);
+/* cli_variant_json with the run's state: also the ranges F and CR are drawn in ("f_range",
+ * "cr_range") and the means of *run in the "jde" or "shade" member. */
+void cli_variant_json_run(struct json_out *j, const cli_variant *cv, const cli_variant_run *run);
 
 #endif /* DEVO_CLI_H */

@@ -25,7 +25,7 @@ _devo_options() {
       --ranges= --max-input-bytes=" ;;
   list-problems) echo "--csv" ;;
   experiment) echo "--out= --protocol= --trials= --dry-run" ;;
-  rank) echo "--format= --alpha= --tiebreak= --models" ;;
+  rank) echo "--format= --alpha= --tiebreak= --models --pairs" ;;
   serve)
     echo "--listen= --workers= --queue= --max-connections= --max-body= --read-timeout=
       --time-limit= --max-time-limit= --backend=" ;;
