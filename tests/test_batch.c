@@ -730,6 +730,24 @@ TEST_CASE(bad_values_exit_2)
                "[algorithm a]\ntopology = star\n");
     fclose(f);
     tc_expect_refused(cmd, 2, prefix, "star");
+    f = fopen(spec, "w"); /* islands need a backend that takes migrants */
+    CHECK(f != NULL);
+    if (!f)
+      return;
+    fprintf(f, "output = x.csv\nproblems = sphere\ndims = 4\ntrials = 1\nbudget = 1000\n"
+               "backend = cpu gpu\n[algorithm a]\nislands = 2\n");
+    fclose(f);
+    snprintf(prefix, sizeof prefix, "devo experiment: %s:8:", spec);
+    tc_expect_refused(cmd, 2, prefix, "islands run on the cpu, cpu-ms and gpu-naive backends");
+    f = fopen(spec, "w"); /* the budget is the islands' total */
+    CHECK(f != NULL);
+    if (!f)
+      return;
+    fprintf(f, "output = x.csv\nproblems = sphere\ndims = 4\nnp = 30\ntrials = 1\n"
+               "budget = 100\n[algorithm a]\nislands = 4\n");
+    fclose(f);
+    snprintf(prefix, sizeof prefix, "devo experiment: %s:6:", spec);
+    tc_expect_refused(cmd, 2, prefix, "over the 4 islands of algorithm a");
   }
 }
 

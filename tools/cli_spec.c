@@ -788,7 +788,7 @@ static int check_solver_values(parser *p)
   exp_spec *s = p->s;
   devo_problem *q = NULL;
   devo_solver *v = NULL;
-  int r = 0, k, j, bad, islands = 1, most = 1, most_algo = 0;
+  int r = 0, k, j, bad, islands = 1, most = 1, most_algo = 0, isl_line = 0;
   if (devo_problem_create(&q, NULL) != DEVO_OK ||
       devo_problem_set_builtin(q, "sphere", 2, 1, NULL) != DEVO_OK ||
       devo_solver_create(&v, q, NULL) != DEVO_OK) {
@@ -805,6 +805,15 @@ static int check_solver_values(parser *p)
     }
     devo_solver_set_islands(v, 1, DEVO_MIGRATION_INTERVAL_DEFAULT, DEVO_TOPOLOGY_RING);
   }
+  for (j = 0; most > 1 && j < s->algos[most_algo].nparams; ++j) /* named at the islands line */
+    if (strcmp(s->algos[most_algo].params[j].key, "islands") == 0)
+      isl_line = s->algos[most_algo].params[j].line;
+  for (k = 0; !r && most > 1 && k < s->nbackends; ++k)
+    if (s->backends[k] == EXP_BK_GPU || s->backends[k] == EXP_BK_GPU_MULTI)
+      r = fail(p, isl_line,
+               "algorithm %s: islands run on the cpu, cpu-ms and gpu-naive backends, not on %s "
+               "(the GPU kernels cannot take migrants yet)",
+               s->algos[most_algo].name, exp_backend_name(s->backends[k]));
   for (k = 0; !r && k < s->nnps; ++k)
     if (devo_solver_set_np(v, s->nps[k]) != DEVO_OK)
       r = fail(p, p->seen_line[K_NP], "np: %s", devo_solver_errmsg(v));
