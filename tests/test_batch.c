@@ -687,13 +687,28 @@ TEST_CASE(solve_islands)
   free(plain);
 }
 
+/* The spec `text` at `spec` is refused by --dry-run: one line naming spec:line and `word`. */
+static void spec_refused(const char *spec, const char *text, int line, const char *word)
+{
+  char cmd[1024], prefix[300];
+  FILE *f = fopen(spec, "w");
+  CHECK(f != NULL);
+  if (!f)
+    return;
+  fputs(text, f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run", tc_devo_bin(), spec);
+  snprintf(prefix, sizeof prefix, "devo experiment: %s:%d:", spec, line);
+  tc_expect_refused(cmd, 2, prefix, word);
+}
+
 /* Bad values: one line, exit 2. */
 TEST_CASE(bad_values_exit_2)
 {
+  static const char *grid = "output = x.csv\nproblems = sphere\ndims = 4\ntrials = 1\n";
   char cmd[1024], text[512];
   const char *spec = path_in("bad.spec");
   const char *solve = "solve --problem sphere --dim 4 --max-gens 5";
-  FILE *f;
   snprintf(cmd, sizeof cmd, "%s %s --islands 0", tc_devo_bin(), solve);
   tc_expect_refused(cmd, 2, "devo solve: --islands", "0");
   snprintf(cmd, sizeof cmd, "%s %s --islands 5000", tc_devo_bin(), solve);
@@ -705,50 +720,18 @@ TEST_CASE(bad_values_exit_2)
   snprintf(cmd, sizeof cmd, "%s %s --islands 4 --max-evals 100 --np 30", tc_devo_bin(),
            "solve --problem sphere --dim 4");
   tc_expect_refused(cmd, 2, "devo solve: evaluation limit 100 over 4 islands", "");
-  f = fopen(spec, "w");
-  CHECK(f != NULL);
-  if (!f)
-    return;
-  snprintf(text, sizeof text,
-           "output = %s\nproblems = sphere\ndims = 4\ntrials = 1\nbudget = 1000\n"
-           "[algorithm a]\nislands = 0\n",
-           path_in("bad.csv"));
-  fputs(text, f);
-  fclose(f);
+  snprintf(text, sizeof text, "%sbudget = 1000\n[algorithm a]\nislands = 0\n", grid);
+  spec_refused(spec, text, 7, "islands: expects an integer in 1 .. 4096");
   snprintf(cmd, sizeof cmd, "%s experiment %s --jobs 0", tc_devo_bin(), spec);
   tc_expect_refused(cmd, 2, "devo experiment: --jobs", "0");
-  snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run", tc_devo_bin(), spec);
-  {
-    char prefix[300];
-    snprintf(prefix, sizeof prefix, "devo experiment: %s:7:", spec);
-    tc_expect_refused(cmd, 2, prefix, "island");
-    f = fopen(spec, "w");
-    CHECK(f != NULL);
-    if (!f)
-      return;
-    fprintf(f, "output = x.csv\nproblems = sphere\ndims = 4\ntrials = 1\nbudget = 1000\n"
-               "[algorithm a]\ntopology = star\n");
-    fclose(f);
-    tc_expect_refused(cmd, 2, prefix, "star");
-    f = fopen(spec, "w"); /* islands need a backend that takes migrants */
-    CHECK(f != NULL);
-    if (!f)
-      return;
-    fprintf(f, "output = x.csv\nproblems = sphere\ndims = 4\ntrials = 1\nbudget = 1000\n"
-               "backend = cpu gpu\n[algorithm a]\nislands = 2\n");
-    fclose(f);
-    snprintf(prefix, sizeof prefix, "devo experiment: %s:8:", spec);
-    tc_expect_refused(cmd, 2, prefix, "islands run on the cpu, cpu-ms and gpu-naive backends");
-    f = fopen(spec, "w"); /* the budget is the islands' total */
-    CHECK(f != NULL);
-    if (!f)
-      return;
-    fprintf(f, "output = x.csv\nproblems = sphere\ndims = 4\nnp = 30\ntrials = 1\n"
-               "budget = 100\n[algorithm a]\nislands = 4\n");
-    fclose(f);
-    snprintf(prefix, sizeof prefix, "devo experiment: %s:6:", spec);
-    tc_expect_refused(cmd, 2, prefix, "over the 4 islands of algorithm a");
-  }
+  snprintf(text, sizeof text, "%sbudget = 1000\n[algorithm a]\ntopology = star\n", grid);
+  spec_refused(spec, text, 7, "star");
+  /* islands need a backend that takes migrants; the budget is the islands' total */
+  snprintf(text, sizeof text, "%sbudget = 1000\nbackend = cpu gpu\n[algorithm a]\nislands = 2\n",
+           grid);
+  spec_refused(spec, text, 8, "islands run on the cpu, cpu-ms and gpu-naive backends");
+  snprintf(text, sizeof text, "%sbudget = 100\nnp = 30\n[algorithm a]\nislands = 4\n", grid);
+  spec_refused(spec, text, 5, "over the 4 islands of algorithm a");
 }
 
 int main(int argc, char **argv)

@@ -503,14 +503,16 @@ static int on_trial_done(void *ud, int idx, devo_solver *v, int status)
   const trial *t = &tr->t;
   devo_stats st;
   double best;
+  if (br->rc)
+    return 1; /* the batch stops after a failure: the trials it cut short write no row */
   if (status < 0) {
     br->rc = cli_runtime_error(CMD, "%s %s D=%d NP=%d seed %llu: %s", s->algos[t->a].name,
                                s->problems[t->pr], s->dims[t->d], s->nps[t->n],
                                (unsigned long long)s->seeds[t->sd], devo_solver_errmsg(v));
     return 1;
   }
-  if (status == DEVO_INTERRUPTED && stop_signal) {
-    br->rc = 3; /* no row: the trial runs again on resume */
+  if (status == DEVO_INTERRUPTED) { /* a signal (nothing else interrupts): no row, the trial */
+    br->rc = 3;                     /* runs again on resume */
     return 1;
   }
   devo_solver_stats(v, &st);
