@@ -595,12 +595,14 @@ int devo_gpu_warmup(void);
  * free. So each trial's result is exactly its result alone: on the CPU the same final population
  * and best, bit for bit, whatever the thread count and the other trials. A trial's time limit
  * counts from the start of its own solve; its own thread count still applies inside it (B trials
- * of t threads each use up to threads x t cores). On the GPU backend a trial runs through the
- * solo GPU path (up to `threads` of them at once on the device); a kernel that advances the
- * trials of one shape together may come behind the same calls. Trials are sorted into groups of
- * one shape (backend and GPU design, problem kind and dimension, NP, variant family, islands):
- * trials of different shapes never share such a kernel. Afterwards each solver holds its own
- * result (devo_solver_best, devo_solver_stats, devo_solver_population, ...).
+ * of t threads each use up to threads x t cores); a user objective that several trials share is
+ * called from several threads at once, so it must be thread-safe (as for threads > 1). On the
+ * GPU backend a trial runs through the solo GPU path (up to `threads` of them at once on the
+ * device); a kernel that advances the trials of one shape together may come behind the same
+ * calls. Trials are sorted into groups of one shape (backend and GPU design, problem kind and
+ * dimension, NP, variant family, islands): trials of different shapes never share such a kernel.
+ * Afterwards each solver holds its own result (devo_solver_best, devo_solver_stats,
+ * devo_solver_population, ...).
  * Thread-safety: a batch is used by one thread at a time, except devo_batch_interrupt (any
  * thread, also a signal handler). While devo_batch_solve runs, its solvers belong to it: the
  * caller may only call devo_interrupt on them, and read a trial's results in the done callback
