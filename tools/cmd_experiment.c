@@ -645,13 +645,42 @@ static int dry_run(const exp_spec *s, int64_t ndone)
   return cli_stdout_done(CMD);
 }
 
-/* Every trial not yet done, problem by problem (each problem's data is made once), in batches
- * of one backend of at most max(64, 8 jobs) trials (so that finished trials give their memory
- * back while the threads stay busy). */
-static int run_grid(run_state *r, const char *done, FILE *out, FILE *tf)
+/* The trials not yet done of problem p and backend t->b (t->pr, t->d set), in the grid's order,
+ * as batches of at most max(64, 8 jobs) trials: finished trials give their memory back while
+ * the threads stay busy. */
+static int run_backend(run_state *r, const char *done, devo_problem *p, trial t, FILE *out,
+                       FILE *tf)
 {
   const exp_spec *s = r->s;
   const int most = r->jobs > 8 ? 8 * r->jobs : 64;
+  trial_run *tr = calloc((size_t)most, sizeof *tr);
+  int n = 0, rc = 0;
+  if (!tr)
+    return cli_runtime_error(CMD, "out of memory");
+  for (t.a = 0; !rc && t.a < s->nalgos; ++t.a)
+    for (t.n = 0; !rc && t.n < s->nnps; ++t.n)
+      for (t.sd = 0; !rc && t.sd < s->nseeds; ++t.sd) {
+        const int last = t.a == s->nalgos - 1 && t.n == s->nnps - 1 && t.sd == s->nseeds - 1;
+        if (!done[trial_index(s, &t)])
+          tr[n++].t = t;
+        if (n == most || (n > 0 && last)) {
+          rc = stop_signal ? 3 : run_batch(r, p, tr, n, out, tf);
+          free_trials(tr, n);
+          n = 0;
+          if (!rc && !last && !(tr = calloc((size_t)most, sizeof *tr)))
+            return cli_runtime_error(CMD, "out of memory");
+          if (rc || last)
+            return rc;
+        }
+      }
+  free(tr);
+  return rc;
+}
+
+/* Every trial not yet done, problem by problem (each problem's data is made once). */
+static int run_grid(run_state *r, const char *done, FILE *out, FILE *tf)
+{
+  const exp_spec *s = r->s;
   trial t;
   int rc = 0;
   for (t.pr = 0; !rc && t.pr < s->nproblems; ++t.pr)
@@ -674,28 +703,8 @@ static int run_grid(run_state *r, const char *done, FILE *out, FILE *tf)
         devo_problem_destroy(p);
         return rc;
       }
-      for (t.b = 0; !rc && t.b < s->nbackends; ++t.b) {
-        trial_run *tr = calloc((size_t)most, sizeof *tr);
-        int n = 0;
-        if (!tr)
-          rc = cli_runtime_error(CMD, "out of memory");
-        for (t.a = 0; !rc && t.a < s->nalgos; ++t.a)
-          for (t.n = 0; !rc && t.n < s->nnps; ++t.n)
-            for (t.sd = 0; !rc && t.sd < s->nseeds; ++t.sd) {
-              if (!done[trial_index(s, &t)])
-                tr[n++].t = t;
-              if (n == most ||
-                  (n > 0 && t.a == s->nalgos - 1 && t.n == s->nnps - 1 && t.sd == s->nseeds - 1)) {
-                rc = stop_signal ? 3 : run_batch(r, p, tr, n, out, tf);
-                free_trials(tr, n);
-                tr = calloc((size_t)most, sizeof *tr);
-                n = 0;
-                if (!tr && !rc)
-                  rc = cli_runtime_error(CMD, "out of memory");
-              }
-            }
-        free(tr);
-      }
+      for (t.b = 0; !rc && t.b < s->nbackends; ++t.b)
+        rc = run_backend(r, done, p, t, out, tf);
       devo_problem_destroy(p);
     }
   return rc;
