@@ -708,6 +708,25 @@ static int cpu_shade_state(devo_solver *s, devo_shade_state *out, double *archiv
   return DEVO_OK;
 }
 
+int devo__cpu_put(devo_solver *s, const double *x, double f, int *replaced)
+{
+  cpu_state *st = s->bk == &devo__cpu_backend ? (cpu_state *)s->bk_state : NULL;
+  int i, w = 0;
+  *replaced = 0;
+  if (!st)
+    return devo__set_err(s, DEVO_E_STATE, "a migrant needs a run on the CPU backend");
+  for (i = 1; i < st->np; ++i)
+    if (st->fit[i] > st->fit[w])
+      w = i;
+  if (!(f < st->fit[w]))
+    return DEVO_OK; /* the island keeps its worst: the migrant is not better */
+  memcpy(st->pop + (size_t)w * st->dim, x, (size_t)st->dim * sizeof(double));
+  st->fit[w] = f;
+  find_best(st);
+  *replaced = 1;
+  return DEVO_OK;
+}
+
 const devo_backend devo__cpu_backend = {"cpu",           cpu_start,      cpu_run,
                                         cpu_best_x,      cpu_population, cpu_stop,
                                         cpu_adapt_state, cpu_shade_state};

@@ -157,6 +157,10 @@ typedef struct devo__opts {
   void *progress_ud;
   devo__variant var; /* strategy, crossover, jDE, GOBL (de_variant.h); default rand1bin */
   int np_set;        /* devo_solver_set_np was called (else L-SHADE starts from 18 D) */
+  /* islands (devo_solver_set_islands; engine/islands.c): 1 = one population */
+  int islands;
+  int64_t mig_interval;
+  int topology;
 } devo__opts;
 
 struct devo_backend;
@@ -189,6 +193,13 @@ struct devo_solver {
   /* the variant of the run that have_best describes (its state hooks answer for it, whatever the
    * options became after it) */
   devo__variant run_var;
+  /* devo_solve's state between its parts (devo__solve_begin, the loop, devo__solve_end) */
+  int np_user;
+  /* further stop flags, checked with interrupt (devo__interrupted): the batch that runs the
+   * solver (engine/batch.c) and the islands handle or the solver whose island it is
+   * (engine/islands.c); NULL = none. Set only while the solver is not running. */
+  const atomic_int *group_stop;
+  const struct devo_solver *parent;
 };
 
 /* The backend interface. Each function returns a devo status (DEVO_OK or a negative error) and
@@ -308,6 +319,34 @@ static inline int devo__etc_heuristic_immediate(int heuristic)
 double devo__now(void);
 /* 1 when the run must stop now: interrupt flag, or past the deadline. Cheap; thread-safe. */
 int devo__should_abort(devo_solver *s);
+/* 1 when an interrupt reached s: its own flag, the watched flag, its group's (a batch's) or its
+ * parent's (an island's solver). Thread-safe. */
+int devo__interrupted(const devo_solver *s);
+
+/* devo_solve in parts, for the islands (engine/islands.c): begin resets, validates and starts
+ * the backend (the initial population) with the time limit counted from t0 (monotonic
+ * seconds); on success s->running = 1. end copies the best vector, fills the statistics and
+ * ends the run (st: what the run came to; returned, or the best vector's copy error). */
+int devo__solve_begin(devo_solver *s, double t0);
+int devo__solve_end(devo_solver *s, int st);
+
+/* The islands backend (engine/islands.c): devo_solve of a solver with islands > 1 runs its
+ * islands through it (every island a solver of its own on the CPU backend). */
+extern const devo_backend devo__islands_backend;
+/* Puts the migrant x (dim doubles, fitness f) in place of the worst individual of a CPU
+ * backend run (the highest fitness, the lowest index on ties) when f is lower than the worst's
+ * fitness; *replaced = 1 then, else 0 (engine/cpu_backend.c). The individual's jDE F_i, CR_i
+ * stay. DEVO_OK, or DEVO_E_STATE when s's run is not on the CPU backend. */
+int devo__cpu_put(devo_solver *s, const double *x, double f, int *replaced);
+
+/* A pool of worker threads (engine/pool.c) for the batch and the islands: run calls
+ * fn(ud, i) for every i in [0, n), each once, on the pool's threads - 1 workers and the calling
+ * thread (indices handed out in increasing order as threads come free), and returns when all
+ * are done. One caller at a time. create: DEVO_OK, DEVO_E_NOMEM (threads that cannot start). */
+typedef struct devo__pool devo__pool;
+int devo__pool_create(devo__pool **out, const devo_allocator *al, int threads);
+void devo__pool_run(devo__pool *p, int n, void (*fn)(void *ud, int i), void *ud);
+void devo__pool_destroy(devo__pool *p);
 
 /* CPU evaluation of one vector of a built-in problem (not DEVO__P_USER: user functions are
  * called in batches by the CPU backend and by devo_problem_eval); scratch has

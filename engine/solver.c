@@ -35,6 +35,9 @@ int devo_solver_create(devo_solver **out, const devo_problem *p, const devo_allo
   s->o.backend = DEVO_BACKEND_CPU;
   s->o.gpu_design = DEVO_GPU_FUSED;
   s->o.target = (double)NAN;
+  s->o.islands = 1;
+  s->o.mig_interval = DEVO_MIGRATION_INTERVAL_DEFAULT;
+  s->o.topology = DEVO_TOPOLOGY_RING;
   atomic_init(&s->interrupt, 0);
   *out = s;
   return DEVO_OK;
@@ -194,6 +197,34 @@ int devo_solver_set_time_limit(devo_solver *s, double seconds)
   return DEVO_OK;
 }
 
+int devo_solver_set_islands(devo_solver *s, int islands, int64_t interval, int topology)
+{
+  SETTER_GUARD(s);
+  if (islands < 1 || islands > DEVO_ISLANDS_MAX)
+    return devo__set_err(s, DEVO_E_INVALID, "island count %d is out of range (1 to %d)", islands,
+                         DEVO_ISLANDS_MAX);
+  if (interval < 1 || interval > (int64_t)UINT32_MAX - 1)
+    return devo__set_err(s, DEVO_E_INVALID,
+                         "migration interval %lld is out of range (1 to 2^32 - 2 generations)",
+                         (long long)interval);
+  if (topology != DEVO_TOPOLOGY_RING && topology != DEVO_TOPOLOGY_FULL)
+    return devo__set_err(s, DEVO_E_INVALID, "unknown topology %d (ring or full)", topology);
+  s->o.islands = islands;
+  s->o.mig_interval = interval;
+  s->o.topology = topology;
+  return DEVO_OK;
+}
+
+void devo_solver_get_islands(const devo_solver *s, int *islands, int64_t *interval, int *topology)
+{
+  if (islands)
+    *islands = s->o.islands;
+  if (interval)
+    *interval = s->o.mig_interval;
+  if (topology)
+    *topology = s->o.topology;
+}
+
 int devo_solver_set_progress(devo_solver *s, devo_progress_fn fn, void *ud)
 {
   SETTER_GUARD(s);
@@ -263,6 +294,15 @@ static int validate(devo_solver *s)
     return devo__set_err(s, DEVO_E_INVALID,
                          "per-coordinate bounds run on the CPU backend only (the GPU kernels take "
                          "one box for every coordinate)");
+  if (o->islands > 1 && o->backend == DEVO_BACKEND_GPU && (o->gpu_design & 0xff) != DEVO_GPU_NAIVE)
+    return devo__set_err(s, DEVO_E_INVALID,
+                         "islands run on the CPU backend (or the naive GPU design): the GPU "
+                         "kernels cannot take migrants yet");
+  if (o->islands > 1 && o->max_evals > 0 && o->max_evals / o->islands < o->np)
+    return devo__set_err(s, DEVO_E_INVALID,
+                         "evaluation limit %lld over %d islands leaves each island fewer than "
+                         "its population size %d",
+                         (long long)o->max_evals, o->islands, o->np);
   return devo__variant_validate(s);
 }
 
@@ -270,7 +310,7 @@ static int validate(devo_solver *s)
 static int stop_reason(devo_solver *s)
 {
   const devo__opts *o = &s->o;
-  if (atomic_load(&s->interrupt) || (s->ext_interrupt && *s->ext_interrupt))
+  if (devo__interrupted(s))
     return DEVO_INTERRUPTED;
   if (!isnan(o->target) && s->best_f <= o->target)
     return DEVO_TARGET_REACHED;
@@ -334,6 +374,11 @@ static int64_t next_chunk(const devo_solver *s, double sec_per_gen, int64_t prev
 static int pick_backend(devo_solver *s)
 {
   int want = s->o.backend;
+  if (s->o.islands > 1) { /* every island on the CPU backend (the naive design's too) */
+    s->naive_gpu = 0;
+    s->bk = &devo__islands_backend;
+    return want == DEVO_BACKEND_GPU ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU;
+  }
   if (want == DEVO_BACKEND_AUTO)
     want = (s->prob->view.kind != DEVO__P_USER && !s->prob->box && devo__gpu_probe(NULL, 0))
                ? DEVO_BACKEND_GPU
@@ -359,20 +404,13 @@ static int best_is_seed(const devo_solver *s)
   return 0;
 }
 
+/* Chunks of generations after the backend's start, until a stopping rule or an error. */
 static int solve_loop(devo_solver *s)
 {
   int st;
   int64_t chunk = 1, before;
-  double sec_per_gen, t;
-  s->gen_estimate = 0.0;
-  st = s->bk->start(s);
-  s->stats.init_seconds = devo__now() - s->t0;
-  if (st != DEVO_OK)
-    return st;
   /* the first generation too is skipped when it would not end before the deadline */
-  sec_per_gen = s->gen_estimate;
-  s->have_best = 1;
-  s->run_var = s->o.var;
+  double sec_per_gen = s->gen_estimate, t;
   for (;;) {
     st = stop_reason(s);
     if (st == DEVO_OK)
@@ -392,17 +430,19 @@ static int solve_loop(devo_solver *s)
   }
 }
 
-int devo_solve(devo_solver *s)
+/* The options a run resets or restores on every return (devo.h): NP (L-SHADE's default is
+ * set for the run only) and the interrupt flag. */
+static int refuse_run(devo_solver *s, int st)
 {
-  int st, dim, used, np_user;
-  if (!s)
-    return DEVO_E_INVALID;
-  if (s->running)
-    return devo__set_err(s, DEVO_E_STATE, "devo_solve is already running on this solver");
-  /* the time limit counts from the call (devo.h), so from before the last run's release: counted
-   * after it, 0.1 s GPU solves on an H100 ended 0.8 ms late (median) and up to 5.6 ms (that
-   * release frees the device state); counted here 0.03-0.04 ms, at most 0.13 ms (BENCHMARKS.md) */
-  const double t0 = devo__now();
+  s->o.np = s->np_user;
+  atomic_store(&s->interrupt, 0); /* cleared on every return (devo.h) */
+  s->stats.status = st;
+  return st;
+}
+
+int devo__solve_begin(devo_solver *s, double t0)
+{
+  int st, dim;
   s->err[0] = 0;
   s->info[0] = 0;
   release_run(s);
@@ -412,7 +452,7 @@ int devo_solve(devo_solver *s)
   s->best_f = (double)INFINITY;
   s->t0 = t0;
   s->deadline = s->o.time_limit > 0.0 ? s->t0 + s->o.time_limit : 0.0;
-  np_user = s->o.np;
+  s->np_user = s->o.np;
   if (s->o.var.lpsr && devo__variant_shade(&s->o.var) && !s->o.np_set) {
     /* L-SHADE's NP_init = 18 D (Tanabe and Fukunaga 2014), restored below */
     int64_t n = (int64_t)DEVO__LSHADE_NP_PER_DIM * s->prob->view.dim;
@@ -424,23 +464,27 @@ int devo_solve(devo_solver *s)
                                                 (s->o.gpu_design & 0xff) != DEVO_GPU_NAIVE
                                             ? &devo__gpu_backend
                                             : &devo__cpu_backend);
-  if (st != DEVO_OK) {
-    s->o.np = np_user;
-    atomic_store(&s->interrupt, 0); /* cleared on every return (devo.h) */
-    s->stats.status = st;
-    return st;
-  }
+  if (st != DEVO_OK)
+    return refuse_run(s, st);
   dim = s->prob->view.dim;
   s->best_x = (double *)devo__alloc(&s->al, (size_t)dim, sizeof(double));
-  if (!s->best_x) {
-    s->o.np = np_user;
-    atomic_store(&s->interrupt, 0);
-    s->stats.status = devo__set_err(s, DEVO_E_NOMEM, "out of memory for the best vector");
-    return s->stats.status;
-  }
+  if (!s->best_x)
+    return refuse_run(s, devo__set_err(s, DEVO_E_NOMEM, "out of memory for the best vector"));
   s->running = 1;
-  used = pick_backend(s);
-  st = solve_loop(s);
+  s->stats.backend = pick_backend(s);
+  s->gen_estimate = 0.0;
+  st = s->bk->start(s);
+  s->stats.init_seconds = devo__now() - s->t0;
+  if (st == DEVO_OK) {
+    s->have_best = 1;
+    s->run_var = s->o.var;
+  }
+  return st;
+}
+
+int devo__solve_end(devo_solver *s, int st)
+{
+  const int used = s->stats.backend;
   /* the best vector only after a normal end: after an error its copy would fail too and
    * replace the first message; a failed copy gives its own status (found in review) */
   if (s->have_best && st > 0) {
@@ -456,7 +500,7 @@ int devo_solve(devo_solver *s)
     s->stats.best_from_seed = best_is_seed(s);
   }
   s->running = 0;
-  s->o.np = np_user;
+  s->o.np = s->np_user;
   atomic_store(&s->interrupt, 0);
   s->stats.generations = s->gens;
   s->stats.evaluations = s->evals;
@@ -464,6 +508,24 @@ int devo_solve(devo_solver *s)
   s->stats.status = st;
   s->stats.backend = used;
   return st;
+}
+
+int devo_solve(devo_solver *s)
+{
+  int st;
+  if (!s)
+    return DEVO_E_INVALID;
+  if (s->running)
+    return devo__set_err(s, DEVO_E_STATE, "devo_solve is already running on this solver");
+  /* the time limit counts from the call (devo.h), so from before the last run's release: counted
+   * after it, 0.1 s GPU solves on an H100 ended 0.8 ms late (median) and up to 5.6 ms (that
+   * release frees the device state); counted here 0.03-0.04 ms, at most 0.13 ms (BENCHMARKS.md) */
+  st = devo__solve_begin(s, devo__now());
+  if (!s->running)
+    return st; /* refused before the run: nothing to end */
+  if (st == DEVO_OK)
+    st = solve_loop(s);
+  return devo__solve_end(s, st);
 }
 
 int devo_solver_best(const devo_solver *s, double *value, double *x)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* test_experiment.c: `devo experiment` from outside: malformed specs refused with file:line
  * (exit 2), the results of a run cut mid-row or interrupted by SIGINT and then resumed equal an
- * uninterrupted run's rows (wall-time columns aside), a changed spec refused on resume, the
- * trace's last point per trial equal to the trial's row, --dry-run, results read back as CSV
- * (CRLF, quoting). */
+ * uninterrupted run's rows (wall-time columns aside, in any order), a changed spec refused on
+ * resume, the trace's last point per trial equal to the trial's row, --dry-run, results read back
+ * as CSV (CRLF, quoting). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -179,17 +179,25 @@ TEST_CASE(variant_keys_equal_solve)
                    "--strategy best1exp --jde --jde-tau1 0.3");
 }
 
+static int cmp_line(const void *a, const void *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* The rows of a results file without the header lines and the wall-time columns (time = 12th,
- * target_time = 14th): what two runs with the same seeds must agree on. */
+ * target_time = 14th), sorted: what two runs with the same seeds must agree on (rows come as
+ * trials end, so with --jobs above 1 their order may differ). */
 static char *rows_without_times(const char *path)
 {
-  char *text = tc_slurp(path, NULL), *out, *line, *save = NULL;
-  size_t n = 0;
+  char *text = tc_slurp(path, NULL), *out, *line, *save = NULL, **lines;
+  size_t n = 0, nl = 0, k;
   if (!text)
     return NULL;
   out = calloc(strlen(text) + 1, 1);
-  for (line = strtok_r(text, "\n", &save); out && line; line = strtok_r(NULL, "\n", &save)) {
-    char *p = line;
+  lines = calloc(strlen(text) + 1, sizeof *lines);
+  for (line = strtok_r(text, "\n", &save); out && lines && line;
+       line = strtok_r(NULL, "\n", &save)) {
+    char *p = line, *q = line;
     int col = 0;
     if (line[0] == '#' || strncmp(line, "algorithm,", 10) == 0)
       continue;
@@ -198,10 +206,16 @@ static char *rows_without_times(const char *path)
         ++col;
       else if (col == 11 || col == 13)
         continue;
-      out[n++] = *p;
+      *q++ = *p;
     }
-    out[n++] = '\n';
+    *q = 0;
+    lines[nl++] = line;
   }
+  if (lines)
+    qsort(lines, nl, sizeof *lines, cmp_line);
+  for (k = 0; out && lines && k < nl; ++k)
+    n += (size_t)sprintf(out + n, "%s\n", lines[k]);
+  free(lines);
   free(text);
   return out;
 }
@@ -425,11 +439,13 @@ TEST_CASE(master_slave_equals_cpu)
       CHECK(strcmp(f[7], "1") == 0);
       if (ncpu < 64)
         cpu[ncpu++] = strdup(key);
-    } else {
+    } else { /* the cpu row of the same trial (rows come as trials end: any order) */
+      int k, same = 0;
       CHECK(strcmp(f[6], "cpu-ms") == 0 && strcmp(f[7], "2") == 0);
       snprintf(rest, sizeof rest, "%s", key);
-      CHECKF(nms < ncpu && strcmp(cpu[nms], rest) == 0, "cpu-ms row %s differs from %s", rest,
-             nms < ncpu ? cpu[nms] : "(none)");
+      for (k = 0; k < ncpu; ++k)
+        same += strcmp(cpu[k], rest) == 0;
+      CHECKF(same == 1, "cpu-ms row %s is not one of the cpu rows", rest);
       nms++;
     }
   }
@@ -449,7 +465,9 @@ TEST_CASE(progress_bar_and_lines)
   make_spec(spec, out_csv, NULL, 1);
   if (tc_run("command -v script >/dev/null", NULL, NULL) != 0)
     TC_SKIP("no script(1) to make a terminal");
-  snprintf(cmd, sizeof cmd, "script -qec '%s experiment %s' /dev/null", tc_devo_bin(), spec);
+  /* one trial at a time: the bar names each trial as it starts, in the grid's order */
+  snprintf(cmd, sizeof cmd, "script -qec '%s experiment %s --jobs 1' /dev/null", tc_devo_bin(),
+           spec);
   CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
   CHECKF(out && strstr(out, "\r[") && strstr(out, "] 0/8 de sphere D=10 NP=20 seed 1 cpu") &&
              strstr(out, " elapsed, ~") && strstr(out, " left") && !strstr(out, "8/8 low-cr"),
@@ -458,8 +476,9 @@ TEST_CASE(progress_bar_and_lines)
   remove(out_csv);
   snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), spec);
   CHECK_EQ_INT(tc_run(cmd, NULL, &err), 0);
-  CHECKF(err && !strchr(err, '\r') &&
-             strstr(err, "devo experiment: 8/8 low-cr rastrigin D=10 NP=30") &&
+  /* the default --jobs (the processors): the lines come as trials end, in any order */
+  CHECKF(err && !strchr(err, '\r') && strstr(err, "devo experiment: 8/8 ") &&
+             strstr(err, " low-cr rastrigin D=10 NP=30 seed 1 cpu: error ") &&
              strstr(err, "8 trials done (8 now)"),
          "%s", err);
   free(err);
@@ -716,6 +735,9 @@ static const struct {
     {"--memory-size", "[a]preset = shade\nmemory_size = 10", NULL},
     {"--jade-c", "[a]preset = jade\njade_c = 0.2", NULL},
     {"--np-min", "[a]preset = lshade\nnp_min = 5", NULL},
+    {"--islands", "[a]islands = 2", NULL},
+    {"--migration-interval", "[a]islands = 2\nmigration_interval = 5", NULL},
+    {"--topology", "[a]islands = 2\ntopology = full", NULL},
     {"--json", NULL, "the output of one run: a study writes its results CSV (and its trace)"},
     {"--print-x", NULL, "the output of one run: the results hold each trial's error"},
     {"--verbose", NULL, "the output of one run: the spec and --dry-run say the configuration"},

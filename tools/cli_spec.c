@@ -136,6 +136,44 @@ static int set_bounds(devo_solver *s, const char *val, char *msg, size_t msglen)
   return DEVO_E_INVALID;
 }
 
+/* The island model (devo_solver_set_islands): each key changes one of the three settings. */
+static int set_island_part(devo_solver *s, int which, const char *val, char *msg, size_t msglen)
+{
+  const uint64_t hi = which == 0 ? DEVO_ISLANDS_MAX : UINT32_MAX - 1;
+  uint64_t x = 0;
+  int64_t g;
+  int k, topo;
+  devo_solver_get_islands(s, &k, &g, &topo);
+  if (which == 2) {
+    if (strcmp(val, "ring") != 0 && strcmp(val, "full") != 0) {
+      snprintf(msg, msglen, "unknown topology '%s' (ring or full)", val);
+      return DEVO_E_INVALID;
+    }
+    topo = strcmp(val, "ring") == 0 ? DEVO_TOPOLOGY_RING : DEVO_TOPOLOGY_FULL;
+  } else if (tool_parse_u64(val, &x) != 0 || x < 1 || x > hi) {
+    snprintf(msg, msglen, "expects an integer in 1 .. %llu, got '%s'", (unsigned long long)hi, val);
+    return DEVO_E_INVALID;
+  } else if (which == 0) {
+    k = (int)x;
+  } else {
+    g = (int64_t)x;
+  }
+  return devo_solver_set_islands(s, k, g, topo);
+}
+
+static int set_islands(devo_solver *s, const char *val, char *msg, size_t msglen)
+{
+  return set_island_part(s, 0, val, msg, msglen);
+}
+static int set_migration_interval(devo_solver *s, const char *val, char *msg, size_t msglen)
+{
+  return set_island_part(s, 1, val, msg, msglen);
+}
+static int set_topology(devo_solver *s, const char *val, char *msg, size_t msglen)
+{
+  return set_island_part(s, 2, val, msg, msglen);
+}
+
 static const struct {
   const char *key;
   algo_setter set;
@@ -158,6 +196,9 @@ static const struct {
     {"jade_c", set_jade_c},
     {"memory_size", set_memory_size},
     {"np_min", set_np_min},
+    {"islands", set_islands},
+    {"migration_interval", set_migration_interval},
+    {"topology", set_topology},
 };
 #define NALGO_KEYS ((int)(sizeof algo_keys / sizeof algo_keys[0]))
 
@@ -802,16 +843,32 @@ static int check_solver_values(parser *p)
   exp_spec *s = p->s;
   devo_problem *q = NULL;
   devo_solver *v = NULL;
-  int r = 0, k, j, bad;
+  int r = 0, k, j, bad, islands = 1, most = 1, most_algo = 0, isl_line = 0;
   if (devo_problem_create(&q, NULL) != DEVO_OK ||
       devo_problem_set_builtin(q, "sphere", 2, 1, NULL) != DEVO_OK ||
       devo_solver_create(&v, q, NULL) != DEVO_OK) {
     devo_problem_destroy(q);
     return fail(p, 0, "out of memory");
   }
-  for (k = 0; !r && k < s->nalgos; ++k)
+  for (k = 0; !r && k < s->nalgos; ++k) {
     if (exp_algo_apply(v, &s->algos[k], p->file, &bad, p->err, p->errlen) != DEVO_OK)
       r = 2;
+    devo_solver_get_islands(v, &islands, NULL, NULL); /* the budget is their total */
+    if (islands > most) {
+      most = islands;
+      most_algo = k;
+    }
+    devo_solver_set_islands(v, 1, DEVO_MIGRATION_INTERVAL_DEFAULT, DEVO_TOPOLOGY_RING);
+  }
+  for (j = 0; most > 1 && j < s->algos[most_algo].nparams; ++j) /* named at the islands line */
+    if (strcmp(s->algos[most_algo].params[j].key, "islands") == 0)
+      isl_line = s->algos[most_algo].params[j].line;
+  for (k = 0; !r && most > 1 && k < s->nbackends; ++k)
+    if (s->backends[k] == EXP_BK_GPU || s->backends[k] == EXP_BK_GPU_MULTI)
+      r = fail(p, isl_line,
+               "algorithm %s: islands run on the cpu, cpu-ms and gpu-naive backends, not on %s "
+               "(the GPU kernels cannot take migrants yet)",
+               s->algos[most_algo].name, exp_backend_name(s->backends[k]));
   for (k = 0; !r && k < s->nnps; ++k)
     if (devo_solver_set_np(v, s->nps[k]) != DEVO_OK)
       r = fail(p, p->seen_line[K_NP], "np: %s", devo_solver_errmsg(v));
@@ -824,6 +881,11 @@ static int check_solver_values(parser *p)
       else if (b > 0 && b < s->nps[j])
         r = fail(p, line ? line : s->last_line, "budget %lld at D = %d is below NP = %d",
                  (long long)b, s->dims[k], s->nps[j]);
+      else if (b > 0 && b / most < s->nps[j])
+        r = fail(p, line ? line : s->last_line,
+                 "budget %lld at D = %d over the %d islands of algorithm %s leaves an island "
+                 "below NP = %d",
+                 (long long)b, s->dims[k], most, s->algos[most_algo].name, s->nps[j]);
     }
   devo_solver_destroy(v);
   devo_problem_destroy(q);

@@ -2,10 +2,13 @@
 /* cmd_experiment.c: `devo experiment SPEC`: runs a grid of algorithms x problems x dimensions x
  * population sizes x seeds x backends (docs/experiment.md), one CSV row per trial written and
  * flushed as the trial ends, optional convergence traces, resumable from its own output (a spec
- * hash in the header), a progress bar on a terminal, SIGINT/SIGTERM keeping every finished row. */
+ * hash in the header), a progress bar on a terminal, SIGINT/SIGTERM keeping every finished row.
+ * The trials of one problem and backend run as batches of the library (devo_batch): the cpu
+ * backend's on --jobs threads at once, the others one at a time. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +37,10 @@ static const char *const experiment_help =
     "  --trials N             with a protocol: seeds 1..N instead of its 30 (a reduced run;\n"
     "                         the results' hash differs from the full protocol's)\n"
     "  --dry-run              print the grid and its size, run nothing\n"
-    "SIGINT or SIGTERM stops after the running trial's row is dropped: the finished rows stay,\n"
+    "  --jobs N               trials of the cpu backend at once, 1 .. 1024 (default: the\n"
+    "                         online processors); each row is the trial's run alone, rows\n"
+    "                         come as trials end (their order may differ from --jobs 1)\n"
+    "SIGINT or SIGTERM stops after the running trials' rows are dropped: the finished rows stay,\n"
     "and the same command resumes (exit 1). A second signal ends the process at once.\n"
     "One writer: the results and trace files are locked for the whole run; a second run on\n"
     "them is refused at once, naming the first one's pid (exit 2).\n"
@@ -46,7 +52,7 @@ static const char *const columns =
     "stop,target_time,target_evals";
 #define NCOLS 15
 
-static devo_solver *volatile active_solver;
+static devo_batch *volatile active_batch;
 static volatile sig_atomic_t stop_signal;
 
 static void on_signal(int sig)
@@ -61,8 +67,8 @@ static void on_signal(int sig)
     _exit(128 + sig);
   }
   stop_signal = sig;
-  if (active_solver)
-    devo_interrupt(active_solver);
+  if (active_batch)
+    devo_batch_interrupt(active_batch); /* async-signal-safe: one atomic store */
 }
 
 /* ---- the grid -------------------------------------------------------------------------------- */
@@ -378,16 +384,25 @@ typedef struct tpoint {
   double time, error;
 } tpoint;
 
+/* The whole run: totals for the bar and the lines; the lock keeps the bar's lines whole while
+ * trials report from several threads. */
 typedef struct run_state {
   const exp_spec *s;
-  int tty;
+  int tty, jobs;
   int64_t total, done_before, done_now;
   double t_start, last_draw;
-  const trial *cur;
+  pthread_mutex_t mu;
+} run_state;
+
+/* One trial of a batch: its place in the grid, its solver and its trace. */
+typedef struct trial_run {
+  trial t;
+  run_state *r;
+  devo_solver *v;
   double fstar;
   tpoint *pts;
-  int npts, cap;
-} run_state;
+  int npts, cap, shown;
+} trial_run;
 
 static void fmt_hms(char *b, size_t n, double sec)
 {
@@ -395,10 +410,10 @@ static void fmt_hms(char *b, size_t n, double sec)
   snprintf(b, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 }
 
-static void draw_bar(run_state *r, int64_t evals)
+/* The bar, about trial t (the one that reported last); the caller holds r->mu. */
+static void draw_bar(run_state *r, const trial *t, int64_t evals)
 {
   const exp_spec *s = r->s;
-  const trial *t = r->cur;
   const int64_t done = r->done_before + r->done_now;
   const double el = tool_now() - r->t_start;
   char e[32], left[32];
@@ -420,36 +435,44 @@ static void draw_bar(run_state *r, int64_t evals)
   r->last_draw = tool_now();
 }
 
-static void add_point(run_state *r, int64_t evals, double time, double err, int force)
+static void add_point(trial_run *tr, int64_t evals, double time, double err, int force)
 {
   tpoint *p;
-  if (r->npts > 0 && !force) {
+  if (tr->npts > 0 && !force) {
     /* about 10 points per decade of evaluations or of time: a log-spaced trace */
-    const tpoint *l = &r->pts[r->npts - 1];
+    const tpoint *l = &tr->pts[tr->npts - 1];
     if (evals < l->evals * 1.2589 && time < l->time * 1.2589)
       return;
   }
-  if (r->npts == r->cap) {
-    int cap = r->cap ? 2 * r->cap : 64;
-    p = realloc(r->pts, sizeof *p * (size_t)cap);
+  if (tr->npts == tr->cap) {
+    int cap = tr->cap ? 2 * tr->cap : 64;
+    p = realloc(tr->pts, sizeof *p * (size_t)cap);
     if (!p)
       return; /* a thinner trace; the run itself goes on */
-    r->pts = p;
-    r->cap = cap;
+    tr->pts = p;
+    tr->cap = cap;
   }
-  p = &r->pts[r->npts++];
+  p = &tr->pts[tr->npts++];
   p->evals = evals;
   p->time = time;
   p->error = err;
 }
 
+/* From the thread that runs the trial: its own trace, and the bar (its first report at once,
+ * then 4 times a second whichever trial reports). */
 static int on_progress(void *ud, const devo_progress *p)
 {
-  run_state *r = (run_state *)ud;
+  trial_run *tr = (trial_run *)ud;
+  run_state *r = tr->r;
   if (r->s->trace)
-    add_point(r, p->evaluations, p->elapsed, p->best - r->fstar, 0);
-  if (r->tty && tool_now() - r->last_draw > 0.25)
-    draw_bar(r, p->evaluations);
+    add_point(tr, p->evaluations, p->elapsed, p->best - tr->fstar, 0);
+  if (r->tty) {
+    pthread_mutex_lock(&r->mu);
+    if (!tr->shown || tool_now() - r->last_draw > 0.25)
+      draw_bar(r, &tr->t, p->evaluations);
+    tr->shown = 1;
+    pthread_mutex_unlock(&r->mu);
+  }
   return 0;
 }
 
@@ -500,17 +523,17 @@ static int configure(devo_solver *v, const exp_spec *s, const trial *t, double f
   return st;
 }
 
-static void write_trace(FILE *tf, const run_state *r, const trial *t)
+static void write_trace(FILE *tf, const exp_spec *s, const trial_run *tr)
 {
-  const exp_spec *s = r->s;
+  const trial *t = &tr->t;
   char e[40], tm[40];
   int k;
-  for (k = 0; k < r->npts; ++k)
+  for (k = 0; k < tr->npts; ++k)
     fprintf(tf, "%s,%s,%d,%d,%llu,%s,%lld,%s,%s\n", s->algos[t->a].name, s->problems[t->pr],
             s->dims[t->d], s->nps[t->n], (unsigned long long)s->seeds[t->sd],
-            exp_backend_name(s->backends[t->b]), (long long)r->pts[k].evals,
-            json_fmt_double(tm, sizeof tm, r->pts[k].time),
-            json_fmt_double(e, sizeof e, r->pts[k].error));
+            exp_backend_name(s->backends[t->b]), (long long)tr->pts[k].evals,
+            json_fmt_double(tm, sizeof tm, tr->pts[k].time),
+            json_fmt_double(e, sizeof e, tr->pts[k].error));
   fflush(tf);
 }
 
@@ -533,57 +556,51 @@ static void write_row(FILE *out, const exp_spec *s, const trial *t, const devo_s
   fflush(out);
 }
 
-/* Runs trial t on problem p: 0 (row written), 1 (runtime failure, printed), 2 (refused),
- * 3 (interrupted by a signal: no row). */
-static int run_trial(run_state *r, devo_problem *p, const trial *t, FILE *out, FILE *tf)
+/* A batch of trials on one problem and backend, and what its done callback came to. */
+typedef struct batch_run {
+  run_state *r;
+  trial_run *tr;
+  FILE *out, *tf;
+  int rc; /* 0, or the exit code of the first failure (3: interrupted by a signal) */
+} batch_run;
+
+/* The end of one trial (the batch calls this one at a time): its trace and row, then the
+ * line or the bar. Non-zero stops the batch. */
+static int on_trial_done(void *ud, int idx, devo_solver *v, int status)
 {
+  batch_run *br = (batch_run *)ud;
+  run_state *r = br->r;
   const exp_spec *s = r->s;
-  devo_solver *v = NULL;
+  trial_run *tr = &br->tr[idx];
+  const trial *t = &tr->t;
   devo_stats st;
-  char err[512];
   double best;
-  int rc;
-  r->cur = t;
-  r->fstar = devo_problem_fstar(p);
-  r->npts = 0;
-  if (r->tty)
-    draw_bar(r, 0);
-  if (devo_solver_create(&v, p, NULL) != DEVO_OK)
-    return cli_runtime_error(CMD, "out of memory");
-  rc = configure(v, s, t, r->fstar, err, sizeof err);
-  if (rc == DEVO_OK)
-    rc = devo_solver_set_progress(v, on_progress, r);
-  if (rc != DEVO_OK) {
-    devo_solver_destroy(v);
-    return cli_usage_error(CMD, "%s %s D=%d NP=%d: %s", s->algos[t->a].name, s->problems[t->pr],
-                           s->dims[t->d], s->nps[t->n], err);
+  if (br->rc)
+    return 1; /* the batch stops after a failure: the trials it cut short write no row */
+  if (status < 0) {
+    br->rc = cli_runtime_error(CMD, "%s %s D=%d NP=%d seed %llu: %s", s->algos[t->a].name,
+                               s->problems[t->pr], s->dims[t->d], s->nps[t->n],
+                               (unsigned long long)s->seeds[t->sd], devo_solver_errmsg(v));
+    return 1;
   }
-  active_solver = v;
-  if (stop_signal)
-    devo_interrupt(v);
-  rc = devo_solve(v);
-  active_solver = NULL;
+  if (status == DEVO_INTERRUPTED) { /* a signal (nothing else interrupts): no row, the trial */
+    br->rc = 3;                     /* runs again on resume */
+    return 1;
+  }
   devo_solver_stats(v, &st);
-  if (rc < 0) {
-    rc = cli_runtime_error(CMD, "%s %s D=%d NP=%d seed %llu: %s", s->algos[t->a].name,
-                           s->problems[t->pr], s->dims[t->d], s->nps[t->n],
-                           (unsigned long long)s->seeds[t->sd], devo_solver_errmsg(v));
-    devo_solver_destroy(v);
-    return rc;
-  }
   devo_solver_best(v, &best, NULL);
-  devo_solver_destroy(v);
-  if (rc == DEVO_INTERRUPTED && stop_signal)
-    return 3;
-  best -= isnan(r->fstar) ? 0.0 : r->fstar;
-  if (tf) {
-    add_point(r, st.evaluations, st.elapsed, best, 1); /* the end is always a point */
-    write_trace(tf, r, t);
+  best -= isnan(tr->fstar) ? 0.0 : tr->fstar;
+  if (br->tf) {
+    add_point(tr, st.evaluations, st.elapsed, best, 1); /* the end is always a point */
+    write_trace(br->tf, s, tr);
   }
-  write_row(out, s, t, &st, best);
-  if (ferror(out) || (tf && ferror(tf)))
-    return cli_runtime_error(CMD, "%s: write error: %s", s->output, strerror(errno));
-  r->done_now++;
+  write_row(br->out, s, t, &st, best);
+  if (ferror(br->out) || (br->tf && ferror(br->tf))) {
+    br->rc = cli_runtime_error(CMD, "%s: write error: %s", s->output, strerror(errno));
+    return 1;
+  }
+  pthread_mutex_lock(&r->mu);
+  r->done_now++; /* the bar shows it at the next report of a running trial */
   if (!r->tty)
     fprintf(stderr,
             "devo experiment: %lld/%lld %s %s D=%d NP=%d seed %llu %s: error %.3e, %lld "
@@ -592,7 +609,60 @@ static int run_trial(run_state *r, devo_problem *p, const trial *t, FILE *out, F
             s->problems[t->pr], s->dims[t->d], s->nps[t->n], (unsigned long long)s->seeds[t->sd],
             exp_backend_name(s->backends[t->b]), best, (long long)st.evaluations, st.elapsed,
             devo_status_name(st.status));
+  pthread_mutex_unlock(&r->mu);
   return 0;
+}
+
+static void free_trials(trial_run *tr, int n)
+{
+  int k;
+  for (k = 0; k < n; ++k) {
+    devo_solver_destroy(tr[k].v);
+    free(tr[k].pts);
+  }
+  free(tr);
+}
+
+/* Runs trials tr[0..n) (configured here) on problem p as one batch: the cpu backend's on
+ * r->jobs threads, the others one at a time (cpu-ms trials take the spec's threads each, GPU
+ * trials the device). Returns 0, or the exit code (3: interrupted by a signal). */
+static int run_batch(run_state *r, devo_problem *p, trial_run *tr, int n, FILE *out, FILE *tf)
+{
+  const exp_spec *s = r->s;
+  batch_run br;
+  devo_batch *b = NULL;
+  char err[512];
+  int k, rc = 0;
+  memset(&br, 0, sizeof br);
+  br.r = r;
+  br.tr = tr;
+  br.out = out;
+  br.tf = tf;
+  if (devo_batch_create(&b, NULL) != DEVO_OK)
+    return cli_runtime_error(CMD, "out of memory");
+  for (k = 0; !rc && k < n; ++k) {
+    const trial *t = &tr[k].t;
+    tr[k].r = r;
+    tr[k].fstar = devo_problem_fstar(p);
+    if (devo_solver_create(&tr[k].v, p, NULL) != DEVO_OK || devo_batch_add(b, tr[k].v) != 0)
+      rc = cli_runtime_error(CMD, "out of memory");
+    else if (configure(tr[k].v, s, t, tr[k].fstar, err, sizeof err) != DEVO_OK ||
+             devo_solver_set_progress(tr[k].v, on_progress, &tr[k]) != DEVO_OK)
+      rc = cli_usage_error(CMD, "%s %s D=%d NP=%d: %s", s->algos[t->a].name, s->problems[t->pr],
+                           s->dims[t->d], s->nps[t->n], err);
+  }
+  if (!rc) {
+    devo_batch_set_threads(b, s->backends[tr[0].t.b] == EXP_BK_CPU ? r->jobs : 1);
+    devo_batch_set_done(b, on_trial_done, &br);
+    active_batch = b;
+    if (stop_signal)
+      devo_batch_interrupt(b);
+    devo_batch_solve(b); /* each trial's end, failures included, went to on_trial_done */
+    active_batch = NULL;
+    rc = br.rc ? br.rc : stop_signal ? 3 : 0;
+  }
+  devo_batch_destroy(b);
+  return rc;
 }
 
 /* ---- the whole grid -------------------------------------------------------------------------- */
@@ -674,6 +744,38 @@ static int dry_run(const exp_spec *s, int64_t ndone)
   return cli_stdout_done(CMD);
 }
 
+/* The trials not yet done of problem p and backend t->b (t->pr, t->d set), in the grid's order,
+ * as batches of at most max(64, 8 jobs) trials: finished trials give their memory back while
+ * the threads stay busy. */
+static int run_backend(run_state *r, const char *done, devo_problem *p, trial t, FILE *out,
+                       FILE *tf)
+{
+  const exp_spec *s = r->s;
+  const int most = r->jobs > 8 ? 8 * r->jobs : 64;
+  trial_run *tr = calloc((size_t)most, sizeof *tr);
+  int n = 0, rc = 0;
+  if (!tr)
+    return cli_runtime_error(CMD, "out of memory");
+  for (t.a = 0; !rc && t.a < s->nalgos; ++t.a)
+    for (t.n = 0; !rc && t.n < s->nnps; ++t.n)
+      for (t.sd = 0; !rc && t.sd < s->nseeds; ++t.sd) {
+        const int last = t.a == s->nalgos - 1 && t.n == s->nnps - 1 && t.sd == s->nseeds - 1;
+        if (!done[trial_index(s, &t)])
+          tr[n++].t = t;
+        if (n == most || (n > 0 && last)) {
+          rc = stop_signal ? 3 : run_batch(r, p, tr, n, out, tf);
+          free_trials(tr, n);
+          n = 0;
+          if (!rc && !last && !(tr = calloc((size_t)most, sizeof *tr)))
+            return cli_runtime_error(CMD, "out of memory");
+          if (rc || last)
+            return rc;
+        }
+      }
+  free(tr);
+  return rc;
+}
+
 /* Every trial not yet done, problem by problem (each problem's data is made once). */
 static int run_grid(run_state *r, const char *done, FILE *out, FILE *tf)
 {
@@ -697,23 +799,17 @@ static int run_grid(run_state *r, const char *done, FILE *out, FILE *tf)
                : line             ? cli_usage_error(CMD, "%s:%d: %s", s->path, line, err)
                                   : cli_usage_error(CMD, "%s", err);
       for (t.b = 0; !rc && t.b < s->nbackends; ++t.b)
-        for (t.a = 0; !rc && t.a < s->nalgos; ++t.a)
-          for (t.n = 0; !rc && t.n < s->nnps; ++t.n)
-            for (t.sd = 0; !rc && t.sd < s->nseeds; ++t.sd)
-              if (stop_signal)
-                rc = 3;
-              else if (!done[trial_index(s, &t)])
-                rc = run_trial(r, p, &t, out, tf);
+        rc = run_backend(r, done, p, t, out, tf);
       devo_problem_destroy(p);
     }
   return rc;
 }
 
 static int parse_args(int argc, char **argv, const char **spec, const char **out,
-                      const char **protocol, int *trials, int *dry)
+                      const char **protocol, int *trials, int *dry, int *jobs)
 {
-  static const char *const names[] = {"--out=", "--protocol=", "--dry-run",
-                                      "--help", "--trials=",   NULL};
+  static const char *const names[] = {"--out=",    "--protocol=", "--dry-run", "--help",
+                                      "--trials=", "--jobs=",     NULL};
   const char *v;
   int pos = 1, k;
   *spec = *out = *protocol = NULL;
@@ -743,6 +839,13 @@ static int parse_args(int argc, char **argv, const char **spec, const char **out
       if (cli_count(CMD, "--trials", v, 1, EXP_LIST_MAX, &n) != 0)
         return CLI_USAGE;
       *trials = (int)n;
+      break;
+    }
+    case 5: {
+      int64_t n;
+      if (cli_count(CMD, "--jobs", v, 1, 1024, &n) != 0)
+        return CLI_USAGE;
+      *jobs = (int)n;
       break;
     }
     default:
@@ -781,13 +884,15 @@ static int gpu_check(const exp_spec *s)
   return 0;
 }
 
-static int run_all(const exp_spec *s, char *done, int64_t ndone, int fresh, out_locks *lk)
+static int run_all(const exp_spec *s, char *done, int64_t ndone, int fresh, out_locks *lk, int jobs)
 {
   run_state r;
   FILE *out, *tf = NULL;
   int rc;
   memset(&r, 0, sizeof r);
   r.s = s;
+  r.jobs = jobs;
+  pthread_mutex_init(&r.mu, NULL);
   r.tty = isatty(STDERR_FILENO);
   r.total = exp_grid_size(s);
   r.done_before = ndone;
@@ -805,13 +910,13 @@ static int run_all(const exp_spec *s, char *done, int64_t ndone, int fresh, out_
             (long long)ndone, (long long)r.total);
   catch_signals();
   rc = run_grid(&r, done, out, tf);
+  pthread_mutex_destroy(&r.mu);
   if (r.tty)
     fputs("\r\033[K", stderr);
   if (fclose(out) != 0 && !rc)
     rc = cli_runtime_error(CMD, "%s: write error: %s", s->output, strerror(errno));
   if (tf && fclose(tf) != 0 && !rc)
     rc = cli_runtime_error(CMD, "%s: write error: %s", s->trace, strerror(errno));
-  free(r.pts);
   if (rc == 3) {
     fprintf(stderr,
             "devo experiment: interrupted: %lld of %lld trials in %s; run the same "
@@ -831,10 +936,14 @@ int cmd_experiment(int argc, char **argv)
   exp_spec s;
   out_locks lk;
   char err[1024], *done;
-  int dry, rc, fresh, trials;
+  int dry, rc, fresh, trials, jobs = 0;
   int64_t ndone;
-  if ((rc = parse_args(argc, argv, &spec_path, &out, &protocol, &trials, &dry)) != 0)
+  if ((rc = parse_args(argc, argv, &spec_path, &out, &protocol, &trials, &dry, &jobs)) != 0)
     return rc;
+  if (jobs == 0) { /* the default: every online processor */
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    jobs = n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+  }
   if (exp_spec_load(spec_path, protocol, trials, out, &s, err, sizeof err) != 0)
     return cli_usage_error(CMD, "%s", err);
   done = calloc((size_t)exp_grid_size(&s), 1);
@@ -850,7 +959,7 @@ int cmd_experiment(int argc, char **argv)
   if (!rc && !dry)
     exp_lock_mark(lk.out); /* read_results closed a descriptor of the file */
   if (!rc)
-    rc = dry ? dry_run(&s, ndone) : run_all(&s, done, ndone, fresh, &lk);
+    rc = dry ? dry_run(&s, ndone) : run_all(&s, done, ndone, fresh, &lk, jobs);
   unlock_output(s.trace, &lk.trace, lk.trace_made);
   unlock_output(s.output, &lk.out, lk.out_made);
   free(done);

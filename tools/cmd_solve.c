@@ -51,7 +51,16 @@ static const char *const solve_help =
     "                      stderr (as devo schedule does)\n"
     "  --gpu-design D      fused (default), multikernel, or naive (DE on one CPU thread, each\n"
     "                      generation evaluated on the GPU: Janssen et al.'s naive GPU model)\n"
-    "  --threads T         CPU worker threads (default 1)\n"
+    "  --threads T         CPU worker threads (default 1); with islands, the islands' threads\n"
+    "                      (one island per thread at a time)\n"
+    "islands (docs/library.md: the island model):\n"
+    "  --islands K         K populations (1 to 4096, default 1: the plain solve), seeds derived\n"
+    "                      from --seed and the island; --max-evals is the total over all\n"
+    "                      islands; CPU backend (or --gpu-design naive)\n"
+    "  --migration-interval G  every G generations each island's best replaces the worst of\n"
+    "                      the island(s) it goes to, where better (default 50)\n"
+    "  --topology T        ring (island k to k + 1 mod K, default) or full (each island gets\n"
+    "                      the best of all the others)\n"
     "output:\n"
     "  --json              one JSON object (with the best vector) instead of the summary\n"
     "  --print-x           also print the best vector\n"
@@ -100,6 +109,8 @@ typedef struct solve_args {
   int backend_set, design_set, threads_set, np_set;
   double f, cr, target, time_limit;
   int64_t max_evals, max_gens;
+  int islands, topology;
+  int64_t mig_interval;
   uint64_t seed, data_seed;
   cli_variant var;
 } solve_args;
@@ -114,11 +125,14 @@ static int parse(int argc, char **argv, solve_args *a)
       /* cli_variant_names: */
       "--strategy=", "--algorithm=", "--jde",
       "--jde-tau1=", "--jde-tau2=", "--jde-fl=", "--jde-fu=", "--jde-crl=", "--jde-cru=", "--gobl=",
-      "--pbest=", "--archive-rate=", "--memory-size=", "--jade-c=", "--np-min=", "--quiet", NULL};
+      "--pbest=", "--archive-rate=", "--memory-size=", "--jade-c=", "--np-min=", "--quiet",
+      "--islands=", "--migration-interval=", "--topology=", NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
   static const char *const designs[] = {"fused", "multikernel", "naive", NULL};
   static const char *const rules[] = {"reinit", "clip", "reflect", "midpoint", NULL};
+  static const char *const topologies[] = {"ring", "full", NULL}; /* DEVO_TOPOLOGY_* */
   const char *cmd = "solve", *v;
+  int64_t n;
   int pos = 1, k, r = 0;
   memset(a, 0, sizeof *a);
   a->np = 100;
@@ -129,6 +143,9 @@ static int parse(int argc, char **argv, solve_args *a)
   a->threads = 1;
   a->target = (double)NAN;
   a->dim = CLI_DIM_UNSET;
+  a->islands = 1;
+  a->mig_interval = DEVO_MIGRATION_INTERVAL_DEFAULT;
+  a->topology = DEVO_TOPOLOGY_RING;
   cli_variant_init(&a->var);
   while ((k = cli_next(cmd, argc, argv, &pos, names, &v)) != -1) {
     switch (k) {
@@ -214,6 +231,16 @@ static int parse(int argc, char **argv, solve_args *a)
       break;
     case 38:
       a->quiet = 1;
+      break;
+    case 39:
+      r = cli_count(cmd, "--islands", v, 1, DEVO_ISLANDS_MAX, &n);
+      a->islands = (int)n;
+      break;
+    case 40:
+      r = cli_count(cmd, "--migration-interval", v, 1, (int64_t)UINT32_MAX - 1, &a->mig_interval);
+      break;
+    case 41:
+      r = cli_pick(cmd, "--topology", v, topologies, &a->topology);
       break;
     case 19:
       fputs(solve_help, stdout);
@@ -385,6 +412,11 @@ static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
     if (json_box(&j, p, a->ranges) != 0)
       j.failed = 1;
     cli_variant_json_run(&j, &a->var, &run);
+    if (a->islands > 1) {
+      json_kv_int(&j, "islands", a->islands);
+      json_kv_int(&j, "migration_interval", a->mig_interval);
+      json_kv_str(&j, "topology", a->topology == DEVO_TOPOLOGY_RING ? "ring" : "full");
+    }
     json_key(&j, "x");
     json_arr(&j);
     for (k = 0; k < dim; ++k)
@@ -405,6 +437,10 @@ static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
     printf("elapsed      %.6f s\n", stats.elapsed);
     printf("stop         %s (%s)\n", devo_status_name(st), devo_status_message(st));
     printf("backend      %s\n", devo_solver_backend_info(s));
+    if (a->islands > 1)
+      printf("islands      %d (%s, migration every %lld generations; evaluations of all)\n",
+             a->islands, a->topology == DEVO_TOPOLOGY_RING ? "ring" : "full",
+             (long long)a->mig_interval);
     if (a->var.v.adapt != DEVO_ADAPT_NONE)
       print_shade(s, a);
     else
@@ -462,7 +498,8 @@ static int apply_options(devo_solver *s, const solve_args *a, int backend, doubl
          setter(s, devo_solver_set_max_generations(s, a->max_gens)) ||
          setter(s, devo_solver_set_time_limit(s, a->time_limit)) ||
          setter(s, devo_solver_set_target(s, target)) ||
-         setter(s, devo_solver_set_variant(s, &a->var.v));
+         setter(s, devo_solver_set_variant(s, &a->var.v)) ||
+         setter(s, devo_solver_set_islands(s, a->islands, a->mig_interval, a->topology));
 }
 
 /* The options checked on a stand-in problem (sphere, D = 2) before the real one is made: making

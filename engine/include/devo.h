@@ -598,6 +598,176 @@ int devo_gpu_available(char *msg, size_t msglen);
  * Returns DEVO_OK, or DEVO_E_NODEVICE (no usable device, or a build without CUDA). */
 int devo_gpu_warmup(void);
 
+/* ---- many runs: batches and islands (docs/library.md, "Many runs at once") ---------------- */
+
+/* A batch: B independent solves in one call. Each trial is a solver the caller created and
+ * configured as for devo_solve (its own problem, seed, DE parameters, variant, backend and
+ * stopping rules); devo_batch_solve runs every trial through devo_solve on `threads` threads,
+ * one trial per thread at a time, trials taken in the order they were added as threads come
+ * free. So each trial's result is exactly its result alone: on the CPU the same final population
+ * and best, bit for bit, whatever the thread count and the other trials. A trial's time limit
+ * counts from the start of its own solve; its own thread count still applies inside it (B trials
+ * of t threads each use up to threads x t cores); a user objective that several trials share is
+ * called from several threads at once, so it must be thread-safe (as for threads > 1). On the
+ * GPU backend a trial runs through the solo GPU path (up to `threads` of them at once on the
+ * device); a kernel that advances the trials of one shape together may come behind the same
+ * calls. Trials are sorted into groups of one shape (backend and GPU design, problem kind and
+ * dimension, NP, variant family, islands): trials of different shapes never share such a kernel.
+ * Afterwards each solver holds its own result (devo_solver_best, devo_solver_stats,
+ * devo_solver_population, ...).
+ * Thread-safety: a batch is used by one thread at a time, except devo_batch_interrupt (any
+ * thread, also a signal handler). While devo_batch_solve runs, its solvers belong to it: the
+ * caller may only call devo_interrupt on them, and read a trial's results in the done callback
+ * of that trial. A solver is in at most one batch at a time. */
+typedef struct devo_batch devo_batch;
+#define DEVO_BATCH_MAX 1000000 /* trials of one batch */
+
+/* Called once for every trial that ran, as it ends, with its index (the order of devo_batch_add)
+ * and what devo_solve returned; from the thread that ran it, but never two at once (the batch
+ * holds a lock around it): the callback may write a file without a lock of its own, and read s
+ * (devo_solver_best, devo_solver_stats, ...), but must not call devo_batch_* functions other
+ * than devo_batch_interrupt. A non-zero return stops the batch: the running trials are
+ * interrupted (their callbacks still come, with DEVO_INTERRUPTED), the others do not start. */
+typedef int (*devo_batch_done_fn)(void *ud, int trial, devo_solver *s, int status);
+
+/* An empty batch, 1 thread, no callback. alloc: NULL for malloc/free (the batch's own arrays; the
+ * solvers keep theirs). Returns DEVO_OK, DEVO_E_INVALID (out NULL), DEVO_E_NOMEM. */
+int devo_batch_create(devo_batch **out, const devo_allocator *alloc);
+/* Frees the batch, not its solvers (they are borrowed). NULL is a no-op. */
+void devo_batch_destroy(devo_batch *b);
+/* The last error message of b ("" if none). */
+const char *devo_batch_errmsg(const devo_batch *b);
+/* Adds solver s as the next trial (index devo_batch_size() before the call). s is borrowed and
+ * must outlive the batch's use of it. DEVO_OK, DEVO_E_INVALID (s NULL, more than DEVO_BATCH_MAX
+ * trials), DEVO_E_NOMEM, DEVO_E_STATE (the batch is solving). */
+int devo_batch_add(devo_batch *b, devo_solver *s);
+/* Trials added so far (0 for NULL). */
+int devo_batch_size(const devo_batch *b);
+/* Trials at once, 1 .. 1024 (default 1; more threads than trials are not started). DEVO_OK,
+ * DEVO_E_INVALID, DEVO_E_STATE. */
+int devo_batch_set_threads(devo_batch *b, int threads);
+/* fn may be NULL (none); ud is borrowed. DEVO_OK, DEVO_E_INVALID, DEVO_E_STATE. */
+int devo_batch_set_done(devo_batch *b, devo_batch_done_fn fn, void *ud);
+/* Runs every trial (see above). Returns DEVO_OK when every trial ran and ended with a valid best
+ * (each trial's reason: devo_batch_status); else the lowest trial's error when a trial failed (the
+ * batch's message names the trial; the other trials still ran); else DEVO_INTERRUPTED
+ * (devo_batch_interrupt) or DEVO_STOPPED_BY_CALLBACK (the done callback) when the batch was
+ * stopped; DEVO_E_INVALID (no trials, a solver added twice), DEVO_E_STATE (a solver is running,
+ * or the batch is), DEVO_E_NOMEM (threads that cannot start). May be called again: every trial
+ * runs anew. */
+int devo_batch_solve(devo_batch *b);
+/* Asks a solving batch to stop: running trials end at their next check (DEVO_INTERRUPTED), trials
+ * not yet begun are not run. Safe from any thread and from a signal handler (one atomic store).
+ * The flag is cleared when devo_batch_solve returns; one set before the call stops every trial
+ * before it begins. */
+void devo_batch_interrupt(devo_batch *b);
+/* What devo_solve returned for the trial in the last devo_batch_solve; DEVO_OK (0) for a trial
+ * that was not run (the batch was stopped first); DEVO_E_INVALID for a bad index. */
+int devo_batch_status(const devo_batch *b, int trial);
+/* The trial's group (0 .. devo_batch_groups() - 1, numbered in the order of their first trials)
+ * in the last devo_batch_solve, or -1; and the number of groups. */
+int devo_batch_group(const devo_batch *b, int trial);
+int devo_batch_groups(const devo_batch *b);
+
+/* Islands (the island model of Izzo, Rucinski and Biscani 2010, "The generalized island model",
+ * in pagmo's words). With devo_solver_set_islands(s, K, G, topology), K > 1, devo_solve runs K
+ * populations of the solver's DE ("islands") as one run on the solver's `threads` threads (one
+ * island per thread at a time), and after every generation g with g % G == 0 (unless the run ends
+ * at g) migrates:
+ *  - migrants: each island's best individual (the lowest fitness, the lowest index on ties),
+ *    all taken before any is put (selection policy "select_best", one migrant);
+ *  - topology RING: island k's best goes to island (k + 1) mod K; FULL (pagmo's
+ *    "fully_connected"): island k receives the single best of all the other islands (the lowest
+ *    island index on ties);
+ *  - replacement: the migrant takes the place of the receiving island's worst individual (the
+ *    highest fitness, the lowest index on ties) when it is better (lower fitness), with its
+ *    fitness (not evaluated again: migration costs no evaluations); otherwise the island is left
+ *    as it was (pagmo's "fair_replace"). The replaced individual's jDE F_i and CR_i stay.
+ * Island k draws with the seed devo_island_seed(seed, k) (island 0: the solver's seed), so a run
+ * depends on (seed, K, G, topology), never on threads or on how islands are spread over processes.
+ * Stopping rules: max_evals is the total over all islands (each island gets max_evals / K,
+ * rounded down, which must be >= NP; L-SHADE's schedule reads that share); max_generations,
+ * the target, the time limit and interrupts apply to all islands. Islands advance in lockstep
+ * stretches up to the next migration: when an island reaches the target, the others still finish
+ * that stretch (so the result does not depend on timing); generations in devo_stats counts the
+ * islands' generations, evaluations all islands' together. The progress callback is called between
+ * stretches (best: over all islands). devo_solver_best gives the best over all islands;
+ * devo_solver_population, devo_solver_jde_state and devo_solver_shade_state answer for the island
+ * that holds it. With K = 1 devo_solve is the plain solve. Islands run on the CPU backend: AUTO
+ * takes the CPU, the naive GPU design (DEVO_GPU_NAIVE) works, and devo_solve refuses GPU with the
+ * fused or multikernel design (DEVO_E_INVALID: the GPU kernels cannot take migrants yet). */
+enum { DEVO_TOPOLOGY_RING = 0, DEVO_TOPOLOGY_FULL = 1 };
+#define DEVO_ISLANDS_MAX                4096
+#define DEVO_MIGRATION_INTERVAL_DEFAULT 50
+/* islands 1 .. DEVO_ISLANDS_MAX (default 1), interval 1 .. 2^32 - 2 generations (default
+ * DEVO_MIGRATION_INTERVAL_DEFAULT), topology DEVO_TOPOLOGY_* (default RING). DEVO_OK,
+ * DEVO_E_INVALID with a message, DEVO_E_STATE during a solve. */
+int devo_solver_set_islands(devo_solver *s, int islands, int64_t interval, int topology);
+/* The solver's island settings (each pointer may be NULL). s must not be NULL. */
+void devo_solver_get_islands(const devo_solver *s, int *islands, int64_t *interval, int *topology);
+/* The seed of island k: seed + k * 0x9E3779B97F4A7C15 (mod 2^64); island 0 has seed itself. */
+uint64_t devo_island_seed(uint64_t seed, int island);
+/* The island whose best island `island` of `islands` receives in a migration (the rule above);
+ * best holds every island's best value (needed for FULL only; may be NULL for RING). -1 when
+ * there is none (islands < 2, island out of range, unknown topology). Thread-safe. */
+int devo_migration_source(int topology, int islands, int island, const double *best);
+
+/* The islands as a handle, for a caller that drives the migration itself, e.g. an MPI program
+ * with the islands spread over ranks: each rank creates islands first .. first + count - 1 of the
+ * template's K, steps them, gathers every island's migrant (value and vector) through its own
+ * communicator and puts into each of its islands the migrant of devo_migration_source. The result
+ * is that of devo_solve with K islands, bit for bit, when the steps end at the migrations:
+ *   start; loop { step(G); stop?; gather all migrants; put each island's } ; finish.
+ * Each island is a solver with the template's problem and options (copied at creation; the
+ * template may change or go afterwards), its seed from devo_island_seed with its global index,
+ * one thread, no progress callback, max_evals / K evaluations (used by L-SHADE's schedule only:
+ * the handle applies no generation or evaluation limit; the caller stops). The handle's islands
+ * run on the template's `threads` threads. Thread-safety: one thread at a time, except
+ * devo_islands_interrupt. */
+typedef struct devo_islands devo_islands;
+/* DEVO_OK, DEVO_E_INVALID (out or tmpl NULL, the template running, islands outside 0 .. K - 1,
+ * a GPU backend other than the naive design; err says which), DEVO_E_NOMEM. err: caller's buffer
+ * (may be NULL). alloc: NULL for malloc/free. */
+int devo_islands_create(devo_islands **out, const devo_solver *tmpl, int first, int count,
+                        const devo_allocator *alloc, char *err, size_t errlen);
+/* Frees the handle and its islands. NULL is a no-op. */
+void devo_islands_destroy(devo_islands *isl);
+const char *devo_islands_errmsg(const devo_islands *isl);
+/* Makes and evaluates every island's initial population (the time limit counts from here).
+ * DEVO_OK, or an island's error (devo_solve's; the message names the island), DEVO_E_STATE
+ * (started already). */
+int devo_islands_start(devo_islands *isl);
+/* Advances every island ngens generations (1 .. 2^32 - 2 in all), in parallel, without migrating.
+ * Returns DEVO_OK when each did them all; DEVO_TARGET_REACHED when an island's best reached the
+ * template's target (that island stopped at that generation, the others did all ngens);
+ * DEVO_TIME_LIMIT or DEVO_INTERRUPTED when the deadline or an interrupt cut the step short (the
+ * generation under way is dropped); an island's error; DEVO_E_STATE (not started). */
+int devo_islands_step(devo_islands *isl, int64_t ngens);
+/* Local island k's (0 .. count - 1) migrant: its best value and vector (dim doubles; either
+ * pointer may be NULL). DEVO_OK, DEVO_E_INVALID, DEVO_E_STATE. */
+int devo_islands_migrant(devo_islands *isl, int k, double *f, double *x);
+/* Puts migrant x (dim doubles) with value f (its objective value, not evaluated again) into
+ * local island k by the replacement rule above; *replaced (may be NULL) = 1 when it took the
+ * worst's place. DEVO_OK, DEVO_E_INVALID (bad k, x NULL, f NaN), DEVO_E_STATE. */
+int devo_islands_put(devo_islands *isl, int k, double f, const double *x, int *replaced);
+/* The exchange of the rule above among the handle's islands, when it holds all K (count == K;
+ * DEVO_E_STATE otherwise: the exchange is the caller's); K = 1: nothing. */
+int devo_islands_migrate(devo_islands *isl);
+/* generation: the islands' generations; evaluations: the handle's islands together; best: the
+ * best over them; elapsed: seconds since devo_islands_start. DEVO_OK, DEVO_E_INVALID,
+ * DEVO_E_STATE. */
+int devo_islands_progress(const devo_islands *isl, devo_progress *out);
+/* Ends the run: every island's statistics and best are final (devo_islands_solver), with status
+ * (> 0: why the caller stopped, e.g. DEVO_GEN_LIMIT) as their devo_stats.status. DEVO_OK,
+ * DEVO_E_INVALID (status <= 0), DEVO_E_STATE (not started). start may follow again. */
+int devo_islands_finish(devo_islands *isl, int status);
+/* Stops a step at the islands' next check (DEVO_INTERRUPTED). Safe from any thread and from a
+ * signal handler; cleared by devo_islands_finish. */
+void devo_islands_interrupt(devo_islands *isl);
+/* Local island k's solver (borrowed; NULL for a bad k), to read after devo_islands_finish:
+ * devo_solver_best, devo_solver_stats, devo_solver_population, ... */
+devo_solver *devo_islands_solver(devo_islands *isl, int k);
+
 /* ---- the scheduling pipeline (devo schedule as a library call) ---------------------------- */
 
 /* Where the schedule returned by devo_schedule_run came from. */

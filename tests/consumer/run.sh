@@ -18,7 +18,7 @@ src=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/devo-consumer.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # the examples every page must keep (a lost marker fails the test, not skips the example)
-required="example_solve example_schedule example_bounds"
+required="example_solve example_schedule example_bounds example_batch example_islands"
 
 "$cmake" --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log"
 test -f "$tmp/prefix/include/devo.h" || { echo "no devo.h installed"; exit 1; }
@@ -91,6 +91,27 @@ check_example_schedule() {
   [ "$(echo "$out" | tail -n +2)" = "$(cat "$tmp/sched.out")" ] ||
     { echo "the assignment differs from devo schedule's"; return 1; }
   [ "$(echo "$out" | tail -n +2 | wc -l)" -eq 64 ] || { echo "not 64 tasks"; return 1; }
+}
+# each trial's best equals devo solve's with that seed
+check_example_batch() {
+  local out want="" k
+  out=$("$1") || { echo "exit $?: $out"; return 1; }
+  echo "$out"
+  for k in 1 2 3 4; do
+    want+="seed $k: best $("$devo" solve --problem rastrigin --dim 10 --max-evals 50000 --seed $k |
+      awk '$1 == "best" { print $2 }') (DEVO_EVAL_LIMIT)"$'\n'
+  done
+  [ "$out"$'\n' = "$want" ] || { echo "devo solve: $want"; return 1; }
+}
+# the best value equals devo solve --islands 4's for the same run
+check_example_islands() {
+  local out want
+  out=$("$1") || { echo "exit $?: $out"; return 1; }
+  echo "$out"
+  want=$("$devo" solve --problem rastrigin --dim 10 --max-evals 200000 --islands 4 \
+    --migration-interval 25 --threads 2 | awk '$1 == "best" { print $2 }')
+  [ "$out" = "best $want after 200000 evaluations (DEVO_EVAL_LIMIT)" ] ||
+    { echo "devo solve --islands 4: best $want"; return 1; }
 }
 # the minimum in the box, on its corner: x_0 and x_1 at their bounds
 check_example_bounds() {

@@ -14,7 +14,8 @@ _devo_options() {
   solve)
     echo "--problem= --dim= --data-seed= --cec-data= --lower= --upper= --ranges= --np= --f= --cr=
       --seed= --bounds= --max-evals= --max-gens= --target= --time-limit= --backend=
-      --gpu-design= --threads= --json --print-x --verbose --quiet $variant" ;;
+      --gpu-design= --threads= --islands= --migration-interval= --topology= --json --print-x
+      --verbose --quiet $variant" ;;
   schedule)
     echo "--input-format= --task-names --machines= --ready= --max-input-bytes= --objective=
       --lambda= --order= --time-limit= --heuristic= --no-seed-heuristics --local-search=
@@ -24,7 +25,7 @@ _devo_options() {
     echo "--problem= --dim= --cec-data= --data-seed= --seed= --backend= --lower= --upper=
       --ranges= --max-input-bytes=" ;;
   list-problems) echo "--csv" ;;
-  experiment) echo "--out= --protocol= --trials= --dry-run" ;;
+  experiment) echo "--out= --protocol= --trials= --jobs= --dry-run" ;;
   rank) echo "--format= --alpha= --tiebreak= --models --pairs" ;;
   serve)
     echo "--listen= --workers= --queue= --max-connections= --max-body= --read-timeout=
@@ -48,6 +49,7 @@ _devo_values() {
   *:--bounds) echo "reinit clip reflect midpoint" ;;
   *:--gpu-design) echo "fused multikernel naive" ;;
   *:--ranges) echo "cec2005" ;;
+  *:--topology) echo "ring full" ;;
   *:--algorithm) echo "de jde gojde jade shade lshade" ;;
   *:--strategy)
     echo "rand1bin rand1exp rand2bin rand2exp best1bin best1exp best2bin best2exp
