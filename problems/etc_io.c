@@ -107,16 +107,11 @@ static int check_size(int ntasks, int nmach, char *err, size_t errlen)
   return DEVO_OK;
 }
 
-int devo_etc_create(devo_etc **out, int ntasks, int nmach, const double *values,
-                    const devo_allocator *alloc, char *err, size_t errlen)
+/* The checks of devo_etc_create and devo__etc_adopt: the size and every value. */
+static int check_values(int ntasks, int nmach, const double *values, char *err, size_t errlen)
 {
   long long k, cells;
   int rc;
-  if (!out || !values) {
-    seterr(err, errlen, "etc: NULL argument");
-    return DEVO_E_INVALID;
-  }
-  *out = NULL;
   if ((rc = check_size(ntasks, nmach, err, errlen)) != DEVO_OK)
     return rc;
   cells = (long long)ntasks * nmach;
@@ -131,12 +126,37 @@ int devo_etc_create(devo_etc **out, int ntasks, int nmach, const double *values,
     seterr(err, errlen, "etc: %s", DEVO__ETC_TOO_LARGE);
     return DEVO_E_INVALID;
   }
+  return DEVO_OK;
+}
+
+int devo_etc_create(devo_etc **out, int ntasks, int nmach, const double *values,
+                    const devo_allocator *alloc, char *err, size_t errlen)
+{
+  int rc;
+  if (!out || !values) {
+    seterr(err, errlen, "etc: NULL argument");
+    return DEVO_E_INVALID;
+  }
+  *out = NULL;
+  if ((rc = check_values(ntasks, nmach, values, err, errlen)) != DEVO_OK)
+    return rc;
   if ((rc = etc_alloc(out, ntasks, nmach, alloc, NULL)) != DEVO_OK) {
     seterr(err, errlen, "etc: out of memory");
     return rc;
   }
-  memcpy((*out)->values, values, (size_t)cells * sizeof(double));
+  memcpy((*out)->values, values, (size_t)ntasks * (size_t)nmach * sizeof(double));
   return DEVO_OK;
+}
+
+int devo__etc_adopt(devo_etc **out, int ntasks, int nmach, double *values, char *err, size_t errlen)
+{
+  int rc;
+  *out = NULL;
+  if ((rc = check_values(ntasks, nmach, values, err, errlen)) != DEVO_OK)
+    return rc;
+  if ((rc = etc_alloc(out, ntasks, nmach, NULL, values)) != DEVO_OK)
+    seterr(err, errlen, "etc: out of memory");
+  return rc;
 }
 
 int devo_etc_set_ready(devo_etc *e, const double *ready, char *err, size_t errlen)

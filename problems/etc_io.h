@@ -20,4 +20,10 @@ int devo__etc_read_buf(devo_etc **out, const char *buf, size_t n, const char *na
                        int nmach, int threads, int *chunks, const devo_allocator *alloc, char *err,
                        size_t errlen);
 
+/* devo_etc_create without the copy: values (ntasks * nmach doubles from malloc, at least) become
+ * the matrix's on DEVO_OK and stay the caller's otherwise. For the readers that fill their
+ * final array themselves (etc_json.c). Same checks, statuses and messages as devo_etc_create. */
+int devo__etc_adopt(devo_etc **out, int ntasks, int nmach, double *values, char *err,
+                    size_t errlen);
+
 #endif /* DEVO_ETC_IO_H */

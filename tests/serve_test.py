@@ -311,7 +311,7 @@ def trickle(port, limit):
 def bad_requests(s):
     """(name, method, path, body, content type, expected status, expected field/row/column)."""
     return [
-        ("malformed JSON", "POST", "/v1/schedule", '{"etc": [[1, 2],', None, 400, (None, 1, 16)),
+        ("malformed JSON", "POST", "/v1/schedule", '{"etc": [[1, 2],', None, 400, (None, 1, 17)),
         ("not an object", "POST", "/v1/schedule", "[1, 2]", None, 400, None),
         ("missing etc", "POST", "/v1/schedule", "{}", None, 400, ("etc", 0, 0)),
         ("etc a number", "POST", "/v1/schedule", '{"etc": 5}', None, 400, ("etc", 0, 0)),

@@ -1143,7 +1143,6 @@ int cmd_serve(int argc, char **argv)
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
 #endif
-  serve_req_setup(); /* before any thread: cJSON's hooks are global */
   if (server_init(&s, &o) != 0)
     return cli_runtime_error("serve", "out of memory");
   if (strchr(o.listen, '/'))
