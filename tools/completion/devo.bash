@@ -27,8 +27,8 @@ _devo_options() {
   experiment) echo "--out= --protocol= --trials= --dry-run" ;;
   rank) echo "--format= --alpha= --tiebreak= --models" ;;
   serve)
-    echo "--listen= --workers= --queue= --max-connections= --max-body= --read-timeout=
-      --time-limit= --max-time-limit= --backend=" ;;
+    echo "--listen= --workers= --queue= --max-connections= --max-per-address= --max-body=
+      --max-memory= --read-timeout= --parse-rate= --time-limit= --max-time-limit= --backend=" ;;
   etc-gen)
     echo "--tasks= --machines= --class= --method= --consistency= --task-het= --mach-het= --mean=
       --v-task= --v-mach= --seed= --out=" ;;

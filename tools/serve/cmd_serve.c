@@ -109,6 +109,9 @@ static const char *const serve_help =
     "                       times each body (default: half the machine's memory); more: 503\n"
     "  --read-timeout S     seconds to receive a whole request, head and body, > 0 (default\n"
     "                       10), however its bytes trickle in; then its connection is closed\n"
+    "  --parse-rate MB/S    reading rate of a JSON body assumed until some were measured\n"
+    "                       (default 50): a body that cannot be read before its deadline at\n"
+    "                       that rate gets 413 at once\n"
     "  --time-limit S       time_limit of requests that give none (default 1)\n"
     "  --max-time-limit S   largest time_limit accepted (default 60)\n"
     "  --backend B          backend of requests that give none: cpu, gpu or auto (default auto);\n"
@@ -154,6 +157,7 @@ typedef struct serve_opts {
   int workers, queue, max_conn, max_per_addr, backend;
   size_t max_body, max_memory;
   double read_timeout, time_limit, max_time_limit;
+  double parse_rate; /* MB/s of a JSON body assumed until one was measured */
 } serve_opts;
 
 /* A request waiting for a search slot (on its connection thread's stack). */
@@ -268,11 +272,13 @@ static int int_in(const char *opt, const char *v, int lo, int hi, int *out)
 
 static int parse(int argc, char **argv, serve_opts *o)
 {
-  static const char *const names[] = {
-      "--listen=",   "--workers=",      "--queue=",           "--max-connections=",
-      "--max-body=", "--read-timeout=", "--time-limit=",      "--max-time-limit=",
-      "--backend=",  "--help",          "--max-per-address=", "--max-memory=",
-      NULL};
+  static const char *const names[] = {"--listen=",          "--workers=",
+                                      "--queue=",           "--max-connections=",
+                                      "--max-body=",        "--read-timeout=",
+                                      "--time-limit=",      "--max-time-limit=",
+                                      "--backend=",         "--help",
+                                      "--max-per-address=", "--max-memory=",
+                                      "--parse-rate=",      NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
   const char *v;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -284,6 +290,7 @@ static int parse(int argc, char **argv, serve_opts *o)
   o->queue = 64;
   o->max_conn = 256;
   o->max_per_addr = 64;
+  o->parse_rate = PARSE_RATE_JSON / 1e6;
   o->max_body = (size_t)64 << 20;
   o->max_memory = pages > 0 && page > 0 ? (size_t)pages / 2 * (size_t)page : (size_t)1 << 30;
   o->read_timeout = 10.0;
@@ -330,6 +337,12 @@ static int parse(int argc, char **argv, serve_opts *o)
       exit(CLI_OK);
     case 10:
       r = int_in("--max-per-address", v, 1, 100000, &o->max_per_addr);
+      break;
+    case 12:
+      if (cli_double("serve", "--parse-rate", v, &o->parse_rate))
+        return CLI_USAGE;
+      if (!(o->parse_rate >= 1.0 && o->parse_rate <= 1e6))
+        r = cli_usage_error("serve", "--parse-rate must be MB/s in [1, 1e6], got %s", v);
       break;
     case 11:
       if (parse_size(v, &o->max_memory))
@@ -820,7 +833,7 @@ static double parse_rate(server *s, int csv)
     if (s->parse_rate[csv][k] > 0.0 && (slowest == 0.0 || s->parse_rate[csv][k] < slowest))
       slowest = s->parse_rate[csv][k];
   pthread_mutex_unlock(&s->mu);
-  return slowest > 0.0 ? slowest : csv ? PARSE_RATE_CSV : PARSE_RATE_JSON;
+  return slowest > 0.0 ? slowest : csv ? PARSE_RATE_CSV : 1e6 * s->o.parse_rate;
 }
 
 static void parse_rate_record(server *s, int csv, double rate)
