@@ -5,13 +5,15 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "engine/internal.h" /* devo__gpu_eval_points: the GPU kernels at given points */
+#include "engine/internal.h"   /* devo__gpu_eval_points: the GPU kernels at given points */
 #include "problems/read_src.h" /* the library's bounded reader */
 
 /* The input size limit of devo eval unless --max-input-bytes: points have no count limit of
@@ -109,8 +111,8 @@ static int parse_row(const char *name, long row, const char *b, const char *end,
       for (k = 0; k < n; ++k) /* one line: no control characters */
         shown[k] = (unsigned char)b[k] < 0x20 ? '?' : b[k];
       shown[n] = 0;
-      return cli_usage_error("eval", "%s:%ld:%d: '%s%s' is not a finite number", name, row,
-                             col + 1, shown, fe - b > 40 ? "..." : "");
+      return cli_usage_error("eval", "%s:%ld:%d: '%s%s' is not a finite number", name, row, col + 1,
+                             shown, fe - b > 40 ? "..." : "");
     }
     col++;
     if (!comma)
@@ -164,6 +166,21 @@ static int read_points(int fd, const char *name, int dim, size_t max_bytes, poin
   free(text);
   free(vals);
   return rc;
+}
+
+/* A FIFO opened before its writer (cli_open_input does not block) reads as empty until one
+ * comes: wait for it (its first bytes, or its close), as a blocking open would, and as devo
+ * schedule's poll() does until its deadline. eval has no deadline: it waits as long as cat. */
+static void wait_for_writer(int fd)
+{
+  struct stat st;
+  struct pollfd pf;
+  if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+    return;
+  pf.fd = fd;
+  pf.events = POLLIN;
+  while (poll(&pf, 1, -1) < 0 && errno == EINTR)
+    ;
 }
 
 int cmd_eval(int argc, char **argv)
@@ -262,6 +279,7 @@ int cmd_eval(int argc, char **argv)
       devo_problem_destroy(p);
       return rc;
     }
+    wait_for_writer(fd);
   }
   memset(&pts, 0, sizeof pts);
   rc = read_points(fd, file, dim, max_bytes, &pts);

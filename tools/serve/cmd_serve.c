@@ -899,12 +899,13 @@ static int read_matrix(server *s, struct MHD_Connection *c, req *q, serve_req *r
   const double t1 = now_s();
   if (large && rc == 0 && t1 > t0)
     parse_rate_record(s, q->is_csv, (double)q->len / (t1 - t0));
-  free(q->body); /* the matrix is in r->e now */
-  q->body = NULL;
   q->d_parse = large ? t1 - t0 : t1 - q->t_complete;
   q->parsed = 1;
-  if (rc == 0)
+  if (rc == 0) {
+    free(q->body); /* the matrix is in r->e now (a refused body is freed after its answer) */
+    q->body = NULL;
     return 0;
+  }
   if (err.late)
     snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg),
              ", %.3f s after the body came", t1 - q->t_complete);
