@@ -168,6 +168,24 @@ static int room(jrd *r, size_t first_row_bytes)
   return 0;
 }
 
+/* An integer of 1 to 15 digits at s[i] (no sign, fraction or exponent; > 0: its first digit is
+ * not 0) into *x, exactly a double: returns the offset after it; i when the number there is not
+ * one of those (value() reads it). Most matrices are written so: no call, no strtod. */
+static size_t small_int(const char *s, size_t n, size_t i, double *x)
+{
+  uint64_t m;
+  size_t k = i + 1;
+  if (i >= n || (unsigned char)(s[i] - '1') >= 9)
+    return i;
+  m = (uint64_t)(s[i] - '0');
+  while (k < n && is_digit(s[k]) && k - i < 15)
+    m = m * 10u + (uint64_t)(s[k++] - '0');
+  if (k < n && (is_digit(s[k]) || s[k] == '.' || s[k] == 'e' || s[k] == 'E'))
+    return i;
+  *x = (double)m;
+  return k;
+}
+
 /* One value at r->i into v[k] (row and col 1-based, for the messages). */
 static int value(jrd *r, size_t k, long row, long col)
 {
@@ -194,10 +212,15 @@ static int value(jrd *r, size_t k, long row, long col)
 static int row(jrd *r)
 {
   const long t = r->rows + 1;
-  const size_t base = (size_t)r->rows * (size_t)(r->m ? r->m : 0);
+  const size_t base = (size_t)r->rows * (size_t)(r->m ? r->m : 0), n = r->n;
+  const long most = r->m ? r->m : DEVO_ETC_MAX_MACHINES;
+  const char *const s = r->s;
+  double *const out = r->v + base;
+  size_t i, k;
   long j = 0;
   int rc;
   r->i = devo__json_ws(r->s, ++r->i, r->n);
+  i = r->i;
   if (r->i < r->n && r->s[r->i] == ']') {
     ++r->i;
     return r->m ? jfail(r, DEVO__JSON_SHAPE, r->i, t, 0, "row %ld: 0 values, row 1 has %d", t, r->m)
@@ -205,23 +228,36 @@ static int row(jrd *r)
                         DEVO_ETC_MAX_MACHINES);
   }
   for (;;) {
-    if (r->m ? j >= r->m : j >= DEVO_ETC_MAX_MACHINES)
-      return r->m ? jfail(r, DEVO__JSON_SHAPE, r->i, t, 0, "row %ld: more values than row 1 (%d)",
-                          t, r->m)
-                  : jfail(r, DEVO__JSON_SHAPE, r->i, 0, 0, "more than %d machines",
+    if (j >= most) {
+      r->i = i;
+      return r->m ? jfail(r, DEVO__JSON_SHAPE, i, t, 0, "row %ld: more values than row 1 (%d)", t,
+                          r->m)
+                  : jfail(r, DEVO__JSON_SHAPE, i, 0, 0, "more than %d machines",
                           DEVO_ETC_MAX_MACHINES);
-    if ((rc = value(r, base + (size_t)j, t, j + 1)) != DEVO_OK)
-      return rc;
+    }
+    k = small_int(s, n, i, &out[j]);
+    if (k > i) { /* the common case, in place */
+      i = k;
+    } else {
+      r->i = i;
+      if ((rc = value(r, base + (size_t)j, t, j + 1)) != DEVO_OK)
+        return rc;
+      i = r->i;
+    }
     ++j;
-    r->i = devo__json_ws(r->s, r->i, r->n);
-    if (r->i < r->n && r->s[r->i] == ',') {
-      r->i = devo__json_ws(r->s, r->i + 1, r->n);
+    if (i < n && is_ws(s[i]))
+      i = devo__json_ws(s, i, n);
+    if (i < n && s[i] == ',') {
+      if (++i < n && is_ws(s[i]))
+        i = devo__json_ws(s, i, n);
       continue;
     }
-    if (r->i < r->n && r->s[r->i] == ']')
+    if (i < n && s[i] == ']')
       break;
-    return jfail(r, DEVO__JSON_SYNTAX, r->i, 0, 0, "malformed JSON");
+    r->i = i;
+    return jfail(r, DEVO__JSON_SYNTAX, i, 0, 0, "malformed JSON");
   }
+  r->i = i;
   ++r->i;
   if (!r->m && j < 2)
     return jfail(r, DEVO__JSON_SHAPE, r->i, 0, 0, "%ld machine: must be 2 .. %d", j,

@@ -259,7 +259,8 @@ static int jstring(jbody *b, char *out, size_t cap, int *cut, serve_err *err)
           u = u * 16u + (unsigned)h;
         }
         i += 4;
-        c = u < 0x80 ? (unsigned char)u : '?'; /* names and words are ASCII: '?' never matches */
+        /* names and words are ASCII: '?' (for NUL too) never matches */
+        c = u > 0 && u < 0x80 ? (unsigned char)u : '?';
       } else {
         return malformed(b, i, err, "a bad escape");
       }
