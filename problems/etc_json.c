@@ -110,6 +110,7 @@ typedef struct jrd {
   size_t n, i;
   int dec, m;      /* m: machines (the first row's length; 0 while it is read) */
   long rows;       /* whole rows read */
+  double big;      /* the sum of the rows' largest values (devo__etc_adopt's bound) */
   double *v;       /* the matrix's array */
   size_t cap_rows; /* rows it holds (while the first row is read: DEVO_ETC_MAX_MACHINES values) */
   devo__json_at *at;
@@ -218,6 +219,7 @@ static int row(jrd *r)
   double *const out = r->v + base;
   size_t i, k;
   long j = 0;
+  double top = 0.0; /* the row's largest value */
   int rc;
   r->i = devo__json_ws(r->s, ++r->i, r->n);
   i = r->i;
@@ -244,6 +246,7 @@ static int row(jrd *r)
         return rc;
       i = r->i;
     }
+    top = out[j] > top ? out[j] : top;
     ++j;
     if (i < n && is_ws(s[i]))
       i = devo__json_ws(s, i, n);
@@ -266,6 +269,7 @@ static int row(jrd *r)
     return jfail(r, DEVO__JSON_SHAPE, r->i, t, 0, "row %ld: %ld values, row 1 has %d", t, j, r->m);
   if (!r->m)
     r->m = (int)j;
+  r->big += top;
   return DEVO_OK;
 }
 
@@ -338,7 +342,7 @@ int devo__etc_read_json(devo_etc **out, const char *text, size_t n, double deadl
   }
   if (rc == DEVO_OK) {
     char msg[256];
-    rc = devo__etc_adopt(out, (int)r.rows, r.m, r.v, msg, sizeof msg);
+    rc = devo__etc_adopt(out, (int)r.rows, r.m, r.v, r.big, msg, sizeof msg);
     if (rc == DEVO_OK)
       r.v = NULL;
     else
@@ -346,6 +350,9 @@ int devo__etc_read_json(devo_etc **out, const char *text, size_t n, double deadl
             strncmp(msg, "etc: ", 5) == 0 ? msg + 5 : msg);
     rc = rc == DEVO_OK ? DEVO_OK : rc == DEVO_E_NOMEM ? DEVO_E_NOMEM : DEVO_E_PARSE;
   }
-  free(r.v);
+  if (rc == DEVO_E_DEADLINE)
+    at->partial = r.v;
+  else
+    free(r.v);
   return rc;
 }

@@ -23,6 +23,9 @@ typedef struct devo__json_at {
   int what; /* DEVO__JSON_*; 0 on success */
   size_t pos;
   long row, col;
+  /* DEVO__JSON_DEADLINE: the array read so far (malloc'd), left to the caller to free once it
+   * has answered: giving back a large array takes milliseconds past the deadline */
+  void *partial;
 } devo__json_at;
 
 /* The offset of the first byte at or after i that is not JSON whitespace (space, tab, LF, CR:

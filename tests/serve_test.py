@@ -681,7 +681,8 @@ def case_parse_deadline(devo, src):
         e = json.loads(data).get("error", {})
         check(st == 413 and e.get("field") == "time_limit" and "read" in e.get("message", ""),
               "33.6 MB with 0.1 s: refused at once: %d %s" % (st, e))
-        check(float(r.getheader("X-Devo-Elapsed-Ms", "1e9")) < 50, "refused %s ms after the body" %
+        # at once: after the options were read (the matrix skipped, about 1 GB/s), not after it
+        check(float(r.getheader("X-Devo-Elapsed-Ms", "1e9")) < 300, "refused %s ms after the body" %
               r.getheader("X-Devo-Elapsed-Ms"))
         body = ones_body(2048, 4096, 2.0)  # 16.8 MB, 2 s: read and answered on time
         st, data, r = s.request("POST", "/v1/schedule", body, timeout=60)
@@ -696,24 +697,29 @@ def case_parse_deadline(devo, src):
     # the reading
     s = Server(devo, "--workers", "2", "--backend", "cpu", "--parse-rate", "100000")
     probe = Clean(s.proc.pid, 2)
-    clean, worst = 0, 0.0
+    clean, worst, limit = 0, 0.0, 0.25
     try:
-        body = ones_body(4096, 4096, 0.05)
+        # 67.1 MB: about 0.25 s to read on a free core, with the options read first (0.04 s) and
+        # the quick answer's time for 33.5 M values (0.13 s) left after it: the reading stops at
+        # the deadline, or ends too late for any answer (503 too)
+        body = ones_body(8189, 4096, limit)
         for k in range(3):
             a0 = probe.snap()
             st, data, r = s.request("POST", "/v1/schedule", body, timeout=60)
             a1 = probe.snap()
             e = json.loads(data).get("error", {})
             el = float(r.getheader("X-Devo-Elapsed-Ms", "1e9"))
-            check(st == 503 and "deadline" in e.get("message", "") and e.get("field") == "etc"
-                  and e.get("row", 0) >= 1, "deadline while reading: %d %s" % (st, e))
-            check(el < 50 + 1000, "deadline while reading: answered %.1f ms after the body" % el)
+            check(st == 503 and "deadline" in e.get("message", ""), "deadline while reading: %d %s" % (st, e))
+            if "while the body was parsed" in e.get("message", ""):
+                check(e.get("field") == "etc" and e.get("row", 0) >= 1, "how far it got: %s" % e)
+            check(el < 1e3 * limit + 1000, "deadline while reading: answered %.1f ms after the body" % el)
             if probe.clean(a0, a1):
                 clean += 1
-                worst = max(worst, el - 50)
-                check(el <= 50 + 5, "clean run: answered %.1f ms after the body, limit 50 ms" % el)
+                worst = max(worst, el - 1e3 * limit)
+                check(el <= 1e3 * limit + 5, "clean run: answered %.1f ms after the body, limit %g s" % (el, limit))
             print("run %d: %d after %.1f ms (%s): %s" % (k + 1, st, el, "clean" if probe.clean(a0, a1)
                                                           else "not clean", e.get("message")))
+        print("%d clean runs, the largest past the limit %.1f ms" % (clean, worst))
         st, data, _ = s.request("GET", "/metrics")
         m = dict(re.findall(r'^(devo_\S+) (\S+)$', data.decode(), re.M))
         check(m.get('devo_requests_total{outcome="deadline"}') == "3", "deadline outcome counted")
@@ -764,8 +770,10 @@ def case_mixed_deadline(devo, src):
         peak = s.rss_kib("VmHWM:")
         print("67.1 MB, 3 s: %d after %.3f s, Server-Timing %s, RSS %d KiB, peak %d KiB" % (
             st, a.get("elapsed", -1), r.getheader("Server-Timing"), s.rss_kib(), peak))
-        # memory: the body (67.1 MB) and the matrix (268 MB), nothing per value
-        check(peak < (len(big) + 8 * 8189 * 4096) // 1024 + 64 * 1024,
+        # memory: the body (67.1 MB) and the matrix (268 MB) while it is read, nothing per value;
+        # then the matrix and the search's copy of it (the body freed)
+        matrix = 8 * 8189 * 4096
+        check(peak < max(len(big) + matrix, 2 * matrix) // 1024 + 64 * 1024,
               "peak RSS %d KiB for a body of %d KiB" % (peak, len(big) // 1024))
     finally:
         check(s.stop() == 0, "exit code")

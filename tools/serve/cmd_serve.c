@@ -66,11 +66,17 @@
 #define PARSE_WINDOW    8
 /* The time kept after a large body's reading for its answer: the reading stops this long before
  * the deadline (the refusal is then on time), and a search gets the rest only when there is at
- * least PARSE_MIN_SEARCH_S of it (else the quick answer). */
+ * least PARSE_MIN_SEARCH_S of it, plus what devo_schedule_run takes whatever its time limit (its
+ * copy of the matrix, its first heuristics: 8 ns a value on the loaded 2-core machine, 278 ms
+ * for 8189 x 4096 given 0.1 ms) at SEARCH_PER_CELL_S; else the quick answer, which takes
+ * QUICK_PER_CELL_S (MCT: 2.4 ns a value, 89 ms there); else 503 at once. */
 #define PARSE_ANSWER_S     0.002
 #define PARSE_MIN_SEARCH_S 0.003
+#define SEARCH_PER_CELL_S  12e-9
+#define QUICK_PER_CELL_S   4e-9
 /* Memory kept for a request while its body arrives and is read: the body and its matrix (8
- * bytes a value, at least 2 bytes a value in JSON and CSV alike: 4 times the body at most). */
+ * bytes a value, at least 2 bytes a value in JSON and CSV alike: 4 times the body at most);
+ * once it is read, what its search needs instead (reserve_search). */
 #define MEMORY_PER_BODY_BYTE 5
 /* Connections that libmicrohttpd accepts above --max-connections, so that the guard sees them
  * and can close an older, slow one to make room (serve_conn.h). */
@@ -105,8 +111,9 @@ static const char *const serve_help =
     "                       many as --max-connections behind a proxy)\n"
     "  --max-body BYTES     largest body, with an optional K, M or G (binary) suffix (default\n"
     "                       64M); larger: 413\n"
-    "  --max-memory BYTES   memory for the bodies and matrices of the requests in flight, 5\n"
-    "                       times each body (default: half the machine's memory); more: 503\n"
+    "  --max-memory BYTES   memory for the requests in flight: 5 times each body while it\n"
+    "                       arrives and is read, then twice its matrix (default: half the\n"
+    "                       machine's memory); more: 503\n"
     "  --read-timeout S     seconds to receive a whole request, head and body, > 0 (default\n"
     "                       10), however its bytes trickle in; then its connection is closed\n"
     "  --parse-rate MB/S    reading rate of a JSON body assumed until some were measured\n"
@@ -213,8 +220,10 @@ typedef struct req {
   int parsed;
   char *body;
   size_t len, cap;
-  size_t reserved;              /* memory kept for it (server's memory_used) */
-  serve_conn *conn;             /* its connection's entry in the guard */
+  size_t reserved;  /* memory kept for it (server's memory_used) */
+  void *spare;      /* memory to free once answered (serve_err.spare) */
+  devo_etc *matrix; /* the request's matrix, freed once answered: freeing a large one takes ms */
+  serve_conn *conn; /* its connection's entry in the guard */
   const char *admission, *stop; /* for the log; static strings */
 } req;
 
@@ -822,6 +831,39 @@ static enum MHD_Result first_unknown(void *cls, enum MHD_ValueKind kind, const c
   return MHD_NO;
 }
 
+/* Keeps bytes of the memory for requests in flight for q (--max-memory); 0, or -1 when there is
+ * not that much left. */
+static int reserve(server *s, req *q, size_t bytes)
+{
+  int ok;
+  pthread_mutex_lock(&s->mu);
+  ok = s->memory_used + bytes <= s->o.max_memory;
+  if (ok) {
+    s->memory_used += bytes;
+    q->reserved += bytes;
+  }
+  pthread_mutex_unlock(&s->mu);
+  return ok ? 0 : -1;
+}
+
+/* Once the matrix is read, the memory of the search in place of the body's: the matrix and the
+ * copy devo_schedule_run keeps of it (devo_problem_set_etc), and the answer (about 128 bytes a
+ * task). 0, or -1 when that is more than is left (the reservation then stays as it was). */
+static int reserve_search(server *s, req *q, const devo_etc *e)
+{
+  const size_t n = (size_t)devo_etc_ntasks(e), m = (size_t)devo_etc_nmach(e);
+  const size_t need = 2 * n * m * sizeof(double) + 128 * n;
+  int ok;
+  pthread_mutex_lock(&s->mu);
+  ok = need <= q->reserved || s->memory_used - q->reserved + need <= s->o.max_memory;
+  if (ok) {
+    s->memory_used = s->memory_used - q->reserved + need;
+    q->reserved = need;
+  }
+  pthread_mutex_unlock(&s->mu);
+  return ok ? 0 : -1;
+}
+
 /* The reading rate (bytes/s) to plan a large body with: the slowest of the last large bodies
  * of its format (csv 1) read, or the assumed one before any. */
 static double parse_rate(server *s, int csv)
@@ -859,7 +901,9 @@ static int read_head(server *s, struct MHD_Connection *c, req *q, serve_req *r, 
 static int admit_large(server *s, struct MHD_Connection *c, req *q, const serve_req *r,
                        double deadline, int *slot, enum MHD_Result *ret)
 {
-  const double rate = parse_rate(s, q->is_csv), need = (double)q->len / rate;
+  /* the reading, and the quick answer of the largest matrix the body can hold (2 bytes a value) */
+  const double rate = parse_rate(s, q->is_csv),
+               need = (double)q->len / rate + QUICK_PER_CELL_S * (double)q->len / 2;
   int adm;
   if (now_s() + need > deadline - PARSE_ANSWER_S) {
     serve_err e;
@@ -867,8 +911,10 @@ static int admit_large(server *s, struct MHD_Connection *c, req *q, const serve_
     snprintf(e.field, sizeof e.field, "time_limit");
     snprintf(e.msg, sizeof e.msg,
              "a body of %zu bytes takes about %.3f s to read at this service's rate (%.1f MB/s), "
-             "more than its time_limit of %g s leaves: give more time or a smaller body",
-             q->len, need, rate / 1e6, r->time_limit);
+             "more than the %.3f s left of its time_limit of %g s: give more time or a smaller "
+             "body",
+             q->len, need, rate / 1e6, fmax(deadline - now_s() - PARSE_ANSWER_S, 0.0),
+             r->time_limit);
     q->admission = "too large";
     *ret = respond_error(s, c, q, 413, OUT_TOO_LARGE, &e);
     return -1;
@@ -904,8 +950,16 @@ static int read_matrix(server *s, struct MHD_Connection *c, req *q, serve_req *r
   if (rc == 0) {
     free(q->body); /* the matrix is in r->e now (a refused body is freed after its answer) */
     q->body = NULL;
-    return 0;
+    q->matrix = r->e; /* q's from now on */
+    if (reserve_search(s, q, r->e) == 0)
+      return 0;
+    *ret = respond_msg(s, c, q, 503, OUT_REJECTED,
+                       "no memory left for the search of a %d x %d matrix (--max-memory %zu "
+                       "bytes): try again",
+                       devo_etc_ntasks(r->e), devo_etc_nmach(r->e), s->o.max_memory);
+    return -1;
   }
+  q->spare = err.spare;
   if (err.late)
     snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg),
              ", %.3f s after the body came", t1 - q->t_complete);
@@ -947,13 +1001,25 @@ static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
   }
   q->t_search0 = now_s();
   if (adm == ADMIT_FULL) {
-    serve_req_free(&r);
     q->admission = "full";
     return respond_msg(s, c, q, 503, OUT_REJECTED, "the queue is full (%d waiting): try again",
                        s->o.queue);
   }
-  /* a large body read late leaves no time worth a search: the quick answer, slot given back */
-  quick = adm == ADMIT_QUICK || deadline - q->t_search0 < PARSE_MIN_SEARCH_S;
+  /* a large body read late may leave no time worth a search (the quick answer, slot given back),
+   * or none for any answer */
+  {
+    const double cells = (double)devo_etc_ntasks(r.e) * devo_etc_nmach(r.e),
+                 left = deadline - q->t_search0;
+    quick = adm == ADMIT_QUICK || left < PARSE_MIN_SEARCH_S + SEARCH_PER_CELL_S * cells;
+    if (quick && large && left < PARSE_ANSWER_S + QUICK_PER_CELL_S * cells) {
+      release_slot(s, slot);
+      q->admission = "too late";
+      return respond_msg(s, c, q, 503, OUT_DEADLINE,
+                         "the body was read %.3f s after it came, %.3f s before its deadline: "
+                         "too late to schedule %.0f values (about %.3f s) by the deadline",
+                         q->t_search0 - q->t_complete, left, cells, QUICK_PER_CELL_S * cells);
+    }
+  }
   if (quick && slot >= 0) {
     release_slot(s, slot);
     slot = -1;
@@ -962,7 +1028,6 @@ static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
   st = search(s, &r, deadline, quick, q->d_wait, q, &buf, &len, &res);
   if (slot >= 0)
     release_slot(s, slot);
-  serve_req_free(&r);
   if (st != DEVO_OK) {
     const int bad = st == DEVO_E_INVALID;
     return respond_msg(s, c, q, bad ? 400 : 500, bad ? OUT_BAD_REQUEST : OUT_ERROR, "%s",
@@ -1003,21 +1068,6 @@ static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const c
     f->te++;
   }
   return MHD_YES;
-}
-
-/* Keeps bytes of the memory for requests in flight for q (--max-memory); 0, or -1 when there is
- * not that much left. */
-static int reserve(server *s, req *q, size_t bytes)
-{
-  int ok;
-  pthread_mutex_lock(&s->mu);
-  ok = s->memory_used + bytes <= s->o.max_memory;
-  if (ok) {
-    s->memory_used += bytes;
-    q->reserved += bytes;
-  }
-  pthread_mutex_unlock(&s->mu);
-  return ok ? 0 : -1;
 }
 
 /* The body's framing, refused when it is ambiguous (a proxy in front and this service could
@@ -1213,6 +1263,8 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
   pthread_cond_broadcast(&s->cv);
   pthread_mutex_unlock(&s->mu);
   free(q->body);
+  free(q->spare);
+  devo_etc_destroy(q->matrix);
   free(q);
   *con_cls = NULL;
 }

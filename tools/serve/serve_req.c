@@ -517,6 +517,7 @@ static int json_matrix(const char *body, double deadline, serve_req *r, serve_er
            at.pos, r->etc_len, at.row - 1);
     err->http = 503;
     err->late = 1;
+    err->spare = at.partial;
     return -1;
   case DEVO__JSON_NOMEM:
     refuse(err, "etc", 0, 0, "etc: %s", msg);

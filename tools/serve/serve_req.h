@@ -29,7 +29,8 @@ typedef struct serve_req {
  * column of the body. */
 typedef struct serve_err {
   int http;
-  int late; /* 503: the deadline came while the matrix was read */
+  int late;    /* 503: the deadline came while the matrix was read */
+  void *spare; /* then: memory to free once answered (the matrix read so far), or NULL */
   char msg[512];
   char field[64]; /* the member or parameter, "" when none */
   long row, col;  /* 1-based; 0 = none */
