@@ -9,7 +9,7 @@
  * while it reads. yajl's streaming parser would hand over the numbers, but as a callback per
  * value with its own grammar checks, and it is no longer maintained upstream. The grammar read
  * here is only an array of arrays of numbers, which a few dozen lines cover. */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
 #include "etc_json.h"
 
 #include <math.h>
@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../engine/internal.h"
 #include "dec_fast.h"
@@ -139,6 +140,22 @@ jfail(jrd *r, int what, size_t pos, long row, long col, const char *fmt, ...)
                                      : DEVO_E_PARSE;
 }
 
+/* Asks for the array's pages to be 2 MiB ones where the kernel makes them on request
+ * (transparent huge pages in "madvise" mode): a large matrix is written once, page by page, and
+ * its faults cost more than its reading (a 4 KiB page a fault: 65,000 faults for 268 MB). */
+static void huge_pages(void *p, size_t bytes)
+{
+#if defined(MADV_HUGEPAGE)
+  const uintptr_t page = 2u << 20, a = ((uintptr_t)p + page - 1) & ~(page - 1),
+                  e = ((uintptr_t)p + bytes) & ~(page - 1);
+  if (e > a)
+    (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
 /* Room for row r (0-based) once the first row gave m: the array sized from the bytes that the
  * first row took (rows alike in length: one allocation), grown by half when rows come shorter. */
 static int room(jrd *r, size_t first_row_bytes)
@@ -166,6 +183,7 @@ static int room(jrd *r, size_t first_row_bytes)
                  r->m);
   r->v = nv;
   r->cap_rows = want;
+  huge_pages(nv, want * (size_t)r->m * sizeof(double));
   return 0;
 }
 
