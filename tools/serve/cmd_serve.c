@@ -58,11 +58,12 @@
  * takes a worker slot, as a search does, and keeps it for its search: its reading then cannot
  * take a core from the searches that run, and admission counts it. */
 #define INLINE_PARSE_BYTES (256u << 10)
-/* The reading rates (bytes/s) assumed until some were measured: a third of what bench-serve
- * measures on the loaded 2-core machine (JSON 146 MB/s for a matrix of ones, CSV 50 MB/s). The
- * service then uses the slowest of the last PARSE_WINDOW large bodies of each format. */
-#define PARSE_RATE_JSON 50e6
-#define PARSE_RATE_CSV  17e6
+/* The reading rates (bytes/s) assumed until some were measured: about a third of the slowest
+ * that bench-serve measured on the loaded 2-core machine (JSON 250-450 MB/s, CSV by one thread
+ * 42-180 MB/s; BENCHMARKS.md). The service then uses the slowest of the last PARSE_WINDOW large
+ * bodies of each format. */
+#define PARSE_RATE_JSON 100e6
+#define PARSE_RATE_CSV  15e6
 #define PARSE_WINDOW    8
 /* The time kept after a large body's reading for its answer: the reading stops this long before
  * the deadline (the refusal is then on time), and a search gets the rest only when there is at
@@ -117,7 +118,7 @@ static const char *const serve_help =
     "  --read-timeout S     seconds to receive a whole request, head and body, > 0 (default\n"
     "                       10), however its bytes trickle in; then its connection is closed\n"
     "  --parse-rate MB/S    reading rate of a JSON body assumed until some were measured\n"
-    "                       (default 50): a body that cannot be read before its deadline at\n"
+    "                       (default 100): a body that cannot be read before its deadline at\n"
     "                       that rate gets 413 at once\n"
     "  --time-limit S       time_limit of requests that give none (default 1)\n"
     "  --max-time-limit S   largest time_limit accepted (default 60)\n"
@@ -347,16 +348,16 @@ static int parse(int argc, char **argv, serve_opts *o)
     case 10:
       r = int_in("--max-per-address", v, 1, 100000, &o->max_per_addr);
       break;
+    case 11:
+      if (parse_size(v, &o->max_memory))
+        r = cli_usage_error("serve", "--max-memory: '%s' is not a size (bytes, K, M or G), 1 .. 1T",
+                            v);
+      break;
     case 12:
       if (cli_double("serve", "--parse-rate", v, &o->parse_rate))
         return CLI_USAGE;
       if (!(o->parse_rate >= 1.0 && o->parse_rate <= 1e6))
         r = cli_usage_error("serve", "--parse-rate must be MB/s in [1, 1e6], got %s", v);
-      break;
-    case 11:
-      if (parse_size(v, &o->max_memory))
-        r = cli_usage_error("serve", "--max-memory: '%s' is not a size (bytes, K, M or G), 1 .. 1T",
-                            v);
       break;
     default:
       break;
