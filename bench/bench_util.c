@@ -211,8 +211,15 @@ static int opt_numbers(const char *prog, const bench_opt *o, const char *s)
   if (strlen(s) >= sizeof buf || (list && o->max > LIST_MAX))
     return opt_refuse(prog, o, s);
   memcpy(buf, s, strlen(s) + 1);
-  if (list && (n = tool_split_commas(buf, f, o->max)) > o->max)
-    return opt_refuse(prog, o, s);
+  if (list) { /* an option's list "a,b,c" (option syntax, not a CSV file) */
+    char *c = buf;
+    while ((c = strchr(c, ',')) != NULL) {
+      if (n == o->max)
+        return opt_refuse(prog, o, s);
+      *c++ = 0;
+      f[n++] = c;
+    }
+  }
   for (k = 0; k < n; ++k) {
     if (opt_number(o, f[k], &v) != 0)
       return opt_refuse(prog, o, s);

@@ -303,8 +303,9 @@ static void vb_parts(int np, int dim, int hist, double arc_rate)
         }
         (void)sink;
       } else {
+        const devo__box box = {NULL, NULL, 0.0, 1.0};
         for (i = 0; i < np; ++i)
-          devo__cshade_trial(&c, pop, g, i, trial, 0.0, 1.0, 0);
+          devo__cshade_trial(&c, pop, g, i, trial, &box, 0);
       }
       if (r > 0)
         us[part][r - 1] = (int)((devo__now() - t0) * 1e6 + 0.5);

@@ -48,6 +48,7 @@ typedef struct cpu_worker {
 struct cpu_state {
   devo_solver *s;
   const devo__pview *v;
+  devo__box box; /* the search box, coordinate by coordinate */
   int np, dim, nthreads;
   double *pop, *next; /* np * dim each */
   double *fit, *nfit; /* np each */
@@ -90,9 +91,9 @@ static void build_trial(const cpu_state *st, int i, double *trial)
   const double *xi = st->pop + (size_t)i * d, *x1 = st->pop + (size_t)r.r1 * d,
                *x2 = st->pop + (size_t)r.r2 * d, *x3 = st->pop + (size_t)r.r3 * d;
   for (j = 0; j < d; ++j)
-    trial[j] =
-        devo__de_trial_coord(o->seed, st->gen, (uint32_t)i, (uint32_t)j, r, xi[j], x1[j], x2[j],
-                             x3[j], o->f, o->cr, st->v->lower, st->v->upper, o->bounds);
+    trial[j] = devo__de_trial_coord(o->seed, st->gen, (uint32_t)i, (uint32_t)j, r, xi[j], x1[j],
+                                    x2[j], x3[j], o->f, o->cr, devo__box_lo(&st->box, (uint32_t)j),
+                                    devo__box_hi(&st->box, (uint32_t)j), o->bounds);
 }
 
 /* Trial i of any variant (de_variant.h); with jDE its F', CR' go to nF[i], nCR[i]. The
@@ -103,7 +104,7 @@ static void build_trial_var(const cpu_state *st, int i, double *trial)
   const devo__opts *o = &st->s->o;
   const devo__variant *var = &st->var;
   uint32_t d = (uint32_t)st->dim, j, k;
-  double lo = st->v->lower, hi = st->v->upper, x[DEVO__MAX_PICKS];
+  double x[DEVO__MAX_PICKS];
   const double *xr[DEVO__MAX_PICKS];
   const double *xi = st->pop + (size_t)i * d, *xb = st->pop + (size_t)st->best * d;
   devo__var_ind r = devo__var_draw(var, o->seed, st->gen, (uint32_t)i, (uint32_t)st->np, d,
@@ -121,16 +122,18 @@ static void build_trial_var(const cpu_state *st, int i, double *trial)
       devo__de_u u = devo__de_coord(o->seed, st->gen, (uint32_t)i, j);
       for (p = 0; p < st->npicks; ++p)
         x[p] = xr[p][j];
-      trial[j] = devo__de_repair(devo__strategy_mutant(var->strategy, r.f, xi[j], xb[j], x), xi[j],
-                                 lo, hi, o->bounds, u.bound);
+      trial[j] =
+          devo__de_repair(devo__strategy_mutant(var->strategy, r.f, xi[j], xb[j], x), xi[j],
+                          devo__box_lo(&st->box, j), devo__box_hi(&st->box, j), o->bounds, u.bound);
     }
     return;
   }
   for (j = 0; j < d; ++j) {
     for (p = 0; p < st->npicks; ++p)
       x[p] = xr[p][j];
-    trial[j] = devo__var_trial_coord(var, &r, o->seed, st->gen, (uint32_t)i, j, d, xi[j], xb[j], x,
-                                     lo, hi, o->bounds);
+    trial[j] =
+        devo__var_trial_coord(var, &r, o->seed, st->gen, (uint32_t)i, j, d, xi[j], xb[j], x,
+                              devo__box_lo(&st->box, j), devo__box_hi(&st->box, j), o->bounds);
   }
 }
 
@@ -171,7 +174,9 @@ static void do_init(cpu_state *st, int a, int b, double *scratch)
       continue;
     }
     for (j = 0; j < d; ++j)
-      x[j] = devo__de_init(st->s->o.seed, (uint32_t)i, (uint32_t)j, st->v->lower, st->v->upper);
+      x[j] =
+          devo__de_init(st->s->o.seed, (uint32_t)i, (uint32_t)j,
+                        devo__box_lo(&st->box, (uint32_t)j), devo__box_hi(&st->box, (uint32_t)j));
   }
   if (eval_rows(st, st->pop, st->fit, a, b, scratch) != 0)
     atomic_store(&st->user_failed, 1);
@@ -196,8 +201,8 @@ static void do_gen(cpu_state *st, int a, int b, double *scratch)
         build_trial(st, i, st->next + (size_t)i * d);
     else if (st->shade)
       for (i = lo; i < hi; ++i)
-        devo__cshade_trial(&st->sh, st->pop, st->gen, i, st->next + (size_t)i * d, st->v->lower,
-                           st->v->upper, st->s->o.bounds);
+        devo__cshade_trial(&st->sh, st->pop, st->gen, i, st->next + (size_t)i * d, &st->box,
+                           st->s->o.bounds);
     else
       for (i = lo; i < hi; ++i)
         build_trial_var(st, i, st->next + (size_t)i * d);
@@ -239,8 +244,9 @@ static void do_gobl(cpu_state *st, int a, int b, double *scratch)
       const double *x = st->pop + (size_t)i * d;
       double *y = st->next + (size_t)i * d;
       for (j = 0; j < d; ++j)
-        y[j] = devo__gobl_opposite(o->seed, st->gen, (uint32_t)i, j, st->gobl_k, st->ga[j],
-                                   st->gb[j], x[j], st->v->lower, st->v->upper);
+        y[j] =
+            devo__gobl_opposite(o->seed, st->gen, (uint32_t)i, j, st->gobl_k, st->ga[j], st->gb[j],
+                                x[j], devo__box_lo(&st->box, j), devo__box_hi(&st->box, j));
     }
     if (eval_rows(st, st->next, st->nfit, lo, hi, scratch) != 0) {
       atomic_store(&st->user_failed, 1);
@@ -495,6 +501,7 @@ static int cpu_start(devo_solver *s)
   s->bk_state = st;
   st->s = s;
   st->v = &s->prob->view;
+  st->box = devo__problem_box(s->prob);
   st->np = s->o.np;
   st->dim = st->v->dim;
   if (s->naive_gpu)
@@ -550,7 +557,7 @@ static int cpu_start(devo_solver *s)
   }
   st->gen = 0;
   st->stride = ABORT_STRIDE; /* the initial population's batches too */
-  st->batch = USER_BATCH;
+  st->batch = s->prob->user_batch > 0 ? s->prob->user_batch : USER_BATCH;
   {
     const double t_init = devo__now();
     double per; /* seconds of one individual on one thread */
@@ -558,7 +565,8 @@ static int cpu_start(devo_solver *s)
     s->gen_estimate = devo__now() - t_init;
     per = s->gen_estimate * (double)threads / (double)st->np;
     st->stride = per_look(per, ABORT_STRIDE);
-    st->batch = per_look(per, USER_BATCH);
+    if (s->prob->user_batch == 0)
+      st->batch = per_look(per, USER_BATCH);
     if (st->gev)
       st->stride = st->np; /* a generation's trials go to the GPU in one batch */
   }

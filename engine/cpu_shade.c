@@ -73,7 +73,7 @@ void devo__cshade_rank(devo__cshade *c, const double *fit, int np)
 }
 
 void devo__cshade_trial(devo__cshade *c, const double *pop, uint32_t gen, int i, double *trial,
-                        double lo, double hi, int rule)
+                        const devo__box *box, int rule)
 {
   uint32_t d = (uint32_t)c->dim, np = (uint32_t)c->np, j;
   devo__sh_ind r =
@@ -85,7 +85,7 @@ void devo__cshade_trial(devo__cshade *c, const double *pop, uint32_t gen, int i,
   c->CR[i] = r.cr;
   for (j = 0; j < d; ++j)
     trial[j] = devo__sh_trial_coord(&r, c->seed, gen, (uint32_t)i, j, xi[j], xpb[j], x1[j], x2[j],
-                                    lo, hi, rule);
+                                    devo__box_lo(box, j), devo__box_hi(box, j), rule);
 }
 
 /* The memory update from the successes flagged in c->use (de_shade.h, 32-lane sums). */

@@ -30,10 +30,10 @@ int devo__cshade_alloc(devo__cshade *c, const devo_allocator *al, const devo__va
 void devo__cshade_free(devo__cshade *c, const devo_allocator *al);
 /* order = the individuals of (fit, np) sorted by (fitness, index). */
 void devo__cshade_rank(devo__cshade *c, const double *fit, int np);
-/* Trial i of generation gen from pop (NP_g rows), the archive and order; F_i, CR_i kept.
- * Thread-safe for distinct i. */
+/* Trial i of generation gen from pop (NP_g rows), the archive and order, inside box; F_i, CR_i
+ * kept. Thread-safe for distinct i. */
 void devo__cshade_trial(devo__cshade *c, const double *pop, uint32_t gen, int i, double *trial,
-                        double lo, double hi, int rule);
+                        const devo__box *box, int rule);
 /* After selection of generation gen: fit = the parents' fitness, sel = the selected fitness
  * (< fit[i] exactly for the successes), pop = the parents: memory update, then archive inserts. */
 void devo__cshade_update(devo__cshade *c, uint32_t gen, const double *pop, const double *fit,

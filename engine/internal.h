@@ -70,7 +70,38 @@ struct devo_problem {
   /* user objective */
   devo_objective_fn user_fn;
   void *user_ud;
+  int user_batch; /* vectors per call at most (devo_problem_set_user_batch); 0: devo's choice */
+  /* per-coordinate search box (devo_problem_set_bounds): dim lower bounds then dim upper bounds
+   * in one block; NULL while the box is the same for every coordinate, [view.lower,
+   * view.upper]^dim (view.lower and view.upper then hold the smallest lower and the largest
+   * upper bound) */
+  double *box;
 };
+
+/* The search box of a run, coordinate by coordinate, as the CPU backend reads it: the problem's
+ * per-coordinate bounds, or its one [lower, upper] for every coordinate (the GPU kernels read
+ * only the latter, so devo_solve keeps per-coordinate bounds off the GPU). */
+typedef struct devo__box {
+  const double *lo, *hi; /* dim values each, or NULL: every coordinate has lo1, hi1 */
+  double lo1, hi1;
+} devo__box;
+static inline devo__box devo__problem_box(const struct devo_problem *p)
+{
+  devo__box b;
+  b.lo = p->box;
+  b.hi = p->box ? p->box + p->view.dim : NULL;
+  b.lo1 = p->view.lower;
+  b.hi1 = p->view.upper;
+  return b;
+}
+static inline double devo__box_lo(const devo__box *b, uint32_t j)
+{
+  return b->lo ? b->lo[j] : b->lo1;
+}
+static inline double devo__box_hi(const devo__box *b, uint32_t j)
+{
+  return b->hi ? b->hi[j] : b->hi1;
+}
 
 struct devo_etc {
   devo_allocator al;

@@ -51,6 +51,7 @@ void devo__problem_reset(devo_problem *p)
   devo__free(&a, p->etc);
   devo__free(&a, p->ready);
   devo__free(&a, p->seeds);
+  devo__free(&a, p->box);
   memset(p, 0, sizeof *p);
   p->al = a;
   p->fstar = (double)NAN;
@@ -77,6 +78,13 @@ static int check_dim(devo_problem *p, int dim)
     return devo__problem_err(p, DEVO_E_INVALID, "dimension %d is out of range (1 to %d)", dim,
                              DEVO__MAX_DIM);
   return DEVO_OK;
+}
+
+/* One coordinate's bounds: finite, lower < upper, and the width too: lower + u (upper - lower)
+ * overflowed to inf for [-1e308, 1e308] (found in review). */
+static int bounds_ok(double lower, double upper)
+{
+  return isfinite(lower) && isfinite(upper) && lower < upper && isfinite(upper - lower);
 }
 
 static int set_classic(devo_problem *p, int idx, int dim, uint64_t data_seed)
@@ -221,9 +229,7 @@ int devo_problem_set_user(devo_problem *p, int dim, double lower, double upper,
   st = check_dim(p, dim);
   if (st != DEVO_OK)
     return st;
-  /* the width too: lower + u (upper - lower) overflowed to inf for [-1e308, 1e308] (found in
-   * review) */
-  if (!isfinite(lower) || !isfinite(upper) || !(lower < upper) || !isfinite(upper - lower))
+  if (!bounds_ok(lower, upper))
     return devo__problem_err(p, DEVO_E_INVALID,
                              "bounds [%g, %g] must be finite with lower < upper and a finite width",
                              lower, upper);
@@ -236,7 +242,21 @@ int devo_problem_set_user(devo_problem *p, int dim, double lower, double upper,
   p->view.upper = upper;
   p->user_fn = fn;
   p->user_ud = ud;
+  p->user_batch = 0;
   snprintf(p->name, sizeof p->name, "user");
+  return DEVO_OK;
+}
+
+int devo_problem_set_user_batch(devo_problem *p, int n)
+{
+  if (!p)
+    return DEVO_E_INVALID;
+  if (p->view.kind != DEVO__P_USER)
+    return devo__problem_err(p, DEVO_E_STATE, "not a user objective (devo_problem_set_user)");
+  if (n < 0 || n > 10000000)
+    return devo__problem_err(p, DEVO_E_INVALID, "user batch %d: must be 0 (devo's choice) .. 10^7",
+                             n);
+  p->user_batch = n;
   return DEVO_OK;
 }
 
@@ -253,6 +273,22 @@ int devo_problem_bounds(const devo_problem *p, double *lower, double *upper)
     *lower = p->view.lower;
   if (upper)
     *upper = p->view.upper;
+  return DEVO_OK;
+}
+
+int devo_problem_bounds_vec(const devo_problem *p, double *lower, double *upper)
+{
+  devo__box b;
+  uint32_t j;
+  if (!p || p->view.kind == DEVO__P_NONE)
+    return DEVO_E_STATE;
+  b = devo__problem_box(p);
+  for (j = 0; j < (uint32_t)p->view.dim; ++j) {
+    if (lower)
+      lower[j] = devo__box_lo(&b, j);
+    if (upper)
+      upper[j] = devo__box_hi(&b, j);
+  }
   return DEVO_OK;
 }
 
@@ -293,19 +329,42 @@ int devo_problem_eval(const devo_problem *p, const double *x, double *f)
   return DEVO_OK;
 }
 
-/* The known optimum of a built-in problem is inside [lower, upper]^D, else a message naming the
- * first coordinate outside. */
-static int optimum_inside(devo_problem *p, double lower, double upper)
+/* The known optimum of a built-in problem is inside the box (coordinate j in [lower[j * step],
+ * upper[j * step]]: step 0 for one box of every coordinate), else a message naming the first
+ * coordinate outside. */
+static int optimum_inside(devo_problem *p, const double *lower, const double *upper, int step)
 {
   int j;
   if (!p->shift || p->view.kind == DEVO__P_USER || p->view.kind == DEVO__P_ETC)
     return DEVO_OK;
-  for (j = 0; j < p->view.dim; ++j)
-    if (!(p->shift[j] >= lower && p->shift[j] <= upper))
+  for (j = 0; j < p->view.dim; ++j) {
+    const double lo = lower[j * step], hi = upper[j * step];
+    if (!(p->shift[j] >= lo && p->shift[j] <= hi))
       return devo__problem_err(p, DEVO_E_INVALID,
                                "box [%g, %g] excludes the optimum of %s: coordinate %d is %.17g",
-                               lower, upper, p->name, j, p->shift[j]);
+                               lo, hi, p->name, j, p->shift[j]);
+  }
   return DEVO_OK;
+}
+
+/* The checks devo_problem_set_box and devo_problem_set_bounds share, before the box changes. */
+static int box_settable(devo_problem *p)
+{
+  if (p->view.kind == DEVO__P_NONE)
+    return devo__problem_err(p, DEVO_E_STATE, "no problem is configured");
+  if (p->view.kind == DEVO__P_ETC)
+    return devo__problem_err(
+        p, DEVO_E_INVALID, "an ETC scheduling problem has no settable box (its decoding fixes it)");
+  return DEVO_OK;
+}
+
+/* One box [lower, upper] for every coordinate (per-coordinate bounds dropped). */
+static void set_uniform(devo_problem *p, double lower, double upper)
+{
+  devo__free(&p->al, p->box);
+  p->box = NULL;
+  p->view.lower = lower;
+  p->view.upper = upper;
 }
 
 int devo_problem_set_box(devo_problem *p, double lower, double upper)
@@ -313,20 +372,60 @@ int devo_problem_set_box(devo_problem *p, double lower, double upper)
   int st;
   if (!p)
     return DEVO_E_INVALID;
-  if (p->view.kind == DEVO__P_NONE)
-    return devo__problem_err(p, DEVO_E_STATE, "no problem is configured");
-  if (!isfinite(lower) || !isfinite(upper) || !(lower < upper) || !isfinite(upper - lower))
+  st = box_settable(p);
+  if (st != DEVO_OK)
+    return st;
+  if (!bounds_ok(lower, upper))
     return devo__problem_err(p, DEVO_E_INVALID,
                              "box [%g, %g] must be finite with lower < upper and a finite width",
                              lower, upper);
-  if (p->view.kind == DEVO__P_ETC)
-    return devo__problem_err(
-        p, DEVO_E_INVALID, "an ETC scheduling problem has no settable box (its decoding fixes it)");
-  st = optimum_inside(p, lower, upper);
+  st = optimum_inside(p, &lower, &upper, 0);
   if (st != DEVO_OK)
     return st;
-  p->view.lower = lower;
-  p->view.upper = upper;
+  set_uniform(p, lower, upper);
+  return DEVO_OK;
+}
+
+int devo_problem_set_bounds(devo_problem *p, const double *lower, const double *upper)
+{
+  int j, st, d, same = 1;
+  double lo_min, hi_max, *box;
+  if (!p)
+    return DEVO_E_INVALID;
+  st = box_settable(p);
+  if (st != DEVO_OK)
+    return st;
+  if (!lower || !upper)
+    return devo__problem_err(p, DEVO_E_INVALID, "the %s bounds are NULL",
+                             lower ? "upper" : "lower");
+  d = p->view.dim;
+  for (j = 0; j < d; ++j)
+    if (!bounds_ok(lower[j], upper[j]))
+      return devo__problem_err(p, DEVO_E_INVALID,
+                               "coordinate %d: bounds [%g, %g] must be finite with lower < upper "
+                               "and a finite width",
+                               j, lower[j], upper[j]);
+  st = optimum_inside(p, lower, upper, 1);
+  if (st != DEVO_OK)
+    return st;
+  lo_min = lower[0];
+  hi_max = upper[0];
+  for (j = 1; j < d; ++j) {
+    same = same && lower[j] == lower[0] && upper[j] == upper[0];
+    lo_min = lower[j] < lo_min ? lower[j] : lo_min;
+    hi_max = upper[j] > hi_max ? upper[j] : hi_max;
+  }
+  if (same) { /* one box: the scalar path, which the GPU kernels read too */
+    set_uniform(p, lower[0], upper[0]);
+    return DEVO_OK;
+  }
+  box = (double *)devo__alloc(&p->al, 2 * (size_t)d, sizeof(double));
+  if (!box)
+    return devo__problem_err(p, DEVO_E_NOMEM, "out of memory for the bounds of %d coordinates", d);
+  memcpy(box, lower, (size_t)d * sizeof(double));
+  memcpy(box + d, upper, (size_t)d * sizeof(double));
+  set_uniform(p, lo_min, hi_max);
+  p->box = box;
   return DEVO_OK;
 }
 
@@ -351,8 +450,7 @@ int devo_problem_set_ranges(devo_problem *p, const char *ranges)
   h = strcmp(ranges, "cec2005") == 0 ? cec2005[kind - DEVO__P_SPHERE] : 100.0;
   for (j = 0; j < p->view.dim; ++j)
     p->shift[j] = devo__classic_shift_in(p->data_seed, (uint32_t)j, -0.8 * h, 1.6 * h);
-  p->view.lower = -h;
-  p->view.upper = h;
+  set_uniform(p, -h, h);
   return DEVO_OK;
 }
 

@@ -3,12 +3,14 @@
  * and bench-etc: heuristics, local search on them, DE seeded with the results, local search on
  * DE's best. Kept in the library (not in tools/) so that a resource manager that links devo gets
  * exactly what the command does (issue 5). */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../problems/etc.h"
+#include "../problems/etc_bound.h"
 #include "../problems/etc_vnd.h"
 #include "../problems/philox.h"
 #include "etc_internal.h"
@@ -48,6 +50,24 @@
  * 4 on 3 and 4 of these 5). With one chain u_c_hihi ended at the same 0.59% after 1, 3 and
  * 10 s. */
 #define IG_MIN_CHAINS 4
+/* The lower bound (problems/etc_bound.c): with the DE pipeline the machine prices must end by this
+ * share of the limit (for the makespan search they are its own, priced until the deadline as
+ * that search always did). */
+#define BOUND_SHARE 0.1
+/* The enumeration of a tiny instance must end by this share of the limit (or by the deadline
+ * with steps), else the search goes on without it: at most 10^6 assignments, about 10 to 50 ms. */
+#define ENUM_SHARE 0.3
+/* "Within rounding" (DEVO_OPTIMAL): objective <= lower_bound * (1 + OPT_RTOL + the bound's own
+ * rounding allowance, devo__etc_lb.rtol). */
+#define OPT_RTOL 1e-12
+/* --search auto's rule (devo_schedule_search_for), its thresholds here, to be tuned from
+ * measurements: for the makespan, the GPU search on a ready GPU from AUTO_GPU_LS_MIN_TASKS tasks
+ * and AUTO_GPU_LS_MIN_MACHINES machines and a limit of AUTO_GPU_LS_MIN_S, else IG; the DE
+ * pipeline for lambda < 1. The GPU search has not been measured against IG yet
+ * (docs/gpu-sched-ls.md): its task threshold is out of reach until it is. */
+#define AUTO_GPU_LS_MIN_TASKS    INT_MAX
+#define AUTO_GPU_LS_MIN_MACHINES 2
+#define AUTO_GPU_LS_MIN_S        1.0
 
 void devo_schedule_opts_init(devo_schedule_opts *o)
 {
@@ -68,7 +88,31 @@ void devo_schedule_opts_init(devo_schedule_opts *o)
   o->search = DEVO_SEARCH_AUTO;
   o->steps = 0;
   o->chains = 0;
+  o->gap = 0.0;
   devo_variant_init(&o->variant);
+}
+
+int devo_schedule_search_for(const devo_schedule_opts *o, int ntasks, int nmach, int gpu_ready)
+{
+  if (!o)
+    return DEVO_SEARCH_PIPELINE;
+  if (o->search != DEVO_SEARCH_AUTO)
+    return o->search;
+  if (o->lambda != 1.0)
+    return DEVO_SEARCH_PIPELINE;
+  if (gpu_ready && ntasks >= AUTO_GPU_LS_MIN_TASKS && nmach >= AUTO_GPU_LS_MIN_MACHINES &&
+      o->time_limit >= AUTO_GPU_LS_MIN_S)
+    return DEVO_SEARCH_GPU_LS;
+  return DEVO_SEARCH_IG;
+}
+
+static const char *const search_names[] = {"auto", "pipeline", "ig", "gpu-ls"};
+
+const char *devo_schedule_search_name(int search)
+{
+  if (search < 0 || search >= (int)(sizeof search_names / sizeof search_names[0]))
+    return NULL;
+  return search_names[search];
 }
 
 #if defined(__GNUC__)
@@ -90,7 +134,8 @@ static int interrupted(const devo_schedule_opts *o)
   return o->interrupt && *o->interrupt;
 }
 
-static const char *const source_names[] = {"heuristic", "heuristic+ls", "de", "de+ls", "ils", "ig"};
+static const char *const source_names[] = {"heuristic", "heuristic+ls", "de",         "de+ls",
+                                           "ils",       "ig",           "enumeration"};
 
 const char *devo_schedule_source_name(int source)
 {
@@ -124,8 +169,8 @@ static void take_if_better(cand *best, const cand *c)
     *best = *c;
 }
 
-/* Whether the search after the heuristics is the iterated greedy (or its GPU form, which falls
- * back to it without a ready GPU). */
+/* Whether o asks for a search that counts steps: the iterated greedy or its GPU form, whatever
+ * the instance (devo_schedule_search_for chooses between them). */
 static int uses_ig(const devo_schedule_opts *o)
 {
   return o->search == DEVO_SEARCH_IG || o->search == DEVO_SEARCH_GPU_LS ||
@@ -177,6 +222,8 @@ static int check_opts(const devo_schedule_opts *o, devo_schedule_result *r)
                 "IG or AUTO)");
   if (o->chains < 0 || o->chains > 4096)
     return fail(r, DEVO_E_INVALID, "chains %d: must be in [0, 4096]", o->chains);
+  if (!(o->gap >= 0.0 && o->gap <= 1.0))
+    return fail(r, DEVO_E_INVALID, "gap %g: must be a fraction in [0, 1] (0.01 = 1%%)", o->gap);
   {
     char msg[256];
     if (devo_variant_check(&o->variant, msg, sizeof msg) != DEVO_OK)
@@ -377,10 +424,19 @@ static int keep_search_answer(const devo_etc *e, const devo_schedule_opts *o, co
   return DEVO_OK;
 }
 
+/* The machine prices of the makespan search (devo__etc_prices), computed once for the lower bound
+ * and the search. */
+typedef struct prices {
+  double *mu; /* nmach prices; NULL when not priced */
+  int *arg;   /* ntasks: each task's cheapest machine at them */
+  double lb;  /* devo__etc_prices's dual value */
+} prices;
+
 /* The IG stage (issue 19): from the best schedule so far (cur, n ints; *best describes it) to
- * the deadline or o->steps per chain; cur and *best receive the answer when it is better. */
-static int stage_ig(const devo_etc *e, const devo_schedule_opts *o, double t0, double deadline,
-                    int *cur, cand *best, devo_schedule_result *r)
+ * the deadline or o->steps per chain; cur and *best receive the answer when it is better. pz:
+ * the prices when already computed. */
+static int stage_ig(const devo_etc *e, const devo_schedule_opts *o, const prices *pz, double t0,
+                    double deadline, int *cur, cand *best, devo_schedule_result *r)
 {
   devo__ig_opts io;
   devo__ig_result ir;
@@ -397,6 +453,9 @@ static int stage_ig(const devo_etc *e, const devo_schedule_opts *o, double t0, d
   io.epoch = IG_EPOCH;
   io.deadline = deadline;
   io.interrupt = o->interrupt;
+  io.mu = pz->mu;
+  io.arg = pz->arg;
+  io.lower_bound = pz->lb;
   pp.o = o;
   pp.t0 = t0;
   if (o->progress) {
@@ -419,35 +478,25 @@ static int stage_ig(const devo_etc *e, const devo_schedule_opts *o, double t0, d
  * memory): the caller then runs the CPU search, and r->message says why. tune: the ablation's
  * DE period and perturbation (gpu_ls.h), NULL = the defaults. */
 static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, const devo__gls_tune *tune,
-                     double t0, double deadline, const int *plain, int nheur, int *cur, cand *best,
-                     devo_schedule_result *r, int *ran)
+                     const prices *pz, double t0, double deadline, const int *plain, int nheur,
+                     int *cur, cand *best, devo_schedule_result *r, int *ran)
 {
   const int n = e->ntasks;
   devo__gls_opts go;
   devo__gls_result gr;
   ig_progress pp;
-  double *mu, lb;
   int *starts, st;
   *ran = 0;
   if (deadline - devo__now() <= 0.0)
     return DEVO_OK;
   starts = (int *)devo__alloc(&e->al, (size_t)(nheur + 2) * (size_t)n, sizeof(int));
-  mu = (double *)devo__alloc(&e->al, (size_t)e->nmach, sizeof(double));
-  if (!starts || !mu) {
-    devo__free(&e->al, starts);
-    devo__free(&e->al, mu);
+  if (!starts)
     return fail(r, DEVO_E_NOMEM, "out of memory for the GPU search's starts");
-  }
   memcpy(starts, best->assign, (size_t)n * sizeof(int));
   memcpy(starts + n, plain, (size_t)nheur * (size_t)n * sizeof(int));
   /* one more start near the LP optimum: every task on its cheapest machine at the machine
    * prices of problems/etc_vnd.c (where the CPU search starts its chains) */
-  st = devo__etc_prices(e, deadline, mu, starts + (size_t)(nheur + 1) * n, &lb);
-  devo__free(&e->al, mu);
-  if (st != DEVO_OK) {
-    devo__free(&e->al, starts);
-    return fail(r, st, "machine prices: %s", devo_status_message(st));
-  }
+  memcpy(starts + (size_t)(nheur + 1) * n, pz->arg, (size_t)n * sizeof(int));
   memset(&go, 0, sizeof go);
   go.seed = o->seed;
   go.chains = o->chains;
@@ -480,253 +529,508 @@ static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, const devo_
   return keep_search_answer(e, o, cur, best, r);
 }
 
-static int schedule_run(const devo_etc *e, const devo_schedule_opts *o, const devo__gls_tune *tune,
-                        int *assign, devo_schedule_result *r)
+/* ---- the pipeline: stages over one state ------------------------------------------------ */
+
+/* Everything one call works on: its arguments, its clock, the schedules of its stages and the
+ * best answer so far. Each stage returns a status; the first error ends the call, and sched_free
+ * gives everything back whichever stage it came from. */
+typedef struct sched_state {
+  const devo_etc *e;
+  const devo_schedule_opts *o; /* &oo: the caller's options with the progress callback below */
+  devo_schedule_opts oo;
+  devo_progress_fn user_progress; /* the caller's callback (NULL = none) and its data */
+  void *user_ud;
+  const devo__gls_tune *tune;
+  devo_schedule_result *r;
+  const devo_allocator *al;  /* e's; set by sched_alloc */
+  int n;                     /* tasks */
+  double t0, deadline;       /* the call's start, and t0 + o->time_limit */
+  int *plain;                /* the heuristics' schedules, n ints each, in seed order */
+  int *improved;             /* the same after the seeds' local search (step 2) */
+  int *ils;                  /* 2n ints: the makespan search's or step 5's schedule, and scratch */
+  int heur[DEVO_HEUR_COUNT]; /* the heuristic behind each of plain's schedules */
+  int changed[DEVO_HEUR_COUNT]; /* 1 when step 2 moved that schedule */
+  int nheur;
+  const int *seeds; /* DE's seeds: improved, or NULL with DEVO_ETC_SEED_NONE */
+  int nseeds;
+  int ls_ran;      /* step 2 ran at least once */
+  double ls_min;   /* its quickest run, seconds (the polish reserve scales with it) */
+  int ig_done;     /* the makespan search did its o->steps before the deadline */
+  int search;      /* devo_schedule_search_for: the search after the heuristics */
+  cand best;       /* the answer so far */
+  de_run d;        /* step 3's problem, solver and DE's best */
+  prices pz;       /* the machine prices (not for a lone heuristic) */
+  int *enum_a;     /* n ints: the enumeration's schedule */
+  devo__etc_lb lb; /* the lower bound; lb.objective is the optimum once enumerated */
+  int enumerated;  /* every assignment was evaluated: best is optimal */
+  double target;   /* an answer with objective <= target is good enough: optimal within
+                      rounding or within o->gap; the stages stop there */
+  int target_hit;  /* a stage stopped because its best reached target (through sched_progress) */
+} sched_state;
+
+/* The progress callback of every stage (devo_progress): stops the stage once its best reaches
+ * the target, else asks the caller's callback, if any. */
+static int sched_progress(void *ud, const devo_progress *p)
 {
-  const double t0 = devo__now();
-  const devo_allocator *al;
-  double deadline, ls_min = (double)INFINITY, reserve, avail, budget;
-  int *plain = NULL, *improved = NULL, *seeds = NULL, *ils = NULL, changed[DEVO_HEUR_COUNT];
-  int heur[DEVO_HEUR_COUNT], n, h, k, st = DEVO_OK, nheur = 0, nseeds = 0, ls_ran = 0;
-  int ig_done = 0;
-  cand best, c;
-  de_run d;
-  if (!r)
-    return DEVO_E_INVALID;
+  sched_state *s = (sched_state *)ud;
+  if (p->best <= s->target) {
+    s->target_hit = 1;
+    return 1;
+  }
+  return s->user_progress ? s->user_progress(s->user_ud, p) : 0;
+}
+
+/* Starts the clock, resets r and checks the arguments; allocates nothing. */
+static int sched_prepare(sched_state *s, const devo_etc *e, const devo_schedule_opts *o,
+                         const devo__gls_tune *tune, const int *assign, devo_schedule_result *r)
+{
+  memset(s, 0, sizeof *s);
+  s->t0 = devo__now();
+  s->e = e;
+  s->tune = tune;
+  s->r = r;
+  s->ls_min = (double)INFINITY;
+  s->target = -(double)INFINITY; /* nothing stops the stages before the bound is known */
   memset(r, 0, sizeof *r);
   r->heuristic = -1;
   r->backend = -1;
+  r->search = -1;
   r->jde_mean_f = r->jde_mean_cr = (double)NAN;
   if (!e || !o || !assign)
     return fail(r, DEVO_E_INVALID, "NULL argument");
-  if ((st = check_opts(o, r)) != DEVO_OK)
-    return st;
-  al = &e->al;
-  n = e->ntasks;
-  deadline = t0 + o->time_limit;
-  memset(&best, 0, sizeof best);
-  memset(&d, 0, sizeof d);
-  memset(changed, 0, sizeof changed);
-  plain = (int *)devo__alloc(al, (size_t)DEVO_HEUR_COUNT * (size_t)n, sizeof(int));
-  improved = (int *)devo__alloc(al, (size_t)DEVO_HEUR_COUNT * (size_t)n, sizeof(int));
-  ils = (int *)devo__alloc(al, 2 * (size_t)n, sizeof(int));
-  if (!plain || !improved || !ils) {
-    st = fail(r, DEVO_E_NOMEM, "out of memory for the heuristic schedules");
-    goto done;
-  }
+  /* every stage reports its best through sched_progress, which stops it at the target and
+   * passes the rest on to the caller's callback */
+  s->oo = *o;
+  s->o = &s->oo;
+  s->user_progress = o->progress;
+  s->user_ud = o->progress_ud;
+  s->oo.progress = sched_progress;
+  s->oo.progress_ud = s;
+  s->search = devo_schedule_search_for(o, e->ntasks, e->nmach, o->backend == DEVO_BACKEND_GPU);
+  return check_opts(o, r);
+}
 
-  /* 1. heuristics (in seed order, the order in which they are kept as seeds) */
-  st = run_heuristics(e, o, o->steps > 0 ? deadline : t0 + BATCH_HEUR_SHARE * o->time_limit, plain,
-                      heur, &nheur);
-  for (k = 0; st == DEVO_OK && k < nheur; ++k) {
-    st = eval_cand(e, o, plain + (size_t)k * n, DEVO_SCHED_FROM_HEURISTIC, heur[k], &c);
+static int sched_alloc(sched_state *s)
+{
+  const size_t n = (size_t)s->e->ntasks;
+  s->al = &s->e->al;
+  s->n = s->e->ntasks;
+  s->deadline = s->t0 + s->o->time_limit;
+  s->plain = (int *)devo__alloc(s->al, (size_t)DEVO_HEUR_COUNT * n, sizeof(int));
+  s->improved = (int *)devo__alloc(s->al, (size_t)DEVO_HEUR_COUNT * n, sizeof(int));
+  s->ils = (int *)devo__alloc(s->al, 2 * n, sizeof(int));
+  if (!s->plain || !s->improved || !s->ils)
+    return fail(s->r, DEVO_E_NOMEM, "out of memory for the heuristic schedules");
+  return DEVO_OK;
+}
+
+static void sched_free(sched_state *s)
+{
+  if (!s->al)
+    return; /* nothing was allocated */
+  de_free(s->al, &s->d);
+  devo__free(s->al, s->pz.mu);
+  devo__free(s->al, s->pz.arg);
+  devo__free(s->al, s->enum_a);
+  devo__free(s->al, s->plain);
+  devo__free(s->al, s->improved);
+  devo__free(s->al, s->ils);
+}
+
+/* Step 1: the heuristics (in seed order, the order in which they are kept as seeds); the best
+ * of them is the first answer. */
+static int sched_seed_heuristics(sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  const double end = o->steps > 0 ? s->deadline : s->t0 + BATCH_HEUR_SHARE * o->time_limit;
+  cand c;
+  int k, st = run_heuristics(s->e, o, end, s->plain, s->heur, &s->nheur);
+  for (k = 0; st == DEVO_OK && k < s->nheur; ++k) {
+    st = eval_cand(s->e, o, s->plain + (size_t)k * s->n, DEVO_SCHED_FROM_HEURISTIC, s->heur[k], &c);
     if (st == DEVO_OK)
-      take_if_better(&best, &c);
+      take_if_better(&s->best, &c);
   }
-  if (st != DEVO_OK) {
-    st = fail(r, st, "heuristics: %s", devo_status_message(st));
-    goto done;
-  }
-  r->evaluations = nheur;
-  if (o->heuristic >= 0 || interrupted(o))
-    goto answer;
-  if (o->search == DEVO_SEARCH_GPU_LS && o->backend == DEVO_BACKEND_GPU) {
-    int ran = 0;
-    if ((st = stage_gls(e, o, tune, t0, deadline, plain, nheur, ils, &best, r, &ran)) != DEVO_OK)
-      goto done;
-    ig_done = ran && r->status == DEVO_OK; /* o->steps done before the deadline */
-    if (ran)
-      goto answer;
-  }
-  if (uses_ig(o)) {
-    if (o->search == DEVO_SEARCH_GPU_LS) /* the GPU did not run it: say where it ran */
-      r->backend = DEVO_BACKEND_CPU;
-    if ((st = stage_ig(e, o, t0, deadline, ils, &best, r)) != DEVO_OK)
-      goto done;
-    ig_done = r->candidates > 0 && r->status == DEVO_OK; /* o->steps done before the deadline */
-    goto answer;
-  }
+  if (st != DEVO_OK)
+    return fail(s->r, st, "heuristics: %s", devo_status_message(st));
+  s->r->evaluations = s->nheur;
+  return DEVO_OK;
+}
 
-  /* 2. local search on each heuristic schedule, within a share of the limit */
-  memcpy(improved, plain, (size_t)nheur * (size_t)n * sizeof(int));
-  if (o->seeds == DEVO_ETC_SEED_LOCAL) {
-    double ls_end = t0 + SEED_LS_SHARE * o->time_limit;
-    for (k = 0; k < nheur; ++k) {
-      int64_t moves = 0;
-      double t1 = devo__now(), left = ls_end - t1;
-      if (left <= 0.0 || interrupted(o))
-        break;
-      st = devo__etc_local_search_stop(e, improved + (size_t)k * n, o->order, o->lambda, 0, left,
-                                       &moves, o->interrupt);
-      if (st != DEVO_OK) {
-        st = fail(r, st, "local search: %s", devo_status_message(st));
-        goto done;
-      }
-      ls_ran = 1;
-      {
-        const double dt = devo__now() - t1;
-        if (dt < ls_min)
-          ls_min = dt;
-      }
-      r->ls_moves += moves;
-      changed[k] = moves > 0;
-      if (changed[k]) {
-        st = eval_cand(e, o, improved + (size_t)k * n, DEVO_SCHED_FROM_HEURISTIC_LS, heur[k], &c);
-        if (st != DEVO_OK) {
-          st = fail(r, st, "evaluation: %s", devo_status_message(st));
-          goto done;
-        }
-        take_if_better(&best, &c);
-      }
+/* Step 1b for a tiny instance: the optimum by enumerating every assignment (devo__etc_enumerate)
+ * from the best heuristic schedule, unless it takes longer than ENUM_SHARE of the limit (with
+ * o->steps: the deadline); a better schedule found before that is kept all the same. */
+static int sched_enumerate(sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  const double end = o->steps > 0 ? s->deadline : s->t0 + ENUM_SHARE * o->time_limit;
+  double obj = s->best.obj;
+  cand c;
+  int st;
+  if (!devo__etc_enumerable(s->e, o->lambda))
+    return DEVO_OK;
+  s->enum_a = (int *)devo__alloc(s->al, (size_t)s->n, sizeof(int));
+  if (!s->enum_a)
+    return fail(s->r, DEVO_E_NOMEM, "out of memory for the enumeration");
+  memcpy(s->enum_a, s->best.assign, (size_t)s->n * sizeof(int));
+  st = devo__etc_enumerate(s->e, o->lambda, o->order, end, o->interrupt, s->enum_a, &obj);
+  if (st < 0)
+    return fail(s->r, st, "enumeration: %s", devo_status_message(st));
+  s->enumerated = st == DEVO_OK;
+  if (!(obj < s->best.obj))
+    return DEVO_OK;
+  if ((st = eval_cand(s->e, o, s->enum_a, DEVO_SCHED_FROM_ENUMERATION, -1, &c)) != DEVO_OK)
+    return fail(s->r, st, "evaluation: %s", devo_status_message(st));
+  s->best = c;
+  return DEVO_OK;
+}
+
+/* The machine prices (devo__etc_prices) for the lower bound and the makespan search: until the
+ * deadline for the makespan search (as it always priced), else until BOUND_SHARE of the limit. */
+static int sched_prices(sched_state *s)
+{
+  const double end =
+      s->search == DEVO_SEARCH_PIPELINE ? s->t0 + BOUND_SHARE * s->o->time_limit : s->deadline;
+  int st;
+  s->pz.mu = (double *)devo__alloc(s->al, (size_t)s->e->nmach, sizeof(double));
+  s->pz.arg = (int *)devo__alloc(s->al, (size_t)s->n, sizeof(int));
+  if (!s->pz.mu || !s->pz.arg)
+    return fail(s->r, DEVO_E_NOMEM, "out of memory for the machine prices");
+  if ((st = devo__etc_prices(s->e, end, s->pz.mu, s->pz.arg, &s->pz.lb)) != DEVO_OK)
+    return fail(s->r, st, "machine prices: %s", devo_status_message(st));
+  return DEVO_OK;
+}
+
+/* Step 1b: the lower bound (problems/etc_bound.c), and the target that ends the stages. cheap
+ * (a lone heuristic, an interrupt): the bound at equal prices, one to three passes over the
+ * matrix, and none once the deadline has passed (a quick answer must not wait for it: 46 ms at
+ * 10^6 x 4 with lambda < 1); else the enumeration of a tiny instance (whose optimum is then the
+ * bound), or the machine prices and the bound at them. */
+static int sched_bound(sched_state *s, int cheap)
+{
+  const devo_schedule_opts *o = s->o;
+  int st;
+  if (cheap && devo__now() >= s->deadline)
+    return DEVO_OK; /* no bound: lower_bound 0 */
+  if (!cheap && (st = sched_enumerate(s)) != DEVO_OK)
+    return st;
+  if (s->enumerated) {
+    memset(&s->lb, 0, sizeof s->lb);
+    s->lb.objective = s->best.obj;
+  } else {
+    if (!cheap && (st = sched_prices(s)) != DEVO_OK)
+      return st;
+    st = devo__etc_lower_bound(s->e, o->lambda, s->pz.mu, &s->lb);
+    if (st != DEVO_OK)
+      return fail(s->r, st, "lower bound: %s", devo_status_message(st));
+  }
+  s->target = s->lb.objective * (1.0 + fmax(OPT_RTOL + s->lb.rtol, o->gap));
+  return DEVO_OK;
+}
+
+/* 1 when the answer so far reaches the target: no stage needs to run any more. */
+static int target_met(const sched_state *s)
+{
+  return s->best.obj <= s->target;
+}
+
+/* The makespan search that replaces steps 2 to 5 (s->search IG or GPU_LS): on the GPU when
+ * asked for and it runs there, else the iterated greedy on the CPU. */
+static int sched_makespan_search(sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  devo_schedule_result *r = s->r;
+  int st, ran = 0;
+  if (s->search == DEVO_SEARCH_GPU_LS && o->backend == DEVO_BACKEND_GPU) {
+    st = stage_gls(s->e, o, s->tune, &s->pz, s->t0, s->deadline, s->plain, s->nheur, s->ils,
+                   &s->best, r, &ran);
+    if (st != DEVO_OK || ran) {
+      r->search = DEVO_SEARCH_GPU_LS;
+      s->ig_done = ran && r->status == DEVO_OK; /* o->steps done before the deadline */
+      return st;
     }
   }
+  if (s->search == DEVO_SEARCH_GPU_LS) /* the GPU did not run it: say where it ran */
+    r->backend = DEVO_BACKEND_CPU;
+  r->search = DEVO_SEARCH_IG;
+  if ((st = stage_ig(s->e, o, &s->pz, s->t0, s->deadline, s->ils, &s->best, r)) != DEVO_OK)
+    return st;
+  s->ig_done = r->candidates > 0 && r->status == DEVO_OK; /* o->steps done before the deadline */
+  return DEVO_OK;
+}
+
+/* Step 2: local search on each heuristic schedule, within SEED_LS_SHARE of the limit; the
+ * results are DE's seeds (none with DEVO_ETC_SEED_NONE). */
+static int sched_seed_ls(sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  const double ls_end = s->t0 + SEED_LS_SHARE * o->time_limit;
+  const size_t n = (size_t)s->n;
+  cand c;
+  int k, st;
+  memcpy(s->improved, s->plain, (size_t)s->nheur * n * sizeof(int));
   if (o->seeds != DEVO_ETC_SEED_NONE) {
-    seeds = improved;
-    nseeds = nheur;
+    s->seeds = s->improved;
+    s->nseeds = s->nheur;
   }
+  for (k = 0; o->seeds == DEVO_ETC_SEED_LOCAL && k < s->nheur; ++k) {
+    int64_t moves = 0;
+    double t1 = devo__now(), left = ls_end - t1, dt;
+    if (left <= 0.0 || interrupted(o))
+      break;
+    st = devo__etc_local_search_stop(s->e, s->improved + (size_t)k * n, o->order, o->lambda, 0,
+                                     left, &moves, o->interrupt);
+    if (st != DEVO_OK)
+      return fail(s->r, st, "local search: %s", devo_status_message(st));
+    s->ls_ran = 1;
+    dt = devo__now() - t1;
+    if (dt < s->ls_min)
+      s->ls_min = dt;
+    s->r->ls_moves += moves;
+    s->changed[k] = moves > 0;
+    if (!s->changed[k])
+      continue;
+    st = eval_cand(s->e, o, s->improved + (size_t)k * n, DEVO_SCHED_FROM_HEURISTIC_LS, s->heur[k],
+                   &c);
+    if (st != DEVO_OK)
+      return fail(s->r, st, "evaluation: %s", devo_status_message(st));
+    take_if_better(&s->best, &c);
+  }
+  return DEVO_OK;
+}
 
-  /* 3. DE, leaving time for the final local search and the solve's own allowed overrun of
-   *    max(1 ms, 1%) (devo.h) */
-  reserve = 0.0;
+/* The time kept back from DE for steps 4 and 5 (the POLISH_* constants, and ils_share of what
+ * is left now). */
+static double de_reserve(const sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  double reserve = 0.0;
   if (o->polish)
-    reserve = ls_ran ? fmin(MAX_POLISH_SHARE * o->time_limit,
-                            fmax(MIN_POLISH_S, POLISH_PER_SEED_LS * ls_min))
-                     : NOSEED_POLISH_SHARE * o->time_limit;
+    reserve = s->ls_ran ? fmin(MAX_POLISH_SHARE * o->time_limit,
+                               fmax(MIN_POLISH_S, POLISH_PER_SEED_LS * s->ls_min))
+                        : NOSEED_POLISH_SHARE * o->time_limit;
   if (o->polish && o->ils_share > 0.0)
-    reserve = fmax(reserve, o->ils_share * (deadline - devo__now()));
-  avail = deadline - reserve - devo__now();
-  if (fmin(avail - 0.001, avail / 1.01) >= MIN_SOLVE_S && !interrupted(o)) {
-    int backend = o->backend, ds;
-    devo_stats stats;
-    double value;
-    if (backend == DEVO_BACKEND_AUTO)
-      backend = avail >= AUTO_GPU_MIN_S && devo_gpu_available(NULL, 0) ? DEVO_BACKEND_GPU
-                                                                       : DEVO_BACKEND_CPU;
-    if (devo_problem_create(&d.p, al) != DEVO_OK) {
-      st = fail(r, DEVO_E_NOMEM, "out of memory for the DE problem");
-      goto done;
+    reserve = fmax(reserve, o->ils_share * (s->deadline - devo__now()));
+  return reserve;
+}
+
+/* DE's time limit in avail seconds: less the solve's own allowed overrun of max(1 ms, 1%)
+ * (devo.h). */
+static double de_budget(double avail)
+{
+  return fmin(avail - 0.001, avail / 1.01);
+}
+
+/* Step 3's set-up: the ETC problem with the seeds, its solver, and room for DE's best. */
+static int de_create(sched_state *s)
+{
+  de_run *d = &s->d;
+  int st;
+  if (devo_problem_create(&d->p, s->al) != DEVO_OK)
+    return fail(s->r, DEVO_E_NOMEM, "out of memory for the DE problem");
+  st = devo__problem_set_etc_seeds(d->p, s->e, s->o->lambda, s->o->order, s->seeds, s->nseeds);
+  if (st != DEVO_OK)
+    return fail(s->r, st, "%s", devo_problem_errmsg(d->p));
+  if ((st = devo_solver_create(&d->s, d->p, s->al)) != DEVO_OK)
+    return fail(s->r, st, "out of memory for the solver");
+  d->x = (double *)devo__alloc(s->al, (size_t)s->n, sizeof(double));
+  d->a = (int *)devo__alloc(s->al, (size_t)s->n, sizeof(int));
+  if (!d->x || !d->a)
+    return fail(s->r, DEVO_E_NOMEM, "out of memory for DE's best");
+  return DEVO_OK;
+}
+
+/* Step 4: local search on DE's best (s->d.a) until the deadline; *source becomes the "+ls" form
+ * when it moved. */
+static int sched_polish(sched_state *s, int *source)
+{
+  const devo_schedule_opts *o = s->o;
+  const double left = s->deadline - devo__now();
+  int64_t moves = 0;
+  int st;
+  if (left <= 0.0)
+    return DEVO_OK;
+  st =
+      devo__etc_local_search_stop(s->e, s->d.a, o->order, o->lambda, 0, left, &moves, o->interrupt);
+  if (st != DEVO_OK)
+    return fail(s->r, st, "local search: %s", devo_status_message(st));
+  s->r->ls_moves += moves;
+  if (moves > 0)
+    *source = *source == DEVO_SCHED_FROM_DE ? DEVO_SCHED_FROM_DE_LS : DEVO_SCHED_FROM_HEURISTIC_LS;
+  return DEVO_OK;
+}
+
+/* DE's answer after devo_solve ended with ds: where it came from (a seed that stayed the best
+ * names its heuristic), step 4 on it unless DE was stopped, and kept when not worse than the
+ * best so far, or always with random seeds only (so that plain DE stays measurable). */
+static int sched_de_answer(sched_state *s, int ds)
+{
+  const devo_schedule_opts *o = s->o;
+  const size_t n = (size_t)s->n;
+  devo_schedule_result *r = s->r;
+  devo_stats stats;
+  double value;
+  cand c;
+  int k, st;
+  devo_solver_best(s->d.s, &value, s->d.x);
+  devo_solver_stats(s->d.s, &stats);
+  devo_problem_etc_decode(s->d.p, s->d.x, s->d.a);
+  r->de_ran = 1;
+  r->status = ds;
+  r->evaluations = stats.evaluations;
+  r->generations = stats.generations;
+  r->backend = stats.backend;
+  jde_means(s->d.s, s->al, o, r);
+  c.source = DEVO_SCHED_FROM_DE;
+  c.heuristic = -1;
+  for (k = 0; stats.best_from_seed && k < s->nseeds; ++k)
+    if (memcmp(s->seeds + (size_t)k * n, s->d.a, n * sizeof(int)) == 0) {
+      c.source = s->changed[k] ? DEVO_SCHED_FROM_HEURISTIC_LS : DEVO_SCHED_FROM_HEURISTIC;
+      c.heuristic = s->heur[k];
+      break;
     }
-    st = devo__problem_set_etc_seeds(d.p, e, o->lambda, o->order, seeds, nseeds);
-    if (st != DEVO_OK) {
-      st = fail(r, st, "%s", devo_problem_errmsg(d.p));
-      goto done;
-    }
-    if ((st = devo_solver_create(&d.s, d.p, al)) != DEVO_OK) {
-      st = fail(r, st, "out of memory for the solver");
-      goto done;
-    }
-    d.x = (double *)devo__alloc(al, (size_t)n, sizeof(double));
-    d.a = (int *)devo__alloc(al, (size_t)n, sizeof(int));
-    if (!d.x || !d.a) {
-      st = fail(r, DEVO_E_NOMEM, "out of memory for DE's best");
-      goto done;
-    }
-    /* the set-up took time too: measure again */
-    avail = deadline - reserve - devo__now();
-    budget = fmin(avail - 0.001, avail / 1.01);
+  if (o->polish && ds != DEVO_STOPPED_BY_CALLBACK && ds != DEVO_INTERRUPTED &&
+      (st = sched_polish(s, &c.source)) != DEVO_OK)
+    return st;
+  st = eval_cand(s->e, o, s->d.a, c.source, c.heuristic, &c);
+  if (st != DEVO_OK)
+    return fail(r, st, "evaluation: %s", devo_status_message(st));
+  if (o->seeds == DEVO_ETC_SEED_NONE || c.obj <= s->best.obj)
+    s->best = c;
+  return DEVO_OK;
+}
+
+/* Step 3: DE seeded with step 2's schedules until the time left less de_reserve and the solve's
+ * allowed overrun, then its answer (step 4). Skipped when less than MIN_SOLVE_S would be left,
+ * also after the set-up. */
+static int sched_de(sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  const double reserve = de_reserve(s);
+  const double avail = s->deadline - reserve - devo__now();
+  int backend = o->backend, st, ds;
+  if (!(de_budget(avail) >= MIN_SOLVE_S) || interrupted(o))
+    return DEVO_OK;
+  if (backend == DEVO_BACKEND_AUTO)
+    backend = avail >= AUTO_GPU_MIN_S && devo_gpu_available(NULL, 0) ? DEVO_BACKEND_GPU
+                                                                     : DEVO_BACKEND_CPU;
+  if ((st = de_create(s)) != DEVO_OK)
+    return st;
+  /* the set-up took time too: measure again */
+  {
+    const double budget = de_budget(s->deadline - reserve - devo__now());
     if (budget < MIN_SOLVE_S)
-      goto searched;
-    if ((st = solver_setup(d.s, o, backend, budget)) != DEVO_OK) {
-      st = fail(r, st, "%s", devo_solver_errmsg(d.s));
-      goto done;
-    }
-    devo__solver_watch(d.s, o->interrupt);
-    ds = devo_solve(d.s);
-    if (ds < 0) {
-      st = fail(r, ds, "%s", devo_solver_errmsg(d.s));
-      goto done;
-    }
-    devo_solver_best(d.s, &value, d.x);
-    devo_solver_stats(d.s, &stats);
-    devo_problem_etc_decode(d.p, d.x, d.a);
-    r->de_ran = 1;
-    r->status = ds;
-    r->evaluations = stats.evaluations;
-    r->generations = stats.generations;
-    r->backend = stats.backend;
-    jde_means(d.s, al, o, r);
-    c.source = DEVO_SCHED_FROM_DE;
-    c.heuristic = -1;
-    if (stats.best_from_seed) /* name the heuristic behind the seed */
-      for (k = 0; k < nseeds; ++k)
-        if (memcmp(seeds + (size_t)k * n, d.a, (size_t)n * sizeof(int)) == 0) {
-          c.source = changed[k] ? DEVO_SCHED_FROM_HEURISTIC_LS : DEVO_SCHED_FROM_HEURISTIC;
-          c.heuristic = heur[k];
-          break;
-        }
-
-    /* 4. local search on DE's best until the deadline */
-    if (o->polish && ds != DEVO_STOPPED_BY_CALLBACK && ds != DEVO_INTERRUPTED) {
-      double left = deadline - devo__now();
-      int64_t moves = 0;
-      if (left > 0.0) {
-        st =
-            devo__etc_local_search_stop(e, d.a, o->order, o->lambda, 0, left, &moves, o->interrupt);
-        if (st != DEVO_OK) {
-          st = fail(r, st, "local search: %s", devo_status_message(st));
-          goto done;
-        }
-        r->ls_moves += moves;
-        if (moves > 0)
-          c.source =
-              c.source == DEVO_SCHED_FROM_DE ? DEVO_SCHED_FROM_DE_LS : DEVO_SCHED_FROM_HEURISTIC_LS;
-      }
-    }
-    h = c.heuristic;
-    k = c.source;
-    st = eval_cand(e, o, d.a, k, h, &c);
-    if (st != DEVO_OK) {
-      st = fail(r, st, "evaluation: %s", devo_status_message(st));
-      goto done;
-    }
-    /* 6. with random seeds only, DE's answer stands (plain DE stays measurable) */
-    if (o->seeds == DEVO_ETC_SEED_NONE || c.obj <= best.obj)
-      best = c;
+      return DEVO_OK;
+    if ((st = solver_setup(s->d.s, o, backend, budget)) != DEVO_OK)
+      return fail(s->r, st, "%s", devo_solver_errmsg(s->d.s));
   }
+  devo__solver_watch(s->d.s, o->interrupt);
+  ds = devo_solve(s->d.s);
+  if (ds < 0)
+    return fail(s->r, ds, "%s", devo_solver_errmsg(s->d.s));
+  return sched_de_answer(s, ds);
+}
 
-searched:
-  /* 5. iterated local search on the best so far until the deadline */
-  if (o->polish && o->ils_share > 0.0 && deadline - devo__now() > 0.0 &&
-      !(r->de_ran && (r->status == DEVO_STOPPED_BY_CALLBACK || r->status == DEVO_INTERRUPTED))) {
-    double obj = best.obj;
-    int stopped = 0;
-    memcpy(ils, best.assign, (size_t)n * sizeof(int));
-    st = iterated_ls(e, o, ils, &obj, ils + n, t0, deadline, &r->ils_rounds, &stopped);
-    if (st != DEVO_OK) {
-      st = fail(r, st, "iterated local search: %s", devo_status_message(st));
-      goto done;
-    }
-    if (stopped)
-      r->status = stopped;
-    if (obj < best.obj) {
-      st = eval_cand(e, o, ils, DEVO_SCHED_FROM_ILS, -1, &c);
-      if (st != DEVO_OK) {
-        st = fail(r, st, "evaluation: %s", devo_status_message(st));
-        goto done;
-      }
-      best = c;
-    }
-  }
+/* Step 5: iterated local search on the best so far until the deadline, unless polish is off,
+ * ils_share is 0, no time is left, or DE was stopped (the callback or the interrupt). */
+static int sched_ils(sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  devo_schedule_result *r = s->r;
+  const int de_stopped =
+      r->de_ran && (r->status == DEVO_STOPPED_BY_CALLBACK || r->status == DEVO_INTERRUPTED);
+  double obj = s->best.obj;
+  int stopped = 0, st;
+  cand c;
+  if (!(o->polish && o->ils_share > 0.0 && s->deadline - devo__now() > 0.0) || de_stopped)
+    return DEVO_OK;
+  memcpy(s->ils, s->best.assign, (size_t)s->n * sizeof(int));
+  st = iterated_ls(s->e, o, s->ils, &obj, s->ils + s->n, s->t0, s->deadline, &r->ils_rounds,
+                   &stopped);
+  if (st != DEVO_OK)
+    return fail(r, st, "iterated local search: %s", devo_status_message(st));
+  if (stopped)
+    r->status = stopped;
+  if (!(obj < s->best.obj))
+    return DEVO_OK;
+  st = eval_cand(s->e, o, s->ils, DEVO_SCHED_FROM_ILS, -1, &c);
+  if (st != DEVO_OK)
+    return fail(r, st, "evaluation: %s", devo_status_message(st));
+  s->best = c;
+  return DEVO_OK;
+}
 
-answer:
-  /* why the search ended (devo.h): the interrupt wins, then the callback, else the clock */
-  if (interrupted(o))
-    r->status = DEVO_INTERRUPTED;
-  else if (r->status != DEVO_STOPPED_BY_CALLBACK && r->status != DEVO_INTERRUPTED)
-    r->status = o->heuristic >= 0 || ig_done ? DEVO_OK : DEVO_TIME_LIMIT;
-  st = DEVO_OK;
-  memcpy(assign, best.assign, (size_t)n * sizeof(int));
-  r->makespan = best.ms;
-  r->flowtime = best.ft;
-  r->objective = best.obj;
-  r->source = best.source;
-  r->heuristic = best.heuristic;
-done:
-  de_free(al, &d);
-  devo__free(al, plain);
-  devo__free(al, improved);
-  devo__free(al, ils);
-  r->elapsed = devo__now() - t0;
+/* Steps 1 to 5 (devo.h), or step 1 and the makespan search; the first error ends them. */
+static int sched_search(sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  int st;
+  if ((st = sched_alloc(s)) != DEVO_OK || (st = sched_seed_heuristics(s)) != DEVO_OK)
+    return st;
+  if (o->heuristic >= 0 || interrupted(o))
+    return sched_bound(s, 1);
+  if ((st = sched_bound(s, 0)) != DEVO_OK || target_met(s))
+    return st;
+  if (s->search != DEVO_SEARCH_PIPELINE)
+    return sched_makespan_search(s);
+  s->r->search = DEVO_SEARCH_PIPELINE;
+  if ((st = sched_seed_ls(s)) != DEVO_OK || target_met(s) || (st = sched_de(s)) != DEVO_OK)
+    return st;
+  return sched_ils(s);
+}
+
+/* Why the search ended (devo.h, devo_schedule_result.status): the interrupt wins, then the
+ * caller's callback, a lone heuristic, then what is proven of the answer (enumerated, optimal,
+ * within o->gap), else the steps or the clock. */
+static int end_status(const sched_state *s)
+{
+  const devo_schedule_opts *o = s->o;
+  const double obj = s->best.obj, lb = s->lb.objective;
+  const int st = s->r->status;
+  if (interrupted(o) || st == DEVO_INTERRUPTED)
+    return DEVO_INTERRUPTED;
+  if (st == DEVO_STOPPED_BY_CALLBACK && !s->target_hit)
+    return st;
+  if (o->heuristic >= 0)
+    return DEVO_OK;
+  if (s->enumerated)
+    return DEVO_ENUMERATED;
+  if (obj <= lb * (1.0 + OPT_RTOL + s->lb.rtol))
+    return DEVO_OPTIMAL;
+  if (o->gap > 0.0 && obj <= lb * (1.0 + o->gap))
+    return DEVO_GAP_REACHED;
+  return s->ig_done ? DEVO_OK : DEVO_TIME_LIMIT;
+}
+
+/* Step 6: the best answer into assign and r, with why the search ended and its bound. */
+static void sched_finish(sched_state *s, int *assign)
+{
+  devo_schedule_result *r = s->r;
+  r->status = end_status(s);
+  r->lower_bound = s->lb.objective;
+  r->gap =
+      r->lower_bound > 0.0 ? (s->best.obj - r->lower_bound) / r->lower_bound : (double)INFINITY;
+  memcpy(assign, s->best.assign, (size_t)s->n * sizeof(int));
+  r->makespan = s->best.ms;
+  r->flowtime = s->best.ft;
+  r->objective = s->best.obj;
+  r->source = s->best.source;
+  r->heuristic = s->best.heuristic;
+}
+
+static int schedule_run(const devo_etc *e, const devo_schedule_opts *o, const devo__gls_tune *tune,
+                        int *assign, devo_schedule_result *r)
+{
+  sched_state s;
+  int st;
+  if (!r)
+    return DEVO_E_INVALID;
+  if ((st = sched_prepare(&s, e, o, tune, assign, r)) != DEVO_OK)
+    return st;
+  st = sched_search(&s);
+  if (st == DEVO_OK)
+    sched_finish(&s, assign);
+  sched_free(&s);
+  r->elapsed = devo__now() - s.t0;
   return st;
 }
 

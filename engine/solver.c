@@ -259,6 +259,10 @@ static int validate(devo_solver *s)
                          (long long)o->max_evals, o->np, o->np);
   if (s->prob->view.kind == DEVO__P_USER && o->backend == DEVO_BACKEND_GPU)
     return devo__set_err(s, DEVO_E_INVALID, "a user objective runs on the CPU backend only");
+  if (s->prob->box && o->backend == DEVO_BACKEND_GPU && (o->gpu_design & 0xff) != DEVO_GPU_NAIVE)
+    return devo__set_err(s, DEVO_E_INVALID,
+                         "per-coordinate bounds run on the CPU backend only (the GPU kernels take "
+                         "one box for every coordinate)");
   return devo__variant_validate(s);
 }
 
@@ -331,8 +335,9 @@ static int pick_backend(devo_solver *s)
 {
   int want = s->o.backend;
   if (want == DEVO_BACKEND_AUTO)
-    want = (s->prob->view.kind != DEVO__P_USER && devo__gpu_probe(NULL, 0)) ? DEVO_BACKEND_GPU
-                                                                            : DEVO_BACKEND_CPU;
+    want = (s->prob->view.kind != DEVO__P_USER && !s->prob->box && devo__gpu_probe(NULL, 0))
+               ? DEVO_BACKEND_GPU
+               : DEVO_BACKEND_CPU;
   if (s->o.backend == DEVO_BACKEND_AUTO && want == DEVO_BACKEND_GPU &&
       devo__variant_shade(&s->o.var) && !devo__gpu_backend.shade_state)
     want = DEVO_BACKEND_CPU; /* a variant the GPU backend does not run yet */

@@ -818,8 +818,14 @@ int devo__etc_ig(const devo_etc *e, int *assign, const devo__ig_opts *o, devo__i
    * LP optimum, before balancing) */
   mu = (double *)devo__alloc(al, (size_t)e->nmach, sizeof(double));
   arg = (int *)devo__alloc(al, (size_t)e->ntasks, sizeof(int));
-  if (!ch || !mu || !arg ||
-      (rc = devo__etc_prices(e, o->deadline, mu, arg, &r->lower_bound)) != DEVO_OK) {
+  if (ch && mu && arg && o->mu) {
+    memcpy(mu, o->mu, (size_t)e->nmach * sizeof(double));
+    memcpy(arg, o->arg, (size_t)e->ntasks * sizeof(int));
+    r->lower_bound = o->lower_bound;
+  } else if (ch && mu && arg) {
+    rc = devo__etc_prices(e, o->deadline, mu, arg, &r->lower_bound);
+  }
+  if (!ch || !mu || !arg || rc != DEVO_OK) {
     devo__free(al, ch);
     devo__free(al, mu);
     devo__free(al, arg);

@@ -24,6 +24,12 @@ typedef struct devo__ig_opts {
   /* borrowed stop flag (devo_schedule_opts.interrupt), NULL = none: read every few thousand
    * candidates by every chain; when up, the search ends with DEVO_INTERRUPTED */
   const volatile sig_atomic_t *interrupt;
+  /* optional: the machine prices of devo__etc_prices for e (mu, arg and lower_bound as it gave
+   * them, borrowed), so that a caller that already priced does not pay for it twice; mu NULL =
+   * priced here */
+  const double *mu;
+  const int *arg;
+  double lower_bound;
 } devo__ig_opts;
 
 typedef struct devo__ig_result {

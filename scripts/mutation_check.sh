@@ -53,8 +53,8 @@ M eval_limit_ge engine/solver.c \
   'if (o->max_evals > 0 && s->evals + devo__np_now(s) >= o->max_evals)' \
   'evaluation limit: > turned into >='
 M cpu_ignores_bounds engine/cpu_backend.c \
-  'x3[j], o->f, o->cr, st->v->lower, st->v->upper, o->bounds);' \
-  'x3[j], o->f, o->cr, st->v->lower, st->v->upper, DEVO__BOUNDS_CLIP);' \
+  'devo__box_hi(&st->box, (uint32_t)j), o->bounds);' \
+  'devo__box_hi(&st->box, (uint32_t)j), DEVO__BOUNDS_CLIP);' \
   'the CPU backend ignores --bounds (always clips)'
 M replace_strict engine/cpu_backend.c \
   'if (st->nfit[i] <= st->fit[i])' 'if (st->nfit[i] < st->fit[i])' \
@@ -96,7 +96,7 @@ M clock_3ms_late engine/solver.c \
   's->deadline = s->o.time_limit > 0.0 ? s->t0 + s->o.time_limit + 0.003 : 0.0;' \
   'deadline: the clock fires 3 ms late'
 M schedule_10ms_late engine/schedule.c \
-  'deadline = t0 + o->time_limit;' 'deadline = t0 + o->time_limit + 0.010;' \
+  's->deadline = s->t0 + s->o->time_limit;' 's->deadline = s->t0 + s->o->time_limit + 0.010;' \
   'devo_schedule_run: the deadline 10 ms late (caught under load only with --rt)'
 M no_deadline_in_generation engine/cpu_backend.c \
   'int d = st->dim, i, lo, hi;
@@ -194,7 +194,7 @@ M soco_hybrid_share problems/soco.h \
   'static const int m4[8] = {1, 1, 1, 1, 2, 3, 3, 3};' 'static const int m4[8] = {1, 1, 1, 1, 2, 3, 3, 2};' \
   'SOCO F19: share 0.5 of the non-separable part instead of 0.75'
 M box_optimum_unchecked engine/problem.c \
-  'st = optimum_inside(p, lower, upper);
+  'st = optimum_inside(p, &lower, &upper, 0);
   if (st != DEVO_OK)
     return st;' \
   'st = DEVO_OK;' \

@@ -217,9 +217,38 @@ def case_api(devo, src):
         check(len(logs) == 5, "one log line per request: %d" % len(logs))
         check(all(re.search(r" 200 [0-9.]+ ms search admission search stop DEVO_", l) for l in logs),
               "log line fields: %s" % logs[:1])
+        check_bounds(s, etc, h["gpu"])
     finally:
         rc = s.stop()
     check(rc == 0, "exit code %s after SIGTERM" % rc)
+
+
+def check_bounds(s, etc, gpu):
+    """The lower bound and the gap in the answer, the gap recomputed from its fields; a tiny
+    request ends at once as optimal (every assignment evaluated), whatever its limit; search
+    gpu-ls answers, and on a machine without a GPU says that IG ran on the CPU."""
+    t0 = time.monotonic()
+    st, a = s.json("POST", "/v1/schedule", {"etc": [[1, 2], [3, 1]], "time_limit": 1.0})
+    took = time.monotonic() - t0
+    check(st == 200 and a["stop"] == "DEVO_ENUMERATED", "2 x 2: %s" % a.get("stop"))
+    check(a["lower_bound"] == a["objective"] and a["gap"] == 0, "2 x 2 bound %r" % a.get("gap"))
+    check(a["elapsed"] < 0.1 and took < 0.5, "2 x 2 answered after %.3f s" % took)
+    st, a = s.json("POST", "/v1/schedule", {"etc": etc, "objective": "makespan", "time_limit": 0.3,
+                                            "search": "gpu-ls"})
+    check(st == 200, "gpu-ls status %d" % st)
+    if st != 200:
+        return
+    lb = a["lower_bound"]
+    check(0 < lb <= a["makespan"] and a["makespan"] == a["objective"], "bound %r" % lb)
+    check(math.isclose(a["gap"], (a["objective"] - lb) / lb, rel_tol=1e-12, abs_tol=1e-15),
+          "gap %r recomputed" % a["gap"])
+    check(math.isclose(makespan(etc, a["assignment"]), a["makespan"], rel_tol=1e-12), "gpu-ls valid")
+    if gpu is None:
+        check(a["search"] == "ig" and a["backend"] == "cpu",
+              "gpu-ls without a GPU: search %s backend %s" % (a["search"], a["backend"]))
+    else:
+        check((a["search"], a["backend"]) in (("gpu-ls", "gpu"), ("ig", "cpu")),
+              "gpu-ls: search %s backend %s" % (a["search"], a["backend"]))
 
 
 def case_admission(devo, src):

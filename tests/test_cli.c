@@ -13,6 +13,8 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "engine/include/devo.h"
 #include "tests/tcheck.h"
 
@@ -665,6 +667,259 @@ TEST_CASE(bench_options_taken)
   free(b);
 }
 
+/* The x line of `devo solve --print-x` (dim values), and the whole output in *text. */
+static int solve_x(const char *args, double *x, int dim, char **text)
+{
+  char cmd[1024], *out = NULL, *p;
+  int j, rc;
+  snprintf(cmd, sizeof cmd, "%s solve --problem sphere --dim %d --max-evals 3000 --print-x %s",
+           tc_devo_bin(), dim, args);
+  rc = tc_run(cmd, &out, NULL);
+  CHECKF(rc == 0, "rc %d: %s", rc, cmd);
+  p = out ? strstr(out, "\nx ") : NULL;
+  CHECK(p != NULL);
+  for (j = 0, p = p ? p + 2 : NULL; p && j < dim; ++j)
+    x[j] = strtod(p, &p);
+  *text = out;
+  return rc;
+}
+
+/* Whether two outputs of solve_x give the same best value and vector, bit for bit as printed
+ * (%.17g; the elapsed time differs). */
+static int same_answer(const char *a, const char *b)
+{
+  const char *pa = a ? strstr(a, "\nbest ") : NULL, *pb = b ? strstr(b, "\nbest ") : NULL;
+  const char *xa = a ? strstr(a, "\nx ") : NULL, *xb = b ? strstr(b, "\nx ") : NULL;
+  return pa && pb && xa && xb && strncmp(pa, pb, strcspn(pa + 1, "\n") + 1) == 0 &&
+         strcmp(xa, xb) == 0;
+}
+
+/* --lower/--upper as D numbers (a list, or @FILE one per line or with commas): each coordinate
+ * keeps to its own box; the same box for every coordinate in a list gives the bits of one
+ * number; bad lists exit 2 with one line naming the option and the coordinate. The shifted
+ * sphere's optimum at D = 3, data seed 1, is (-30.11..., -48.44..., 13.61...). */
+TEST_CASE(solve_coord_bounds)
+{
+  const double lo[3] = {-31.0, -100.0, 13.0}, hi[3] = {-30.0, 100.0, 14.0};
+  double x[3], y[3];
+  char *a = NULL, *b = NULL, cmd[512];
+  const char *base = "solve --problem sphere --dim 3 --max-evals 3000";
+  FILE *f;
+  int j;
+  solve_x("--lower=-31,-100,13 --upper -30,100,14", x, 3, &a);
+  for (j = 0; j < 3; ++j)
+    CHECKF(x[j] >= lo[j] && x[j] <= hi[j], "coordinate %d: %.17g", j, x[j]);
+  /* the same bounds from files: one per line, and comma-separated with blanks */
+  f = fopen("cli_lower.txt", "w");
+  CHECK(f != NULL);
+  fputs("-31\n-100\n13\n", f);
+  fclose(f);
+  f = fopen("cli_upper.txt", "w");
+  CHECK(f != NULL);
+  fputs("-30, 100, 14\n", f);
+  fclose(f);
+  solve_x("--lower @cli_lower.txt --upper @cli_upper.txt", y, 3, &b);
+  CHECKF(same_answer(a, b), "list:\n%s\nfiles:\n%s", a ? a : "", b ? b : "");
+  free(a);
+  free(b);
+  /* one side listed, the other one number or absent (the function's [-100, 100]) */
+  solve_x("--lower -31,-100,13", x, 3, &a);
+  for (j = 0; j < 3; ++j)
+    CHECKF(x[j] >= lo[j] && x[j] <= 100.0, "coordinate %d: %.17g", j, x[j]);
+  free(a);
+  /* the same box on every coordinate: the bits of a single number */
+  solve_x("--lower -90,-90,-90 --upper 90,90,90", x, 3, &a);
+  solve_x("--lower -90 --upper 90", y, 3, &b);
+  CHECKF(same_answer(a, b), "list:\n%s\none number:\n%s", a ? a : "", b ? b : "");
+  free(a);
+  free(b);
+  /* refusals: one line, exit 2 */
+  snprintf(cmd, sizeof cmd, "%s --lower -31,-100", base);
+  expect_error(cmd, 2, "--lower:1:9: 2 lower bounds, expected one per coordinate (3)");
+  snprintf(cmd, sizeof cmd, "%s --upper 1,2,3,4", base);
+  expect_error(cmd, 2, "--upper:1:7: more than 3 upper bounds");
+  snprintf(cmd, sizeof cmd, "%s --upper -30,nan,14", base);
+  expect_error(cmd, 2, "--upper:1:5: upper bound 'nan' (coordinate 1): not a finite number");
+  snprintf(cmd, sizeof cmd, "%s --lower -31,,13", base);
+  expect_error(cmd, 2, "--lower:1:5: empty field (coordinate 1)");
+  snprintf(cmd, sizeof cmd, "%s --lower -31,5,13 --upper -30,4,14", base);
+  expect_error(cmd, 2, "--lower/--upper: coordinate 1: bounds [5, 4]");
+  snprintf(cmd, sizeof cmd, "%s --lower -31,-100,20 --upper -30,100,25", base);
+  expect_error(cmd, 2, "excludes the optimum of sphere: coordinate 2");
+  f = fopen("cli_lower.txt", "w");
+  CHECK(f != NULL);
+  fputs("-31\n-100\n1e999\n", f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s --lower @cli_lower.txt", base);
+  expect_error(cmd, 2, "--lower @cli_lower.txt:3:1: lower bound '1e999' (coordinate 2)");
+  snprintf(cmd, sizeof cmd, "%s --lower @cli_missing.txt", base);
+  expect_error(cmd, 2, "--lower @cli_missing.txt: ");
+  remove("cli_lower.txt");
+  remove("cli_upper.txt");
+}
+
+static int count_lines(const char *s)
+{
+  int n = 0;
+  for (; *s; ++s)
+    n += *s == '\n';
+  return n;
+}
+
+/* devo eval reads its rows as CSV (libcsv): quoted fields and CRLF line ends give the values of
+ * plain ones; a quoted comma is inside its field; a missing or a malformed field names its row
+ * and column. */
+TEST_CASE(eval_csv_quoting)
+{
+  const char *bin = tc_devo_bin();
+  char cmd[1024], *plain = NULL, *out = NULL, *err = NULL;
+  snprintf(cmd, sizeof cmd, "printf '1,2\\n3,4\\n' | %s eval --problem sphere --dim 2 -", bin);
+  CHECK(tc_run(cmd, &plain, NULL) == 0);
+  snprintf(cmd, sizeof cmd,
+           "printf '\"1\", 2\\r\\n\\r\\n3,\"4\"\\r\\n' | %s eval --problem sphere --dim 2 -", bin);
+  CHECK(tc_run(cmd, &out, NULL) == 0);
+  CHECKF(plain && out && strcmp(plain, out) == 0 && count_lines(out) == 2, "'%s' vs '%s'",
+         out ? out : "", plain ? plain : "");
+  free(plain);
+  free(out);
+  snprintf(cmd, sizeof cmd, "printf '1,2\\n\"3,5\",4\\n' | %s eval --problem sphere --dim 2 -",
+           bin);
+  CHECK(tc_run(cmd, NULL, &err) == 2);
+  CHECKF(err && strstr(err, "<stdin>:2:1: '3,5' is not a finite number"), "%s", err ? err : "");
+  free(err);
+  snprintf(cmd, sizeof cmd, "printf '1,2\\r\\n3\\r\\n' | %s eval --problem sphere --dim 2 -", bin);
+  CHECK(tc_run(cmd, NULL, &err) == 2);
+  CHECKF(err && strstr(err, "<stdin>:2:2: expected 2 numbers, found 1"), "%s", err ? err : "");
+  free(err);
+  snprintf(cmd, sizeof cmd, "printf '1,2\"3\\n' | %s eval --problem sphere --dim 2 -", bin);
+  CHECK(tc_run(cmd, NULL, &err) == 2);
+  CHECKF(err && strstr(err, "<stdin>:1:4: malformed CSV"), "%s", err ? err : "");
+  free(err);
+}
+
+/* `devo solve ARGS --json` parsed (cJSON), or NULL after a failed check. */
+static cJSON *solve_json(const char *args)
+{
+  char cmd[1024], *out = NULL;
+  cJSON *j;
+  snprintf(cmd, sizeof cmd, "%s solve %s --json", tc_devo_bin(), args);
+  CHECKF(tc_run(cmd, &out, NULL) == 0 && out, "%s", cmd);
+  j = out ? cJSON_Parse(out) : NULL;
+  CHECKF(j != NULL, "not JSON: %s", out ? out : "");
+  free(out);
+  return j;
+}
+
+static double jnum(const cJSON *o, const char *key)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsNumber(v) ? v->valuedouble : (double)NAN;
+}
+
+/* The pair [lo, hi] at o's key equals (lo, hi). */
+static int jrange(const cJSON *o, const char *key, double lo, double hi)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_GetArraySize(v) == 2 && cJSON_IsNumber(cJSON_GetArrayItem(v, 0)) &&
+         cJSON_IsNumber(cJSON_GetArrayItem(v, 1)) && cJSON_GetArrayItem(v, 0)->valuedouble == lo &&
+         cJSON_GetArrayItem(v, 1)->valuedouble == hi;
+}
+
+/* --json reports the parameters that ran, per preset: a fixed F and CR only for DE without
+ * adaptation; jDE's ranges of new F_i and CR_i and the final population's means inside what it can
+ * hold; JADE/SHADE/L-SHADE's ranges, the means of the last generation's F_i and CR_i and of the
+ * memories, the final NP (L-SHADE: down to np_min) and archive; and the search box (--ranges
+ * cec2005: rastrigin's [-5, 5]). */
+TEST_CASE(solve_json_per_preset)
+{
+  static const char *const presets[] = {"de", "jde", "gojde", "jade", "shade", "lshade"};
+  char args[256];
+  int k;
+  for (k = 0; k < 6; ++k) {
+    const int adapt = k >= 3, jde = k == 1 || k == 2;
+    cJSON *j, *box, *sh, *jd;
+    snprintf(args, sizeof args,
+             "--problem rastrigin --dim 4 --max-evals 4000 --ranges cec2005 --algorithm %s",
+             presets[k]);
+    if (!(j = solve_json(args)))
+      continue;
+    box = cJSON_GetObjectItemCaseSensitive(j, "box");
+    sh = cJSON_GetObjectItemCaseSensitive(j, "shade");
+    jd = cJSON_GetObjectItemCaseSensitive(j, "jde");
+    CHECKF(jnum(box, "lower") == -5.0 && jnum(box, "upper") == 5.0, "%s: box", presets[k]);
+    CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "ranges")), "cec2005") ==
+          0);
+    CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "bounds")), "reinit") ==
+          0);
+    /* a fixed F and CR only where they ran */
+    CHECKF(cJSON_HasObjectItem(j, "f") == !(adapt || jde) &&
+               cJSON_HasObjectItem(j, "cr") == !(adapt || jde),
+           "%s: f/cr", presets[k]);
+    if (!adapt && !jde)
+      CHECK(jnum(j, "f") == 0.5 && jnum(j, "cr") == 0.9 && cJSON_IsNull(sh) && cJSON_IsNull(jd));
+    if (jde) {
+      const double fl = jnum(jd, "fl"), fu = jnum(jd, "fu"), crl = jnum(jd, "crl");
+      const double cru = jnum(jd, "cru"), mf = jnum(jd, "mean_f"), mcr = jnum(jd, "mean_cr");
+      CHECKF(jrange(jd, "f_range", fl, fl + fu) && jrange(jd, "cr_range", crl, crl + cru),
+             "%s: ranges", presets[k]);
+      CHECK(jnum(jd, "f_init") == 0.5 && jnum(jd, "cr_init") == 0.9);
+      /* each F_i is 0.5 or was drawn in f_range (likewise CR_i): so is their mean */
+      CHECKF(mf >= fmin(fl, 0.5) && mf <= fmax(fl + fu, 0.5) && mcr >= fmin(crl, 0.9) &&
+                 mcr <= fmax(crl + cru, 0.9),
+             "%s: means %g %g", presets[k], mf, mcr);
+      CHECK(cJSON_IsNull(sh));
+    }
+    if (adapt) {
+      const double mf = jnum(sh, "mean_f"), mcr = jnum(sh, "mean_cr");
+      const double np = jnum(j, "np"), fnp = jnum(sh, "final_np");
+      CHECK(jrange(sh, "f_range", 0.0, 1.0) && jrange(sh, "cr_range", 0.0, 1.0));
+      CHECKF(mf > 0.0 && mf <= 1.0 && mcr >= 0.0 && mcr <= 1.0, "%s: means %g %g", presets[k], mf,
+             mcr);
+      CHECK(jnum(sh, "memory_mean_f") > 0.0 && jnum(sh, "memory_mean_cr") >= 0.0);
+      CHECKF(k == 5 ? fnp >= 4 && fnp < np : fnp == np, "%s: final NP %g of %g", presets[k], fnp,
+             np);
+      CHECK(jnum(sh, "archive") >= 0 && cJSON_IsNull(jd));
+    }
+    cJSON_Delete(j);
+  }
+}
+
+/* The box that ran is in --json (a number per side, or one per coordinate) and in --verbose's
+ * stderr. */
+TEST_CASE(solve_box_reported)
+{
+  char cmd[512], *err = NULL;
+  cJSON *j = solve_json("--problem sphere --dim 3 --lower=-100,-90,-80 --upper 70 --max-evals "
+                        "1000");
+  const cJSON *box = j ? cJSON_GetObjectItemCaseSensitive(j, "box") : NULL;
+  const cJSON *lo = cJSON_GetObjectItemCaseSensitive(box, "lower");
+  const cJSON *hi = cJSON_GetObjectItemCaseSensitive(box, "upper");
+  CHECK(cJSON_GetArraySize(lo) == 3 && cJSON_GetArraySize(hi) == 3);
+  if (cJSON_GetArraySize(lo) == 3 && cJSON_GetArraySize(hi) == 3)
+    CHECK(cJSON_GetArrayItem(lo, 1)->valuedouble == -90.0 &&
+          cJSON_GetArrayItem(hi, 2)->valuedouble == 70.0);
+  CHECK(j && cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "ranges")));
+  cJSON_Delete(j);
+  j = solve_json("--problem sphere --dim 3 --max-evals 1000");
+  box = j ? cJSON_GetObjectItemCaseSensitive(j, "box") : NULL;
+  CHECK(jnum(box, "lower") == -100.0 && jnum(box, "upper") == 100.0);
+  cJSON_Delete(j);
+  snprintf(cmd, sizeof cmd,
+           "%s solve --problem rastrigin --dim 3 --ranges cec2005 --max-evals 1000 --verbose",
+           tc_devo_bin());
+  CHECK(tc_run(cmd, NULL, &err) == 0);
+  CHECKF(err && strstr(err, "devo solve: box [-5, 5]^3\n"), "%s", err ? err : "");
+  free(err);
+  snprintf(cmd, sizeof cmd,
+           "%s solve --problem sphere --dim 3 --lower=-100,-90,-80 --max-evals 1000 --verbose",
+           tc_devo_bin());
+  CHECK(tc_run(cmd, NULL, &err) == 0);
+  CHECKF(err && strstr(err, "devo solve: box per coordinate: [-100, 100] [-90, 100] [-80, 100] "
+                            "(3 coordinates)"),
+         "%s", err ? err : "");
+  free(err);
+}
+
 static const tc_case cases[] = {TC(bad_usage_exits_2),
                                 TC(help_and_version),
                                 TC(every_command_answers_version),
@@ -677,7 +932,11 @@ static const tc_case cases[] = {TC(bad_usage_exits_2),
                                 TC(schedule_progress_line),
                                 TC(programs_help_and_version),
                                 TC(bench_bad_options_exit_2),
-                                TC(bench_options_taken)};
+                                TC(bench_options_taken),
+                                TC(solve_coord_bounds),
+                                TC(eval_csv_quoting),
+                                TC(solve_json_per_preset),
+                                TC(solve_box_reported)};
 
 int main(int argc, char **argv)
 {

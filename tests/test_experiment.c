@@ -2,7 +2,8 @@
 /* test_experiment.c: `devo experiment` from outside: malformed specs refused with file:line
  * (exit 2), the results of a run cut mid-row or interrupted by SIGINT and then resumed equal an
  * uninterrupted run's rows (wall-time columns aside), a changed spec refused on resume, the
- * trace's last point per trial equal to the trial's row, --dry-run. */
+ * trace's last point per trial equal to the trial's row, --dry-run, results read back as CSV
+ * (CRLF, quoting). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -125,39 +126,57 @@ TEST_CASE(spec_errors)
   tc_expect_refused(cmd, 2, NULL, "none.spec:0:");
 }
 
+/* Runs the spec `text` (its output res) and `devo solve ARGS --json`: the results row that
+ * starts with `row` (its columns algorithm .. threads) has the error and the evaluations that
+ * devo solve printed, bit for bit, and its stop. */
+static void row_equals_solve(const char *spec, const char *res, const char *text, const char *row,
+                             const char *args)
+{
+  char cmd[1024], *csv, *out = NULL, *p = NULL, stop[64] = "?";
+  const char *q;
+  double e_exp = -1.0, e_solve = -2.0;
+  long long v_exp = -1, v_solve = -2;
+  write_file(spec, text);
+  snprintf(cmd, sizeof cmd, "%s experiment %s 2>/dev/null", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+  csv = tc_slurp(res, NULL);
+  if (csv && (p = strstr(csv, row)) != NULL) { /* error,evaluations,generations,time,stop */
+    e_exp = strtod(p + strlen(row), &p);
+    v_exp = strtoll(p + 1, &p, 10);
+    if (sscanf(p, ",%*[^,],%*[^,],%63[^,]", stop) != 1)
+      stop[0] = 0;
+  }
+  CHECKF(p != NULL, "no row '%s' in %s", row, csv ? csv : "(none)");
+  snprintf(cmd, sizeof cmd, "%s solve %s --json", tc_devo_bin(), args);
+  CHECK(tc_run(cmd, &out, NULL) == 0 && out);
+  q = out ? strstr(out, "\"error\":") : NULL;
+  CHECK(q && sscanf(q, "\"error\":%lf", &e_solve) == 1);
+  q = out ? strstr(out, "\"evaluations\":") : NULL;
+  CHECK(q && sscanf(q, "\"evaluations\":%lld", &v_solve) == 1);
+  CHECKF(e_exp == e_solve && v_exp == v_solve,
+         "experiment %.17g, %lld evaluations; devo solve "
+         "%.17g, %lld",
+         e_exp, v_exp, e_solve, v_solve);
+  snprintf(cmd, sizeof cmd, "\"stop\":\"%s\"", stop);
+  CHECKF(out && strstr(out, cmd), "stop %s, devo solve: %s", stop, out ? out : "");
+  free(csv);
+  free(out);
+}
+
 /* The variant keys (preset, strategy over it, a jDE parameter) give the trial that devo solve
- * gives with the same options: the same error, bit for bit. */
+ * gives with the same options. */
 TEST_CASE(variant_keys_equal_solve)
 {
-  char text[1024], cmd[1024], *csv, *out = NULL, *row, *q;
+  char text[1024];
   const char *spec = path_in("v.spec"), *res = path_in("v.csv");
-  double e_exp = -1.0, e_solve = -2.0;
-  int col;
   snprintf(text, sizeof text,
            "output = %s\nproblems = sphere\ndims = 10\nnp = 20\nseeds = 1\nbudget = 2000\n"
            "[algorithm go]\npreset = gojde\nstrategy = best1exp\njde_tau1 = 0.3\n",
            res);
-  write_file(spec, text);
-  snprintf(cmd, sizeof cmd, "%s experiment %s 2>/dev/null", tc_devo_bin(), spec);
-  CHECK(tc_run(cmd, NULL, NULL) == 0);
-  csv = tc_slurp(res, NULL);
-  row =
-      csv ? strstr(csv, "\ngo,preset=gojde;strategy=best1exp;jde_tau1=0.3,sphere,10,20,1,") : NULL;
-  CHECKF(row != NULL, "no variant row in %s", csv ? csv : "(none)");
-  for (q = row, col = 0; q && *q && col < 8; ++q) /* the error is the 9th column */
-    col += *q == ',';
-  if (row)
-    e_exp = strtod(q, NULL);
-  snprintf(cmd, sizeof cmd,
-           "%s solve --problem sphere --dim 10 --np 20 --max-evals 2000 --seed 1 --algorithm gojde "
-           "--strategy best1exp --jde --jde-tau1 0.3 --json",
-           tc_devo_bin());
-  CHECK(tc_run(cmd, &out, NULL) == 0 && out);
-  q = out ? strstr(out, "\"error\":") : NULL;
-  CHECK(q && sscanf(q, "\"error\":%lf", &e_solve) == 1);
-  CHECKF(e_exp == e_solve, "experiment error %.17g, devo solve %.17g", e_exp, e_solve);
-  free(csv);
-  free(out);
+  row_equals_solve(spec, res, text,
+                   "\ngo,preset=gojde;strategy=best1exp;jde_tau1=0.3,sphere,10,20,1,cpu,1,",
+                   "--problem sphere --dim 10 --np 20 --max-evals 2000 --seed 1 --algorithm gojde "
+                   "--strategy best1exp --jde --jde-tau1 0.3");
 }
 
 /* The rows of a results file without the header lines and the wall-time columns (time = 12th,
@@ -269,6 +288,60 @@ TEST_CASE(resume_after_sigint)
   free(resumed);
   free(out_text);
   free(err_text);
+}
+
+/* The file rewritten with CRLF line ends and its rows' algorithm "de" quoted; returns its data
+ * rows (lines after the first two). */
+static int crlf_quoted(const char *path)
+{
+  char *text = tc_slurp(path, NULL), *line, *save = NULL;
+  FILE *f = text ? fopen(path, "w") : NULL;
+  int n = 0;
+  CHECK(f != NULL);
+  for (line = strtok_r(text, "\n", &save); f && line; line = strtok_r(NULL, "\n", &save), ++n)
+    fprintf(f, "%s%s\r\n", strncmp(line, "de,", 3) == 0 ? "\"de\"" : "",
+            line + (strncmp(line, "de,", 3) == 0 ? 2 : 0));
+  if (f)
+    fclose(f);
+  free(text);
+  return n - 2;
+}
+
+/* The results and the trace are read back as CSV (libcsv): rows with CRLF line ends and a quoted
+ * field are the same trials (nothing rerun, every trace row kept); a row missing a column is
+ * refused with its line. */
+TEST_CASE(resume_reads_csv)
+{
+  char cmd[1024], *out = NULL, *err = NULL, *trace;
+  const char *spec = path_in("csv.spec"), *res = path_in("csv.csv"), *tr = path_in("csv-tr.csv");
+  int rows, trows;
+  FILE *f;
+  make_spec(spec, res, tr, 1);
+  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+  rows = crlf_quoted(res);
+  trows = crlf_quoted(tr);
+  CHECK_EQ_INT(rows, 8);
+  CHECK(trows > 8);
+  snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, "(8 already in "), "%s", out ? out : "");
+  free(out);
+  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, &err), 0);
+  CHECKF(err && strstr(err, "8 trials done (0 now)"), "%s", err ? err : "");
+  free(err);
+  trace = tc_slurp(tr, NULL);
+  CHECK(trace && count_char(trace, '\r') == trows && count_char(trace, '\n') == trows + 2);
+  free(trace);
+  f = fopen(res, "a");
+  CHECK(f != NULL && fputs("de,f=0.5;cr=0.9,sphere,10,20,1,cpu\r\n", f) >= 0 && fclose(f) == 0);
+  snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run", tc_devo_bin(), spec);
+  {
+    char prefix[300];
+    snprintf(prefix, sizeof prefix, "devo experiment: %s:11:", res);
+    tc_expect_refused(cmd, 2, prefix, "not a trial of this spec");
+  }
 }
 
 /* Each trial's trace ends at its row's evaluations and error; evaluations grow within a trial. */
@@ -451,9 +524,288 @@ TEST_CASE(naive_backend)
   CHECK(access(csv, F_OK) != 0);
 }
 
+/* ---- one writer per results file ---------------------------------------------------------- */
+
+/* A spec of 20 trials of about 0.1 s each (rastrigin and F03, 10 seeds, 10^5 evaluations). */
+static void long_spec(const char *spec, const char *out)
+{
+  char text[512];
+  snprintf(text, sizeof text,
+           "output = %s\nproblems = rastrigin F03\ndims = 10\nnp = 50\ntrials = 10\n"
+           "budget = 100000\n[algorithm de]\nf = 0.5\n",
+           out);
+  write_file(spec, text);
+}
+
+/* The results at path hold each trial (algorithm, problem, dim, np, seed, backend) once, and
+ * `want` of them; devo rank takes the file (it refuses a trial twice). */
+static void each_trial_once(const char *path, int want)
+{
+  char *text = tc_slurp(path, NULL), *line, *save = NULL, **key = calloc(4096, sizeof *key);
+  char cmd[1024];
+  int n = 0, k;
+  CHECK(text && key);
+  for (line = text && key ? strtok_r(text, "\n", &save) : NULL; line && n < 4096;
+       line = strtok_r(NULL, "\n", &save)) {
+    char f[8][64];
+    if (line[0] == '#' || strncmp(line, "algorithm,", 10) == 0)
+      continue;
+    CHECK(sscanf(line, "%63[^,],%63[^,],%63[^,],%63[^,],%63[^,],%63[^,],%63[^,]", f[0], f[1], f[2],
+                 f[3], f[4], f[5], f[6]) == 7);
+    key[n] = malloc(512);
+    if (!key[n])
+      break;
+    snprintf(key[n], 512, "%s,%s,%s,%s,%s,%s", f[0], f[2], f[3], f[4], f[5], f[6]);
+    for (k = 0; k < n; ++k)
+      CHECKF(strcmp(key[k], key[n]) != 0, "%s: trial %s twice", path, key[n]);
+    n++;
+  }
+  CHECK_EQ_INT(n, want);
+  for (k = 0; k < n; ++k)
+    free(key[k]);
+  free(key);
+  free(text);
+  snprintf(cmd, sizeof cmd, "%s rank %s >/dev/null", tc_devo_bin(), path);
+  CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+}
+
+/* Two runs of one spec on one results file: started together, one runs every trial and the other
+ * exits 2 at once with one line naming the holder's pid; started while the first runs, the
+ * second refuses while the first goes on. The file ends with each trial once. */
+TEST_CASE(one_writer_per_file)
+{
+  char cmd[2048], *out = NULL, refusal[512];
+  const char *spec = path_in("lock.spec"), *res = path_in("lock.csv");
+  int r1 = -1, r2 = -1, p1 = 0, p2 = 0;
+  long_spec(spec, res);
+  snprintf(cmd, sizeof cmd,
+           "%s experiment %s 2>%s.e1 & p1=$!; %s experiment %s 2>%s.e2 & p2=$!; wait $p1; r1=$?; "
+           "wait $p2; echo $? $r1 $p1 $p2; cat %s.e1 %s.e2",
+           tc_devo_bin(), spec, res, tc_devo_bin(), spec, res, res, res);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && sscanf(out, "%d %d %d %d", &r2, &r1, &p1, &p2) == 4, "%s", out ? out : "");
+  CHECKF((r1 == 0 && r2 == 2) || (r1 == 2 && r2 == 0), "exit codes %d and %d:\n%s", r1, r2, out);
+  snprintf(refusal, sizeof refusal, "devo experiment: %s: in use by process %d ", res,
+           r1 == 2 ? p2 : p1);
+  CHECKF(out && strstr(out, refusal) && strstr(out, "20 trials done (20 now)"), "no '%s' in\n%s",
+         refusal, out ? out : "");
+  free(out);
+  each_trial_once(res, 20);
+  /* a second run while the first is under way: refused, and the first goes on */
+  remove(res);
+  snprintf(cmd, sizeof cmd,
+           "%s experiment %s 2>/dev/null & a=$!; n=0; i=0; while [ $n -lt 5 ] && [ $i -lt 5000 ]; "
+           "do sleep 0.005; i=$((i+1)); n=$(cat %s 2>/dev/null | wc -l); done; "
+           "%s experiment %s 2>&1; b=$?; r=ended; kill -0 $a 2>/dev/null && r=running; wait $a; "
+           "echo \"$b $? $a $r\"",
+           tc_devo_bin(), spec, res, tc_devo_bin(), spec);
+  out = NULL;
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  {
+    const char *last = out ? strrchr(out, '\n') : NULL;
+    char state[16] = "";
+    while (last && last > out && last[-1] != '\n')
+      --last; /* the start of the last line */
+    CHECKF(last && sscanf(last, "%d %d %d %15s", &r2, &r1, &p1, state) == 4 && r2 == 2 && r1 == 0 &&
+               strcmp(state, "running") == 0,
+           "%s", out ? out : "");
+    snprintf(refusal, sizeof refusal, "devo experiment: %s: in use by process %d ", res, p1);
+    CHECKF(out && strstr(out, refusal), "no '%s' in\n%s", refusal, out ? out : "");
+  }
+  free(out);
+  each_trial_once(res, 20);
+  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), spec);
+  /* the refusal, seen again while nothing else runs: none (the lock went with its process) */
+  out = NULL;
+  CHECK_EQ_INT(tc_run(cmd, NULL, &out), 0);
+  CHECKF(out && strstr(out, "20 trials done (0 now)"), "%s", out ? out : "");
+  free(out);
+}
+
+/* kill -9 in the middle of a run, then the same command: the lock died with the process (the
+ * rerun is not refused), the run resumes, and every trial is in the file once. */
+TEST_CASE(kill9_then_resume)
+{
+  char cmd[2048], *out = NULL, *err = NULL;
+  const char *spec = path_in("k9.spec"), *res = path_in("k9.csv");
+  long_spec(spec, res);
+  snprintf(cmd, sizeof cmd,
+           "%s experiment %s 2>/dev/null & a=$!; n=0; i=0; while [ $n -lt 6 ] && [ $i -lt 5000 ]; "
+           "do sleep 0.005; i=$((i+1)); n=$(cat %s 2>/dev/null | wc -l); done; kill -9 $a; "
+           "wait $a; echo $?",
+           tc_devo_bin(), spec, res);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && atoi(out) == 128 + 9, "the run was not killed: %s", out ? out : "");
+  free(out);
+  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, &err), 0);
+  CHECKF(err && strstr(err, "already done, resuming") && !strstr(err, "in use"), "%s",
+         err ? err : "");
+  free(err);
+  each_trial_once(res, 20);
+}
+
+/* A file that holds a trial twice (two runs at once before results files were locked): the run
+ * counts it once and names both rows, since devo rank refuses the file. */
+TEST_CASE(repeated_rows_named)
+{
+  char cmd[1024], *err = NULL, *text;
+  const char *spec = path_in("rep.spec"), *res = path_in("rep.csv");
+  FILE *f;
+  make_spec(spec, res, NULL, 1);
+  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+  text = tc_slurp(res, NULL);
+  f = fopen(res, "a");
+  CHECK(text && f);
+  if (text && f) /* line 3, the first trial, again as line 11 */
+    fwrite(strchr(strchr(text, '\n') + 1, '\n') + 1, 1,
+           (size_t)(strchr(strchr(strchr(text, '\n') + 1, '\n') + 1, '\n') -
+                    strchr(strchr(text, '\n') + 1, '\n')),
+           f);
+  if (f)
+    fclose(f);
+  free(text);
+  CHECK_EQ_INT(tc_run(cmd, NULL, &err), 0);
+  CHECKF(err && strstr(err, ":11: trial de sphere D=10 NP=20 seed 1 cpu again (first at ") &&
+             strstr(err, "rep.csv:3)") && strstr(err, "8 trials done (0 now)"),
+         "%s", err ? err : "");
+  free(err);
+  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), res);
+  tc_expect_refused(cmd, 2, "devo rank: ", "again (first at ");
+}
+
+/* Every option of `devo solve --help` has a spec key (the line below is accepted by the spec
+ * reader: --dry-run exits 0) or a reason not to be one. A new option of devo solve fails this
+ * test until it gets a key here (and in cli_spec.c) or a reason. */
+static const struct {
+  const char *option, *line, *reason; /* line: a spec's lines for the option; "[a]" starts the
+                                         algorithm section */
+} solve_keys[] = {
+    {"--problem", "problems = rastrigin", NULL},
+    {"--dim", "dims = 7", NULL},
+    {"--data-seed", "data_seed = 3", NULL},
+    {"--cec-data", "cec_data = .", NULL},
+    {"--lower", "lower = -90", NULL},
+    {"--upper", "upper = 90 90 90 90 90", NULL},
+    {"--ranges", "ranges = cec2005", NULL},
+    {"--np", "np = 30", NULL},
+    {"--seed", "seeds = 3 9", NULL},
+    {"--max-evals", "budget = 2000", NULL},
+    {"--max-gens", "max_gens = 40", NULL},
+    {"--target", "target = 1e-6", NULL},
+    {"--time-limit", "time_limit = 2", NULL},
+    {"--backend", "backend = cpu gpu", NULL},
+    {"--gpu-design", "backend = gpu gpu-multikernel gpu-naive", NULL},
+    {"--threads", "backend = cpu-ms\nthreads = 2", NULL},
+    {"--f", "[a]f = 0.7", NULL},
+    {"--cr", "[a]cr = 0.2", NULL},
+    {"--bounds", "[a]bounds = reflect", NULL},
+    {"--strategy", "[a]strategy = best2exp", NULL},
+    {"--algorithm", "[a]preset = shade", NULL},
+    {"--jde", "[a]jde = on", NULL},
+    {"--jde-tau1", "[a]preset = jde\njde_tau1 = 0.2", NULL},
+    {"--jde-tau2", "[a]preset = jde\njde_tau2 = 0.2", NULL},
+    {"--jde-fl", "[a]preset = jde\njde_fl = 0.2", NULL},
+    {"--jde-fu", "[a]preset = jde\njde_fu = 0.5", NULL},
+    {"--jde-crl", "[a]preset = jde\njde_cru = 0.5\njde_crl = 0.1", NULL},
+    {"--jde-cru", "[a]preset = jde\njde_cru = 0.5", NULL},
+    {"--gobl", "[a]gobl = 0.1", NULL},
+    {"--pbest", "[a]preset = jade\npbest = 0.1", NULL},
+    {"--archive-rate", "[a]preset = shade\narchive_rate = 2", NULL},
+    {"--memory-size", "[a]preset = shade\nmemory_size = 10", NULL},
+    {"--jade-c", "[a]preset = jade\njade_c = 0.2", NULL},
+    {"--np-min", "[a]preset = lshade\nnp_min = 5", NULL},
+    {"--json", NULL, "the output of one run: a study writes its results CSV (and its trace)"},
+    {"--print-x", NULL, "the output of one run: the results hold each trial's error"},
+    {"--verbose", NULL, "the output of one run: the spec and --dry-run say the configuration"},
+    {"--quiet", NULL, "the output of one run: devo experiment draws its own progress"},
+    {"--help", NULL, "not a setting"},
+    {"--version", NULL, "not a setting"},
+};
+
+TEST_CASE(spec_keys_cover_solve_options)
+{
+  char cmd[1024], *help = NULL, *p, opt[64], text[1024], *out = NULL, spec[256], res[256];
+  const int n = (int)(sizeof solve_keys / sizeof solve_keys[0]);
+  int k, walked = 0;
+  snprintf(spec, sizeof spec, "%s", path_in("keys.spec")); /* path_in's buffers rotate */
+  snprintf(res, sizeof res, "%s", path_in("keys.csv"));
+  snprintf(cmd, sizeof cmd, "%s solve --help", tc_devo_bin());
+  CHECK_EQ_INT(tc_run(cmd, &help, NULL), 0);
+  for (p = help ? strstr(help, "--") : NULL; p; p = strstr(p + 2, "--")) {
+    size_t len = 2;
+    while (p[len] == '-' || (p[len] >= 'a' && p[len] <= 'z') || (p[len] >= '0' && p[len] <= '9'))
+      ++len;
+    if (len == 2 || len >= sizeof opt)
+      continue;
+    memcpy(opt, p, len);
+    opt[len] = 0;
+    for (k = 0; k < n && strcmp(solve_keys[k].option, opt) != 0; ++k)
+      ;
+    CHECKF(k < n, "devo solve %s has no spec key and no reason in test_experiment.c", opt);
+    if (k == n || !solve_keys[k].line)
+      continue;
+    /* the key's lines on the grid of a spec that does not set them otherwise */
+    {
+      const char *line = solve_keys[k].line, *algo = strncmp(line, "[a]", 3) == 0 ? line + 3 : "";
+      const char *grid = algo[0] ? "" : line;
+      snprintf(text, sizeof text, "output = %s\n%s%s%s%s%s\n[algorithm a]\n%s\n", res,
+               strstr(grid, "problems") ? "" : "problems = sphere\n",
+               strstr(grid, "dims") ? "" : "dims = 5\n", strstr(grid, "seeds") ? "" : "seeds = 1\n",
+               strstr(grid, "budget") ? "" : "budget = 1000\n", grid, algo);
+    }
+    write_file(spec, text);
+    snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run", tc_devo_bin(), spec);
+    out = NULL;
+    CHECKF(tc_run(cmd, NULL, &out) == 0, "%s: the spec key is refused: %s\n%s", opt, out ? out : "",
+           text);
+    free(out);
+    walked++;
+  }
+  CHECK(walked >= 30);
+  free(help);
+}
+
+/* The box keys (ranges, lower, upper as one value or one per coordinate) and max_gens give the
+ * trial that devo solve gives with --ranges, --lower, --upper and --max-gens: the same error,
+ * evaluations and stop, bit for bit; a bad box is refused with the key's line. */
+TEST_CASE(box_keys_equal_solve)
+{
+  char text[1024];
+  const char *spec = path_in("box.spec"), *res = path_in("box.csv");
+  snprintf(text, sizeof text,
+           "output = %s\nproblems = rastrigin\ndims = 3\nnp = 20\nseeds = 4\nbudget = 5000\n"
+           "max_gens = 60\nranges = cec2005\nlower = -5, -4.5, -4\n[algorithm de]\n"
+           "bounds = clip\n",
+           res);
+  row_equals_solve(spec, res, text, "\nde,bounds=clip,rastrigin,3,20,4,cpu,1,",
+                   "--problem rastrigin --dim 3 --np 20 --seed 4 --max-evals 5000 --max-gens 60 "
+                   "--ranges cec2005 --lower=-5,-4.5,-4 --bounds clip");
+  /* one box for every coordinate, and the upper side alone */
+  snprintf(text, sizeof text,
+           "output = %s\nproblems = sphere\ndims = 4\nnp = 20\nseeds = 2\nbudget = 3000\n"
+           "upper = 60\n[algorithm de]\n",
+           res);
+  remove(res);
+  row_equals_solve(spec, res, text, "\nde,,sphere,4,20,2,cpu,1,",
+                   "--problem sphere --dim 4 --np 20 --seed 2 --max-evals 3000 --upper 60");
+  refused_at("lower = -1 -2", 6, "lower: 2 values, but D = 5");
+  refused_at("upper = x", 6, "upper: 'x' is not a finite number");
+  refused_at("ranges = cec2013", 6, "ranges: unknown value 'cec2013'");
+  refused_at("lower = 10", 6, "excludes the optimum of sphere");
+  refused_at("max_gens = 0", 6, "max_gens");
+  refused_at("backend = gpu\nlower = -100 -90 -80 -70 -60", 7, "per-coordinate bounds run on");
+}
+
 int main(int argc, char **argv)
 {
   static const tc_case cases[] = {TC(spec_errors),
+                                  TC(one_writer_per_file),
+                                  TC(kill9_then_resume),
+                                  TC(repeated_rows_named),
+                                  TC(spec_keys_cover_solve_options),
+                                  TC(box_keys_equal_solve),
                                   TC(variant_keys_equal_solve),
                                   TC(resume_after_cut_row),
                                   TC(resume_after_sigint),
@@ -461,7 +813,8 @@ int main(int argc, char **argv)
                                   TC(master_slave_equals_cpu),
                                   TC(progress_bar_and_lines),
                                   TC(dry_run_and_protocol),
-                                  TC(naive_backend)};
+                                  TC(naive_backend),
+                                  TC(resume_reads_csv)};
   int rc = tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
   char cmd[128];
   if (dir[0]) {

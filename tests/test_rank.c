@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_rank.c: `devo rank` against SciPy 1.10 (Debian python3-scipy) on fixed data: U-scores,
  * two-sided Mann-Whitney U (exact and normal, with ties), Friedman chi-square, p and mean ranks;
- * bad rows refused with file:row (exit 2).
+ * bad rows refused with file:row (exit 2); the results read as CSV (quoting, CRLF).
  *
  * How the expected values were made: the results files below are written from the arrays of
  * this file; SciPy ranked the same trials by a number that orders them as devo rank does,
@@ -253,9 +253,9 @@ TEST_CASE(friedman_against_scipy)
   free(out);
 }
 
-/* A file whose line 4 is `bad` (after the comment, the header and one good row) is refused with
- * file:4 and word. */
-static void bad_row(const char *bad, const char *word)
+/* A file whose lines from 4 on are `bad` (after the comment, the header and one good row) is
+ * refused with file:at: and word. */
+static void bad_row_at(const char *bad, const char *at, const char *word)
 {
   const char *path = path_in("bad.csv");
   char cmd[512], prefix[300];
@@ -268,8 +268,13 @@ static void bad_row(const char *bad, const char *word)
   fprintf(f, "%s", bad);
   fclose(f);
   snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), path);
-  snprintf(prefix, sizeof prefix, "devo rank: %s:4:", path);
+  snprintf(prefix, sizeof prefix, "devo rank: %s:%s:", path, at);
   tc_expect_refused(cmd, 2, prefix, word);
+}
+
+static void bad_row(const char *bad, const char *word)
+{
+  bad_row_at(bad, "4", word);
 }
 
 TEST_CASE(bad_rows_refused)
@@ -285,7 +290,7 @@ TEST_CASE(bad_rows_refused)
   bad_row("b,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,soon,DEVO_EVAL_LIMIT,,\n", "time 'soon'");
   bad_row("b,f=0.5,p1,10,0,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "np '0'");
   bad_row(",f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "empty");
-  bad_row("\"b\",f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "quoted");
+  bad_row("b\"x,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "malformed CSV");
   bad_row("b,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,", "unfinished");
   /* an algorithm without trials on a function: the file and both are named */
   path = path_in("gap.csv");
@@ -358,17 +363,231 @@ TEST_CASE(models_table)
   free(out);
 }
 
+/* The file at src copied to dst with every `from` replaced by `to`. */
+static void copy_edit(const char *src, const char *dst, const char *from, const char *to)
+{
+  char *text = tc_slurp(src, NULL), *p, *q;
+  FILE *f = fopen(dst, "w");
+  CHECK(text && f);
+  if (!text || !f) {
+    free(text);
+    if (f)
+      fclose(f);
+    return;
+  }
+  for (p = text; (q = strstr(p, from)) != NULL; p = q + strlen(from)) {
+    fwrite(p, 1, (size_t)(q - p), f);
+    fputs(to, f);
+  }
+  fputs(p, f);
+  fclose(f);
+  free(text);
+}
+
+/* The results are CSV as libcsv reads it: CRLF line ends give the same ranking as LF, a quoted
+ * algorithm name may hold a comma (and comes out quoted in the CSV output), a quoted field may
+ * span lines, and the rows after it are still named by their physical line. */
+TEST_CASE(csv_quoting_and_line_ends)
+{
+  const char *set1 = write_set1(), *crlf = path_in("crlf.csv"), *quoted = path_in("quoted.csv");
+  char cmd[512], *lf_out = NULL, *out = NULL, *q_out = NULL, *md_out = NULL;
+  snprintf(cmd, sizeof cmd, "%s rank %s --format csv", tc_devo_bin(), set1);
+  CHECK_EQ_INT(tc_run(cmd, &lf_out, NULL), 0);
+  copy_edit(set1, crlf, "\n", "\r\n");
+  snprintf(cmd, sizeof cmd, "%s rank %s --format csv", tc_devo_bin(), crlf);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(lf_out && out && strcmp(lf_out, out) == 0, "CRLF:\n%s\nLF:\n%s", out, lf_out);
+  free(out);
+  copy_edit(set1, quoted, "\nb,", "\n\"b,2\",");
+  snprintf(cmd, sizeof cmd, "%s rank %s --format csv", tc_devo_bin(), quoted);
+  CHECK_EQ_INT(tc_run(cmd, &q_out, NULL), 0);
+  if (q_out && lf_out) {
+    const double u = value(lf_out, "uscore,p1,b,,u"), r = value(lf_out, "uscore,total,b,,rank");
+    const double p = value(lf_out, "mwu,p3,a,b,p"), m = value(lf_out, "friedman,,b,,mean_rank");
+    EXPECT(q_out, "uscore,p1,\"b,2\",,u", u);
+    EXPECT(q_out, "uscore,total,\"b,2\",,rank", r);
+    EXPECT(q_out, "mwu,p3,a,\"b,2\",p", p);
+    EXPECT(q_out, "friedman,,\"b,2\",,mean_rank", m);
+    CHECK(strstr(q_out, "\nuscore,p1,b,") == NULL);
+  }
+  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), quoted);
+  CHECK_EQ_INT(tc_run(cmd, &md_out, NULL), 0);
+  CHECKF(md_out && strstr(md_out, "| b,2 |"), "%s", md_out ? md_out : "");
+  /* a missing column names the row, with CRLF too */
+  bad_row("a,f=0.5,p1,10,20,2,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,\r\n",
+          "14 fields, the header has 15");
+  /* a quoted name over lines 4 and 5: the short row after it is line 6 */
+  bad_row_at("\"b\nc\",f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n"
+             "b,f=0.5,p1,10,20,2,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT\n",
+             "6", "13 fields");
+  /* a quote left open names where the input ends */
+  bad_row_at("\"b,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "5:1",
+             "inside a quoted field (of the row of line 4)");
+  free(lf_out);
+  free(q_out);
+  free(md_out);
+}
+
+/* Markdown: the U-scores, Friedman and the count of the pairs' results by default; every test
+ * with --pairs (set 1: 3 pairs on 3 functions), whose rows the counts agree with. */
 TEST_CASE(markdown_output)
 {
   char cmd[512], *out = NULL;
-  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), write_set1());
+  const char *set1 = write_set1();
+  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), set1);
   CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
   CHECKF(out && strstr(out, "| c | 179.5 (1) | 178.5 (1) | 63 (1) | 421 | 1 |") &&
-             strstr(out, "| p3 | a | b | 28 | 5 x 7 | 0.1061 | exact | - |") &&
-             strstr(out, "| p1 | b | c | 2.5 | 10 x 10 | 0.0003696 | normal | c |") &&
-             strstr(out, "chi2 = 6, df = 2, p = 0.04979"),
+             strstr(out, "chi2 = 6, df = 2, p = 0.04979") &&
+             strstr(out, "## Mann-Whitney U, two-sided, per function: 9 tests") &&
+             strstr(out, "| algorithm | better | no difference | worse |") &&
+             strstr(out, "Every test: --pairs.") && !strstr(out, "| p3 | a | b |"),
          "%s", out);
   free(out);
+  snprintf(cmd, sizeof cmd, "%s rank %s --pairs", tc_devo_bin(), set1);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, "| p3 | a | b | 28 | 5 x 7 | 0.1061 | exact | - |") &&
+             strstr(out, "| p1 | b | c | 2.5 | 10 x 10 | 0.0003696 | normal | c |") &&
+             strstr(out, "chi2 = 6, df = 2, p = 0.04979") && !strstr(out, "Every test: --pairs."),
+         "%s", out);
+  if (out) { /* the summary counts the table's rows: each test once for each of its two sides */
+    int better[3] = {0}, same[3] = {0}, worse[3] = {0}, k, n = 0;
+    char want[128];
+    const char *p = strstr(out, "|---|---|---|---:|---:|---:|---|---|\n");
+    char f[16], a[16], b[16], m[16], best[16];
+    double u, pv;
+    int na, nb;
+    while (p && (p = strchr(p, '\n')) &&
+           sscanf(p + 1, "| %15s | %15s | %15s | %lf | %d x %d | %lf | %15s | %15s |", f, a, b, &u,
+                  &na, &nb, &pv, m, best) == 9) {
+      const int i = a[0] - 'a', j = b[0] - 'a';
+      if (best[0] == '-')
+        same[i]++, same[j]++;
+      else
+        better[best[0] - 'a']++, worse[best[0] - 'a' == i ? j : i]++;
+      n++;
+      p++;
+    }
+    CHECK_EQ_INT(n, 9);
+    for (k = 0; k < 3; ++k) {
+      snprintf(want, sizeof want, "| %c | %d | %d | %d |", 'a' + k, better[k], same[k], worse[k]);
+      CHECKF(strstr(out, want) != NULL, "no summary row %s in\n%s", want, out);
+    }
+  }
+  free(out);
+  /* --pairs is the Markdown of a ranking: not with --models */
+  snprintf(cmd, sizeof cmd, "%s rank %s --pairs --models", tc_devo_bin(), set1);
+  tc_expect_refused(cmd, 2, "devo rank: --pairs", "--models");
+}
+
+/* The heading says how the trials that reached the target were ordered, under each --tiebreak;
+ * the U-scores follow it (set 1's p2: times and evaluations order the trials differently when
+ * the evaluations column is rewritten). */
+TEST_CASE(headings_follow_tiebreak)
+{
+  char cmd[512], *out = NULL;
+  const char *set1 = write_set1();
+  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), set1);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, "reached the target rank above the others, by time; the others by "
+                            "error."),
+         "%s", out);
+  free(out);
+  snprintf(cmd, sizeof cmd, "%s rank %s --tiebreak time", tc_devo_bin(), set1);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, ", by time; the others by error."), "%s", out);
+  free(out);
+  snprintf(cmd, sizeof cmd, "%s rank %s --tiebreak evals", tc_devo_bin(), set1);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, ", by evaluations (--tiebreak evals); the others by error.") &&
+             !strstr(out, "by time"),
+         "%s", out);
+  free(out);
+}
+
+/* The rows of set 1 (after its two header lines) split into two part files, each with the
+ * header; first_line replaces the hash line of the second part when not NULL. */
+static void split_set1(const char *a, const char *b, int at, const char *first_line)
+{
+  char *text = tc_slurp(write_set1(), NULL), *line, *save = NULL;
+  FILE *fa = fopen(a, "w"), *fb = fopen(b, "w");
+  int n = 0;
+  CHECK(text && fa && fb);
+  for (line = text ? strtok_r(text, "\n", &save) : NULL; fa && fb && line;
+       line = strtok_r(NULL, "\n", &save), ++n) {
+    if (n == 0) {
+      fprintf(fa, "%s\n", line);
+      fprintf(fb, "%s\n", first_line ? first_line : line);
+    } else if (n == 1) {
+      fprintf(fa, "%s\n", line);
+      fprintf(fb, "%s\n", line);
+    } else
+      fprintf(n - 2 < at ? fa : fb, "%s\n", line);
+  }
+  if (fa)
+    fclose(fa);
+  if (fb)
+    fclose(fb);
+  free(text);
+}
+
+/* A trial twice (same algorithm, NP, backend, problem, D, seed) is refused naming both rows; the
+ * parts of one study (the same spec hash) rank as the whole file; a part of another spec, or one
+ * that names no spec, is refused naming the files. */
+TEST_CASE(repeats_and_parts)
+{
+  const char *whole = write_set1();
+  char a[256], b[256], dup[256], cmd[1024], prefix[600], *one = NULL, *two = NULL;
+  FILE *f;
+  snprintf(a, sizeof a, "%s", path_in("part-a.csv"));
+  snprintf(b, sizeof b, "%s", path_in("part-b.csv"));
+  snprintf(dup, sizeof dup, "%s", path_in("dup.csv"));
+  /* b's seed 3 on p1 (line 30) again as the last line, 81 */
+  {
+    char *text = tc_slurp(whole, NULL);
+    f = fopen(dup, "w");
+    CHECK(text && f);
+    if (text && f) {
+      fputs(text, f);
+      row(f, "b", "p1", 3, 0.125, NO);
+    }
+    if (f)
+      fclose(f);
+    free(text);
+  }
+  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), dup);
+  snprintf(prefix, sizeof prefix,
+           "devo rank: %s:81: trial b p1 D=10 NP=20 seed 3 cpu again (first at %s:30)", dup, dup);
+  tc_expect_refused(cmd, 2, prefix, "a trial twice");
+  /* every row twice: refused, not ranked as half as many trials */
+  snprintf(cmd, sizeof cmd, "%s rank %s %s", tc_devo_bin(), whole, whole);
+  snprintf(prefix, sizeof prefix,
+           "devo rank: %s:3: trial a p1 D=10 NP=20 seed 1 cpu again (first at %s:3)", whole, whole);
+  tc_expect_refused(cmd, 2, prefix, "twice");
+  /* two parts of one study: the ranking of the whole */
+  split_set1(a, b, 40, NULL);
+  snprintf(cmd, sizeof cmd, "%s rank %s --format csv", tc_devo_bin(), whole);
+  CHECK_EQ_INT(tc_run(cmd, &one, NULL), 0);
+  snprintf(cmd, sizeof cmd, "%s rank %s %s --format csv", tc_devo_bin(), a, b);
+  CHECK_EQ_INT(tc_run(cmd, &two, NULL), 0);
+  CHECKF(one && two && strcmp(one, two) == 0, "parts:\n%s\nwhole:\n%s", two, one);
+  free(one);
+  free(two);
+  snprintf(cmd, sizeof cmd, "%s rank %s %s", tc_devo_bin(), a, b);
+  CHECK_EQ_INT(tc_run(cmd, &two, NULL), 0);
+  snprintf(prefix, sizeof prefix, "# Ranking of %s, %s\n\n3 algorithms, 3 functions, 78 trials.", a,
+           b);
+  CHECKF(two && strstr(two, prefix), "%s", two);
+  free(two);
+  /* a part written by another spec */
+  split_set1(a, b, 40, "# devo experiment 0.1.0 spec=other hash=00000000000000ff");
+  snprintf(cmd, sizeof cmd, "%s rank %s %s", tc_devo_bin(), a, b);
+  snprintf(prefix, sizeof prefix, "devo rank: %s and %s are not parts of one study", a, b);
+  tc_expect_refused(cmd, 2, prefix, "hash 0000000000000000 and 00000000000000ff");
+  /* a part that names no spec (a CSV without devo experiment's first line) */
+  split_set1(a, b, 40, "# made by hand");
+  snprintf(prefix, sizeof prefix, "devo rank: %s:1: no '# devo experiment ... hash=' first line",
+           b);
+  tc_expect_refused(cmd, 2, prefix, "parts of a study");
 }
 
 int main(int argc, char **argv)
@@ -376,7 +595,8 @@ int main(int argc, char **argv)
   static const tc_case cases[] = {
       TC(uscore_against_scipy),   TC(mannwhitney_against_scipy), TC(mannwhitney_normal_no_ties),
       TC(friedman_against_scipy), TC(bad_rows_refused),          TC(models_table),
-      TC(markdown_output)};
+      TC(markdown_output),        TC(csv_quoting_and_line_ends), TC(headings_follow_tiebreak),
+      TC(repeats_and_parts)};
   int rc = tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
   char cmd[128];
   if (dir[0]) {

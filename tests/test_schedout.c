@@ -244,7 +244,17 @@ TEST_CASE(source_names)
   CHECK(strcmp(devo_schedule_source_name(DEVO_SCHED_FROM_DE_LS), "de+ls") == 0);
   CHECK(strcmp(devo_schedule_source_name(DEVO_SCHED_FROM_ILS), "ils") == 0);
   CHECK(strcmp(devo_schedule_source_name(DEVO_SCHED_FROM_IG), "ig") == 0);
-  CHECK(devo_schedule_source_name(-1) == NULL && devo_schedule_source_name(6) == NULL);
+  CHECK(strcmp(devo_schedule_source_name(DEVO_SCHED_FROM_ENUMERATION), "enumeration") == 0);
+  CHECK(devo_schedule_source_name(-1) == NULL && devo_schedule_source_name(7) == NULL);
+  CHECK(strcmp(devo_schedule_search_name(DEVO_SEARCH_AUTO), "auto") == 0);
+  CHECK(strcmp(devo_schedule_search_name(DEVO_SEARCH_PIPELINE), "pipeline") == 0);
+  CHECK(strcmp(devo_schedule_search_name(DEVO_SEARCH_IG), "ig") == 0);
+  CHECK(strcmp(devo_schedule_search_name(DEVO_SEARCH_GPU_LS), "gpu-ls") == 0);
+  CHECK(devo_schedule_search_name(-1) == NULL && devo_schedule_search_name(4) == NULL);
+  CHECK(strcmp(devo_status_name(DEVO_OPTIMAL), "DEVO_OPTIMAL") == 0);
+  CHECK(strcmp(devo_status_name(DEVO_GAP_REACHED), "DEVO_GAP_REACHED") == 0);
+  CHECK(strcmp(devo_status_name(DEVO_ENUMERATED), "DEVO_ENUMERATED") == 0);
+  CHECK(DEVO_OPTIMAL > 0 && DEVO_GAP_REACHED > 0 && DEVO_ENUMERATED > 0);
 }
 
 /* Every double the writer prints reads back bit for bit (cJSON's own printer changed 18% of
@@ -443,7 +453,8 @@ static const char *write_named(void)
 }
 
 /* --format csv: a header, one row per task with its name, machine name, start and finish, as
- * the library's timeline gives them; --out - is standard output. */
+ * the library's timeline gives them; --out - is standard output. The summary beside it carries
+ * the lower bound and the gap; this instance (3^4 assignments) is solved by enumeration. */
 TEST_CASE(cli_csv_output)
 {
   const char *path = write_named();
@@ -457,7 +468,10 @@ TEST_CASE(cli_csv_output)
     CHECK(out && strncmp(out, "task,machine,start,finish\n", 26) == 0);
     CHECK(out && strstr(out, "\n\"say \"\"hi\"\"\",") != NULL);
     CHECK(out && strstr(out, "\n\xC3\xA9tude,") != NULL);
-    CHECK(err && strstr(err, "stop         DEVO_TIME_LIMIT") != NULL);
+    CHECK(err && strstr(err, "stop         DEVO_ENUMERATED") != NULL);
+    CHECK(err && strstr(err, "\nlower bound  ") != NULL);
+    CHECK(err && strstr(err, "\ngap          0 (at most 0% above the optimum)\n") != NULL);
+    CHECK(err && strstr(err, "\nsearch       none\n") != NULL);
     if (out) { /* every row: a known task, a known machine, finish = start + its time */
       static const char *const tn[4] = {"render", "\"say \"\"hi\"\"\"", "compile", "\xC3\xA9tude"};
       static const char *const mn[3] = {"node-a", "node-b", "\"gpu, big\""};
@@ -494,7 +508,8 @@ TEST_CASE(cli_csv_output)
 }
 
 /* --json: parses; names and escapes survive; machines' loads, completions and counts agree with
- * the schedule; the version, seed, limit, stop reason and deadline are there. */
+ * the schedule; the version, seed, limit, stop reason, bound and deadline are there: on this
+ * tiny instance the enumeration's optimum is the bound, and the gap is 0. */
 TEST_CASE(cli_json_output)
 {
   const char *path = write_named();
@@ -512,7 +527,11 @@ TEST_CASE(cli_json_output)
     CHECK(strcmp(cJSON_GetObjectItemCaseSensitive(j, "version")->valuestring, devo_version()) == 0);
     CHECK(cJSON_GetObjectItemCaseSensitive(j, "seed")->valuedouble == 7);
     CHECK(cJSON_GetObjectItemCaseSensitive(j, "time_limit")->valuedouble == 0.1);
-    CHECK(strcmp(cJSON_GetObjectItemCaseSensitive(j, "stop")->valuestring, "DEVO_TIME_LIMIT") == 0);
+    CHECK(strcmp(cJSON_GetObjectItemCaseSensitive(j, "stop")->valuestring, "DEVO_ENUMERATED") == 0);
+    CHECK(cJSON_GetObjectItemCaseSensitive(j, "lower_bound")->valuedouble ==
+          cJSON_GetObjectItemCaseSensitive(j, "objective")->valuedouble);
+    CHECK(cJSON_GetObjectItemCaseSensitive(j, "gap")->valuedouble == 0.0);
+    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "search")));
     CHECK(cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(j, "deadline_met")));
     CHECK(cJSON_GetArraySize(sched) == 4 && cJSON_GetArraySize(pm) == 3);
     CHECK(

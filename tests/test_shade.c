@@ -969,7 +969,7 @@ TEST_CASE(cli_reports_shade)
   CHECK(out && strstr(out, "\"algorithm\":\"lshade\"") &&
         strstr(out, "\"strategy\":\"currenttopbest1bin\""));
   CHECK(out && strstr(out, "\"shade\":{\"pbest\":0.11,\"archive_rate\":2.6,\"memory_size\":6,"
-                           "\"np_min\":4}"));
+                           "\"np_min\":4,\"f_range\":[0,1],\"cr_range\":[0,1],"));
   CHECK(out && strstr(out, "\"np\":90")); /* 18 x 5 */
   free(out);
   out = NULL;

@@ -455,6 +455,41 @@ TEST_CASE(user_objective)
   devo_problem_destroy(p);
 }
 
+/* devo_problem_set_user_batch: with a batch of NP and one thread the objective sees one call
+ * per generation (plus one for the initial population), each with NP vectors; the result is the
+ * same bits as devo's own batching; bad values and other problems are refused. */
+TEST_CASE(user_batch_whole_generation)
+{
+  devo_problem *p = NULL, *q = NULL;
+  devo_solver *s;
+  int calls = 0, k;
+  double best[2], x[2][8];
+  CHECK(devo_problem_create(&p, NULL) == DEVO_OK);
+  CHECK(devo_problem_set_user_batch(p, 40) == DEVO_E_STATE); /* not a user objective yet */
+  CHECK(devo_problem_set_user(p, 8, -5.0, 5.0, user_sphere, &calls) == DEVO_OK);
+  CHECK(devo_problem_set_user_batch(p, -1) == DEVO_E_INVALID);
+  CHECK(devo_problem_set_user_batch(p, 10000001) == DEVO_E_INVALID);
+  for (k = 0; k < 2; ++k) {
+    CHECK(devo_problem_set_user_batch(p, k ? 300 : 0) == DEVO_OK);
+    calls = 0;
+    s = solver(p, 300, 0.5, 0.9, 4);
+    CHECK(devo_solver_set_threads(s, 1) == DEVO_OK);
+    CHECK(devo_solver_set_max_generations(s, 20) == DEVO_OK);
+    CHECK(devo_solve(s) == DEVO_GEN_LIMIT);
+    CHECK(devo_solver_best(s, &best[k], x[k]) == DEVO_OK);
+    devo_solver_destroy(s);
+    /* devo's own batches hold at most 256 vectors: two calls per generation of 300 */
+    CHECKF(k ? calls == 21 : calls >= 42, "batch %d: %d calls for 20 generations and the start",
+           k ? 300 : 0, calls);
+  }
+  CHECK(best[0] == best[1] && memcmp(x[0], x[1], sizeof x[0]) == 0);
+  CHECK(devo_problem_create(&q, NULL) == DEVO_OK);
+  CHECK(devo_problem_set_builtin(q, "sphere", 4, 1, NULL) == DEVO_OK);
+  CHECK(devo_problem_set_user_batch(q, 10) == DEVO_E_STATE);
+  devo_problem_destroy(q);
+  devo_problem_destroy(p);
+}
+
 TEST_CASE(bound_rules_keep_population_inside)
 {
   devo_problem *p = make("rastrigin", 12);
@@ -734,6 +769,248 @@ TEST_CASE(target_rule_inclusive)
   devo_problem_destroy(p);
 }
 
+/* ---- per-coordinate bounds (devo_problem_set_bounds) ------------------------------------- */
+
+/* A sum of the coordinates: every minimum sits on the lower corner, so the search pushes mutants
+ * out of the box below on every coordinate. */
+static int user_sum(void *ud, const double *x, size_t n, size_t dim, double *f)
+{
+  size_t i, j;
+  (void)ud;
+  for (i = 0; i < n; ++i) {
+    double s = 0.0;
+    for (j = 0; j < dim; ++j)
+      s += x[i * dim + j];
+    f[i] = s;
+  }
+  return 0;
+}
+
+/* Six boxes that do not overlap, of widths from 0.5 to 16: a run that used one box for every
+ * coordinate (the enclosing one, or the first) would leave some of them. */
+#define CB_D 6
+static void coord_box(double *lo, double *hi)
+{
+  int j;
+  for (j = 0; j < CB_D; ++j) {
+    lo[j] = 100.0 * j - 50.0;
+    hi[j] = lo[j] + ldexp(0.5, j);
+  }
+}
+
+/* Validation: each refusal names the coordinate, and leaves the problem as it was. */
+TEST_CASE(coord_bounds_rejected)
+{
+  devo_problem *p = NULL, *q = NULL;
+  devo_etc *e = NULL;
+  double lo[CB_D], hi[CB_D], got_lo[CB_D], got_hi[CB_D], l1, h1, o[4];
+  const double bad[][2] = {
+      {(double)NAN, 1.0}, {-1.0, (double)INFINITY}, {2.0, 2.0}, {3.0, -3.0}, {-1e308, 1e308}};
+  int k, j;
+  tc_fail_alloc fa = {0, 0, 0, 0};
+  devo_allocator al = tc_fail_allocator(&fa);
+  coord_box(lo, hi);
+  CHECK(devo_problem_set_bounds(NULL, lo, hi) == DEVO_E_INVALID);
+  CHECK(devo_problem_create(&p, NULL) == DEVO_OK);
+  CHECK(devo_problem_set_bounds(p, lo, hi) == DEVO_E_STATE); /* not configured */
+  CHECK(devo_problem_bounds_vec(p, got_lo, got_hi) == DEVO_E_STATE);
+  CHECK(devo_problem_set_user(p, CB_D, -1.0, 1.0, user_sum, NULL) == DEVO_OK);
+  CHECK(devo_problem_set_bounds(p, NULL, hi) == DEVO_E_INVALID);
+  CHECK(devo_problem_set_bounds(p, lo, NULL) == DEVO_E_INVALID);
+  for (k = 0; k < (int)(sizeof bad / sizeof bad[0]); ++k) {
+    double blo[CB_D], bhi[CB_D];
+    memcpy(blo, lo, sizeof lo);
+    memcpy(bhi, hi, sizeof hi);
+    blo[k] = bad[k][0];
+    bhi[k] = bad[k][1];
+    char want[32];
+    snprintf(want, sizeof want, "coordinate %d", k);
+    CHECK(devo_problem_set_bounds(p, blo, bhi) == DEVO_E_INVALID);
+    CHECKF(strstr(devo_problem_errmsg(p), want) != NULL, "case %d: %s", k, devo_problem_errmsg(p));
+    CHECK(devo_problem_bounds_vec(p, got_lo, got_hi) == DEVO_OK); /* unchanged: [-1, 1] */
+    for (j = 0; j < CB_D; ++j)
+      CHECK(got_lo[j] == -1.0 && got_hi[j] == 1.0);
+  }
+  /* accepted: copied, read back, the enclosing box from the scalar getter */
+  CHECK(devo_problem_set_bounds(p, lo, hi) == DEVO_OK);
+  lo[0] = hi[0] = 7.0; /* the caller's arrays are not kept */
+  CHECK(devo_problem_bounds_vec(p, got_lo, got_hi) == DEVO_OK);
+  coord_box(lo, hi);
+  CHECK(memcmp(got_lo, lo, sizeof lo) == 0 && memcmp(got_hi, hi, sizeof hi) == 0);
+  CHECK(devo_problem_bounds(p, &l1, &h1) == DEVO_OK && l1 == lo[0] && h1 == hi[CB_D - 1]);
+  /* a built-in problem: the optimum must stay inside, coordinate by coordinate */
+  q = make("sphere", 4);
+  CHECK(devo_problem_optimum(q, o) == DEVO_OK);
+  {
+    double qlo[4], qhi[4];
+    for (j = 0; j < 4; ++j) {
+      qlo[j] = o[j] - 1.0 - j;
+      qhi[j] = o[j] + 0.5;
+    }
+    qhi[2] = o[2] - 0.25; /* coordinate 2 excludes it */
+    CHECK(devo_problem_set_bounds(q, qlo, qhi) == DEVO_E_INVALID);
+    CHECKF(strstr(devo_problem_errmsg(q), "coordinate 2") &&
+               strstr(devo_problem_errmsg(q), "optimum"),
+           "%s", devo_problem_errmsg(q));
+    qhi[2] = o[2] + 0.25;
+    CHECK(devo_problem_set_bounds(q, qlo, qhi) == DEVO_OK);
+    /* devo_problem_set_box gives every coordinate one box again */
+    CHECK(devo_problem_set_box(q, -90.0, 90.0) == DEVO_OK);
+    CHECK(devo_problem_bounds_vec(q, qlo, qhi) == DEVO_OK);
+    for (j = 0; j < 4; ++j)
+      CHECK(qlo[j] == -90.0 && qhi[j] == 90.0);
+  }
+  devo_problem_destroy(q);
+  /* an ETC problem's box is its decoding */
+  q = tc_small_problem(2, &e);
+  CHECK(devo_problem_set_bounds(q, lo, hi) == DEVO_E_INVALID);
+  devo_problem_destroy(q);
+  devo_etc_destroy(e);
+  /* out of memory: refused, nothing changed, nothing leaked */
+  q = NULL;
+  CHECK(devo_problem_create(&q, &al) == DEVO_OK);
+  CHECK(devo_problem_set_user(q, CB_D, -1.0, 1.0, user_sum, NULL) == DEVO_OK);
+  fa.fail_at = fa.calls + 1;
+  CHECK(devo_problem_set_bounds(q, lo, hi) == DEVO_E_NOMEM);
+  CHECK(devo_problem_bounds(q, &l1, &h1) == DEVO_OK && l1 == -1.0 && h1 == 1.0);
+  devo_problem_destroy(q);
+  CHECK(fa.live == 0);
+  devo_problem_destroy(p);
+}
+
+/* The GPU backend takes one box for every coordinate: refused with per-coordinate bounds (before
+ * any device is looked for, so in every build), auto runs them on the CPU. */
+TEST_CASE(coord_bounds_backends)
+{
+  devo_problem *p = make("sphere", CB_D);
+  devo_solver *s;
+  devo_stats st;
+  double lo[CB_D], hi[CB_D];
+  int j;
+  CHECK(devo_problem_optimum(p, lo) == DEVO_OK);
+  for (j = 0; j < CB_D; ++j) { /* boxes of several widths around the optimum */
+    hi[j] = lo[j] + ldexp(1.0, j);
+    lo[j] -= 1.0;
+  }
+  CHECK(devo_problem_set_bounds(p, lo, hi) == DEVO_OK);
+  s = solver(p, 20, 0.5, 0.9, 1);
+  CHECK(devo_solver_set_max_generations(s, 5) == DEVO_OK);
+  CHECK(devo_solver_set_backend(s, DEVO_BACKEND_GPU) == DEVO_OK);
+  CHECK(devo_solve(s) == DEVO_E_INVALID);
+  CHECKF(strstr(devo_solver_errmsg(s), "per-coordinate bounds"), "%s", devo_solver_errmsg(s));
+  CHECK(devo_solver_set_backend(s, DEVO_BACKEND_AUTO) == DEVO_OK);
+  CHECK(devo_solve(s) == DEVO_GEN_LIMIT);
+  CHECK(devo_solver_stats(s, &st) == DEVO_OK && st.backend == DEVO_BACKEND_CPU);
+  devo_solver_destroy(s);
+  devo_problem_destroy(p);
+}
+
+/* Every vector of the initial population inside its coordinate's box, spread over it; every
+ * vector of the final population and the best inside, for every bound rule and every family of
+ * trial code (plain rand1bin, a variant with the binomial and with the exponential crossover and
+ * GOBL's opposites, SHADE); the same bits on 1 and 3 threads. */
+TEST_CASE(coord_bounds_respected)
+{
+  enum { NP = 40 };
+  static const char *const algos[] = {"de", "jde", "gojde", "shade"};
+  devo_problem *p = NULL;
+  double lo[CB_D], hi[CB_D], pop[2][NP * CB_D], best[CB_D];
+  int rule, a, t, i, j;
+  coord_box(lo, hi);
+  CHECK(devo_problem_create(&p, NULL) == DEVO_OK);
+  CHECK(devo_problem_set_user(p, CB_D, -1.0, 1.0, user_sum, NULL) == DEVO_OK);
+  CHECK(devo_problem_set_bounds(p, lo, hi) == DEVO_OK);
+  { /* the initial population alone */
+    devo_solver *s = solver(p, NP, 0.5, 0.9, 3);
+    CHECK(devo_solver_set_max_evals(s, NP) == DEVO_OK);
+    CHECK(devo_solve(s) == DEVO_EVAL_LIMIT);
+    CHECK(devo_solver_population(s, pop[0], NULL) == DEVO_OK);
+    for (j = 0; j < CB_D; ++j) {
+      double mn = hi[j], mx = lo[j];
+      for (i = 0; i < NP; ++i) {
+        const double x = pop[0][i * CB_D + j];
+        CHECK(x >= lo[j] && x < hi[j]);
+        mn = x < mn ? x : mn;
+        mx = x > mx ? x : mx;
+      }
+      CHECKF(mx - mn > 0.5 * (hi[j] - lo[j]), "coordinate %d: drawn in [%g, %g] of [%g, %g]", j, mn,
+             mx, lo[j], hi[j]);
+    }
+    devo_solver_destroy(s);
+  }
+  for (a = 0; a < 4; ++a)
+    for (rule = DEVO_BOUNDS_REINIT; rule <= DEVO_BOUNDS_MIDPOINT; ++rule) {
+      for (t = 0; t < 2; ++t) {
+        devo_solver *s = solver(p, NP, 1.9, 0.9, 5); /* F = 1.9 sends mutants out */
+        double f;
+        CHECK(devo_solver_set_algorithm(s, algos[a]) == DEVO_OK);
+        CHECK(devo_solver_set_bounds(s, rule) == DEVO_OK);
+        CHECK(devo_solver_set_threads(s, 1 + 2 * t) == DEVO_OK);
+        CHECK(devo_solver_set_max_generations(s, 60) == DEVO_OK);
+        CHECK(devo_solve(s) == DEVO_GEN_LIMIT);
+        CHECK(devo_solver_population(s, pop[t], NULL) == DEVO_OK);
+        CHECK(devo_solver_best(s, &f, best) == DEVO_OK);
+        for (i = 0; i < NP; ++i)
+          for (j = 0; j < CB_D; ++j)
+            CHECKF(pop[t][i * CB_D + j] >= lo[j] && pop[t][i * CB_D + j] <= hi[j],
+                   "%s, rule %d: individual %d coordinate %d is %.17g, outside [%g, %g]", algos[a],
+                   rule, i, j, pop[t][i * CB_D + j], lo[j], hi[j]);
+        for (j = 0; j < CB_D; ++j)
+          CHECK(best[j] >= lo[j] && best[j] <= hi[j]);
+        devo_solver_destroy(s);
+      }
+      CHECK(memcmp(pop[0], pop[1], sizeof pop[0]) == 0);
+    }
+  devo_problem_destroy(p);
+}
+
+/* One run's final population and best (np x dim, np + 1 rows in out). */
+static void run_pop(devo_problem *p, const char *algo, int np, int dim, double *out)
+{
+  devo_solver *s = solver(p, np, 0.7, 0.9, 11);
+  CHECK(devo_solver_set_algorithm(s, algo) == DEVO_OK);
+  CHECK(devo_solver_set_bounds(s, DEVO_BOUNDS_REFLECT) == DEVO_OK);
+  CHECK(devo_solver_set_max_generations(s, 40) == DEVO_OK);
+  CHECK(devo_solve(s) == DEVO_GEN_LIMIT);
+  CHECK(devo_solver_population(s, out, NULL) == DEVO_OK);
+  CHECK(devo_solver_best(s, NULL, out + (size_t)np * dim) == DEVO_OK);
+  devo_solver_destroy(s);
+}
+
+/* The same bounds on every coordinate through devo_problem_set_bounds give the bits of the one
+ * box of devo_problem_set_box / devo_problem_set_user: built-in and user problems, every family
+ * of trial code. */
+TEST_CASE(coord_bounds_uniform_same_bits)
+{
+  enum { NP = 24, D = 12 };
+  static const char *const algos[] = {"de", "jde", "gojde", "shade"};
+  double a[(NP + 1) * D], b[(NP + 1) * D], lo[D], hi[D];
+  int k, j;
+  for (k = 0; k < 4; ++k) {
+    devo_problem *p = make("rastrigin", D), *q = make("rastrigin", D), *u = NULL, *v = NULL;
+    CHECK(devo_problem_set_box(p, -90.0, 90.0) == DEVO_OK); /* the shift is in [-80, 80] */
+    for (j = 0; j < D; ++j) {
+      lo[j] = -90.0;
+      hi[j] = 90.0;
+    }
+    CHECK(devo_problem_set_bounds(q, lo, hi) == DEVO_OK);
+    run_pop(p, algos[k], NP, D, a);
+    run_pop(q, algos[k], NP, D, b);
+    CHECKF(memcmp(a, b, sizeof a) == 0, "%s: rastrigin", algos[k]);
+    CHECK(devo_problem_create(&u, NULL) == DEVO_OK && devo_problem_create(&v, NULL) == DEVO_OK);
+    CHECK(devo_problem_set_user(u, D, -90.0, 90.0, user_sum, NULL) == DEVO_OK);
+    CHECK(devo_problem_set_user(v, D, -1.0, 1.0, user_sum, NULL) == DEVO_OK);
+    CHECK(devo_problem_set_bounds(v, lo, hi) == DEVO_OK);
+    run_pop(u, algos[k], NP, D, a);
+    run_pop(v, algos[k], NP, D, b);
+    CHECKF(memcmp(a, b, sizeof a) == 0, "%s: user objective", algos[k]);
+    devo_problem_destroy(p);
+    devo_problem_destroy(q);
+    devo_problem_destroy(u);
+    devo_problem_destroy(v);
+  }
+}
+
 static const tc_case cases[] = {TC(sphere_converges_10_of_10),
                                 TC(rastrigin_success_rate),
                                 TC(threads_bit_identical),
@@ -745,12 +1022,17 @@ static const tc_case cases[] = {TC(sphere_converges_10_of_10),
                                 TC(time_limit_overshoot),
                                 TC(bad_options_rejected),
                                 TC(user_objective),
+                                TC(user_batch_whole_generation),
                                 TC(bound_rules_keep_population_inside),
                                 TC(allocation_failures),
                                 TC(eval_limit_exact_multiple),
                                 TC(bound_rules_by_hand),
                                 TC(replacement_on_equal_fitness),
-                                TC(target_rule_inclusive)};
+                                TC(target_rule_inclusive),
+                                TC(coord_bounds_rejected),
+                                TC(coord_bounds_backends),
+                                TC(coord_bounds_respected),
+                                TC(coord_bounds_uniform_same_bits)};
 
 int main(int argc, char **argv)
 {

@@ -940,14 +940,16 @@ TEST_CASE(cli_help_lists_presets)
 }
 
 /* devo schedule takes the variant options for its DE stage and reports them in its JSON (the
- * explicit --strategy over the preset), with jDE's means of DE's final population. */
+ * explicit --strategy over the preset), with jDE's means of DE's final population. 24 x 3: too
+ * many assignments to enumerate (a tiny instance is solved before DE would run). */
 TEST_CASE(cli_schedule_reports_variant)
 {
   char cmd[512], *out = NULL;
   double mf = -1.0, mcr = -1.0;
   const char *q;
   snprintf(cmd, sizeof cmd,
-           "printf '1,2\\n2,1\\n3,3\\n4,1\\n' | %s schedule - --time-limit 0.05 --ils-share 0 "
+           "for i in $(seq 24); do echo $((i %% 7 + 1)),$((i * 3 %% 5 + 1)),$((i %% 4 + 2)); "
+           "done | %s schedule - --time-limit 0.05 --ils-share 0 "
            "--algorithm gojde --strategy best2exp --jde-tau1 0.3 --json",
            tc_devo_bin());
   CHECK(tc_run(cmd, &out, NULL) == 0 && out);
@@ -966,15 +968,15 @@ TEST_CASE(cli_schedule_reports_variant)
 /* devo_schedule_run checks and uses the variant of its DE stage. */
 TEST_CASE(schedule_variant)
 {
-  double v[12 * 3];
-  int assign[12], t;
+  double v[24 * 3]; /* 3^24 assignments: not enumerated, so DE runs */
+  int assign[24], t;
   devo_etc *e = NULL;
   devo_schedule_opts o;
   devo_schedule_result r;
   char err[256];
-  for (t = 0; t < 36; ++t)
+  for (t = 0; t < 72; ++t)
     v[t] = 1.0 + (double)((t * 37) % 11);
-  CHECK(devo_etc_create(&e, 12, 3, v, NULL, err, sizeof err) == DEVO_OK);
+  CHECK(devo_etc_create(&e, 24, 3, v, NULL, err, sizeof err) == DEVO_OK);
   devo_schedule_opts_init(&o);
   o.time_limit = 0.05;
   o.variant.gobl = 2.0;

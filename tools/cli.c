@@ -3,6 +3,8 @@
  * iteration, one-line errors and the exit codes of DESIGN.md. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "csv_rows.h"
+#include "problems/read_src.h" /* the library's bounded reader, for lists of numbers in files */
 #include "tool_util.h"
 
 #include <errno.h>
@@ -286,20 +288,184 @@ double cli_process_elapsed(void)
   return mono_now() - process_start;
 }
 
+/* One field of a numbers row: blank-separated values, each checked and stored at out[*k]. */
+static int number_field(const char *cmd, const cli_numbers *ns, const tool_csv_row *r, int f,
+                        double *out, int *k)
+{
+  char *const s = r->f[f];
+  char *p = s, at[48] = "";
+  if (ns->say_index)
+    snprintf(at, sizeof at, " (%s %d)", ns->per, *k);
+  if (!*s)
+    return cli_usage_error(cmd, "%s:%ld:%ld: empty field%s", ns->name, r->line, r->end[f], at);
+  for (p += strspn(p, " \t\r"); *p; p += strspn(p, " \t\r")) {
+    const size_t n = strcspn(p, " \t\r");
+    const long col = r->col[f] + (long)(p - s);
+    const char save = p[n];
+    char *end;
+    double x;
+    int rc = 0;
+    if (ns->say_index)
+      snprintf(at, sizeof at, " (%s %d)", ns->per, *k);
+    p[n] = 0;
+    errno = 0;
+    x = strtod(p, &end);
+    if (end == p || *end || errno || !isfinite(x) || x < ns->min ||
+        strspn(p, "0123456789.eE+-") != n)
+      rc = cli_usage_error(cmd, "%s:%ld:%ld: %s '%s'%s: not a finite number%s", ns->name, r->line,
+                           col, ns->what, p, at, ns->min == 0.0 ? " >= 0" : "");
+    else if (*k >= ns->n)
+      rc = cli_usage_error(cmd, "%s:%ld:%ld: more than %d %ss (one per %s)", ns->name, r->line, col,
+                           ns->n, ns->what, ns->per);
+    else
+      out[(*k)++] = x;
+    p[n] = save;
+    if (rc)
+      return rc;
+    p += n;
+  }
+  return 0;
+}
+
+/* The values of text (len bytes; ';' turned into ',') into out through the CSV reader
+ * (csv_rows.h), which keeps the columns of the fields for the messages: separated by blanks, or
+ * by one ',' or ';' each. An empty field (between two separators, or before or after one on its
+ * line) is an error, not skipped (it shifted the later values to other machines: found in
+ * review); blank lines are skipped. */
+static int parse_numbers(const char *cmd, const cli_numbers *ns, char *text, size_t len,
+                         double *out)
+{
+  const tool_csv_opts o = {.max_fields = ns->n + 1, .columns = 1};
+  tool_csv *c;
+  tool_csv_row r;
+  long line, col;
+  int k = 0, rc = 0, st = TOOL_CSV_END, f;
+  size_t i;
+  for (i = 0; i < len; ++i) /* libcsv takes one delimiter */
+    if (text[i] == ';')
+      text[i] = ',';
+  if (!(c = tool_csv_text(text, len, ns->name, &o)))
+    return cli_runtime_error(cmd, "out of memory");
+  while (!rc && (st = tool_csv_next(c, &r)) == TOOL_CSV_ROW)
+    for (f = 0; !rc && !r.blank && f < r.n && f <= ns->n; ++f)
+      rc = number_field(cmd, ns, &r, f, out, &k);
+  if (!rc && st == TOOL_CSV_NOMEM)
+    rc = cli_runtime_error(cmd, "%s", tool_csv_error(c));
+  else if (!rc && st < 0)
+    rc = cli_usage_error(cmd, "%s", tool_csv_error(c));
+  if (!rc && k != ns->n) {
+    tool_csv_end_at(c, &line, &col);
+    rc = cli_usage_error(cmd, "%s:%ld:%ld: %d %ss, expected one per %s (%d)", ns->name, line, col,
+                         k, ns->what, ns->per, ns->n);
+  }
+  tool_csv_close(c);
+  return rc;
+}
+
+int cli_read_numbers(const char *cmd, const cli_numbers *ns, int fd, const char *list,
+                     double deadline, double *out)
+{
+  char *text = NULL, err[512];
+  size_t len = 0;
+  int rc;
+  if (fd >= 0) {
+    /* bounded like an ETC matrix: n values of at most DEVO_ETC_MAX_FIELD characters each, with a
+     * separator, and under the deadline */
+    devo__rdlim lim;
+    lim.max_bytes = (size_t)ns->n * (DEVO_ETC_MAX_FIELD + 2) + 4096;
+    lim.max_line = lim.max_bytes;
+    lim.deadline = deadline;
+    /* the option first, unless the name starts with it already ("--lower @FILE") */
+    const char *opt = strncmp(ns->name, ns->opt, strlen(ns->opt)) == 0 ? "" : ns->opt;
+    rc = devo__read_all(NULL, fd, ns->name, &lim, NULL, &text, &len, err, sizeof err);
+    close(fd);
+    if (rc == DEVO_E_IO &&
+        strstr(err, strerror(EISDIR))) /* a directory opens, and its reading fails */
+      return cli_usage_error(cmd, "%s%s%s: %s", opt, *opt ? " " : "", ns->name, strerror(EISDIR));
+    if (rc != DEVO_OK) {
+      fprintf(stderr, "devo %s: %s%s%s\n", cmd, opt, *opt ? " " : "", err);
+      return cli_exit_for_status(rc);
+    }
+  } else {
+    len = strlen(list);
+    text = (char *)malloc(len + 1);
+    if (!text)
+      return cli_runtime_error(cmd, "out of memory");
+    memcpy(text, list, len + 1);
+  }
+  rc = parse_numbers(cmd, ns, text, len, out);
+  free(text);
+  return rc;
+}
+
+/* One side of the box, coordinate by coordinate, into out (dim values): a single number for
+ * every coordinate, a list a,b,c, or @FILE; an absent side (val NULL) leaves out as it is. */
+static int box_side(const char *cmd, const char *opt, const char *val, int dim, double *out)
+{
+  char name[4096];
+  cli_numbers ns;
+  int fd = -1, j;
+  if (!val)
+    return 0;
+  if (val[0] != '@' && !strchr(val, ',')) {
+    double x;
+    if (cli_double(cmd, opt, val, &x))
+      return CLI_USAGE;
+    for (j = 0; j < dim; ++j)
+      out[j] = x;
+    return 0;
+  }
+  if (val[0] == '@') {
+    fd = cli_open_input(val + 1);
+    if (fd < 0)
+      return cli_usage_error(cmd, "%s %s: %s", opt, val, strerror(errno));
+  }
+  snprintf(name, sizeof name, "%s%s%s", opt, fd >= 0 ? " " : "", fd >= 0 ? val : "");
+  ns.name = name;
+  ns.opt = opt;
+  ns.what = strcmp(opt, "--lower") == 0 ? "lower bound" : "upper bound";
+  ns.per = "coordinate";
+  ns.n = dim;
+  ns.min = -(double)INFINITY;
+  ns.say_index = 1;
+  return cli_read_numbers(cmd, &ns, fd, val, 0.0, out);
+}
+
+/* A box side given as a list or a file, not as one number. */
+static int box_listed(const char *val)
+{
+  return val && (val[0] == '@' || strchr(val, ','));
+}
+
 int cli_apply_box(const char *cmd, devo_problem *p, const char *ranges, const char *lower,
                   const char *upper)
 {
-  double lo, hi;
+  double lo, hi, *box;
+  int rc, dim;
   if (ranges && devo_problem_set_ranges(p, ranges) != DEVO_OK)
     return cli_usage_error(cmd, "--ranges: %s", devo_problem_errmsg(p));
   if (!lower && !upper)
     return 0;
   if (devo_problem_bounds(p, &lo, &hi) != DEVO_OK)
     return cli_usage_error(cmd, "no problem is configured");
-  if ((lower && cli_double(cmd, "--lower", lower, &lo)) ||
-      (upper && cli_double(cmd, "--upper", upper, &hi)))
-    return CLI_USAGE;
-  if (devo_problem_set_box(p, lo, hi) != DEVO_OK)
-    return cli_usage_error(cmd, "--lower/--upper: %s", devo_problem_errmsg(p));
-  return 0;
+  if (!box_listed(lower) && !box_listed(upper)) { /* one box for every coordinate */
+    if ((lower && cli_double(cmd, "--lower", lower, &lo)) ||
+        (upper && cli_double(cmd, "--upper", upper, &hi)))
+      return CLI_USAGE;
+    if (devo_problem_set_box(p, lo, hi) != DEVO_OK)
+      return cli_usage_error(cmd, "--lower/--upper: %s", devo_problem_errmsg(p));
+    return 0;
+  }
+  dim = devo_problem_dim(p);
+  box = (double *)malloc(2 * (size_t)dim * sizeof(double));
+  if (!box)
+    return cli_runtime_error(cmd, "out of memory for the bounds of %d coordinates", dim);
+  devo_problem_bounds_vec(p, box, box + dim); /* an absent side keeps the problem's */
+  rc = box_side(cmd, "--lower", lower, dim, box);
+  if (!rc)
+    rc = box_side(cmd, "--upper", upper, dim, box + dim);
+  if (!rc && devo_problem_set_bounds(p, box, box + dim) != DEVO_OK)
+    rc = cli_usage_error(cmd, "--lower/--upper: %s", devo_problem_errmsg(p));
+  free(box);
+  return rc;
 }

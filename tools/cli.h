@@ -95,10 +95,32 @@ void cli_mark_start(void);
 double cli_process_elapsed(void);
 
 /* --ranges, --lower and --upper of solve and eval (each NULL when absent) on a configured problem:
- * devo_problem_set_ranges, then devo_problem_set_box with the given bounds (an absent one stays).
- * Prints the library's one-line refusal and returns CLI_USAGE, or returns 0. */
+ * devo_problem_set_ranges, then the given bounds (an absent side keeps the problem's). Each of
+ * --lower and --upper is one number (every coordinate: devo_problem_set_box), or D numbers
+ * (D = the problem's dimension) as a list "a,b,c" or as "@FILE" (cli_read_numbers' format), one
+ * per coordinate (devo_problem_set_bounds). Prints a one-line refusal naming the option (and the
+ * coordinate) and returns CLI_USAGE (CLI_RUNTIME when out of memory), or returns 0. */
 int cli_apply_box(const char *cmd, devo_problem *p, const char *ranges, const char *lower,
                   const char *upper);
+
+/* A list of n numbers of an option (--ready of schedule, --lower and --upper of solve). */
+typedef struct cli_numbers {
+  const char *name; /* where they come from, in messages: the file, or the option */
+  const char *opt;  /* the option, for errors of reading a file: "--ready" */
+  const char *what; /* one value, in messages: "ready time" */
+  const char *per;  /* what each value is for: "machine" (one per machine) */
+  int n;            /* how many there must be */
+  double min;       /* the smallest allowed (-INFINITY: any finite number) */
+  int say_index;    /* messages about a value also name its index: "(machine 3)", 0-based */
+} cli_numbers;
+/* n = ns->n numbers into out, read from fd when fd >= 0 (read under the deadline, absolute
+ * CLOCK_MONOTONIC seconds, 0 = none, and closed; at most n * (DEVO_ETC_MAX_FIELD + 2) + 4096
+ * bytes), else from the text list. Values are separated by blanks, or by one ',' or ';' each
+ * (lines too: a file may hold one per line); each is a finite decimal number >= ns->min. Errors
+ * are one line naming ns->name, the row and the column, and give the exit code: CLI_USAGE for
+ * bad input, else cli_exit_for_status's. */
+int cli_read_numbers(const char *cmd, const cli_numbers *ns, int fd, const char *list,
+                     double deadline, double *out);
 
 /* ---- the DE variant options of solve and schedule (tools/cli_variant.c) ---- */
 typedef struct cli_variant {
@@ -128,5 +150,17 @@ int cli_variant_means(devo_solver *s, int np, double *mf, double *mcr);
  * mean_f and mean_cr are not NaN, jDE's mean F and CR of the final population). */
 struct json_out;
 void cli_variant_json(struct json_out *j, const cli_variant *cv, double mean_f, double mean_cr);
+/* What the adaptive variants ran with, after a solve (NaN or -1 where the run or its backend does
+ * not tell): jDE's mean F_i and CR_i of the final population; JADE/SHADE's mean F_i and CR_i drawn
+ * in the last generation, the mean of their memories M_F and M_CR (JADE: mu_F, mu_CR; L-SHADE's
+ * terminal M_CR counts as 0, the CR it gives), the final NP and archive size. */
+typedef struct cli_variant_run {
+  double mean_f, mean_cr, memory_f, memory_cr;
+  int np, archive;
+} cli_variant_run;
+void cli_variant_run_state(devo_solver *s, const cli_variant *cv, int np, cli_variant_run *out);
+/* cli_variant_json with the run's state: also the ranges F and CR are drawn in ("f_range",
+ * "cr_range") and the means of *run in the "jde" or "shade" member. */
+void cli_variant_json_run(struct json_out *j, const cli_variant *cv, const cli_variant_run *run);
 
 #endif /* DEVO_CLI_H */

@@ -322,11 +322,16 @@ enum {
   K_DATA_SEED,
   K_CEC_DATA,
   K_PROTOCOL,
+  K_MAX_GENS,
+  K_RANGES,
+  K_LOWER,
+  K_UPPER,
   K_COUNT
 };
 static const char *const global_keys[K_COUNT] = {
-    "output", "trace",      "problems", "dims",    "np",        "trials",   "seeds",   "budget",
-    "target", "time_limit", "backend",  "threads", "data_seed", "cec_data", "protocol"};
+    "output",   "trace",    "problems",   "dims",    "np",      "trials",    "seeds",
+    "budget",   "target",   "time_limit", "backend", "threads", "data_seed", "cec_data",
+    "protocol", "max_gens", "ranges",     "lower",   "upper"};
 
 static int int_list(parser *p, char *v, int **out, int *n, int lo, int hi, const char *what)
 {
@@ -524,6 +529,43 @@ static int none_or_number(parser *p, const char *key, char *v, double *out, int 
   return 0;
 }
 
+/* One side of the search box: one number (every coordinate) or one per coordinate, separated by
+ * blanks or commas (devo solve's --lower/--upper list; a spec holds its numbers itself). */
+static int parse_box_side(parser *p, const char *key, char *v, double **out, int *n)
+{
+  char **tok = malloc(sizeof *tok * EXP_LIST_MAX);
+  int c, k, r = 0;
+  if (!tok)
+    return fail(p, p->line, "out of memory");
+  c = split(v, tok, EXP_LIST_MAX);
+  if (c <= 0)
+    r = fail(p, p->line, c < 0 ? "%s: more than %d values" : "%s: an empty list", key,
+             EXP_LIST_MAX);
+  else if (!(*out = malloc(sizeof **out * (size_t)c)))
+    r = fail(p, p->line, "out of memory");
+  for (k = 0; !r && k < c; ++k)
+    if (tool_parse_real(tok[k], &(*out)[k]) != 0)
+      r = fail(p, p->line, "%s: '%s' is not a finite number", key, tok[k]);
+  free(tok);
+  if (!r)
+    *n = c;
+  return r;
+}
+
+/* A name of devo_problem_set_ranges, tried on a classic function (it takes every name). */
+static int parse_ranges(parser *p, const char *v)
+{
+  devo_problem *q = NULL;
+  int ok = devo_problem_create(&q, NULL) == DEVO_OK &&
+           devo_problem_set_builtin(q, "sphere", 2, 1, NULL) == DEVO_OK &&
+           devo_problem_set_ranges(q, v) == DEVO_OK;
+  devo_problem_destroy(q);
+  if (!ok)
+    return fail(p, p->line, "ranges: unknown value '%s' (cec2005 or default)", v);
+  p->s->ranges_line = p->line;
+  return dup_str(p, &p->s->ranges, v);
+}
+
 static int global_value(parser *p, int key, char *v)
 {
   exp_spec *s = p->s;
@@ -568,6 +610,19 @@ static int global_value(parser *p, int key, char *v)
     return 0;
   case K_CEC_DATA:
     return dup_str(p, &s->cec_data, v);
+  case K_MAX_GENS:
+    if (!parse_i64(v, &x) || x < 1 || x > 4294967294LL)
+      return fail(p, p->line, "max_gens: expected an integer in 1 .. 4294967294, got '%s'", v);
+    s->max_gens = x;
+    return 0;
+  case K_RANGES:
+    return parse_ranges(p, v);
+  case K_LOWER:
+  case K_UPPER:
+    if (key == K_LOWER || !s->box_line)
+      s->box_line = p->line;
+    return key == K_LOWER ? parse_box_side(p, "lower", v, &s->lower, &s->nlower)
+                          : parse_box_side(p, "upper", v, &s->upper, &s->nupper);
   case K_PROTOCOL:
     if (strcmp(v, "janssen2024") != 0)
       return fail(p, p->line, "protocol: unknown value '%s' (janssen2024)", v);
@@ -775,26 +830,114 @@ static int check_solver_values(parser *p)
   return r;
 }
 
+/* The spec's lower and upper over the problem's own bounds (an absent side keeps them). */
+static int apply_box(const exp_spec *s, devo_problem *q, int dim)
+{
+  double lo, hi, *box;
+  int st, j;
+  if (s->nlower <= 1 && s->nupper <= 1) {
+    if ((st = devo_problem_bounds(q, &lo, &hi)) != DEVO_OK)
+      return st;
+    return devo_problem_set_box(q, s->nlower ? s->lower[0] : lo, s->nupper ? s->upper[0] : hi);
+  }
+  if (!(box = malloc(2 * sizeof *box * (size_t)dim)))
+    return DEVO_E_NOMEM;
+  devo_problem_bounds_vec(q, box, box + dim);
+  for (j = 0; j < dim; ++j) { /* check_box: a list has dim values */
+    if (s->nlower)
+      box[j] = s->lower[s->nlower > 1 ? j : 0];
+    if (s->nupper)
+      box[dim + j] = s->upper[s->nupper > 1 ? j : 0];
+  }
+  st = devo_problem_set_bounds(q, box, box + dim);
+  free(box);
+  return st;
+}
+
+int exp_problem_make(const exp_spec *s, int pr, int dim, devo_problem **out, int *line, char *err,
+                     size_t errlen)
+{
+  devo_problem *q = NULL;
+  const char *what = "";
+  int st;
+  *out = NULL;
+  *line = 0;
+  if ((st = devo_problem_create(&q, NULL)) != DEVO_OK) {
+    snprintf(err, errlen, "out of memory");
+    return st;
+  }
+  st = devo_problem_set_builtin(q, s->problems[pr], dim, s->data_seed, s->cec_data);
+  if (st == DEVO_OK && s->ranges && (st = devo_problem_set_ranges(q, s->ranges)) != DEVO_OK) {
+    *line = s->ranges_line;
+    what = "ranges: ";
+  }
+  if (st == DEVO_OK && (s->nlower || s->nupper) && (st = apply_box(s, q, dim)) != DEVO_OK) {
+    *line = s->box_line;
+    what = "lower/upper: ";
+  }
+  if (st != DEVO_OK) {
+    snprintf(err, errlen, "%s%s at D = %d: %s", what, s->problems[pr], dim,
+             st == DEVO_E_NOMEM ? "out of memory" : devo_problem_errmsg(q));
+    devo_problem_destroy(q);
+    return st;
+  }
+  *out = q;
+  return DEVO_OK;
+}
+
 /* Every (problem, D) made once where that is cheap (D <= 200), so that a dimension a function
  * does not take, or missing CEC files, are named before the run. */
 static int check_problems(parser *p)
 {
   exp_spec *s = p->s;
-  int k, j, r = 0;
+  char msg[512];
+  int k, j, line, r = 0;
   for (k = 0; !r && k < s->nproblems; ++k)
     for (j = 0; !r && j < s->ndims; ++j) {
       devo_problem *q = NULL;
       if (s->dims[j] > 200)
         continue;
-      if (devo_problem_create(&q, NULL) != DEVO_OK)
-        return fail(p, 0, "out of memory");
-      if (devo_problem_set_builtin(q, s->problems[k], s->dims[j], s->data_seed, s->cec_data) !=
-          DEVO_OK)
-        r = fail(p, p->seen_line[K_PROBLEMS], "%s at D = %d: %s", s->problems[k], s->dims[j],
-                 devo_problem_errmsg(q));
+      if (exp_problem_make(s, k, s->dims[j], &q, &line, msg, sizeof msg) != DEVO_OK)
+        r = fail(p, line ? line : p->seen_line[K_PROBLEMS], "%s", msg);
       devo_problem_destroy(q);
     }
   return r;
+}
+
+/* Whether every coordinate gets the same bounds (a box the GPU kernels take). */
+static int box_uniform(const exp_spec *s)
+{
+  int k;
+  for (k = 1; k < s->nlower; ++k)
+    if (s->lower[k] != s->lower[0])
+      return 0;
+  for (k = 1; k < s->nupper; ++k)
+    if (s->upper[k] != s->upper[0])
+      return 0;
+  return 1;
+}
+
+/* A per-coordinate side fits one D, and runs where per-coordinate bounds run (devo.h:
+ * devo_problem_set_bounds): cpu, cpu-ms and gpu-naive. */
+static int check_box(parser *p)
+{
+  exp_spec *s = p->s;
+  const int n[2] = {s->nlower, s->nupper};
+  int side, k;
+  for (side = 0; side < 2; ++side)
+    for (k = 0; n[side] > 1 && k < s->ndims; ++k)
+      if (s->dims[k] != n[side])
+        return fail(p, p->seen_line[side ? K_UPPER : K_LOWER],
+                    "%s: %d values, but D = %d (one value for every coordinate, or one per "
+                    "coordinate of a grid of one dimension)",
+                    side ? "upper" : "lower", n[side], s->dims[k]);
+  for (k = 0; k < s->nbackends && !box_uniform(s); ++k)
+    if (s->backends[k] == EXP_BK_GPU || s->backends[k] == EXP_BK_GPU_MULTI)
+      return fail(p, s->box_line,
+                  "per-coordinate bounds run on the cpu, cpu-ms and gpu-naive backends only, not "
+                  "on %s",
+                  exp_backend_name(s->backends[k]));
+  return 0;
 }
 
 static int check_required(parser *p)
@@ -814,8 +957,9 @@ static int check_required(parser *p)
     return fail(p, p->seen_line[K_SEEDS], "give 'trials' or 'seeds', not both");
   if (!p->trials && !s->nseeds)
     return fail(p, end, "end of file: no 'trials' or 'seeds' (the grid is empty)");
-  if (s->budget_kind == EXP_BUDGET_NONE && s->time_limit == 0)
-    return fail(p, end, "end of file: no 'budget' or 'time_limit' (a trial would not end)");
+  if (s->budget_kind == EXP_BUDGET_NONE && s->time_limit == 0 && s->max_gens == 0)
+    return fail(p, end,
+                "end of file: no 'budget', 'max_gens' or 'time_limit' (a trial would not end)");
   if (p->trials) {
     s->seeds = malloc(sizeof *s->seeds * (size_t)p->trials);
     if (!s->seeds)
@@ -845,7 +989,7 @@ static int check_required(parser *p)
   }
   if (s->trace && strcmp(s->trace, s->output) == 0)
     return fail(p, s->trace_line, "trace: the same file as the output");
-  return 0;
+  return check_box(p);
 }
 
 /* ---- hash ------------------------------------------------------------------------------------ */
@@ -906,6 +1050,15 @@ static uint64_t spec_hash(const exp_spec *s)
   h_num(&h, "D%llu", (unsigned long long)s->data_seed);
   h_str(&h, s->cec_data ? s->cec_data : "");
   h_num(&h, "trace%d", s->trace != NULL);
+  /* keys added later go in only when given, so that the files of older specs still resume */
+  if (s->max_gens)
+    h_num(&h, "G%lld", (long long)s->max_gens);
+  if (s->ranges)
+    h_num(&h, "R%s", s->ranges);
+  for (k = 0; k < s->nlower; ++k)
+    h_num(&h, "L%a", s->lower[k]);
+  for (k = 0; k < s->nupper; ++k)
+    h_num(&h, "U%a", s->upper[k]);
   return h;
 }
 
@@ -985,6 +1138,9 @@ void exp_spec_free(exp_spec *s)
   free(s->cec_data);
   free(s->output);
   free(s->trace);
+  free(s->ranges);
+  free(s->lower);
+  free(s->upper);
   memset(s, 0, sizeof *s);
 }
 

@@ -265,7 +265,73 @@ int cli_variant_means(devo_solver *s, int np, double *mf, double *mcr)
   return 0;
 }
 
-void cli_variant_json(json_out *j, const cli_variant *cv, double mean_f, double mean_cr)
+void cli_variant_run_state(devo_solver *s, const cli_variant *cv, int np, cli_variant_run *out)
+{
+  devo_shade_state st;
+  double *buf = NULL;
+  int k;
+  out->mean_f = out->mean_cr = out->memory_f = out->memory_cr = (double)NAN;
+  out->np = out->archive = -1;
+  if (cv->v.jde && cli_variant_means(s, np, &out->mean_f, &out->mean_cr) != 0)
+    out->mean_f = out->mean_cr = (double)NAN;
+  if (cv->v.adapt == DEVO_ADAPT_NONE ||
+      devo_solver_shade_state(s, &st, NULL, NULL, NULL, NULL, NULL) != DEVO_OK)
+    return;
+  out->np = st.np;
+  out->archive = st.archive_size;
+  buf = (double *)malloc(sizeof *buf * (2 * (size_t)st.hist + 2 * (size_t)st.np_gen + 1));
+  if (!buf || devo_solver_shade_state(s, &st, NULL, buf, buf + st.hist, buf + 2 * st.hist,
+                                      buf + 2 * st.hist + st.np_gen) != DEVO_OK) {
+    free(buf);
+    return;
+  }
+  out->memory_f = out->memory_cr = 0.0;
+  for (k = 0; k < st.hist; ++k) {
+    out->memory_cr += buf[k] < 0.0 ? 0.0 : buf[k] / st.hist; /* -1: terminal, CR_i = 0 */
+    out->memory_f += buf[st.hist + k] / st.hist;
+  }
+  if (st.np_gen > 0) {
+    out->mean_f = out->mean_cr = 0.0;
+    for (k = 0; k < st.np_gen; ++k) {
+      out->mean_f += buf[2 * st.hist + k] / st.np_gen;
+      out->mean_cr += buf[2 * st.hist + st.np_gen + k] / st.np_gen;
+    }
+  }
+  free(buf);
+}
+
+/* "key":[lo,hi] */
+static void json_range(json_out *j, const char *key, double lo, double hi)
+{
+  json_key(j, key);
+  json_arr(j);
+  json_num(j, lo);
+  json_num(j, hi);
+  json_end_arr(j);
+}
+
+/* The "shade" member's run state: F_i in (0, 1] (Cauchy, redrawn while <= 0, cut at 1), CR_i in
+ * [0, 1] (normal, clipped), the means and sizes of the run. */
+static void shade_run_json(json_out *j, const cli_variant_run *run)
+{
+  json_range(j, "f_range", 0.0, 1.0);
+  json_range(j, "cr_range", 0.0, 1.0);
+  if (!isnan(run->mean_f)) {
+    json_kv_num(j, "mean_f", run->mean_f);
+    json_kv_num(j, "mean_cr", run->mean_cr);
+  }
+  if (!isnan(run->memory_f)) {
+    json_kv_num(j, "memory_mean_f", run->memory_f);
+    json_kv_num(j, "memory_mean_cr", run->memory_cr);
+  }
+  if (run->np >= 0) {
+    json_kv_int(j, "final_np", run->np);
+    json_kv_int(j, "archive", run->archive);
+  }
+}
+
+static void variant_json(json_out *j, const cli_variant *cv, double mean_f, double mean_cr,
+                         const cli_variant_run *run)
 {
   const devo_variant *v = &cv->v;
   json_kv_str(j, "algorithm", cli_variant_algorithm(cv));
@@ -286,6 +352,8 @@ void cli_variant_json(json_out *j, const cli_variant *cv, double mean_f, double 
       json_kv_int(j, "memory_size", v->hist);
     if (v->lpsr)
       json_kv_int(j, "np_min", v->np_min);
+    if (run)
+      shade_run_json(j, run);
     json_end_obj(j);
   }
   json_key(j, "jde");
@@ -304,5 +372,21 @@ void cli_variant_json(json_out *j, const cli_variant *cv, double mean_f, double 
     json_kv_num(j, "mean_f", mean_f);
     json_kv_num(j, "mean_cr", mean_cr);
   }
+  if (run) { /* F_i, CR_i start at 0.5, 0.9 and are redrawn in F_l + [0, F_u), CR_l + [0, CR_u) */
+    json_kv_num(j, "f_init", 0.5);
+    json_kv_num(j, "cr_init", 0.9);
+    json_range(j, "f_range", v->fl, v->fl + v->fu);
+    json_range(j, "cr_range", v->crl, v->crl + v->cru);
+  }
   json_end_obj(j);
+}
+
+void cli_variant_json(json_out *j, const cli_variant *cv, double mean_f, double mean_cr)
+{
+  variant_json(j, cv, mean_f, mean_cr, NULL);
+}
+
+void cli_variant_json_run(json_out *j, const cli_variant *cv, const cli_variant_run *run)
+{
+  variant_json(j, cv, run->mean_f, run->mean_cr, run);
 }

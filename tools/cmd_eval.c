@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "csv_rows.h"
 #include "engine/internal.h"   /* devo__gpu_eval_points: the GPU kernels at given points */
 #include "problems/read_src.h" /* the library's bounded reader */
 
@@ -64,82 +65,70 @@ static int push_row(points *p, const double *row, int dim)
   return 0;
 }
 
-/* One field of a row, spaces around it allowed; a number must fill it and be finite (up to
- * EVAL_MAX_FIELD characters: valid numbers of over 63 were refused, found in review). */
+/* One field of a row (its blanks already dropped by the reader); a number must fill it and be
+ * finite (up to EVAL_MAX_FIELD characters: valid numbers of over 63 were refused, found in
+ * review). */
 #define EVAL_MAX_FIELD 1023
-static int parse_field(const char *b, const char *e, double *out)
+static int parse_field(const char *s, double *out)
 {
-  char buf[EVAL_MAX_FIELD + 1], *end;
-  size_t n;
-  while (b < e && (*b == ' ' || *b == '\t'))
-    ++b;
-  while (e > b && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-    --e;
-  n = (size_t)(e - b);
-  if (n == 0 || n >= sizeof buf)
+  char *end;
+  const size_t n = strlen(s);
+  if (n == 0 || n > EVAL_MAX_FIELD)
     return -1;
-  memcpy(buf, b, n);
-  buf[n] = 0;
   errno = 0;
-  *out = strtod(buf, &end);
-  if (*end != 0 || end == buf || !isfinite(*out))
+  *out = strtod(s, &end);
+  if (*end != 0 || end == s || !isfinite(*out))
     return -1;
   return 0;
 }
 
-/* One row [b, end) (no line end) into pts; on a bad row prints "name:row:col: reason" and
- * returns CLI_USAGE. Blank rows are skipped. */
-static int parse_row(const char *name, long row, const char *b, const char *end, int dim,
-                     double *vals, points *pts)
+/* One row into pts; on a bad row prints "name:row:col: reason" and returns CLI_USAGE. Blank
+ * rows are skipped. */
+static int parse_row(const char *name, const tool_csv_row *r, int dim, double *vals, points *pts)
 {
-  const char *q;
-  int col = 0;
-  for (q = b; q < end && (*q == ' ' || *q == '\t'); ++q)
-    ;
-  if (q == end)
+  int col;
+  if (r->blank)
     return CLI_OK;
-  for (;;) {
-    const char *comma = memchr(b, ',', (size_t)(end - b));
-    const char *fe = comma ? comma : end;
+  for (col = 0; col < r->n; ++col) {
+    const char *b = r->f[col];
     if (col == dim)
-      return cli_usage_error("eval", "%s:%ld:%d: expected %d numbers, found more", name, row,
+      return cli_usage_error("eval", "%s:%ld:%d: expected %d numbers, found more", name, r->line,
                              col + 1, dim);
-    if (parse_field(b, fe, &vals[col]) != 0) {
-      int n = (int)(fe - b), k;
+    if (parse_field(b, &vals[col]) != 0) {
+      const size_t len = strlen(b);
+      int n = len > 40 ? 40 : (int)len, k;
       char shown[44];
-      n = n > 40 ? 40 : n;
       for (k = 0; k < n; ++k) /* one line: no control characters */
         shown[k] = (unsigned char)b[k] < 0x20 ? '?' : b[k];
       shown[n] = 0;
-      return cli_usage_error("eval", "%s:%ld:%d: '%s%s' is not a finite number", name, row, col + 1,
-                             shown, fe - b > 40 ? "..." : "");
+      return cli_usage_error("eval", "%s:%ld:%d: '%s%s' is not a finite number", name, r->line,
+                             col + 1, shown, len > 40 ? "..." : "");
     }
-    col++;
-    if (!comma)
-      break;
-    b = comma + 1;
   }
   if (col < dim)
-    return cli_usage_error("eval", "%s:%ld:%d: expected %d numbers, found %d", name, row, col + 1,
-                           dim, col);
+    return cli_usage_error("eval", "%s:%ld:%d: expected %d numbers, found %d", name, r->line,
+                           col + 1, dim, col);
   if (push_row(pts, vals, dim) != 0)
-    return cli_runtime_error("eval", "out of memory after %ld rows", row);
+    return cli_runtime_error("eval", "out of memory after %ld rows", r->line);
   return CLI_OK;
 }
 
 /* Reads every row of fd into pts; on a bad row prints "name:row:col: reason" and returns
- * CLI_USAGE. Lines end with LF, CRLF or a CR alone (old Mac files). The input is read whole by
- * the library's bounded reader (problems/read_src.h): a NUL byte, a line longer than D fields
- * can be, or more than max_bytes are refused as soon as they arrive (exit 2), and a failed
- * allocation or read exits 1 (getline's -1 was taken for the end of the input: the output was
- * cut short, or empty on /dev/zero, with exit 0: issue 21). */
+ * CLI_USAGE. The input is read whole by the library's bounded reader (problems/read_src.h): a
+ * NUL byte, a line longer than D fields can be, or more than max_bytes are refused as soon as
+ * they arrive (exit 2), and a failed allocation or read exits 1 (getline's -1 was taken for the
+ * end of the input: the output was cut short, or empty on /dev/zero, with exit 0: issue 21).
+ * Then the CSV reader (csv_rows.h) splits it: lines end with LF, CRLF or a CR alone (old Mac
+ * files), quoted fields are read as RFC 4180 has them. */
 static int read_points(int fd, const char *name, int dim, size_t max_bytes, points *pts)
 {
+  const tool_csv_opts o = {.max_fields = dim + 1};
   devo__rdlim lim;
-  char *text = NULL, *b, *end, err[512];
+  char *text = NULL, err[512];
   size_t len = 0;
-  long row = 0;
   int rc = CLI_OK, st;
+  tool_csv *c;
+  tool_csv_row r;
   double *vals = (double *)malloc((size_t)dim * sizeof(double));
   if (!vals)
     return cli_runtime_error("eval", "out of memory");
@@ -153,16 +142,16 @@ static int read_points(int fd, const char *name, int dim, size_t max_bytes, poin
       return cli_usage_error("eval", "%s", err);
     return cli_runtime_error("eval", "%s", err);
   }
-  for (b = text, end = text + len; rc == CLI_OK && b < end;) {
-    char *e = b;
-    while (e < end && *e != '\n' && *e != '\r')
-      ++e;
-    row++;
-    rc = parse_row(name, row, b, e, dim, vals, pts);
-    if (e < end && *e == '\r' && e + 1 < end && e[1] == '\n')
-      ++e; /* CRLF */
-    b = e + 1;
-  }
+  c = tool_csv_text(text, len, name, &o);
+  if (!c)
+    rc = cli_runtime_error("eval", "out of memory");
+  while (c && rc == CLI_OK && (st = tool_csv_next(c, &r)) == TOOL_CSV_ROW)
+    rc = parse_row(name, &r, dim, vals, pts);
+  if (c && rc == CLI_OK && st == TOOL_CSV_BAD)
+    rc = cli_usage_error("eval", "%s", tool_csv_error(c));
+  else if (c && rc == CLI_OK && st < 0)
+    rc = cli_runtime_error("eval", "%s", tool_csv_error(c));
+  tool_csv_close(c);
   free(text);
   free(vals);
   return rc;

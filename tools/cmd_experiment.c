@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "csv_rows.h"
 #include "experiment.h"
 #include "json_out.h"
 #include "tool_util.h"
@@ -34,6 +36,8 @@ static const char *const experiment_help =
     "  --dry-run              print the grid and its size, run nothing\n"
     "SIGINT or SIGTERM stops after the running trial's row is dropped: the finished rows stay,\n"
     "and the same command resumes (exit 1). A second signal ends the process at once.\n"
+    "One writer: the results and trace files are locked for the whole run; a second run on\n"
+    "them is refused at once, naming the first one's pid (exit 2).\n"
     "Exit: 0 all trials done, 1 runtime failure or interrupted, 2 bad spec or usage.\n";
 
 #define CMD "experiment"
@@ -109,7 +113,7 @@ static int find_int(long long v, const int *a, int n)
 
 /* The trial of row fields f[0..]: the key columns algorithm, problem, dim, np, seed, backend at
  * cols[0..5]. 0 when it is one of the grid's. */
-static int row_trial(const exp_spec *s, char **f, const int *cols, trial *t)
+static int row_trial(const exp_spec *s, char *const *f, const int *cols, trial *t)
 {
   char *end;
   uint64_t seed;
@@ -132,111 +136,163 @@ static int row_trial(const exp_spec *s, char **f, const int *cols, trial *t)
 
 /* ---- output files ---------------------------------------------------------------------------- */
 
-static void header_line(char *buf, size_t len, const exp_spec *s)
+/* Whether the row is the header of the results (the fields of `columns`). */
+static int is_columns(const tool_csv_row *r)
 {
-  snprintf(buf, len, "# devo experiment %s spec=%s hash=%016llx\n", devo_version(), s->path,
-           (unsigned long long)s->hash);
+  char joined[512];
+  size_t len = 0;
+  int k;
+  for (k = 0; k < r->n && k < NCOLS && len < sizeof joined; ++k)
+    len += (size_t)snprintf(joined + len, sizeof joined - len, "%s%s", k ? "," : "", r->f[k]);
+  return r->n == NCOLS && len < sizeof joined && strcmp(joined, columns) == 0;
 }
 
-/* The hash in a first line "# devo experiment ... hash=H": 0, or -1 when there is none. */
-static int header_hash(const char *line, unsigned long long *h)
+/* A trial that the file holds twice (written by two runs at once, before results files were
+ * locked) counts once here; the first such row is named, since devo rank refuses the file (the
+ * one check of results files: exp_trialset). */
+static void note_repeat(const exp_spec *s, exp_trialset *seen, const trial *t, long line,
+                        int *warned)
 {
-  const char *p = strstr(line, " hash=");
-  if (strncmp(line, "# devo experiment ", 18) != 0 || !p)
-    return -1;
-  return sscanf(p + 6, "%16llx", h) == 1 ? 0 : -1;
-}
-
-/* The whole stream, NUL-terminated, its length in *len; NULL when out of memory. */
-static char *slurp(FILE *in, size_t *len)
-{
-  char buf[65536], *text = malloc(1);
-  size_t n;
-  *len = 0;
-  while (text && (n = fread(buf, 1, sizeof buf, in)) > 0) {
-    char *t = realloc(text, *len + n + 1);
-    if (!t) {
-      free(text);
-      return NULL;
-    }
-    text = t;
-    memcpy(text + *len, buf, n);
-    *len += n;
+  char msg[1024];
+  if (seen && !*warned &&
+      exp_trialset_add(seen, line, s->algos[t->a].name, s->nps[t->n],
+                       exp_backend_name(s->backends[t->b]), s->problems[t->pr], s->dims[t->d],
+                       s->seeds[t->sd], msg, sizeof msg) == 1) {
+    fprintf(stderr,
+            "devo experiment: warning: %s; devo rank refuses the file until one of the two rows "
+            "is removed\n",
+            msg);
+    *warned = 1;
   }
-  if (text)
-    text[*len] = 0;
-  return text;
 }
 
-/* Reads an existing results file: marks its trials in done[] and cuts a last line that a kill
- * left unfinished. *fresh = 1 when the file is absent or empty. Returns 0, or the exit code after
- * printing the one-line refusal. */
+/* Reads an existing results file through the CSV reader (csv_rows.h): marks its trials in done[]
+ * and cuts a last row that a kill left unfinished. *fresh = 1 when the file is absent or empty.
+ * Returns 0, or the exit code after printing the one-line refusal. */
 static int read_results(const exp_spec *s, char *done, int64_t *ndone, int *fresh, int cut)
 {
   static const int key_cols[6] = {0, 2, 3, 4, 5, 6};
-  size_t len = 0, pos, keep;
-  unsigned long long h;
-  char *text, *f[NCOLS + 1];
-  int row = 0;
+  const tool_csv_opts o = {.max_fields = NCOLS + 1, .comments = 1};
+  size_t keep = 0;
+  uint64_t h;
+  int rows = 0, st = TOOL_CSV_END, rc = 0, unfinished = 0, warned = 0;
+  tool_csv_row r;
+  tool_csv *c;
+  exp_trialset *seen;
   FILE *in = fopen(s->output, "rb");
   *fresh = 1;
   *ndone = 0;
   if (!in)
     return errno == ENOENT ? 0 : cli_usage_error(CMD, "%s: %s", s->output, strerror(errno));
-  text = slurp(in, &len);
-  if (!text) {
+  if (!(c = tool_csv_file(in, s->output, &o))) {
     fclose(in);
     return cli_runtime_error(CMD, "%s: out of memory", s->output);
   }
+  if ((seen = exp_trialset_new(1)) && exp_trialset_file(seen, s->output, NULL, NULL, 0) != 0) {
+    exp_trialset_free(seen); /* out of memory: no warning then */
+    seen = NULL;
+  }
+  while (!rc && (st = tool_csv_next(c, &r)) == TOOL_CSV_ROW) {
+    trial t;
+    *fresh = 0;
+    if (!r.ended) {
+      unfinished = 1; /* cut below */
+      break;
+    }
+    if (++rows == 1 && (!r.comment || exp_header_hash(r.raw, &h) != 0 || h != s->hash))
+      rc = -1;
+    else if (rows == 2 && (r.comment || !is_columns(&r)))
+      rc = cli_usage_error(CMD, "%s:%ld: not the header of devo experiment's results", s->output,
+                           r.line);
+    else if (rows > 2 && (r.comment || r.n != NCOLS || row_trial(s, r.f, key_cols, &t) != 0))
+      rc = cli_usage_error(CMD, "%s:%ld: not a trial of this spec", s->output, r.line);
+    else if (rows > 2 && !done[trial_index(s, &t)]) {
+      done[trial_index(s, &t)] = 1;
+      ++*ndone;
+    }
+    if (!rc && rows > 2)
+      note_repeat(s, seen, &t, r.line, &warned);
+    keep = r.offset;
+  }
+  if (!rc && st == TOOL_CSV_BAD && rows == 0)
+    rc = -1;
+  else if (!rc && st == TOOL_CSV_BAD)
+    rc = cli_usage_error(CMD, "%s", tool_csv_error(c));
+  else if (!rc && st < 0)
+    rc = cli_runtime_error(CMD, "%s", tool_csv_error(c));
+  if (rc == -1)
+    rc = cli_usage_error(CMD,
+                         "%s: written by another spec (its hash is not %016llx); give another "
+                         "output or remove it",
+                         s->output, (unsigned long long)s->hash);
+  tool_csv_close(c);
+  exp_trialset_free(seen);
   fclose(in);
-  if (len == 0) {
-    free(text);
-    return 0;
-  }
-  text[len] = 0;
-  *fresh = 0;
-  pos = keep = 0;
-  while (pos < len) {
-    char *nl = memchr(text + pos, '\n', len - pos);
-    char *line = text + pos;
-    if (!nl)
-      break; /* unfinished: cut below */
-    *nl = 0;
-    row++;
-    if (row == 1 && (header_hash(line, &h) != 0 || h != s->hash)) {
-      free(text);
-      return cli_usage_error(CMD,
-                             "%s: written by another spec (its hash is not %016llx); give "
-                             "another output or remove it",
-                             s->output, (unsigned long long)s->hash);
-    }
-    if (row == 2 && strcmp(line, columns) != 0) {
-      free(text);
-      return cli_usage_error(CMD, "%s:2: not the header of devo experiment's results", s->output);
-    }
-    if (row > 2) {
-      trial t;
-      if (tool_split_commas(line, f, NCOLS) != NCOLS || row_trial(s, f, key_cols, &t) != 0) {
-        free(text);
-        return cli_usage_error(CMD, "%s:%d: not a trial of this spec", s->output, row);
-      }
-      if (!done[trial_index(s, &t)]) { /* a row twice (two runs at once) counts once */
-        done[trial_index(s, &t)] = 1;
-        ++*ndone;
-      }
-    }
-    pos = (size_t)(nl - text) + 1;
-    keep = pos;
-  }
-  free(text);
-  if (cut && keep < len && truncate(s->output, (off_t)keep) != 0)
+  if (rc)
+    return rc;
+  if (cut && unfinished && truncate(s->output, (off_t)keep) != 0)
     return cli_runtime_error(CMD, "%s: cannot cut the unfinished last row: %s", s->output,
                              strerror(errno));
-  if (row < 2) { /* a kill before the header was complete: start again */
+  if (rows < 2) { /* a kill before the header was complete: start again */
     *fresh = 1;
     *ndone = 0;
   }
   return 0;
+}
+
+/* The refusal of an output that cannot be opened: "SPEC:LINE: output PATH: why" (or "--out PATH:
+ * why"), "SPEC:LINE: trace PATH: why". */
+static int output_refused(const exp_spec *s, int trace, int err)
+{
+  if (trace)
+    return cli_usage_error(CMD, "%s:%d: trace %s: %s", s->path, s->trace_line, s->trace,
+                           strerror(err));
+  if (s->output_line)
+    return cli_usage_error(CMD, "%s:%d: output %s: %s", s->path, s->output_line, s->output,
+                           strerror(err));
+  return cli_usage_error(CMD, "--out %s: %s", s->output, strerror(err));
+}
+
+/* One writer per file (docs/experiment.md): the results and the trace are locked from before the
+ * results are read until the run ends (cli_results.c: an OS lock, gone with the process). */
+typedef struct out_locks {
+  int out, trace; /* the descriptors that hold the locks; -1: none */
+  int out_made, trace_made;
+} out_locks;
+
+static int lock_outputs(const exp_spec *s, out_locks *lk)
+{
+  char err[1024] = "";
+  int rc;
+  lk->out = lk->trace = -1;
+  rc = exp_lock_open(s->output, &lk->out, &lk->out_made, err, sizeof err);
+  if (rc < 0)
+    return output_refused(s, 0, errno);
+  if (!rc && err[0])
+    fprintf(stderr, "devo experiment: warning: %s\n", err);
+  if (!rc && s->trace) {
+    err[0] = 0;
+    rc = exp_lock_open(s->trace, &lk->trace, &lk->trace_made, err, sizeof err);
+    if (rc < 0)
+      return output_refused(s, 1, errno);
+    if (!rc && err[0])
+      fprintf(stderr, "devo experiment: warning: %s\n", err);
+  }
+  return rc ? cli_usage_error(CMD, "%s", err) : 0;
+}
+
+/* Releases one lock; a file made only to be locked and still empty (nothing ran: a refusal before
+ * the first row) is removed, as if never made. */
+static void unlock_output(const char *path, int *fd, int made)
+{
+  struct stat a, b;
+  if (*fd < 0)
+    return;
+  if (made && fstat(*fd, &a) == 0 && a.st_size == 0 && stat(path, &b) == 0 &&
+      a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+    unlink(path);
+  close(*fd);
+  *fd = -1;
 }
 
 /* Opens the results for appending (a fresh file gets the header). NULL after the message. */
@@ -245,15 +301,11 @@ static FILE *open_results(const exp_spec *s, int fresh)
   char head[1024];
   FILE *f = fopen(s->output, fresh ? "w" : "a");
   if (!f) {
-    if (s->output_line)
-      cli_usage_error(CMD, "%s:%d: output %s: %s", s->path, s->output_line, s->output,
-                      strerror(errno));
-    else
-      cli_usage_error(CMD, "--out %s: %s", s->output, strerror(errno));
+    output_refused(s, 0, errno);
     return NULL;
   }
   if (fresh) {
-    header_line(head, sizeof head, s);
+    exp_header_line(head, sizeof head, s->path, s->hash);
     fputs(head, f);
     fprintf(f, "%s\n", columns);
     fflush(f);
@@ -266,38 +318,46 @@ static const char *const trace_columns = "algorithm,problem,dim,np,seed,backend,
 
 /* The trace file: fresh, or the old one with only the rows of finished trials (a trial's trace
  * is written before its result row, so a kill between them leaves trace rows of an unfinished
- * trial). NULL after the message. */
-static FILE *open_trace(const exp_spec *s, const char *done, int fresh)
+ * trial). The old rows are read by the CSV reader and copied as they were; a malformed row
+ * ends the copy. The new file is locked before it replaces the old one, whose lock (*lock) is
+ * then released. NULL after the message. */
+static FILE *open_trace(const exp_spec *s, const char *done, int fresh, int *lock)
 {
   static const int key_cols[6] = {0, 1, 2, 3, 4, 5};
-  char head[1024], tmp[4096], line[4096], copy[4096], *f[10];
-  unsigned long long h;
+  const tool_csv_opts o = {.max_fields = 10, .comments = 1};
+  char head[1024], tmp[4096];
+  uint64_t h;
   FILE *in = fresh ? NULL : fopen(s->trace, "r"), *out;
-  int row = 0;
+  tool_csv *c = NULL;
+  tool_csv_row r;
+  int rows = 0;
   if (snprintf(tmp, sizeof tmp, "%s.tmp", s->trace) >= (int)sizeof tmp ||
       !(out = fopen(tmp, "w"))) {
     if (in)
       fclose(in);
-    cli_usage_error(CMD, "%s:%d: trace %s: %s", s->path, s->trace_line, s->trace, strerror(errno));
+    output_refused(s, 1, errno);
     return NULL;
   }
-  header_line(head, sizeof head, s);
+  (void)exp_lock_fd(fileno(out), tmp, head, sizeof head); /* a new file: nobody else holds it */
+  exp_header_line(head, sizeof head, s->path, s->hash);
   fputs(head, out);
   fprintf(out, "%s\n", trace_columns);
-  while (in && fgets(line, sizeof line, in)) {
-    trial t;
-    size_t n = strlen(line);
-    if (++row <= 2 || n == 0 || line[n - 1] != '\n') {
-      if (row == 1 && (header_hash(line, &h) != 0 || h != s->hash))
-        break; /* another spec's traces: replaced */
-      continue;
-    }
-    memcpy(copy, line, n + 1);
-    copy[n - 1] = 0;
-    if (tool_split_commas(copy, f, 9) == 9 && row_trial(s, f, key_cols, &t) == 0 &&
-        done[trial_index(s, &t)])
-      fputs(line, out);
+  if (in && !(c = tool_csv_file(in, s->trace, &o))) {
+    fclose(in);
+    fclose(out);
+    remove(tmp);
+    cli_runtime_error(CMD, "%s: out of memory", s->trace);
+    return NULL;
   }
+  while (c && tool_csv_next(c, &r) == TOOL_CSV_ROW) {
+    trial t;
+    if (++rows == 1 && (!r.comment || exp_header_hash(r.raw, &h) != 0 || h != s->hash))
+      break; /* another spec's traces: replaced */
+    if (rows > 2 && r.ended && !r.comment && r.n == 9 && row_trial(s, r.f, key_cols, &t) == 0 &&
+        done[trial_index(s, &t)])
+      fwrite(r.raw, 1, r.raw_len, out);
+  }
+  tool_csv_close(c);
   if (in)
     fclose(in);
   if (fflush(out) != 0 || ferror(out) || rename(tmp, s->trace) != 0) {
@@ -306,6 +366,8 @@ static FILE *open_trace(const exp_spec *s, const char *done, int fresh)
     remove(tmp);
     return NULL;
   }
+  close(*lock); /* the old file's, now replaced */
+  *lock = -1;
   return out; /* the stream now writes to the renamed file */
 }
 
@@ -427,6 +489,8 @@ static int configure(devo_solver *v, const exp_spec *s, const trial *t, double f
                                                                 : DEVO_GPU_MULTIKERNEL);
   if (!st)
     st = devo_solver_set_max_evals(v, exp_budget(s, s->dims[t->d]));
+  if (!st && s->max_gens > 0)
+    st = devo_solver_set_max_generations(v, s->max_gens);
   if (!st && s->time_limit > 0)
     st = devo_solver_set_time_limit(v, s->time_limit);
   if (!st && !isnan(s->target))
@@ -542,6 +606,30 @@ static void print_list_int(const char *what, const int *v, int n)
   printf("\n");
 }
 
+/* The search box when the spec sets it (ranges, lower, upper). */
+static void print_box(const exp_spec *s)
+{
+  const double *side[2] = {s->lower, s->upper};
+  const int n[2] = {s->nlower, s->nupper};
+  const char *sep = " ";
+  int k;
+  if (!s->ranges && !n[0] && !n[1])
+    return;
+  printf("box         ");
+  if (s->ranges) {
+    printf(" ranges %s", s->ranges);
+    sep = ", ";
+  }
+  for (k = 0; k < 2; ++k) {
+    if (n[k] == 1)
+      printf("%s%s %g", sep, k ? "upper" : "lower", side[k][0]);
+    else if (n[k] > 1)
+      printf("%s%s: %d values (one per coordinate)", sep, k ? "upper" : "lower", n[k]);
+    sep = n[k] ? ", " : sep;
+  }
+  printf("\n");
+}
+
 static int dry_run(const exp_spec *s, int64_t ndone)
 {
   int k;
@@ -573,6 +661,9 @@ static int dry_run(const exp_spec *s, int64_t ndone)
     printf("time limit   %g s per trial\n", s->time_limit);
   else
     printf("time limit   none\n");
+  if (s->max_gens > 0)
+    printf("generations  %lld per trial\n", (long long)s->max_gens);
+  print_box(s);
   if (s->protocol[0] && s->protocol_trials > 0)
     printf("protocol     %s, reduced to %d trials (--trials)\n", s->protocol, s->protocol_trials);
   else if (s->protocol[0])
@@ -587,8 +678,9 @@ static int dry_run(const exp_spec *s, int64_t ndone)
 static int run_grid(run_state *r, const char *done, FILE *out, FILE *tf)
 {
   const exp_spec *s = r->s;
+  char err[512];
   trial t;
-  int rc = 0;
+  int rc = 0, line;
   for (t.pr = 0; !rc && t.pr < s->nproblems; ++t.pr)
     for (t.d = 0; !rc && t.d < s->ndims; ++t.d) {
       devo_problem *p = NULL;
@@ -600,15 +692,10 @@ static int run_grid(run_state *r, const char *done, FILE *out, FILE *tf)
               pending += !done[trial_index(s, &t)];
       if (!pending)
         continue;
-      if (devo_problem_create(&p, NULL) != DEVO_OK)
-        return cli_runtime_error(CMD, "out of memory");
-      if (devo_problem_set_builtin(p, s->problems[t.pr], s->dims[t.d], s->data_seed, s->cec_data) !=
-          DEVO_OK) {
-        rc = cli_usage_error(CMD, "%s at D = %d: %s", s->problems[t.pr], s->dims[t.d],
-                             devo_problem_errmsg(p));
-        devo_problem_destroy(p);
-        return rc;
-      }
+      if ((rc = exp_problem_make(s, t.pr, s->dims[t.d], &p, &line, err, sizeof err)) != 0)
+        return rc == DEVO_E_NOMEM ? cli_runtime_error(CMD, "%s", err)
+               : line             ? cli_usage_error(CMD, "%s:%d: %s", s->path, line, err)
+                                  : cli_usage_error(CMD, "%s", err);
       for (t.b = 0; !rc && t.b < s->nbackends; ++t.b)
         for (t.a = 0; !rc && t.a < s->nalgos; ++t.a)
           for (t.n = 0; !rc && t.n < s->nnps; ++t.n)
@@ -694,7 +781,7 @@ static int gpu_check(const exp_spec *s)
   return 0;
 }
 
-static int run_all(const exp_spec *s, char *done, int64_t ndone, int fresh)
+static int run_all(const exp_spec *s, char *done, int64_t ndone, int fresh, out_locks *lk)
 {
   run_state r;
   FILE *out, *tf = NULL;
@@ -709,7 +796,7 @@ static int run_all(const exp_spec *s, char *done, int64_t ndone, int fresh)
     return rc;
   if (!(out = open_results(s, fresh)))
     return CLI_USAGE;
-  if (s->trace && !(tf = open_trace(s, done, fresh))) {
+  if (s->trace && !(tf = open_trace(s, done, fresh, &lk->trace))) {
     fclose(out);
     return CLI_USAGE;
   }
@@ -742,6 +829,7 @@ int cmd_experiment(int argc, char **argv)
 {
   const char *spec_path, *out, *protocol;
   exp_spec s;
+  out_locks lk;
   char err[1024], *done;
   int dry, rc, fresh, trials;
   int64_t ndone;
@@ -755,9 +843,16 @@ int cmd_experiment(int argc, char **argv)
     return cli_runtime_error(CMD, "out of memory for %lld trials", (long long)exp_grid_size(&s));
   }
   stop_signal = 0;
-  rc = read_results(&s, done, &ndone, &fresh, !dry);
+  lk.out = lk.trace = -1;
+  rc = dry ? 0 : lock_outputs(&s, &lk); /* before the results are read: one writer */
   if (!rc)
-    rc = dry ? dry_run(&s, ndone) : run_all(&s, done, ndone, fresh);
+    rc = read_results(&s, done, &ndone, &fresh, !dry);
+  if (!rc && !dry)
+    exp_lock_mark(lk.out); /* read_results closed a descriptor of the file */
+  if (!rc)
+    rc = dry ? dry_run(&s, ndone) : run_all(&s, done, ndone, fresh, &lk);
+  unlock_output(s.trace, &lk.trace, lk.trace_made);
+  unlock_output(s.output, &lk.out, lk.out_made);
   free(done);
   exp_spec_free(&s);
   return rc;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* cmd_rank.c: `devo rank RESULTS.csv`: ranks the algorithms of a `devo experiment` results file
+/* cmd_rank.c: `devo rank RESULTS.csv [PART.csv ...]`: ranks the algorithms of a `devo experiment`
+ * results file (or of the parts of one study: the same spec hash, no trial twice; cli_results.c)
  * by Janssen, Pullan and Liew's (2024) U-score per function and in total, tests every pair on
  * every function with the two-sided Mann-Whitney U test and all of them over the functions with
  * the Friedman test (tools/cli_stats.c), and prints Markdown or CSV tables (docs/experiment.md). */
@@ -11,29 +12,40 @@
 #include <string.h>
 
 #include "cli.h"
+#include "csv_rows.h"
+#include "experiment.h"
 #include "json_out.h"
 #include "stats.h"
 #include "tool_util.h"
 
 #define CMD       "rank"
 #define RNAME_MAX 64
+/* the columns of a results file read at most (devo experiment writes 15), and its rows (the
+ * trials are counted in an int, their array doubled) */
+#define RANK_MAX_COLS 256
+#define RANK_MAX_ROWS 100000000L
 
 static const char *const rank_help =
-    "usage: devo rank RESULTS.csv [options]\n"
+    "usage: devo rank RESULTS.csv [PART.csv ...] [options]\n"
     "\n"
-    "Ranks the algorithms of a devo experiment results file (docs/experiment.md). A competitor is\n"
-    "an algorithm, with its NP and backend when the file has several; a function is a problem,\n"
-    "with its D when the file has several. Per function, all trials of all competitors are\n"
-    "ordered together (those that reached the target by their time, before all others, which\n"
-    "are ordered by their error; ties share their average rank); a competitor's U-score is the\n"
-    "sum of its trials' ranks minus n(n + 1)/2 (Janssen, Pullan and Liew 2024), higher is\n"
-    "better. Then the two-sided Mann-Whitney U test of every pair on every function (exact for\n"
-    "samples of 8 or fewer without ties, else normal with tie and continuity corrections, as\n"
-    "SciPy) and the Friedman test over the functions on the U-scores, with mean ranks.\n"
+    "Ranks the algorithms of a devo experiment results file (docs/experiment.md), or of the\n"
+    "parts of one study taken together (files written by the same spec: the hash of their first\n"
+    "lines agrees; a trial found twice, in one file or in two, is refused). A competitor is\n"
+    "an algorithm, with its NP and backend when the files have several; a function is a problem,\n"
+    "with its D when they have several. Per function, all trials of all competitors are\n"
+    "ordered together (those that reached the target before all others, by their time or with\n"
+    "--tiebreak evals by their evaluations; the others by their error; ties share their average\n"
+    "rank); a competitor's U-score is the sum of its trials' ranks minus n(n + 1)/2 (Janssen,\n"
+    "Pullan and Liew 2024), higher is better. Then the two-sided Mann-Whitney U test of every\n"
+    "pair on every function (exact for samples of 8 or fewer without ties, else normal with tie\n"
+    "and continuity corrections, as SciPy) and the Friedman test over the functions on the\n"
+    "U-scores, with mean ranks. Markdown shows the U-scores, Friedman and a count of the pairs'\n"
+    "results; --pairs adds every test; CSV holds everything.\n"
     "\n"
     "options:\n"
     "  --format md|csv     Markdown tables (default) or one long CSV table\n"
-    "  --alpha A           significance level marked in the Markdown pairs table (default 0.05)\n"
+    "  --alpha A           significance level of the Markdown tests (default 0.05)\n"
+    "  --pairs             Markdown: every pairwise test (one row per pair and function)\n"
     "  --tiebreak time|evals  order the trials that reached the target by time (default) or by\n"
     "                      evaluations\n"
     "  --models            instead: Janssen et al.'s table of implementation models: per\n"
@@ -47,7 +59,9 @@ typedef struct rtrial {
 } rtrial;
 
 typedef struct rank_data {
-  const char *file;
+  const char *file;   /* the file being read */
+  char *label;        /* every file, for the messages and the heading */
+  exp_trialset *seen; /* the one check of a set of results files: parts, repeats */
   char (*alg)[RNAME_MAX], (*bk)[RNAME_MAX], (*prob)[RNAME_MAX];
   int *np, *dim;
   int ncomp, nfunc, cap_comp, cap_func;
@@ -59,9 +73,10 @@ typedef struct rank_data {
   double *total, *trank;
 } rank_data;
 
-enum { C_ALG, C_PROB, C_DIM, C_NP, C_BK, C_ERR, C_TTIME, C_TEVALS, C_TIME, C_N };
-static const char *const needed[C_N] = {
-    "algorithm", "problem", "dim", "np", "backend", "error", "target_time", "target_evals", "time"};
+enum { C_ALG, C_PROB, C_DIM, C_NP, C_BK, C_ERR, C_TTIME, C_TEVALS, C_TIME, C_SEED, C_N };
+static const char *const needed[C_N] = {"algorithm", "problem", "dim",         "np",
+                                        "backend",   "error",   "target_time", "target_evals",
+                                        "time",      "seed"};
 
 static int num(const char *s, double *out)
 {
@@ -127,39 +142,45 @@ static int intern(rank_data *d, int func, const char *a, int n, const char *b)
   return (*cnt)++;
 }
 
-/* One data row (line number row); 0, or the exit code after the one-line refusal. */
-static int take_row(rank_data *d, char *line, int row, const int *col, int ncols, int by_evals)
+/* One data row; 0, or the exit code after the one-line refusal. */
+static int take_row(rank_data *d, const tool_csv_row *r, const int *col, int ncols, int by_evals)
 {
-  char *f[256];
-  int dim, np, n = tool_split_commas(line, f, 256), k;
+  char *const *f = r->f, msg[1024];
+  const long row = r->line;
+  int dim, np, k;
   double tt = 0.0, err, time;
+  uint64_t seed;
   rtrial *t;
-  if (n != ncols)
-    return cli_usage_error(CMD, "%s:%d: %d fields, the header has %d", d->file, row, n, ncols);
-  for (k = 0; k < n; ++k)
-    if (strchr(f[k], '"'))
-      return cli_usage_error(CMD, "%s:%d: a quoted field (devo experiment writes none)", d->file,
-                             row);
+  if (r->n != ncols)
+    return cli_usage_error(CMD, "%s:%ld: %d fields, the header has %d", d->file, row, r->n, ncols);
   if (!f[col[C_ALG]][0] || strlen(f[col[C_ALG]]) >= RNAME_MAX || !f[col[C_PROB]][0] ||
       strlen(f[col[C_PROB]]) >= RNAME_MAX || !f[col[C_BK]][0] || strlen(f[col[C_BK]]) >= RNAME_MAX)
-    return cli_usage_error(CMD, "%s:%d: an empty or too long algorithm, problem or backend",
+    return cli_usage_error(CMD, "%s:%ld: an empty or too long algorithm, problem or backend",
                            d->file, row);
   if (!int_field(f[col[C_DIM]], &dim))
-    return cli_usage_error(CMD, "%s:%d: dim '%s' is not a positive integer", d->file, row,
+    return cli_usage_error(CMD, "%s:%ld: dim '%s' is not a positive integer", d->file, row,
                            f[col[C_DIM]]);
   if (!int_field(f[col[C_NP]], &np))
-    return cli_usage_error(CMD, "%s:%d: np '%s' is not a positive integer", d->file, row,
+    return cli_usage_error(CMD, "%s:%ld: np '%s' is not a positive integer", d->file, row,
                            f[col[C_NP]]);
   if (!num(f[col[C_ERR]], &err))
-    return cli_usage_error(CMD, "%s:%d: error '%s' is not a finite number", d->file, row,
+    return cli_usage_error(CMD, "%s:%ld: error '%s' is not a finite number", d->file, row,
                            f[col[C_ERR]]);
   if (!num(f[col[C_TIME]], &time) || time < 0)
-    return cli_usage_error(CMD, "%s:%d: time '%s' is not a number >= 0", d->file, row,
+    return cli_usage_error(CMD, "%s:%ld: time '%s' is not a number >= 0", d->file, row,
                            f[col[C_TIME]]);
   k = by_evals ? C_TEVALS : C_TTIME;
   if (f[col[k]][0] && (!num(f[col[k]], &tt) || tt < 0))
-    return cli_usage_error(CMD, "%s:%d: %s '%s' is not empty or a number >= 0", d->file, row,
+    return cli_usage_error(CMD, "%s:%ld: %s '%s' is not empty or a number >= 0", d->file, row,
                            needed[k], f[col[k]]);
+  if (tool_parse_u64(f[col[C_SEED]], &seed) != 0)
+    return cli_usage_error(CMD, "%s:%ld: seed '%s' is not a decimal integer >= 0", d->file, row,
+                           f[col[C_SEED]]);
+  k = exp_trialset_add(d->seen, row, f[col[C_ALG]], np, f[col[C_BK]], f[col[C_PROB]], dim, seed,
+                       msg, sizeof msg);
+  if (k)
+    return k < 0 ? cli_runtime_error(CMD, "out of memory") : cli_usage_error(CMD, "%s", msg);
+  k = by_evals ? C_TEVALS : C_TTIME;
   if (d->nt == d->cap_t) {
     const int nc = d->cap_t ? 2 * d->cap_t : 256;
     rtrial *p = realloc(d->t, sizeof *p * (size_t)nc);
@@ -181,52 +202,65 @@ static int take_row(rank_data *d, char *line, int row, const int *col, int ncols
   return 0;
 }
 
-static int header(rank_data *d, char *line, int row, int *col, int *ncols)
+static int header(rank_data *d, const tool_csv_row *r, int *col, int *ncols)
 {
-  char *f[256];
-  int n = tool_split_commas(line, f, 256), k, j;
-  if (n > 256)
-    return cli_usage_error(CMD, "%s:%d: more than 256 columns", d->file, row);
+  int k, j;
+  if (r->n > RANK_MAX_COLS)
+    return cli_usage_error(CMD, "%s:%ld: more than %d columns", d->file, r->line, RANK_MAX_COLS);
   for (k = 0; k < C_N; ++k) {
-    for (j = 0; j < n && strcmp(f[j], needed[k]) != 0; ++j)
+    for (j = 0; j < r->n && strcmp(r->f[j], needed[k]) != 0; ++j)
       ;
-    if (j == n)
-      return cli_usage_error(CMD, "%s:%d: no column '%s' (not a devo experiment results file)",
-                             d->file, row, needed[k]);
+    if (j == r->n)
+      return cli_usage_error(CMD, "%s:%ld: no column '%s' (not a devo experiment results file)",
+                             d->file, r->line, needed[k]);
     col[k] = j;
   }
-  *ncols = n;
+  *ncols = r->n;
   return 0;
 }
 
+/* The file's first line (its spec hash, when devo experiment wrote it) to the check of the set. */
+static int part_of_study(rank_data *d, const char *first_line)
+{
+  char msg[1024];
+  const int st = exp_trialset_file(d->seen, d->file, first_line, msg, sizeof msg);
+  return st < 0 ? cli_runtime_error(CMD, "out of memory")
+         : st   ? cli_usage_error(CMD, "%s", msg)
+                : 0;
+}
+
+/* The results through the CSV reader (csv_rows.h): '#' lines are comments (devo experiment's
+ * first line, the spec hash), quoted fields are read as RFC 4180 has them. */
 static int read_file(rank_data *d, FILE *in, int by_evals)
 {
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
-  int row = 0, col[C_N], ncols = 0, rc = 0;
-  while (!rc && (len = getline(&line, &cap, in)) != -1) {
-    row++;
-    if (len > 0 && line[len - 1] == '\n')
-      line[--len] = 0;
-    else if (len > 0) {
-      rc = cli_usage_error(CMD, "%s:%d: an unfinished last row (no line end)", d->file, row);
+  const tool_csv_opts o = {.max_fields = RANK_MAX_COLS, .max_rows = RANK_MAX_ROWS, .comments = 1};
+  tool_csv *c = tool_csv_file(in, d->file, &o);
+  tool_csv_row r;
+  long last = 0;
+  const int nt0 = d->nt;
+  int col[C_N], ncols = 0, rc = 0, st = TOOL_CSV_END;
+  if (!c)
+    return cli_runtime_error(CMD, "out of memory");
+  while (!rc && (st = tool_csv_next(c, &r)) == TOOL_CSV_ROW) {
+    if (last == 0 && (rc = part_of_study(d, r.comment && r.ended ? r.raw : NULL)) != 0)
       break;
-    }
-    if (len > 0 && line[len - 1] == '\r')
-      line[--len] = 0;
-    if (line[0] == '#')
+    last = r.line;
+    if (!r.ended)
+      rc = cli_usage_error(CMD, "%s:%ld: an unfinished last row (no line end)", d->file, r.line);
+    else if (r.comment)
       continue;
-    if (!ncols)
-      rc = header(d, line, row, col, &ncols);
+    else if (!ncols)
+      rc = header(d, &r, col, &ncols);
     else
-      rc = take_row(d, line, row, col, ncols, by_evals);
+      rc = take_row(d, &r, col, ncols, by_evals);
   }
-  free(line);
-  if (!rc && ferror(in))
-    rc = cli_usage_error(CMD, "%s: read error: %s", d->file, strerror(errno));
-  if (!rc && d->nt == 0)
-    rc = cli_usage_error(CMD, "%s:%d: no trials", d->file, row);
+  if (!rc && st == TOOL_CSV_NOMEM)
+    rc = cli_runtime_error(CMD, "%s", tool_csv_error(c));
+  else if (!rc && st < 0)
+    rc = cli_usage_error(CMD, "%s", tool_csv_error(c));
+  tool_csv_close(c);
+  if (!rc && d->nt == nt0)
+    rc = cli_usage_error(CMD, "%s:%ld: no trials", d->file, last);
   return rc;
 }
 
@@ -322,7 +356,7 @@ static int uscores(rank_data *d)
   for (f = 0; !k && f < F; ++f)
     for (int c = 0; c < C; ++c)
       if (n[(size_t)c * F + f] == 0) {
-        k = cli_usage_error(CMD, "%s: %s has no trials on %s (an incomplete experiment)", d->file,
+        k = cli_usage_error(CMD, "%s: %s has no trials on %s (an incomplete experiment)", d->label,
                             d->clabel[c], d->flabel[f]);
         f = F;
         break;
@@ -363,7 +397,14 @@ static void csv_row(const char *table, const char *func, const char *a, const ch
                     const char *stat, double v)
 {
   char buf[40];
-  printf("%s,%s,%s,%s,%s,%s\n", table, func, a, b, stat, json_fmt_double(buf, sizeof buf, v));
+  /* the labels as the reader takes them back: quoted where they hold a comma or a quote */
+  printf("%s,", table);
+  tool_csv_put(stdout, func);
+  putchar(',');
+  tool_csv_put(stdout, a);
+  putchar(',');
+  tool_csv_put(stdout, b);
+  printf(",%s,%s\n", stat, json_fmt_double(buf, sizeof buf, v));
 }
 
 static void md_uscores(const rank_data *d)
@@ -387,49 +428,95 @@ static void md_uscores(const rank_data *d)
   printf("\n");
 }
 
-static int pairs(const rank_data *d, int csv, double alpha)
+/* Every pair of competitors on every function: the Mann-Whitney test, in the order function,
+ * then i < j. */
+typedef struct pair_test {
+  int f, i, j, na, nb;
+  st_mwu w;
+} pair_test;
+
+/* The tests into *out (*n of them): 0, or the exit code after the message. */
+static int pair_tests(const rank_data *d, pair_test **out, int *n)
 {
   st_key *a = malloc(sizeof *a * (size_t)d->nt), *b = malloc(sizeof *b * (size_t)d->nt);
-  int f, i, j;
-  if (!a || !b) {
-    free(a);
-    free(b);
-    return cli_runtime_error(CMD, "out of memory");
-  }
-  if (!csv && d->ncomp > 1)
-    printf("## Mann-Whitney U, two-sided, per function\n\n"
-           "U(A): pairs of trials where A is better (ties count 1/2); p < %g names the better.\n\n"
-           "| function | A | B | U(A) | nA x nB | p | method | better |\n"
-           "|---|---|---|---:|---:|---:|---|---|\n",
-           alpha);
-  for (f = 0; f < d->nfunc; ++f)
-    for (i = 0; i < d->ncomp; ++i)
-      for (j = i + 1; j < d->ncomp; ++j) {
-        const int na = keys_of(d, i, f, a), nb = keys_of(d, j, f, b);
-        st_mwu w;
-        if (st_mannwhitney(a, na, b, nb, &w) != 0) {
-          free(a);
-          free(b);
-          return cli_runtime_error(CMD, "out of memory");
-        }
-        if (csv) {
-          csv_row("mwu", d->flabel[f], d->clabel[i], d->clabel[j], "u1", w.u1);
-          csv_row("mwu", d->flabel[f], d->clabel[i], d->clabel[j], "p", w.p);
-          csv_row("mwu", d->flabel[f], d->clabel[i], d->clabel[j], "exact", w.exact);
-        } else {
-          const char *better = w.p >= alpha           ? "-"
-                               : w.u1 > 0.5 * na * nb ? d->clabel[i]
-                                                      : d->clabel[j];
-          printf("| %s | %s | %s | %.10g | %d x %d | %.4g | %s | %s |\n", d->flabel[f],
-                 d->clabel[i], d->clabel[j], w.u1, na, nb, w.p, w.exact ? "exact" : "normal",
-                 better);
-        }
+  pair_test *t = malloc(sizeof *t * ((size_t)d->nfunc * d->ncomp * d->ncomp / 2 + 1));
+  int f, i, j, m = 0, bad = !a || !b || !t;
+  for (f = 0; !bad && f < d->nfunc; ++f)
+    for (i = 0; !bad && i < d->ncomp; ++i)
+      for (j = i + 1; !bad && j < d->ncomp; ++j) {
+        pair_test *q = &t[m++];
+        q->f = f;
+        q->i = i;
+        q->j = j;
+        q->na = keys_of(d, i, f, a);
+        q->nb = keys_of(d, j, f, b);
+        bad = st_mannwhitney(a, q->na, b, q->nb, &q->w) != 0;
       }
-  if (!csv && d->ncomp > 1)
-    printf("\n");
   free(a);
   free(b);
+  if (bad) {
+    free(t);
+    return cli_runtime_error(CMD, "out of memory");
+  }
+  *out = t;
+  *n = m;
   return 0;
+}
+
+/* The better of a test at level alpha: its i or j, or -1 for no significant difference. */
+static int better_of(const pair_test *q, double alpha)
+{
+  if (q->w.p >= alpha)
+    return -1;
+  return q->w.u1 > 0.5 * q->na * q->nb ? q->i : q->j;
+}
+
+/* Markdown: per competitor, how its tests came out (the summary), and with --pairs every test. */
+static int md_pairs(const rank_data *d, const pair_test *t, int n, double alpha, int all)
+{
+  int *cnt = calloc((size_t)d->ncomp * 3, sizeof *cnt), k;
+  if (!cnt)
+    return cli_runtime_error(CMD, "out of memory");
+  for (k = 0; k < n; ++k) {
+    const int b = better_of(&t[k], alpha);
+    cnt[3 * t[k].i + (b < 0 ? 1 : b == t[k].i ? 0 : 2)]++;
+    cnt[3 * t[k].j + (b < 0 ? 1 : b == t[k].j ? 0 : 2)]++;
+  }
+  printf("## Mann-Whitney U, two-sided, per function: %d tests\n\n"
+         "Each algorithm against each other one on each function: significantly better (p < %g),"
+         " no significant difference, significantly worse.%s\n\n"
+         "| algorithm | better | no difference | worse |\n|---|---:|---:|---:|\n",
+         n, alpha, all ? "" : " Every test: --pairs.");
+  for (k = 0; k < d->ncomp; ++k)
+    printf("| %s | %d | %d | %d |\n", d->clabel[k], cnt[3 * k], cnt[3 * k + 1], cnt[3 * k + 2]);
+  printf("\n");
+  free(cnt);
+  if (!all)
+    return 0;
+  printf("U(A): pairs of trials where A is better (ties count 1/2); p < %g names the better.\n\n"
+         "| function | A | B | U(A) | nA x nB | p | method | better |\n"
+         "|---|---|---|---:|---:|---:|---|---|\n",
+         alpha);
+  for (k = 0; k < n; ++k) {
+    const pair_test *q = &t[k];
+    const int b = better_of(q, alpha);
+    printf("| %s | %s | %s | %.10g | %d x %d | %.4g | %s | %s |\n", d->flabel[q->f],
+           d->clabel[q->i], d->clabel[q->j], q->w.u1, q->na, q->nb, q->w.p,
+           q->w.exact ? "exact" : "normal", b < 0 ? "-" : d->clabel[b]);
+  }
+  printf("\n");
+  return 0;
+}
+
+static void csv_pairs(const rank_data *d, const pair_test *t, int n)
+{
+  int k;
+  for (k = 0; k < n; ++k) {
+    const char *fl = d->flabel[t[k].f], *a = d->clabel[t[k].i], *b = d->clabel[t[k].j];
+    csv_row("mwu", fl, a, b, "u1", t[k].w.u1);
+    csv_row("mwu", fl, a, b, "p", t[k].w.p);
+    csv_row("mwu", fl, a, b, "exact", t[k].w.exact);
+  }
 }
 
 static int friedman(const rank_data *d, int csv)
@@ -526,6 +613,8 @@ static int models(const rank_data *d, int csv)
 
 static void free_data(rank_data *d)
 {
+  exp_trialset_free(d->seen);
+  free(d->label);
   free(d->alg);
   free(d->bk);
   free(d->prob);
@@ -540,9 +629,12 @@ static void free_data(rank_data *d)
   free(d->trank);
 }
 
-static int output(const rank_data *d, int csv, double alpha)
+static int output(const rank_data *d, int csv, double alpha, int by_evals, int all_pairs)
 {
-  int c, f, rc;
+  pair_test *t = NULL;
+  int c, f, n = 0, rc;
+  if ((rc = pair_tests(d, &t, &n)) != 0)
+    return rc;
   if (csv) {
     printf("table,function,algorithm,other,stat,value\n");
     for (c = 0; c < d->ncomp; ++c) {
@@ -554,36 +646,69 @@ static int output(const rank_data *d, int csv, double alpha)
       csv_row("uscore", "total", d->clabel[c], "", "u", d->total[c]);
       csv_row("uscore", "total", d->clabel[c], "", "rank", d->trank[c]);
     }
+    csv_pairs(d, t, n);
+    rc = friedman(d, csv);
   } else {
     printf("# Ranking of %s\n\n%d algorithms, %d functions, %d trials. Per function, trials that "
-           "reached the target rank above the others, by time; the others by error.\n\n",
-           d->file, d->ncomp, d->nfunc, d->nt);
+           "reached the target rank above the others, by %s; the others by error.\n\n",
+           d->label, d->ncomp, d->nfunc, d->nt,
+           by_evals ? "evaluations (--tiebreak evals)" : "time");
     md_uscores(d);
-  }
-  rc = pairs(d, csv, alpha);
-  if (!rc)
     rc = friedman(d, csv);
+    if (!rc && d->ncomp > 1) {
+      printf("\n");
+      rc = md_pairs(d, t, n, alpha, all_pairs);
+    }
+  }
+  free(t);
   return rc ? rc : cli_stdout_done(CMD);
+}
+
+/* Every file into d (the parts of one study: exp_trialset checks them), and their names joined
+ * into d->label. */
+static int read_all(rank_data *d, const char **paths, int npaths, int by_evals)
+{
+  size_t len = 1;
+  int k, rc = 0;
+  for (k = 0; k < npaths; ++k)
+    len += strlen(paths[k]) + 2;
+  if (!(d->label = malloc(len)) || !(d->seen = exp_trialset_new(npaths)))
+    return cli_runtime_error(CMD, "out of memory");
+  d->label[0] = 0;
+  for (k = 0; !rc && k < npaths; ++k) {
+    FILE *in = strcmp(paths[k], "-") == 0 ? stdin : fopen(paths[k], "r");
+    if (!in)
+      return cli_usage_error(CMD, "%s: %s", paths[k], strerror(errno));
+    d->file = paths[k];
+    rc = read_file(d, in, by_evals);
+    if (in != stdin)
+      fclose(in);
+    strcat(strcat(d->label, k ? ", " : ""), paths[k]);
+  }
+  return rc;
 }
 
 int cmd_rank(int argc, char **argv)
 {
-  static const char *const names[] = {
-      "--format=", "--alpha=", "--tiebreak=", "--help", "--models", NULL};
+  static const char *const names[] = {"--format=", "--alpha=", "--tiebreak=", "--help",
+                                      "--models",  "--pairs",  NULL};
   static const char *const formats[] = {"md", "csv", NULL};
   static const char *const ties[] = {"time", "evals", NULL};
   rank_data d;
-  const char *v, *path = NULL;
+  const char *v;
+  const char **paths = malloc(sizeof *paths * (size_t)(argc > 1 ? argc : 1));
   double alpha = 0.05;
-  int pos = 1, k, csv = 0, by_evals = 0, rc = 0, want_models = 0;
-  FILE *in;
-  while ((k = cli_next(CMD, argc, argv, &pos, names, &v)) != -1) {
+  int pos = 1, k, csv = 0, by_evals = 0, rc = 0, want_models = 0, all_pairs = 0, npaths = 0;
+  if (!paths)
+    return cli_runtime_error(CMD, "out of memory");
+  while (!rc && (k = cli_next(CMD, argc, argv, &pos, names, &v)) != -1) {
     if (k == -2)
-      return CLI_USAGE;
-    if (k == -3) {
-      if (path)
-        return cli_usage_error(CMD, "unexpected argument '%s' (one RESULTS.csv)", v);
-      path = v;
+      rc = CLI_USAGE;
+    else if (k == -3) {
+      for (int j = 0; j < npaths; ++j)
+        if (strcmp(v, "-") == 0 && strcmp(paths[j], "-") == 0)
+          rc = cli_usage_error(CMD, "'-' (standard input) given twice");
+      paths[npaths++] = v;
     } else if (k == 0)
       rc = cli_pick(CMD, "--format", v, formats, &csv);
     else if (k == 1) {
@@ -594,29 +719,31 @@ int cmd_rank(int argc, char **argv)
       rc = cli_pick(CMD, "--tiebreak", v, ties, &by_evals);
     else if (k == 4)
       want_models = 1;
+    else if (k == 5)
+      all_pairs = 1;
     else {
       fputs(rank_help, stdout);
+      free(paths);
       return CLI_OK;
     }
-    if (rc)
-      return CLI_USAGE;
   }
-  if (!path)
-    return cli_usage_error(CMD, "a RESULTS.csv is needed (see devo rank --help)");
-  in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-  if (!in)
-    return cli_usage_error(CMD, "%s: %s", path, strerror(errno));
+  if (!rc && !npaths)
+    rc = cli_usage_error(CMD, "a RESULTS.csv is needed (see devo rank --help)");
+  if (!rc && all_pairs && want_models)
+    rc = cli_usage_error(CMD, "--pairs: the tests of a ranking, which --models does not print");
+  if (rc) {
+    free(paths);
+    return CLI_USAGE;
+  }
   memset(&d, 0, sizeof d);
-  d.file = path;
-  rc = read_file(&d, in, by_evals);
-  if (in != stdin)
-    fclose(in);
+  rc = read_all(&d, paths, npaths, by_evals);
   if (!rc && make_labels(&d) != 0)
     rc = cli_runtime_error(CMD, "out of memory");
   if (!rc)
     rc = uscores(&d);
   if (!rc)
-    rc = want_models ? models(&d, csv) : output(&d, csv, alpha);
+    rc = want_models ? models(&d, csv) : output(&d, csv, alpha, by_evals, all_pairs);
   free_data(&d);
+  free(paths);
   return rc;
 }

@@ -21,20 +21,15 @@
 #include "cli_progress.h"
 #include "json_out.h"
 #include "sched_json.h"
-#include "problems/read_src.h" /* the library's bounded reader, for --ready */
 #include "tool_util.h"
 
 /* GPU start-up (driver and context creation, the first CUDA call of a process) took about 1.1 s
  * on the lent H100 (BENCHMARKS.md), and a process cannot end while a thread is inside that
  * call. So below GPU_WARMUP_MIN_S the search stays on the CPU; above it the GPU starts on its own
  * thread at the start of the command, beside reading the input; with --backend gpu the search
- * waits for it at most GPU_WAIT_SHARE of the limit, with auto it takes the GPU only if ready. */
+ * waits for it until the budget's gpu_wait_by (devo_schedule_budget), with auto it takes the GPU
+ * only if ready. */
 #define GPU_WARMUP_MIN_S 2.0
-#define GPU_WAIT_SHARE   0.5
-/* A process that used the GPU needs time to end: the driver tears the context down at exit
- * (80 to 110 ms measured on the lent H100 after the answer was written), so that much of the
- * limit is kept back when the search uses the GPU. */
-#define GPU_EXIT_S 0.15
 enum { GPU_PENDING = 0, GPU_READY = 1, GPU_NONE = 2, GPU_SKIPPED = 3 };
 static atomic_int gpu_state;
 static char gpu_msg[256];
@@ -118,6 +113,9 @@ static const char *const schedule_help_search =
     "                       the time limit comes first; default: until the time limit)\n"
     "  --chains N           ig: chains, merged every 64 steps (default: the larger of\n"
     "                       --threads and 4)\n"
+    "  --gap G              end the search once the answer is within G of the lower bound\n"
+    "                       ((objective - bound) / bound <= G), a fraction in [0, 1]\n"
+    "                       (default 0: until the time limit; a proven optimum always ends it)\n"
     "  --ils-share S        share of the search time for iterated local search (random\n"
     "                       reassignments + local search) on the best answer after DE, in\n"
     "                       [0, 1) (default 0.8; 0 = DE gets all of it)\n"
@@ -144,24 +142,6 @@ static const char *const schedule_help_search =
     "An answer later than the limit + 5 ms is said on stderr (and deadline_met false in the\n"
     "JSON); the exit code stays 0 since the answer is valid.\n";
 
-/* Time kept back for writing the answer, freeing memory and the process's exit. 3 ms left the
- * process ending up to 6 ms after its limit in 1 of 80 runs measured from outside on the H100
- * machine (2026-11-22, devo's own clock then at most 1.7 ms before the limit): the start and the
- * exit of a process vary by a few ms. */
-#define OUTPUT_MARGIN_S   0.006
-#define OUTPUT_PER_TASK_S 2e-7
-/* With times (CSV, JSON with the schedule), per task: two numbers formatted to read back
- * exactly (and in JSON six keys): 1.7 us of CPU time per task more than the text lines,
- * measured at 10^5 x 16 with --heuristic mct (2-core development machine, 2026-11-24). */
-#define OUTPUT_PER_TASK_TIMES_S 2e-6
-/* Per byte of the matrix: giving its pages back when the process ends, after the answer. At
- * 16384 x 256 (33.5 MB) the matrix's munmap took 5.1 ms and the exit 0.7 ms (strace -ttt,
- * 2-core machine, 2026-11-25); on the H100 machine runs at 1 s ended 11-14 ms after devo's own
- * clock said the answer was out, against 5-6 ms at 4096 x 64 (2 MB): 0.3 ms per MB. */
-#define OUTPUT_PER_BYTE_S 3e-10
-/* An answer later than limit + this is a missed deadline, said on stderr and in the JSON. */
-#define DEADLINE_SLACK_S 0.005
-
 enum { OUT_TEXT = 0, OUT_CSV = 1, OUT_JSON = 2 };
 
 typedef struct sched_args {
@@ -170,6 +150,7 @@ typedef struct sched_args {
   int task_names, out_format, quiet;
   int local_search; /* 0 = on, 1 = off (index into on_off) */
   double lambda, time_limit, f, cr, ils_share;
+  double gap; /* --gap: the search ends within this relative gap of the lower bound */
   uint64_t seed;
   size_t max_bytes;   /* --max-input-bytes; 0: the reader's default */
   int64_t steps;      /* issue 19: IG steps per chain, 0 = until the limit */
@@ -225,7 +206,8 @@ static int parse(int argc, char **argv, sched_args *a)
       "--jde-tau1=", "--jde-tau2=", "--jde-fl=", "--jde-fu=", "--jde-crl=", "--jde-cru=", "--gobl=",
       "--steps=", "--chains=", "--search=", "--max-input-bytes=",
       /* cli_variant_names (issue 24): */
-      "--pbest=", "--archive-rate=", "--memory-size=", "--jade-c=", "--np-min=", "--quiet", NULL};
+      "--pbest=", "--archive-rate=", "--memory-size=", "--jade-c=", "--np-min=", "--quiet",
+      "--gap=", NULL};
   static const char *const formats[] = {"auto", "csv", "braun", NULL};
   static const char *const out_formats[] = {"text", "csv", "json", NULL};
   static const char *const objectives[] = {"weighted", "makespan", NULL};
@@ -361,6 +343,13 @@ static int parse(int argc, char **argv, sched_args *a)
     case 41:
       a->quiet = 1;
       break;
+    case 42:
+      /* a fraction: a percentage given as a number (--gap 5 for 5%) is refused, not taken as
+       * 500% */
+      r = cli_double(cmd, "--gap", v, &a->gap);
+      if (!r && !(a->gap >= 0.0 && a->gap <= 1.0))
+        r = cli_usage_error(cmd, "--gap must be a fraction in [0, 1] (0.01 = 1%%), got %s", v);
+      break;
     default:
       if (cli_variant_index(names, k) >= 0)
         r = cli_variant_option(cmd, cli_variant_index(names, k), v, &a->var);
@@ -390,94 +379,25 @@ static int parse(int argc, char **argv, sched_args *a)
   return 0;
 }
 
+/* The numbers of field f of row r (blanks separate them too: "0 10 0" is three) into w[*k..];
+ * 0, or the exit code after the one-line refusal naming the row and column. */
 /* Ready times from a list "a,b,c" or from a file of numbers separated by commas, semicolons or
  * white space; errors name the file, row and column. */
 static int read_ready(const char *spec, int m, double *w, double deadline)
 {
   const int fd = cli_open_input(spec);
-  const char *name = fd >= 0 ? spec : "--ready";
-  char *text = NULL, err[512];
-  size_t len = 0, i = 0;
-  long row = 1, col = 1;
-  int k = 0, rc = 0, have = 0, hard = 0;
-  if (fd >= 0) {
-    /* bounded like the matrix: m values of at most DEVO_ETC_MAX_FIELD characters each, with a
-     * separator, and under the same deadline */
-    devo__rdlim lim;
-    lim.max_bytes = (size_t)m * (DEVO_ETC_MAX_FIELD + 2) + 4096;
-    lim.max_line = lim.max_bytes;
-    lim.deadline = deadline;
-    rc = devo__read_all(NULL, fd, spec, &lim, NULL, &text, &len, err, sizeof err);
-    close(fd);
-    if (rc == DEVO_E_IO &&
-        strstr(err, strerror(EISDIR))) /* a directory opens, and its reading fails */
-      return cli_usage_error("schedule", "--ready %s: %s", spec, strerror(EISDIR));
-    if (rc != DEVO_OK) {
-      fprintf(stderr, "devo schedule: --ready %s\n", err);
-      return cli_exit_for_status(rc);
-    }
-  } else if (strchr(spec, ',') || strspn(spec, "0123456789.eE+-") == strlen(spec)) {
-    len = strlen(spec);
-    text = (char *)malloc(len + 1);
-    if (!text)
-      return cli_runtime_error("schedule", "out of memory");
-    memcpy(text, spec, len + 1);
-  } else {
+  cli_numbers ns;
+  if (fd < 0 && !strchr(spec, ',') && strspn(spec, "0123456789.eE+-") != strlen(spec))
     return cli_usage_error("schedule", "--ready %s: %s (not a file, nor a list a,b,c)", spec,
                            strerror(errno));
-  }
-  /* values separated by blanks, or by one ',' or ';' each: an empty field between two of those
-   * (or before or after one on its line) is an error, not skipped (it shifted the later values
-   * to other machines: found in review) */
-  while (i <= len && rc == 0) {
-    char c = i < len ? text[i] : '\n';
-    if (c == '\n' || c == ',' || c == ';') {
-      if ((c != '\n' && !have) || (c == '\n' && hard && !have)) {
-        rc = cli_usage_error("schedule", "%s:%ld:%ld: empty field", name, row, col);
-        break;
-      }
-      hard = c != '\n';
-      have = 0;
-      if (c != '\n')
-        col++;
-      else if (i < len) { /* not the end of the text */
-        row++;
-        col = 1;
-      }
-      i++;
-    } else if (c == ' ' || c == '\t' || c == '\r') {
-      i++;
-      col++;
-    } else {
-      have = 1;
-      size_t b = i;
-      char *end;
-      double x;
-      char save;
-      while (i < len && !strchr(",; \t\r\n", text[i]))
-        i++;
-      save = text[i];
-      text[i] = 0;
-      errno = 0;
-      x = strtod(text + b, &end);
-      if (end == text + b || *end || errno || !isfinite(x) || x < 0 ||
-          strspn(text + b, "0123456789.eE+-") != (size_t)(i - b))
-        rc = cli_usage_error("schedule", "%s:%ld:%ld: ready time '%s': not a finite number >= 0",
-                             name, row, col, text + b);
-      else if (k >= m)
-        rc = cli_usage_error("schedule", "%s:%ld:%ld: more than %d ready times (one per machine)",
-                             name, row, col, m);
-      else
-        w[k++] = x;
-      text[i] = save;
-      col += (long)(i - b);
-    }
-  }
-  if (rc == 0 && k != m)
-    rc = cli_usage_error("schedule", "%s:%ld:%ld: %d ready times, expected one per machine (%d)",
-                         name, row, col, k, m);
-  free(text);
-  return rc;
+  ns.name = fd >= 0 ? spec : "--ready";
+  ns.opt = "--ready";
+  ns.what = "ready time";
+  ns.per = "machine";
+  ns.n = m;
+  ns.min = 0.0;
+  ns.say_index = 0;
+  return cli_read_numbers("schedule", &ns, fd, spec, deadline, w);
 }
 
 /* What the search gave, for the outputs. */
@@ -486,7 +406,7 @@ typedef struct answer {
   const double *start, *finish; /* devo_etc_timeline */
   const devo_schedule_result *res;
   double answer_at; /* seconds since process start when the answer was ready */
-  int deadline_met; /* answer_at <= limit + DEADLINE_SLACK_S */
+  int deadline_met; /* answer_at <= limit + the budget's slack */
 } answer;
 
 /* A task or machine as the outputs name it: its name when the input gave one, else its index;
@@ -565,6 +485,14 @@ static void text_summary(FILE *sf, const sched_args *a, const devo_etc *e, const
   fprintf(sf, "flowtime     %s\n", json_fmt_double(b, sizeof b, r->flowtime));
   fprintf(sf, "objective    %s (lambda %g, order %s)\n", json_fmt_double(b, sizeof b, r->objective),
           a->lambda, a->order ? "spt" : "fcfs");
+  if (r->lower_bound > 0.0) {
+    fprintf(sf, "lower bound  %s (of the objective)\n",
+            json_fmt_double(b, sizeof b, r->lower_bound));
+    fprintf(sf, "gap          %s (at most %.3g%% above the optimum)\n",
+            json_fmt_double(b, sizeof b, r->gap), 100.0 * r->gap);
+  } else {
+    fputs("lower bound  none (no time was left for it)\ngap          unknown\n", sf);
+  }
   fprintf(sf, "evaluations  %lld\ngenerations  %lld\n", (long long)r->evaluations,
           (long long)r->generations);
   fprintf(
@@ -574,6 +502,7 @@ static void text_summary(FILE *sf, const sched_args *a, const devo_etc *e, const
   fprintf(sf, "best from    %s%s%s%s\n", devo_schedule_source_name(r->source),
           r->heuristic >= 0 ? " (" : "", r->heuristic >= 0 ? devo_heuristic_name(r->heuristic) : "",
           r->heuristic >= 0 ? ")" : "");
+  fprintf(sf, "search       %s\n", r->search >= 0 ? devo_schedule_search_name(r->search) : "none");
   fprintf(sf, "backend      %s\n", r->backend == DEVO_BACKEND_GPU ? "gpu" : "cpu");
   fprintf(sf, "elapsed      %.6f s since process start%s\n", ans->answer_at,
           ans->deadline_met ? "" : " (deadline missed)");
@@ -613,11 +542,27 @@ static int write_answer(const sched_args *a, const devo_etc *e, const answer *an
   return cli_stdout_done("schedule");
 }
 
-/* Seconds per task kept back for writing the answer in the chosen format. */
-static double output_per_task_s(const sched_args *a)
+/* The deadline budget (devo_schedule_budget) at this moment: the limit counts from the process's
+ * start; the answer is written in the chosen format, then the process ends and gives the matrix
+ * (e, NULL before it is read) back. */
+static int budget_now(const sched_args *a, const devo_etc *e, int backend, devo_budget *b)
 {
   const int schedule_in_json = a->json && (!a->out || a->out_format == OUT_JSON);
-  return a->out_format == OUT_CSV || schedule_in_json ? OUTPUT_PER_TASK_TIMES_S : OUTPUT_PER_TASK_S;
+  devo_budget_opts bo;
+  char err[256];
+  memset(&bo, 0, sizeof bo);
+  bo.start = cli_deadline_from_start(0.0); /* the process's start */
+  bo.time_limit = a->time_limit;
+  bo.ntasks = e ? devo_etc_ntasks(e) : 0;
+  bo.nmach = e ? devo_etc_nmach(e) : 0;
+  bo.answer =
+      a->out_format == OUT_CSV || schedule_in_json ? DEVO_ANSWER_TIMES : DEVO_ANSWER_ASSIGNMENT;
+  bo.value_bytes = (int)sizeof(double);
+  bo.exits = 1;
+  bo.backend = backend;
+  if (devo_schedule_budget(&bo, b, err, sizeof err) != DEVO_OK)
+    return cli_runtime_error("schedule", "deadline budget: %s", err);
+  return CLI_OK;
 }
 
 /* Reads, searches and writes; returns the exit code. */
@@ -635,12 +580,14 @@ static int schedule(const sched_args *ap)
   FILE *af = NULL;
   const int std_in = strcmp(a.file, "-") == 0;
   devo_read_limits lim;
+  devo_budget b;
   int fd;
   /* the reading counts inside the time limit: a pipe that never closes ends at the deadline,
-   * less the margin the answer keeps for the message and the process's exit (a read that
-   * waited the whole limit ended its process 5 to 7 ms after it, 2-core machine, 2026-11-24) */
+   * less the margin the answer keeps for the message and the process's exit */
+  if ((rc = budget_now(&a, NULL, DEVO_BACKEND_CPU, &b)) != CLI_OK)
+    return rc;
   lim.max_bytes = a.max_bytes;
-  lim.deadline = cli_deadline_from_start(fmax(a.time_limit - OUTPUT_MARGIN_S, 0.0));
+  lim.deadline = b.input_by;
   fd = std_in ? STDIN_FILENO : cli_open_input(a.file);
   if (fd < 0)
     return cli_usage_error("schedule", "%s: %s", a.file, strerror(errno));
@@ -691,18 +638,11 @@ static int schedule(const sched_args *ap)
   }
   if (a.backend == DEVO_BACKEND_GPU)
     while (atomic_load(&gpu_state) == GPU_PENDING &&
-           cli_process_elapsed() < GPU_WAIT_SHARE * a.time_limit) {
+           cli_process_elapsed() < b.gpu_wait_by - cli_deadline_from_start(0.0)) {
       struct timespec ms = {0, 1000000};
       nanosleep(&ms, NULL);
     }
   devo_schedule_opts_init(&so);
-  /* what is left of the limit after reading, minus the time to write the answer and to give
-   * the matrix's memory back; at least a token amount, so that the heuristics still answer
-   * when reading took it all */
-  so.time_limit =
-      fmax(a.time_limit - cli_process_elapsed() - OUTPUT_MARGIN_S - output_per_task_s(&a) * n -
-               OUTPUT_PER_BYTE_S * (double)n * (double)devo_etc_nmach(e) * 8.0,
-           1e-6);
   so.lambda = a.lambda;
   so.order = a.order;
   so.heuristic = a.heuristic ? devo_heuristic_from_name(a.heuristic) : -1;
@@ -721,8 +661,12 @@ static int schedule(const sched_args *ap)
   so.steps = a.steps;
   so.chains = a.chains;
   so.search = a.search;
-  if (so.backend == DEVO_BACKEND_GPU)
-    so.time_limit = fmax(so.time_limit - GPU_EXIT_S, 1e-6);
+  so.gap = a.gap;
+  /* what is left of the limit after reading, less the time to write the answer, to give the
+   * matrix's memory back and to end the process (the GPU's context too) */
+  if ((rc = budget_now(&a, e, so.backend, &b)) != CLI_OK)
+    goto done;
+  so.time_limit = b.search;
   so.interrupt = &stop_signal;
   /* the progress line on a terminal only (elsewhere no callback at all), and above 2 s: a
    * shorter run ends before a line would tell anything */
@@ -747,16 +691,16 @@ static int schedule(const sched_args *ap)
   ans.finish = finish;
   ans.res = &res;
   ans.answer_at = cli_process_elapsed();
-  ans.deadline_met = ans.answer_at <= a.time_limit + DEADLINE_SLACK_S;
+  ans.deadline_met = ans.answer_at <= a.time_limit + b.slack;
   rc = write_answer(&a, e, &ans, af, tmp);
   af = NULL; /* closed */
   /* never silent about a late answer: reading alone can take longer than the limit */
   end_at = cli_process_elapsed();
-  if (!ans.deadline_met || end_at > a.time_limit + DEADLINE_SLACK_S)
+  if (!ans.deadline_met || end_at > a.time_limit + b.slack)
     fprintf(stderr,
             "devo schedule: deadline missed: the answer was ready at %.3f s and written at %.3f s "
             "since process start, the limit was %.3f s (+ %.0f ms)\n",
-            ans.answer_at, end_at, a.time_limit, 1e3 * DEADLINE_SLACK_S);
+            ans.answer_at, end_at, a.time_limit, 1e3 * b.slack);
 done:
   if (af) {
     out_file_discard(af, tmp);

@@ -26,8 +26,12 @@ static const char *const solve_help =
     "                      8 or 12: see devo list-problems)\n"
     "  --data-seed S       seed of the generated shift vectors and matrices (default 1)\n"
     "  --cec-data DIR      official CEC input files instead of generated data\n"
-    "  --lower L --upper U the search box [L, U]^D instead of the function's (the optimum must\n"
-    "                      stay inside)\n"
+    "  --lower L --upper U the search box instead of the function's (the optimum must stay\n"
+    "                      inside): one number for every coordinate ([L, U]^D), D numbers\n"
+    "                      L1,L2,..,LD (one per coordinate), or @FILE with D numbers (one\n"
+    "                      per line, or separated by commas); an absent side keeps the\n"
+    "                      function's. Per-coordinate bounds run on the CPU only (--backend\n"
+    "                      gpu refuses them, auto takes the CPU)\n"
     "  --ranges cec2005    the CEC 2005 range of a classic function (rastrigin [-5, 5],\n"
     "                      griewank [-600, 600]; docs/soco.md)\n"
     "algorithm:\n"
@@ -264,9 +268,77 @@ static void print_vector(FILE *f, const double *x, int dim, const char *sep)
     fprintf(f, "%s%.17g", j ? sep : "", x[j]);
 }
 
+/* The search box that ran, coordinate by coordinate (2 D doubles: lower, then upper; NULL when
+ * out of memory), and whether it is one box for every coordinate. */
+static double *box_of(const devo_problem *p, int *uniform)
+{
+  const int dim = devo_problem_dim(p);
+  double *b = (double *)malloc(2 * (size_t)dim * sizeof(double));
+  int k;
+  if (!b)
+    return NULL;
+  devo_problem_bounds_vec(p, b, b + dim);
+  *uniform = 1;
+  for (k = 1; k < dim && *uniform; ++k)
+    *uniform = b[k] == b[0] && b[dim + k] == b[dim];
+  return b;
+}
+
+/* "ranges" (--ranges or null) and "box": {"lower", "upper"}, each a number when every coordinate
+ * has the same bounds, else one per coordinate. -1 when out of memory. */
+static int json_box(json_out *j, const devo_problem *p, const char *ranges)
+{
+  const int dim = devo_problem_dim(p);
+  int uniform, side, k;
+  double *b = box_of(p, &uniform);
+  if (!b)
+    return -1;
+  json_kv_str(j, "ranges", ranges);
+  json_key(j, "box");
+  json_obj(j);
+  for (side = 0; side < 2; ++side) {
+    json_key(j, side ? "upper" : "lower");
+    if (uniform) {
+      json_num(j, b[side * dim]);
+      continue;
+    }
+    json_arr(j);
+    for (k = 0; k < dim; ++k)
+      json_num(j, b[side * dim + k]);
+    json_end_arr(j);
+  }
+  json_end_obj(j);
+  free(b);
+  return 0;
+}
+
+/* --verbose: the box on stderr, "[L, U]^D" or its first coordinates. */
+static void print_box(const devo_problem *p)
+{
+  const int dim = devo_problem_dim(p);
+  char lo[40], hi[40]; /* every bit, in the fewest digits (json_out.h) */
+  int uniform, k;
+  double *b = box_of(p, &uniform);
+  if (!b)
+    return;
+  if (uniform)
+    fprintf(stderr, "devo solve: box [%s, %s]^%d\n", json_fmt_double(lo, sizeof lo, b[0]),
+            json_fmt_double(hi, sizeof hi, b[dim]), dim);
+  else {
+    fprintf(stderr, "devo solve: box per coordinate:");
+    for (k = 0; k < dim && k < 8; ++k)
+      fprintf(stderr, " [%s, %s]", json_fmt_double(lo, sizeof lo, b[k]),
+              json_fmt_double(hi, sizeof hi, b[dim + k]));
+    fprintf(stderr, "%s (%d coordinates)\n", dim > 8 ? " ..." : "", dim);
+  }
+  free(b);
+}
+
 static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
 {
+  static const char *const rules[] = {"reinit", "clip", "reflect", "midpoint"};
   devo_stats stats;
+  cli_variant_run run;
   double best, fstar = devo_problem_fstar(p);
   int dim = devo_problem_dim(p);
   double *x = (double *)malloc((size_t)dim * sizeof(double));
@@ -274,6 +346,7 @@ static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
     return cli_runtime_error("solve", "out of memory for the best vector");
   devo_solver_best(s, &best, x);
   devo_solver_stats(s, &stats);
+  cli_variant_run_state(s, &a->var, a->np, &run);
   if (a->json) {
     json_out j;
     int k;
@@ -300,16 +373,18 @@ static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
     json_kv_str(&j, "backend_info", devo_solver_backend_info(s));
     json_kv_uint(&j, "seed", a->seed);
     json_kv_int(&j, "np", a->np);
-    json_kv_num(&j, "f", a->f);
-    json_kv_num(&j, "cr", a->cr);
+    if (!a->var.v.jde && a->var.v.adapt == DEVO_ADAPT_NONE) {
+      /* jDE and JADE/SHADE draw F and CR per individual: their ranges and means are in "jde" or
+       * "shade", and no fixed F and CR ran */
+      json_kv_num(&j, "f", a->f);
+      json_kv_num(&j, "cr", a->cr);
+    }
+    json_kv_str(&j, "bounds", rules[a->bounds]);
     if (a->time_limit > 0.0)
       json_kv_num(&j, "time_limit", a->time_limit);
-    {
-      double mf = (double)NAN, mcr = (double)NAN;
-      if (a->var.v.jde && cli_variant_means(s, a->np, &mf, &mcr) != 0)
-        mf = mcr = (double)NAN;
-      cli_variant_json(&j, &a->var, mf, mcr);
-    }
+    if (json_box(&j, p, a->ranges) != 0)
+      j.failed = 1;
+    cli_variant_json_run(&j, &a->var, &run);
     json_key(&j, "x");
     json_arr(&j);
     for (k = 0; k < dim; ++k)
@@ -339,11 +414,12 @@ static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
     if (a->var.v.gobl > 0.0)
       printf(", GOBL p_o = %g", a->var.v.gobl);
     printf(")\n");
-    if (a->var.v.jde) {
-      double mf, mcr;
-      if (cli_variant_means(s, a->np, &mf, &mcr) == 0)
-        printf("jde          mean F %.6g, mean CR %.6g\n", mf, mcr);
-    }
+    if (a->var.v.jde && !isnan(run.mean_f))
+      printf("jde          mean F %.6g, mean CR %.6g\n", run.mean_f, run.mean_cr);
+    if (a->var.v.adapt != DEVO_ADAPT_NONE && !isnan(run.mean_f))
+      printf("adapted      mean F %.6g, mean CR %.6g of the last generation; memory mean F "
+             "%.6g, CR %.6g\n",
+             run.mean_f, run.mean_cr, run.memory_f, run.memory_cr);
     if (a->print_x) {
       printf("x            ");
       print_vector(stdout, x, dim, " ");
@@ -436,9 +512,10 @@ int cmd_solve(int argc, char **argv)
     devo_problem_destroy(p);
     return rc;
   }
-  if (cli_apply_box("solve", p, a.ranges, a.lower, a.upper)) {
+  rc = cli_apply_box("solve", p, a.ranges, a.lower, a.upper);
+  if (rc) {
     devo_problem_destroy(p);
-    return CLI_USAGE;
+    return rc;
   }
   if (devo_solver_create(&s, p, NULL) != DEVO_OK) {
     devo_problem_destroy(p);
@@ -477,8 +554,10 @@ int cmd_solve(int argc, char **argv)
     rc = cli_exit_for_status(st);
     fprintf(stderr, "devo solve: %s\n", devo_solver_errmsg(s));
   } else {
-    if (a.verbose)
+    if (a.verbose) {
       fprintf(stderr, "devo solve: %s\n", devo_solver_backend_info(s));
+      print_box(p);
+    }
     rc = report(&a, p, s, st);
   }
   devo_solver_destroy(s);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* experiment.h: the spec of `devo experiment` (docs/experiment.md), its strict parser, the
- * mapping of a spec's algorithm onto solver options, and the spec hash that guards resuming.
- * Shared by tools/cli_spec.c (parser) and tools/cmd_experiment.c (runner). */
+ * mapping of a spec's algorithm onto solver options, the spec hash that guards resuming, and what
+ * keeps results files whole (one writer, no trial twice, parts of one spec). Shared by
+ * tools/cli_spec.c (parser), tools/cli_results.c (results files), tools/cmd_experiment.c (runner)
+ * and tools/cmd_rank.c. */
 #ifndef DEVO_EXPERIMENT_H
 #define DEVO_EXPERIMENT_H
 
@@ -69,6 +71,14 @@ typedef struct exp_spec {
   int output_line, trace_line, last_line;
   char protocol[EXP_NAME_MAX];
   int protocol_trials; /* --trials: the protocol's trial count instead of its own; 0 = its own */
+  int64_t max_gens;    /* generations per trial; 0 = none */
+  /* the search box of every problem (devo solve's --ranges, --lower, --upper): the ranges'
+   * name, and each side as one value (nlower = 1) or one per coordinate of a single D; NULL /
+   * 0 = the function's */
+  char *ranges;
+  double *lower, *upper;
+  int nlower, nupper;
+  int ranges_line, box_line; /* the lines of ranges and of lower (else upper), for messages */
   uint64_t hash;
 } exp_spec;
 
@@ -93,5 +103,48 @@ int64_t exp_grid_size(const exp_spec *s);
  * with "file:line: key: library message" in err (*bad: the parameter's index). */
 int exp_algo_apply(devo_solver *s, const exp_algo *a, const char *file, int *bad, char *err,
                    size_t errlen);
+
+/* Problem pr of the grid at dimension dim with the spec's search box (ranges, lower, upper) into
+ * *out: DEVO_OK, or the library's error with "what: message" in err (nothing to free then) and
+ * in *line the spec's line to name (the box key's; 0 when the problem itself failed). */
+int exp_problem_make(const exp_spec *s, int pr, int dim, devo_problem **out, int *line, char *err,
+                     size_t errlen);
+
+/* ---- results files (tools/cli_results.c) --------------------------------------------------- */
+
+/* The first line of a results or trace file: "# devo experiment VERSION spec=PATH hash=H\n". */
+void exp_header_line(char *buf, size_t len, const char *spec_path, uint64_t hash);
+/* The hash H of such a line: 0, or -1 when line (may be NULL) is not one. */
+int exp_header_hash(const char *line, uint64_t *h);
+
+/* One writer per file: path opened for reading and writing (created when absent: *created = 1)
+ * and locked by this process until the descriptor *fd is closed or the process ends (a kill -9
+ * too: an OS lock, nothing left behind). Returns 0; 2 with "PATH: in use by process N ..." in err
+ * when another process holds it; -1 with errno when the file cannot be opened. A file system
+ * without locks gives 0 with a warning in err (err[0] is 0 otherwise). */
+int exp_lock_open(const char *path, int *fd, int *created, char *err, size_t errlen);
+/* The same lock on an open descriptor (writable) of path: 0 (warning in err as above) or 2. */
+int exp_lock_fd(int fd, const char *path, char *err, size_t errlen);
+/* Takes again the part of the lock that names this process to the others: a POSIX lock, which
+ * the process loses whenever it closes any descriptor of the file (the lock that keeps the
+ * others out stays). */
+void exp_lock_mark(int fd);
+
+/* The one check of a set of results files: one file, the parts of one study (devo rank A B ...),
+ * the shards of one spec. Every file comes with its first line, then its trials; a trial is
+ * (algorithm, NP, backend, problem, D, seed) and may appear once in the whole set. */
+typedef struct exp_trialset exp_trialset;
+/* nfiles: how many files will be given (above 1 each must name its spec hash); NULL out of
+ * memory. */
+exp_trialset *exp_trialset_new(int nfiles);
+void exp_trialset_free(exp_trialset *t);
+/* The next file, its first line (NULL when it has none): 0, or 2 with the one-line refusal in err
+ * (a part of another spec, or a part that names none), -1 out of memory. */
+int exp_trialset_file(exp_trialset *t, const char *file, const char *first_line, char *err,
+                      size_t errlen);
+/* A trial of the current file at line: 0, 1 when the set has it already (err names both
+ * places: "FILE:LINE: trial ... again (first at FILE:LINE)"), -1 out of memory. */
+int exp_trialset_add(exp_trialset *t, long line, const char *alg, int np, const char *backend,
+                     const char *problem, int dim, uint64_t seed, char *err, size_t errlen);
 
 #endif /* DEVO_EXPERIMENT_H */

@@ -38,6 +38,8 @@ static void json_summary(json_out *j, const devo_etc *e, const sched_answer *ans
   json_kv_num(j, "makespan", r->makespan);
   json_kv_num(j, "flowtime", r->flowtime);
   json_kv_num(j, "objective", r->objective);
+  json_kv_num(j, "lower_bound", r->lower_bound);
+  json_kv_num(j, "gap", r->gap);
   json_kv_num(j, "lambda", ans->lambda);
   json_kv_str(j, "order", ans->order ? "spt" : "fcfs");
   json_kv_num(j, "time_limit", ans->time_limit);
@@ -50,6 +52,7 @@ static void json_summary(json_out *j, const devo_etc *e, const sched_answer *ans
   json_kv_str(j, "stop_message", devo_status_message(r->status));
   json_kv_str(j, "best_from", devo_schedule_source_name(r->source));
   json_kv_str(j, "heuristic", r->heuristic >= 0 ? devo_heuristic_name(r->heuristic) : NULL);
+  json_kv_str(j, "search", devo_schedule_search_name(r->search));
   json_kv_str(j, "backend", r->backend == DEVO_BACKEND_GPU ? "gpu" : "cpu");
   json_kv_num(j, "elapsed", ans->elapsed);
   json_kv_bool(j, "deadline_met", ans->deadline_met);

@@ -373,22 +373,6 @@ int tool_parse_u64(const char *s, uint64_t *out)
   return 0;
 }
 
-int tool_split_commas(char *line, char **f, int max)
-{
-  int n = 0;
-  char *p = line;
-  for (;;) {
-    char *c = strchr(p, ',');
-    if (n == max)
-      return max + 1;
-    f[n++] = p;
-    if (!c)
-      return n;
-    *c = 0;
-    p = c + 1;
-  }
-}
-
 double tool_now(void)
 {
   struct timespec t;

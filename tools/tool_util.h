@@ -64,10 +64,6 @@ void tool_tmp_cleanup(void);
  * This one prints, as the programs' own output. */
 int tool_std_args(const char *prog, const char *usage, int *argc, char ***argv);
 
-/* The fields of a line split in place at its commas (no quoting): f[0 .. n-1] point into line;
- * returns n, or max + 1 when the line has more than max fields. */
-int tool_split_commas(char *line, char **f, int max);
-
 /* Seconds on CLOCK_MONOTONIC (for intervals only). */
 double tool_now(void);
 

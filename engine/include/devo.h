@@ -54,6 +54,9 @@ const char *devo_version(void);
   X(DEVO_TARGET_REACHED, 4, "target value reached")                                                \
   X(DEVO_INTERRUPTED, 5, "interrupted")                                                            \
   X(DEVO_STOPPED_BY_CALLBACK, 6, "stopped by the progress callback")                               \
+  X(DEVO_OPTIMAL, 7, "proven optimal: equal to the lower bound within rounding")                   \
+  X(DEVO_GAP_REACHED, 8, "within the requested gap of the lower bound")                            \
+  X(DEVO_ENUMERATED, 9, "every assignment evaluated: the answer is optimal")                       \
   X(DEVO_E_INVALID, -1, "invalid argument")                                                        \
   X(DEVO_E_NOMEM, -2, "out of memory")                                                             \
   X(DEVO_E_IO, -3, "input/output error")                                                           \
@@ -113,14 +116,26 @@ const char *devo_problem_errmsg(const devo_problem *p);
 int devo_problem_set_builtin(devo_problem *p, const char *name, int dim, uint64_t data_seed,
                              const char *data_dir);
 
-/* A user objective on the box [lower, upper]^dim (CPU backend only). fn and ud are borrowed.
+/* A user objective on the box [lower, upper]^dim (CPU backend only; devo_problem_set_bounds then
+ * gives each coordinate its own bounds). fn and ud are borrowed.
  * Returns DEVO_OK or DEVO_E_INVALID (dim < 1 or > 10^7, bounds not finite, lower >= upper, or
  * upper - lower not finite (every draw would overflow), fn NULL). */
 int devo_problem_set_user(devo_problem *p, int dim, double lower, double upper,
                           devo_objective_fn fn, void *ud);
+/* How many vectors a user objective gets per call, at most: 0 (the default after
+ * devo_problem_set_user) lets devo choose (at most 256, fewer where the objective is slow, so
+ * that the clock and devo_interrupt are looked at about every 0.1 ms of evaluation); n >= 1 caps
+ * each call at n vectors. With n >= NP and one thread a user objective is called once per
+ * generation with the whole population's trials (SciPy's vectorised style), and a time limit or
+ * an interrupt is then seen between calls only: a slow objective overruns by up to one call.
+ * The results do not depend on n. Returns DEVO_OK, DEVO_E_INVALID (n < 0 or > 10^7) or
+ * DEVO_E_STATE (p is not a user objective). Not thread-safe against a solve of p. */
+int devo_problem_set_user_batch(devo_problem *p, int n);
 
 /* Dimension, bounds and the known optimum value (f* ; NAN when unknown) of a configured
- * problem. Return DEVO_OK or DEVO_E_STATE if p is not configured. */
+ * problem. Return DEVO_OK or DEVO_E_STATE if p is not configured. With per-coordinate bounds
+ * (devo_problem_set_bounds) devo_problem_bounds gives the smallest lower and the largest upper
+ * bound (the box that holds them all); devo_problem_bounds_vec gives them all. */
 int devo_problem_dim(const devo_problem *p);
 int devo_problem_bounds(const devo_problem *p, double *lower, double *upper);
 double devo_problem_fstar(const devo_problem *p);
@@ -143,6 +158,29 @@ int devo_problem_optimum(const devo_problem *p, double *x);
  * thread-safe on one handle (like every setter). */
 int devo_problem_set_box(devo_problem *p, double lower, double upper);
 int devo_problem_set_ranges(devo_problem *p, const char *ranges);
+
+/* Per-coordinate bounds: coordinate j of the search box becomes [lower[j], upper[j]] (in the
+ * problem's own units), for a configured built-in or user problem. lower and upper hold dim
+ * values each (devo_problem_dim), copied: the caller keeps its arrays. Every pair must be
+ * finite with lower[j] < upper[j] and a finite width upper[j] - lower[j]; the known optimum of a
+ * built-in problem must stay inside. The solver draws coordinate j of the initial population
+ * in [lower[j], upper[j]) and repairs a trial coordinate that leaves it by the solver's bound
+ * rule (devo_solver_set_bounds) within that coordinate's bounds. Bounds that are the same for
+ * every coordinate are exactly devo_problem_set_box(p, lower[0], upper[0]) (the same results,
+ * bit for bit, on both backends). Other bounds run on the CPU backend (and the naive GPU design,
+ * which runs DE on the CPU): devo_solve refuses DEVO_BACKEND_GPU with DEVO_E_INVALID (the GPU
+ * kernels read one box for every coordinate), and DEVO_BACKEND_AUTO takes the CPU.
+ * devo_problem_set_box and devo_problem_set_ranges replace them by one box again; configuring
+ * p anew (devo_problem_set_builtin, _user, _etc) drops them. Memory through p's allocator.
+ * Returns DEVO_OK, DEVO_E_STATE (p not configured), DEVO_E_INVALID with a one-line message naming
+ * the first bad coordinate (NULL array, bounds not finite, lower >= upper, width not finite, the
+ * optimum outside, an ETC problem), DEVO_E_NOMEM; p is unchanged on every error. Not thread-safe
+ * on one handle, and p must not change while a solver made from it runs (like every setter). */
+int devo_problem_set_bounds(devo_problem *p, const double *lower, const double *upper);
+/* Copies the bounds of every coordinate (dim values each; either pointer may be NULL): the
+ * per-coordinate bounds, or the one box repeated. DEVO_OK or DEVO_E_STATE (p NULL or not
+ * configured). Thread-safe with other readers of p. */
+int devo_problem_bounds_vec(const devo_problem *p, double *lower, double *upper);
 
 /* Built-in catalogue, for listing. Static storage. */
 typedef struct devo_builtin_info {
@@ -569,7 +607,8 @@ enum {
   DEVO_SCHED_FROM_DE = 2,           /* DE's best */
   DEVO_SCHED_FROM_DE_LS = 3,        /* DE's best, improved by the final local search */
   DEVO_SCHED_FROM_ILS = 4,          /* the best of the above, improved by iterated local search */
-  DEVO_SCHED_FROM_IG = 5            /* a heuristic schedule improved by the iterated greedy */
+  DEVO_SCHED_FROM_IG = 5,           /* a heuristic schedule improved by the iterated greedy */
+  DEVO_SCHED_FROM_ENUMERATION = 6   /* the optimum found by enumerating every assignment */
 };
 
 /* The search of devo_schedule_run (devo_schedule_opts.search). */
@@ -643,6 +682,9 @@ typedef struct devo_schedule_opts {
   int chains;    /* IG chains, 0 .. 4096; 0 (default) = the larger of threads and 4. The
                     answer depends on the chain count, not on the thread count: fix it for
                     answers that do not depend on threads. At most 64 threads run chains. */
+  double gap;    /* relative gap at which the search ends, [0, 1]; default 0 (until the deadline,
+                    or a proven optimum): it ends as soon as the objective is <= lower_bound *
+                    (1 + gap) (r->status DEVO_GAP_REACHED), like a MIP solver's relative gap */
 } devo_schedule_opts;
 
 /* What devo_schedule_run did. */
@@ -655,11 +697,15 @@ typedef struct devo_schedule_result {
                           chains together) */
   int64_t candidates;  /* IG: neighbourhood candidates evaluated, all chains together */
   int de_ran;          /* 1 when DE ran */
-  int status;          /* why the search ended, one of: DEVO_TIME_LIMIT (its time was used
-                          up: the normal end, also when DE had no time to run),
-                          DEVO_INTERRUPTED (o->interrupt), DEVO_STOPPED_BY_CALLBACK (the
-                          progress callback), DEVO_OK (a single o->heuristic ran to its end,
-                          or the IG search did its o->steps before the deadline) */
+  int status;          /* why the search ended, the first that applies of: DEVO_INTERRUPTED
+                          (o->interrupt), DEVO_STOPPED_BY_CALLBACK (the progress callback),
+                          DEVO_OK (a single o->heuristic ran to its end), DEVO_ENUMERATED
+                          (every assignment of a tiny instance was evaluated: the answer is
+                          optimal), DEVO_OPTIMAL (objective <= lower_bound * (1 + 1e-12 +
+                          rounding): optimal within rounding, see lower_bound),
+                          DEVO_GAP_REACHED (o->gap > 0 and gap <= o->gap), DEVO_OK (the IG
+                          search did its o->steps before the deadline), DEVO_TIME_LIMIT (its
+                          time was used up: the normal end, also when DE had no time to run) */
   int source;          /* DEVO_SCHED_FROM_* of the returned assignment */
   int heuristic;       /* DEVO_HEUR_* behind a FROM_HEURISTIC(_LS) answer, else -1 */
   int backend;         /* DEVO_BACKEND_CPU or _GPU that ran DE; -1 without DE */
@@ -667,10 +713,37 @@ typedef struct devo_schedule_result {
   char message[256];   /* one line about the failure when the call returns an error, else "" */
   double jde_mean_f, jde_mean_cr; /* jDE's mean F_i and CR_i over DE's final population; NaN
                                      without jDE or when DE did not run */
+  /* A lower bound on the objective of every schedule (as devo_etc_evaluate computes it,
+     rounding included; docs/scheduling.md, "Lower bound"): for the makespan (lambda = 1) the
+     largest of the ready times, of the tasks' smallest completion times and of the LP
+     relaxation's dual values; for lambda < 1, lambda times that plus (1 - lambda) / m times a
+     bound on the flowtime; the optimum itself when every assignment was evaluated. 0 when the
+     call returned an error, or when a lone o->heuristic (or an interrupt) ended after the
+     deadline: no time was left for it. An answer with objective <= lower_bound * (1 + 1e-12 +
+     (8 ntasks + 4 nmach + 16) 2^-53) is optimal within rounding (DEVO_OPTIMAL). */
+  double lower_bound;
+  double gap; /* (objective - lower_bound) / lower_bound, >= 0: the answer is at most this
+                 share above the optimum; infinity when lower_bound is 0 */
+  int search; /* the DEVO_SEARCH_* that ran after the heuristics: PIPELINE, IG, or GPU_LS when
+                 it ran on the GPU (GPU_LS asked for without a GPU runs IG on the CPU: IG
+                 here); -1 when none ran (a lone o->heuristic, or an answer already optimal
+                 or within o->gap after the heuristics and the enumeration) */
 } devo_schedule_result;
 
 /* Fills o with the defaults above. o must not be NULL. Thread-safe. */
 void devo_schedule_opts_init(devo_schedule_opts *o);
+
+/* The search devo_schedule_run runs for o on an instance of ntasks x nmach when gpu_ready (1: the
+ * GPU is usable now, and o->backend is GPU): o->search unless it is AUTO, else the rule of AUTO,
+ * its thresholds in one place (engine/schedule.c) to be tuned from measurements: the DE pipeline
+ * for lambda < 1; for the makespan IG, or GPU_LS on a ready GPU from a size and a time limit
+ * (not measured yet: IG always today). Returns a DEVO_SEARCH_* other than AUTO; PIPELINE for a
+ * NULL o. Pure: thread-safe. */
+int devo_schedule_search_for(const devo_schedule_opts *o, int ntasks, int nmach, int gpu_ready);
+
+/* "auto", "pipeline", "ig", "gpu-ls" for a DEVO_SEARCH_* value (the names of devo schedule
+ * --search and devo serve's "search"); NULL for any other. Static storage; thread-safe. */
+const char *devo_schedule_search_name(int search);
 
 /* The time-bounded anytime scheduler of `devo schedule`, for resource managers that link devo:
  * matrix in memory in, assignment out. With the IG search (o->search = IG, or AUTO with
@@ -700,6 +773,13 @@ void devo_schedule_opts_init(devo_schedule_opts *o);
  *     when it is not worse; DE then runs in the first (1 - ils_share) of the time after step 2;
  *  6. the answer: the best by the objective of all the schedules above (with SEED_NONE, DE's
  *     best when DE ran, so that plain DE can be measured).
+ * With both searches, right after step 1: the lower bound r->lower_bound (with the machine
+ * prices of the makespan search, computed once for both), and on tiny instances (nmach^ntasks
+ * <= 10^6) the optimum by enumerating every assignment, unless that takes more than 30% of the
+ * limit (then r->source FROM_ENUMERATION when it found a better schedule, r->status
+ * DEVO_ENUMERATED when it ended). Every step after it ends as soon as the best answer is proven
+ * optimal or within o->gap of the bound (r->status DEVO_OPTIMAL, DEVO_GAP_REACHED;
+ * docs/scheduling.md, "Lower bound, gap and stopping").
  * Returns at the latest about 1 ms after the deadline on instances of the Braun size (the
  * local search reads the clock every few hundred candidates; DE keeps devo_solve's promise).
  * e: borrowed, only read. assign: caller's array of ntasks ints, receives the schedule.
@@ -710,6 +790,71 @@ void devo_schedule_opts_init(devo_schedule_opts *o);
  * DEVO_E_NODEVICE / DEVO_E_CUDA (GPU backend requested and failed), DEVO_E_INTERNAL. */
 int devo_schedule_run(const devo_etc *e, const devo_schedule_opts *o, int *assign,
                       devo_schedule_result *r);
+
+/* ---- the deadline budget of a scheduling call --------------------------------------------- */
+
+/* A caller with a deadline must keep some of it back from devo_schedule_run for what comes after
+ * the search: the timeline, writing the answer, giving memory back and, for a program, its own
+ * exit. devo_schedule_budget says how much, with the margins measured for `devo schedule` and
+ * `devo serve` (which both use it; engine/budget.c gives each margin's measurement), and the rest
+ * of their deadline rules: when to stop waiting for the input and for the GPU, when a search is
+ * no longer worth starting, and when an answer is late. */
+
+/* What is written per task after the search (devo_budget_opts.answer). */
+enum {
+  DEVO_ANSWER_ASSIGNMENT = 0, /* each task's machine ("task,machine" lines): 0.2 us per task */
+  DEVO_ANSWER_TIMES = 1       /* with each task's start and finish (devo_etc_timeline; CSV, JSON
+                                 with the schedule): 2 us per task */
+};
+
+/* A caller's deadline and what it still has to do after the search. Zero-initialise it, then
+ * set start, time_limit and the fields that apply. Times are seconds of CLOCK_MONOTONIC
+ * (clock_gettime), the clock of devo_read_limits.deadline. */
+typedef struct devo_budget_opts {
+  double start;      /* the moment time_limit counts from (the process's start, a request's
+                        arrival), finite, >= 0. For an absolute deadline D alone: start = now,
+                        time_limit = D - now */
+  double time_limit; /* seconds from start to the deadline, > 0 and <= 1e9 */
+  double now;        /* the moment the search starts, > 0; 0 = read the clock in the call */
+  int ntasks, nmach; /* the instance's size; 0 and 0 before it is known (only the parts that do
+                        not depend on it count then) */
+  int answer;        /* DEVO_ANSWER_*: what is written per task */
+  int value_bytes;   /* bytes per matrix value given back after the answer and before the
+                        deadline: 8 (sizeof(double)) when the devo_etc is freed or unmapped at
+                        the process's exit, 0 when the memory is kept (0 .. 64): 0.3 ms per MB */
+  int exits;         /* 1: the process ends right after the answer, inside the deadline (6 ms
+                        kept back for its end, instead of 1 ms for a caller that goes on) */
+  int backend;       /* DEVO_BACKEND_CPU or DEVO_BACKEND_GPU: where the search runs; with
+                        exits = 1 the GPU's context is torn down at exit (150 ms kept back) */
+} devo_budget_opts;
+
+/* The budget: absolute times are seconds of CLOCK_MONOTONIC, like start. */
+typedef struct devo_budget {
+  double search;      /* devo_schedule_opts.time_limit for a search that starts at now: the time
+                         from now to the deadline less reserve, at least 1e-6 (so that the
+                         heuristics still answer when nothing is left) */
+  double reserve;     /* seconds kept back after the search: a fixed part (6 ms with exits, else
+                         1 ms), a part per task (answer), per byte (value_bytes) and the GPU's
+                         exit */
+  double input_by;    /* absolute: reading the input counts inside the deadline and must end by
+                         then (devo_read_limits.deadline): start + time_limit less the fixed part
+                         of reserve, not before start */
+  double gpu_wait_by; /* absolute: a search that wants a GPU still starting (devo_gpu_available
+                         on another thread) waits at most until then, half the limit after start,
+                         and searches on the CPU after it */
+  double start_by;    /* absolute: a search that cannot start by then (3 ms before the deadline)
+                         is not worth starting: answer with one heuristic (DEVO_HEUR_MCT, O(nm))
+                         instead */
+  double slack;       /* seconds: an answer later than the deadline + slack (5 ms) missed it */
+} devo_budget;
+
+/* Fills *b from o: the share of the deadline for devo_schedule_run and the rules above. The
+ * share is monotone: never larger for more tasks, machines, value bytes, times written, an
+ * exiting process, the GPU or a later now. Pure arithmetic on its arguments (with one clock read
+ * when o->now is 0): thread-safe. err: caller's buffer for a one-line message (may be NULL).
+ * Returns DEVO_OK, or DEVO_E_INVALID (o or b NULL, or a field outside the range given above: err
+ * says which; *b unchanged). */
+int devo_schedule_budget(const devo_budget_opts *o, devo_budget *b, char *err, size_t errlen);
 
 /* ---- schedules for resource managers: names, times, sources ------------------------------- */
 
@@ -750,8 +895,8 @@ const char *devo_etc_machine_name(const devo_etc *e, int j);
 int devo_etc_timeline(const devo_etc *e, const int *assign, int order, double *start,
                       double *finish);
 
-/* "heuristic", "heuristic+ls", "de", "de+ls", "ils", "ig" for a DEVO_SCHED_FROM_* value; NULL
- * for any other. Static storage; thread-safe. */
+/* "heuristic", "heuristic+ls", "de", "de+ls", "ils", "ig", "enumeration" for a
+ * DEVO_SCHED_FROM_* value; NULL for any other. Static storage; thread-safe. */
 const char *devo_schedule_source_name(int source);
 
 #ifdef __cplusplus

@@ -18,14 +18,14 @@ _devo_options() {
   schedule)
     echo "--input-format= --task-names --machines= --ready= --max-input-bytes= --objective=
       --lambda= --order= --time-limit= --heuristic= --no-seed-heuristics --local-search=
-      --search= --steps= --chains= --ils-share= --np= --f= --cr= --seed= --threads= --backend=
-      --format= --out= --json --quiet $variant" ;;
+      --search= --steps= --chains= --gap= --ils-share= --np= --f= --cr= --seed= --threads=
+      --backend= --format= --out= --json --quiet $variant" ;;
   eval)
     echo "--problem= --dim= --cec-data= --data-seed= --seed= --backend= --lower= --upper=
       --ranges= --max-input-bytes=" ;;
   list-problems) echo "--csv" ;;
   experiment) echo "--out= --protocol= --trials= --dry-run" ;;
-  rank) echo "--format= --alpha= --tiebreak= --models" ;;
+  rank) echo "--format= --alpha= --tiebreak= --models --pairs" ;;
   serve)
     echo "--listen= --workers= --queue= --max-connections= --max-per-address= --max-body=
       --max-memory= --read-timeout= --parse-rate= --time-limit= --max-time-limit= --backend=" ;;

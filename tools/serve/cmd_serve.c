@@ -35,14 +35,10 @@
 #include "serve_conn.h"
 #include "serve_req.h"
 
-/* A search shorter than this is not worth a slot: the request gets the quick answer. */
-#define MIN_RUN_S 0.003
-/* Time kept back from the search for the timeline and the JSON answer: a fixed part and a part
- * per task (devo schedule's figure for JSON with the schedule: 2 us per task; 0.5 us since the
- * writer formats numbers itself, issue 26: the rest is room for a thread taken off its core). */
-#define ANSWER_MARGIN_S   0.001
-#define ANSWER_PER_TASK_S 2e-6
-/* The fixed reserve above holds on a machine with a free core for each search; where the
+/* The deadline budget of a request is the library's (devo_schedule_budget, engine/budget.c): the
+ * time kept back from the search for the timeline and the JSON answer (a fixed part and a part
+ * per task), the latest start worth a slot (else the quick answer) and the slack of a late
+ * answer. That fixed reserve holds on a machine with a free core for each search; where the
  * answers come later than planned (a search preempted near its end on a loaded machine, a GPU
  * search that stops a kernel late), each search also keeps back the largest lateness of the
  * last LATE_WINDOW answers of its backend, at most LATE_MAX_SHARE of the time it has. */
@@ -51,8 +47,6 @@
 /* Of the 5 ms that an answer may take past its deadline, the learnt part may use this much (the
  * rest is for the send and the client): a search shortened less costs less in quality. */
 #define LATE_SLACK_USE 0.002
-/* An answer later than its deadline + this is an overrun (metrics, deadline_met). */
-#define DEADLINE_SLACK_S 0.005
 /* A body up to this size is read into its matrix on its connection's thread as soon as it is
  * complete (about 2 ms at the readers' rates, like the writing of an answer); a larger one first
  * takes a worker slot, as a search does, and keeps it for its search: its reading then cannot
@@ -66,15 +60,14 @@
 #define PARSE_RATE_CSV  15e6
 #define PARSE_WINDOW    8
 /* The time kept after a large body's reading for its answer: the reading stops this long before
- * the deadline (the refusal is then on time), and a search gets the rest only when there is at
- * least PARSE_MIN_SEARCH_S of it, plus what devo_schedule_run takes whatever its time limit (its
- * copy of the matrix, its first heuristics: 8 ns a value on the loaded 2-core machine, 278 ms
- * for 8189 x 4096 given 0.1 ms) at SEARCH_PER_CELL_S; else the quick answer, which takes
- * QUICK_PER_CELL_S (MCT: 2.4 ns a value, 89 ms there); else 503 at once. */
-#define PARSE_ANSWER_S     0.002
-#define PARSE_MIN_SEARCH_S 0.003
-#define SEARCH_PER_CELL_S  12e-9
-#define QUICK_PER_CELL_S   4e-9
+ * the deadline (the refusal is then on time), and a search starts only by the budget's start_by
+ * less what devo_schedule_run takes whatever its time limit (its copy of the matrix, its first
+ * heuristics: 8 ns a value on the loaded 2-core machine, 278 ms for 8189 x 4096 given 0.1 ms) at
+ * SEARCH_PER_CELL_S; else the quick answer, which takes QUICK_PER_CELL_S (MCT: 2.4 ns a value,
+ * 89 ms there); else 503 at once. */
+#define PARSE_ANSWER_S    0.002
+#define SEARCH_PER_CELL_S 12e-9
+#define QUICK_PER_CELL_S  4e-9
 /* Memory kept for a request while its body arrives and is read: the body and its matrix (8
  * bytes a value, at least 2 bytes a value in JSON and CSV alike: 4 times the body at most);
  * once it is read, what its search needs instead (reserve_search). */
@@ -170,8 +163,9 @@ typedef struct serve_opts {
 
 /* A request waiting for a search slot (on its connection thread's stack). */
 typedef struct waiter {
-  double deadline; /* by when it must start: its deadline less the reading of its body */
-  double end;      /* its deadline: when it gives its slot back */
+  double deadline; /* when it gives its slot back */
+  double start_by; /* the latest start worth a slot: the budget's, less the reading of its body
+                      when that is done in the slot */
   struct waiter *next;
 } waiter;
 
@@ -396,8 +390,8 @@ static double estimated_start(const server *s, double now)
         best = k;
     if (!w)
       return free_at[best];
-    if (free_at[best] + MIN_RUN_S <= w->deadline)
-      free_at[best] = w->end;
+    if (free_at[best] <= w->start_by)
+      free_at[best] = w->deadline;
   }
 }
 
@@ -439,17 +433,16 @@ static void unlink_waiter(server *s, waiter *w)
 
 enum { ADMIT_RUN, ADMIT_QUICK, ADMIT_FULL };
 
-/* Admits a request whose deadline is given and whose slot must first read its body for need
- * seconds (0: read already): ADMIT_RUN with *slot taken (release_slot after), ADMIT_QUICK (it
- * cannot start before its deadline), ADMIT_FULL (the queue is full). Waits at most until
- * deadline - need - MIN_RUN_S. */
-static int admit(server *s, double deadline, double need, int *slot)
+/* Admits a request whose deadline is given: ADMIT_RUN with *slot taken (release_slot after),
+ * ADMIT_QUICK (it cannot start by start_by: its budget's latest start worth a search, less the
+ * reading of its body when the slot is to read it), ADMIT_FULL (the queue is full). Waits at
+ * most until start_by. */
+static int admit(server *s, double deadline, double start_by, int *slot)
 {
   waiter w;
   struct timespec until;
-  double now = now_s(), limit = deadline - MIN_RUN_S;
+  double now = now_s(), limit = start_by;
   int rc;
-  limit -= need;
   pthread_mutex_lock(&s->mu);
   if (s->running < s->o.workers && !s->head) {
     *slot = take_slot(s, deadline);
@@ -464,8 +457,8 @@ static int admit(server *s, double deadline, double need, int *slot)
     pthread_mutex_unlock(&s->mu);
     return ADMIT_FULL;
   }
-  w.deadline = deadline - need;
-  w.end = deadline;
+  w.deadline = deadline;
+  w.start_by = start_by;
   w.next = NULL;
   if (s->tail)
     s->tail->next = &w;
@@ -496,8 +489,9 @@ static int admit(server *s, double deadline, double need, int *slot)
 
 /* ---- answers -------------------------------------------------------------------------------- */
 
-/* Counts an answer of a schedule request in the metrics; latency from the complete request. */
-static void count_answer(server *s, const req *q, double deadline)
+/* Counts an answer of a schedule request in the metrics; latency from the complete request; an
+ * answer later than deadline + slack is an overrun. */
+static void count_answer(server *s, const req *q, double deadline, double slack)
 {
   const double lat = q->t_answer - q->t_complete;
   int b = 0;
@@ -507,7 +501,7 @@ static void count_answer(server *s, const req *q, double deadline)
   s->hist[b]++;
   s->lat_sum += lat;
   s->lat_count++;
-  if (deadline > 0.0 && q->t_answer > deadline + DEADLINE_SLACK_S)
+  if (deadline > 0.0 && q->t_answer > deadline + slack)
     s->overruns++;
   pthread_mutex_unlock(&s->mu);
 }
@@ -727,6 +721,24 @@ static void late_record(server *s, int b, double late)
   pthread_mutex_unlock(&s->mu);
 }
 
+/* The deadline budget of request r for a search on backend from now (devo_schedule_budget): its
+ * time_limit counts from the complete body, the answer (JSON with start and finish times) is
+ * written into memory, and the service goes on (its heap keeps the matrix's memory). */
+static int request_budget(const serve_req *r, const req *q, int backend, double now, devo_budget *b,
+                          char *err, size_t errlen)
+{
+  devo_budget_opts bo;
+  memset(&bo, 0, sizeof bo);
+  bo.start = q->t_complete;
+  bo.time_limit = r->time_limit;
+  bo.now = now;
+  bo.ntasks = devo_etc_ntasks(r->e);
+  bo.nmach = devo_etc_nmach(r->e);
+  bo.answer = DEVO_ANSWER_TIMES;
+  bo.backend = backend;
+  return devo_schedule_budget(&bo, b, err, errlen);
+}
+
 /* Runs the search (or the quick heuristic) and writes the JSON answer into *buf. Returns 0, or
  * the library's status with its message in res->message. */
 static int search(server *s, const serve_req *r, double deadline, int quick, double waited, req *q,
@@ -734,11 +746,11 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
 {
   const int n = devo_etc_ntasks(r->e);
   int *assign = (int *)malloc((size_t)n * sizeof(int)), st, gpu = 0;
-  const double fixed = ANSWER_MARGIN_S + ANSWER_PER_TASK_S * n;
-  double t_run, left;
+  double t_run;
   double *start = (double *)malloc((size_t)n * sizeof(double));
   double *finish = (double *)malloc((size_t)n * sizeof(double));
   devo_schedule_opts so;
+  devo_budget b;
   sched_answer sa;
   extra_info x;
   FILE *f;
@@ -756,20 +768,27 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
   so.steps = r->steps;
   so.chains = r->chains;
   so.heuristic = quick ? DEVO_HEUR_MCT : -1;
-  /* the GPU slot only for a search that uses it: the DE pipeline (the IG search of the makespan
-   * runs on the CPU) */
-  if (!quick && r->backend != DEVO_BACKEND_CPU && s->gpu_ok &&
-      (r->search == DEVO_SEARCH_PIPELINE || (r->search == DEVO_SEARCH_AUTO && r->lambda != 1.0))) {
+  /* the GPU slot only for a search that uses it: the DE pipeline or the GPU search (the IG
+   * search of the makespan runs on the CPU); without a GPU, gpu-ls runs IG on the CPU, and the
+   * answer's search and backend say so */
+  so.time_limit = r->time_limit; /* for the rule of search auto; the budget's below */
+  if (!quick && r->backend != DEVO_BACKEND_CPU && s->gpu_ok) {
+    const int ran = devo_schedule_search_for(&so, n, devo_etc_nmach(r->e), 1);
     int free_gpu = 0;
-    gpu = atomic_compare_exchange_strong(&s->gpu_busy, &free_gpu, 1);
+    if (ran == DEVO_SEARCH_PIPELINE || ran == DEVO_SEARCH_GPU_LS)
+      gpu = atomic_compare_exchange_strong(&s->gpu_busy, &free_gpu, 1);
   }
   so.backend = gpu ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU;
   t_run = now_s();
-  left = deadline - t_run - fixed;
-  so.time_limit = fmax(
-      left - (quick ? 0.0 : fmin(late_reserve(s, gpu), LATE_MAX_SHARE * fmax(left, 0.0))), 1e-6);
-  q->budget = so.time_limit;
-  st = devo_schedule_run(r->e, &so, assign, res);
+  st = request_budget(r, q, so.backend, t_run, &b, res->message, sizeof res->message);
+  if (st == DEVO_OK) {
+    /* the learnt part of the reserve, at most LATE_MAX_SHARE of the search's time */
+    so.time_limit =
+        quick ? b.search
+              : fmax(b.search - fmin(late_reserve(s, gpu), LATE_MAX_SHARE * b.search), 1e-6);
+    q->budget = so.time_limit;
+    st = devo_schedule_run(r->e, &so, assign, res);
+  }
   if (gpu)
     atomic_store(&s->gpu_busy, 0);
   q->t_searched = now_s();
@@ -787,7 +806,7 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
   sa.order = r->order;
   sa.seed = r->seed;
   sa.elapsed = now_s() - (deadline - r->time_limit);
-  sa.deadline_met = sa.elapsed <= r->time_limit + DEADLINE_SLACK_S;
+  sa.deadline_met = sa.elapsed <= r->time_limit + b.slack;
   x.admission = quick ? "quick" : "search";
   x.queue_wait = waited;
   sa.extra = extra_members;
@@ -798,7 +817,7 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
   if (f)
     fclose(f);
   if (!quick) /* the answer is ready: how much later than its search's end + the fixed reserve */
-    late_record(s, gpu, now_s() - (t_run + q->budget + fixed));
+    late_record(s, gpu, now_s() - (t_run + q->budget + b.reserve));
   if (st != DEVO_OK) {
     free(*buf);
     *buf = NULL;
@@ -920,7 +939,13 @@ static int admit_large(server *s, struct MHD_Connection *c, req *q, const serve_
     *ret = respond_error(s, c, q, 413, OUT_TOO_LARGE, &e);
     return -1;
   }
-  adm = admit(s, deadline, need, slot);
+  devo_budget b; /* before the matrix: the parts that do not depend on its size */
+  char why[256];
+  if (request_budget(r, q, DEVO_BACKEND_CPU, now_s(), &b, why, sizeof why) != DEVO_OK) {
+    *ret = respond_msg(s, c, q, 500, OUT_ERROR, "deadline budget: %s", why);
+    return -1;
+  }
+  adm = admit(s, deadline, b.start_by - need, slot);
   q->d_wait = now_s() - q->t_complete;
   if (adm == ADMIT_RUN)
     return ADMIT_RUN;
@@ -977,7 +1002,8 @@ static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
   serve_req r;
   serve_err err;
   devo_schedule_result res;
-  char *buf = NULL;
+  devo_budget b;
+  char *buf = NULL, why[256];
   size_t len = 0;
   double deadline;
   enum MHD_Result ret = MHD_NO;
@@ -996,8 +1022,13 @@ static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
       release_slot(s, slot);
     return ret;
   }
+  if (request_budget(&r, q, DEVO_BACKEND_CPU, now_s(), &b, why, sizeof why) != DEVO_OK) {
+    if (slot >= 0)
+      release_slot(s, slot);
+    return respond_msg(s, c, q, 500, OUT_ERROR, "deadline budget: %s", why);
+  }
   if (!large) {
-    adm = admit(s, deadline, 0.0, &slot);
+    adm = admit(s, deadline, b.start_by, &slot);
     q->d_wait = now_s() - q->t_complete - q->d_parse;
   }
   q->t_search0 = now_s();
@@ -1011,7 +1042,7 @@ static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
   {
     const double cells = (double)devo_etc_ntasks(r.e) * devo_etc_nmach(r.e),
                  left = deadline - q->t_search0;
-    quick = adm == ADMIT_QUICK || left < PARSE_MIN_SEARCH_S + SEARCH_PER_CELL_S * cells;
+    quick = adm == ADMIT_QUICK || q->t_search0 > b.start_by - SEARCH_PER_CELL_S * cells;
     if (quick && large && left < PARSE_ANSWER_S + QUICK_PER_CELL_S * cells) {
       release_slot(s, slot);
       q->admission = "too late";
@@ -1036,7 +1067,7 @@ static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
   }
   q->stop = devo_status_name(res.status);
   rc = respond(s, c, q, 200, quick ? OUT_QUICK : OUT_SEARCH, buf, len, "application/json");
-  count_answer(s, q, deadline);
+  count_answer(s, q, deadline, b.slack);
   return (enum MHD_Result)rc;
 }
 

@@ -109,7 +109,8 @@ static int set_option(serve_req *r, const char *name, const optval *v, const ser
   static const char *const objectives[] = {"weighted", "makespan", NULL};
   static const char *const orders[] = {"fcfs", "spt", NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL}; /* DEVO_BACKEND_* */
-  static const char *const searches[] = {"auto", "pipeline", "ig", NULL};
+  static const char *const searches[] = {"auto", "pipeline", "ig", "gpu-ls",
+                                         NULL}; /* DEVO_SEARCH_* */
   int64_t i;
   if (strcmp(name, "objective") == 0)
     return get_word(v, name, objectives, objective, err);
