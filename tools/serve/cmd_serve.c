@@ -274,20 +274,18 @@ static int int_in(const char *opt, const char *v, int lo, int hi, int *out)
   return 0;
 }
 
-static int parse(int argc, char **argv, serve_opts *o)
+/* A size option: bytes with an optional K, M or G. */
+static int size_opt(const char *opt, const char *v, size_t *out)
 {
-  static const char *const names[] = {"--listen=",          "--workers=",
-                                      "--queue=",           "--max-connections=",
-                                      "--max-body=",        "--read-timeout=",
-                                      "--time-limit=",      "--max-time-limit=",
-                                      "--backend=",         "--help",
-                                      "--max-per-address=", "--max-memory=",
-                                      "--parse-rate=",      NULL};
-  static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
-  const char *v;
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  int pos = 1, k, r = 0;
+  if (parse_size(v, out))
+    return cli_usage_error("serve", "%s: '%s' is not a size (bytes, K, M or G), 1 .. 1T", opt, v);
+  return 0;
+}
+
+static void opts_default(serve_opts *o)
+{
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN), pages = sysconf(_SC_PHYS_PAGES),
+             page = sysconf(_SC_PAGESIZE);
   memset(o, 0, sizeof *o);
   o->listen = "127.0.0.1:8707";
   o->workers = cores < 1 ? 1 : cores > 1024 ? 1024 : (int)cores;
@@ -301,6 +299,21 @@ static int parse(int argc, char **argv, serve_opts *o)
   o->time_limit = 1.0;
   o->max_time_limit = 60.0;
   o->backend = DEVO_BACKEND_AUTO;
+}
+
+static int parse(int argc, char **argv, serve_opts *o)
+{
+  static const char *const names[] = {"--listen=",          "--workers=",
+                                      "--queue=",           "--max-connections=",
+                                      "--max-body=",        "--read-timeout=",
+                                      "--time-limit=",      "--max-time-limit=",
+                                      "--backend=",         "--help",
+                                      "--max-per-address=", "--max-memory=",
+                                      "--parse-rate=",      NULL};
+  static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
+  const char *v;
+  int pos = 1, k, r = 0;
+  opts_default(o);
   while ((k = cli_next("serve", argc, argv, &pos, names, &v)) != -1) {
     switch (k) {
     case -2:
@@ -320,9 +333,7 @@ static int parse(int argc, char **argv, serve_opts *o)
       r = int_in("--max-connections", v, 1, 100000, &o->max_conn);
       break;
     case 4:
-      if (parse_size(v, &o->max_body))
-        r = cli_usage_error("serve", "--max-body: '%s' is not a size (bytes, K, M or G), 1 .. 1T",
-                            v);
+      r = size_opt("--max-body", v, &o->max_body);
       break;
     case 5:
       r = positive_seconds("--read-timeout", v, &o->read_timeout);
@@ -343,9 +354,7 @@ static int parse(int argc, char **argv, serve_opts *o)
       r = int_in("--max-per-address", v, 1, 100000, &o->max_per_addr);
       break;
     case 11:
-      if (parse_size(v, &o->max_memory))
-        r = cli_usage_error("serve", "--max-memory: '%s' is not a size (bytes, K, M or G), 1 .. 1T",
-                            v);
+      r = size_opt("--max-memory", v, &o->max_memory);
       break;
     case 12:
       if (cli_double("serve", "--parse-rate", v, &o->parse_rate))
