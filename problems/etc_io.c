@@ -47,6 +47,13 @@ seterr(char *err, size_t errlen, const char *fmt, ...)
  * value, a flowtime at most n times that, and the objective adds the two scaled by at most 1.
  * Values near DBL_MAX pass the per-value checks, and their sums were infinite (found in review:
  * three rows of 1e308 reported a makespan of inf). */
+/* The bound itself: big the sum over the tasks of their largest value, wmax the largest ready
+ * time. */
+static int sums_bound_ok(double big, double wmax, int n)
+{
+  return (wmax + big) * (double)n < 0.25 * DBL_MAX;
+}
+
 static int etc_sums_finite(const double *v, const double *w, int n, int m)
 {
   double big = 0.0, wmax = 0.0;
@@ -59,7 +66,7 @@ static int etc_sums_finite(const double *v, const double *w, int n, int m)
   }
   for (j = 0; w && j < m; ++j)
     wmax = w[j] > wmax ? w[j] : wmax;
-  return (wmax + big) * (double)n < 0.25 * DBL_MAX;
+  return sums_bound_ok(big, wmax, n);
 }
 
 #define DEVO__ETC_TOO_LARGE                                                                        \
@@ -137,6 +144,22 @@ int devo_etc_create(devo_etc **out, int ntasks, int nmach, const double *values,
   }
   memcpy((*out)->values, values, (size_t)cells * sizeof(double));
   return DEVO_OK;
+}
+
+int devo__etc_adopt(devo_etc **out, int ntasks, int nmach, double *values, double big, char *err,
+                    size_t errlen)
+{
+  int rc;
+  *out = NULL;
+  if ((rc = check_size(ntasks, nmach, err, errlen)) != DEVO_OK)
+    return rc;
+  if (!sums_bound_ok(big, 0.0, ntasks)) {
+    seterr(err, errlen, "etc: %s", DEVO__ETC_TOO_LARGE);
+    return DEVO_E_INVALID;
+  }
+  if ((rc = etc_alloc(out, ntasks, nmach, NULL, values)) != DEVO_OK)
+    seterr(err, errlen, "etc: out of memory");
+  return rc;
 }
 
 int devo_etc_set_ready(devo_etc *e, const double *ready, char *err, size_t errlen)

@@ -20,4 +20,12 @@ int devo__etc_read_buf(devo_etc **out, const char *buf, size_t n, const char *na
                        int nmach, int threads, int *chunks, const devo_allocator *alloc, char *err,
                        size_t errlen);
 
+/* devo_etc_create without the copy and without a pass over the values, for the readers that fill
+ * the final array themselves (etc_json.c) and check each value as they read it: values
+ * (ntasks * nmach doubles from malloc, at least; each finite and > 0) become the matrix's on
+ * DEVO_OK and stay the caller's otherwise; big is the sum over the tasks of their largest value,
+ * for devo_etc_create's bound on the flowtime. Same statuses and messages as devo_etc_create. */
+int devo__etc_adopt(devo_etc **out, int ntasks, int nmach, double *values, double big, char *err,
+                    size_t errlen);
+
 #endif /* DEVO_ETC_IO_H */

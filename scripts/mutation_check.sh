@@ -9,7 +9,9 @@
 # (survived). A deadline test that skips as inconclusive (too few runs not preempted) does not
 # catch anything: the two deadline mutations need a quiet machine or --rt.
 #
-# Usage: bash scripts/mutation_check.sh [--list] [--only ID[,ID...]] [--keep] [--rt]
+# Usage: bash scripts/mutation_check.sh [--list | --check] [--only ID[,ID...]] [--keep] [--rt]
+#   --check          only checks that every mutation still applies to the tree as it is (each
+#                    text found exactly once; no copy, no build: a second, for CI), exit 0 or 2
 #   --rt             (root only) a deadline test that skipped as inconclusive on a loaded machine
 #                    is run once more, alone, under SCHED_FIFO (chrt -f 10: a few seconds in which
 #                    other processes cannot preempt it) with TC_DEADLINE_SHARED=1 (other work on
@@ -25,12 +27,14 @@ JOBS=${JOBS:-2}
 ONLY=""
 KEEP=0
 LIST=0
+CHECK=0
 RT=0
 while [ $# -gt 0 ]; do
   case "$1" in
   --only) ONLY=",${2:?--only needs a list of ids},"; shift 2 ;;
   --keep) KEEP=1; shift ;;
   --list) LIST=1; shift ;;
+  --check) CHECK=1; shift ;;
   --rt) RT=1; shift ;;
   *) echo "mutation_check.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -45,12 +49,12 @@ M katsuura_30_terms problems/cec.h \
   'for (j = 1; j <= 32; ++j) {' 'for (j = 1; j <= 30; ++j) {' \
   'Katsuura sum of F07 cut from 32 to 30 terms'
 M eval_limit_ge engine/solver.c \
-  'if (o->max_evals > 0 && s->evals + o->np > o->max_evals)' \
-  'if (o->max_evals > 0 && s->evals + o->np >= o->max_evals)' \
+  'if (o->max_evals > 0 && s->evals + devo__np_now(s) > o->max_evals)' \
+  'if (o->max_evals > 0 && s->evals + devo__np_now(s) >= o->max_evals)' \
   'evaluation limit: > turned into >='
 M cpu_ignores_bounds engine/cpu_backend.c \
-  'x3[j], o->f, o->cr, st->v->lower, st->v->upper, o->bounds);' \
-  'x3[j], o->f, o->cr, st->v->lower, st->v->upper, DEVO__BOUNDS_CLIP);' \
+  'devo__box_hi(&st->box, (uint32_t)j), o->bounds);' \
+  'devo__box_hi(&st->box, (uint32_t)j), DEVO__BOUNDS_CLIP);' \
   'the CPU backend ignores --bounds (always clips)'
 M replace_strict engine/cpu_backend.c \
   'if (st->nfit[i] <= st->fit[i])' 'if (st->nfit[i] < st->fit[i])' \
@@ -91,6 +95,9 @@ M clock_3ms_late engine/solver.c \
   's->deadline = s->o.time_limit > 0.0 ? s->t0 + s->o.time_limit : 0.0;' \
   's->deadline = s->o.time_limit > 0.0 ? s->t0 + s->o.time_limit + 0.003 : 0.0;' \
   'deadline: the clock fires 3 ms late'
+M schedule_10ms_late engine/schedule.c \
+  's->deadline = s->t0 + s->o->time_limit;' 's->deadline = s->t0 + s->o->time_limit + 0.010;' \
+  'devo_schedule_run: the deadline 10 ms late (caught under load only with --rt)'
 M no_deadline_in_generation engine/cpu_backend.c \
   'int d = st->dim, i, lo, hi;
   for (lo = a; lo < b; lo = hi) {
@@ -187,7 +194,7 @@ M soco_hybrid_share problems/soco.h \
   'static const int m4[8] = {1, 1, 1, 1, 2, 3, 3, 3};' 'static const int m4[8] = {1, 1, 1, 1, 2, 3, 3, 2};' \
   'SOCO F19: share 0.5 of the non-separable part instead of 0.75'
 M box_optimum_unchecked engine/problem.c \
-  'st = optimum_inside(p, lower, upper);
+  'st = optimum_inside(p, &lower, &upper, 0);
   if (st != DEVO_OK)
     return st;' \
   'st = DEVO_OK;' \
@@ -207,6 +214,28 @@ N=${#IDS[@]}
 if [ "$LIST" = 1 ]; then
   for ((k = 0; k < N; ++k)); do printf '%-26s %-24s %s\n' "${IDS[k]}" "${FILES[k]}" "${WHYS[k]}"; done
   exit 0
+fi
+
+# count file old: how many times old occurs in file (0 when the file is missing).
+count() {
+  F="$1" OLD="$2" python3 -c 'import os
+try:
+    print(open(os.environ["F"]).read().count(os.environ["OLD"]))
+except OSError:
+    print(0)'
+}
+if [ "$CHECK" = 1 ]; then
+  bad=0
+  for ((k = 0; k < N; ++k)); do
+    [ -n "$ONLY" ] && [[ "$ONLY" != *",${IDS[k]},"* ]] && continue
+    c=$(count "$ROOT/${FILES[k]}" "${OLDS[k]}")
+    if [ "$c" != 1 ]; then
+      echo "mutation ${IDS[k]}: its text occurs $c times in ${FILES[k]} (expected once): update the list" >&2
+      bad=1
+    fi
+  done
+  [ $bad = 0 ] && echo "mutation_check.sh --check: all $N mutations apply"
+  exit $((bad * 2))
 fi
 
 SHARED=${DEVO_SHARED_DIR:-}

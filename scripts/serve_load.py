@@ -18,11 +18,17 @@ that exceeded its median the most: a server phase (parse, wait, search, answer) 
 (the client's time less the server's: the network, the kernel, the client itself).
 --client-cpus and --server-cpus pin the clients and the server it starts to disjoint cores
 (e.g. 0-3 and 4-15), as clients on other hosts would be; by default both may run anywhere.
+With --large 4096x256,8192x1024 one more client sends large bodies (matrices of those shapes, in
+turn, values integers of up to 4 digits, limit --large-limit) for as long as the others run: each
+answer must come by its limit + 5 ms, a schedule (checked like the others) or a refusal (413,
+503) alike, never late; their latencies, statuses and phases are reported apart.
 
   python3 scripts/serve_load.py --devo build/devo --clients 8 --requests 2000 \\
       --matrix etc_data/512x16/u_c_hihi.csv --time-limit 0.05 [--workers N] [--server-args ...]
   python3 scripts/serve_load.py --connect 127.0.0.1:8707 --pid PID ...   (a server already running)
   python3 scripts/serve_load.py --devo build/devo --client-cpus 0-3 --server-cpus 4-15 ...
+  python3 scripts/serve_load.py --devo build/devo --clients 8 --requests 10000 --time-limit 0.1 \
+      --matrix etc_data/512x16/u_c_hihi.csv --large 4096x256,8192x1024 --large-limit 2
 """
 import argparse
 import http.client
@@ -211,6 +217,58 @@ def client(args, body, etc, host, port, counter, results):
     results.put(out)
 
 
+def large_matrix(shape, seed):
+    """The matrix of shape "NxM" (random integers 1 .. 9999, 256 distinct rows in turn: a body of
+    about 5 bytes a value) and its JSON text without the object around it."""
+    import random
+    n, m = (int(x) for x in shape.split("x"))
+    rng = random.Random(seed)
+    pool = [[rng.randint(1, 9999) for _ in range(m)] for _ in range(min(n, 256))]
+    text = [("[" + ",".join(map(str, r)) + "]").encode() for r in pool]
+    return [pool[t % len(pool)] for t in range(n)], b"[" + b",".join(text[t % len(text)] for t in range(n)) + b"]"
+
+
+def large_client(args, host, port, stop, results):
+    """Sends large bodies (--large shapes in turn, --large-limit) until stop is set; every answer
+    must come by its limit + 5 ms, a valid schedule or a refusal."""
+    mats = [large_matrix(sh, k) for k, sh in enumerate(args.large.split(","))]
+    out = {"lat": [], "srv": [], "status": {}, "problems": [], "phases": [], "shape": []}
+    c = http.client.HTTPConnection(host, port, timeout=120)
+    k = 0
+    while not stop.is_set():
+        etc, text = mats[k % len(mats)]
+        body = b'{"etc":' + text + b',"time_limit":%r}' % args.large_limit
+        k += 1
+        try:
+            c.request("POST", "/v1/schedule", body, {"Content-Type": "application/json"})
+            t_sent = time.monotonic()
+            r = c.getresponse()
+            data = r.read()
+            t_end = time.monotonic()
+        except (OSError, http.client.HTTPException) as e:
+            out["problems"].append("large request %d: %s" % (k, e))
+            c.close()
+            c = http.client.HTTPConnection(host, port, timeout=120)
+            continue
+        out["lat"].append(t_end - t_sent)
+        el = r.getheader("X-Devo-Elapsed-Ms")
+        out["srv"].append(float(el) / 1e3 if el else float("nan"))
+        out["phases"].append(server_timing(r.getheader("Server-Timing")))
+        out["shape"].append("%dx%d" % (len(etc), len(etc[0])))
+        out["status"][r.status] = out["status"].get(r.status, 0) + 1
+        if r.status == 200:
+            a = json.loads(data)
+            load = [0.0] * len(etc[0])
+            for t, j in enumerate(a["assignment"]):
+                load[j] += etc[t][j]
+            if len(a["assignment"]) != len(etc) or abs(max(load) - a["makespan"]) > 1e-9 * a["makespan"]:
+                out["problems"].append("large request %d: a wrong schedule" % k)
+        elif r.status not in (413, 503):
+            out["problems"].append("large request %d: status %d %s" % (k, r.status, data[:200]))
+    c.close()
+    results.put(out)
+
+
 def dist(xs, limit):
     """p50, p99, max (ms) and the count above limit + 5 ms of a list of seconds."""
     xs = sorted(x for x in xs if x == x)
@@ -280,6 +338,9 @@ def main():
                     help="run the clients on these CPUs only (e.g. 0-3); default: any")
     ap.add_argument("--server-cpus", type=cpu_list, default=None, metavar="LIST",
                     help="run the server it starts on these CPUs only (e.g. 4-15); default: any")
+    ap.add_argument("--large", default=None, metavar="NxM,...",
+                    help="one more client sending large bodies of these shapes in turn")
+    ap.add_argument("--large-limit", type=float, default=2.0, help="their time limit (s)")
     ap.add_argument("--log", help="write the server's log lines here")
     ap.add_argument("--json", help="write the figures as JSON here")
     args = ap.parse_args()
@@ -318,6 +379,10 @@ def main():
                    for _ in range(args.clients)]
     rss_series = []  # (requests sent, RSS KiB) every tenth of the run: flat or growing?
     step = max(1, args.requests // 10)
+    large_stop, large_out, large_proc = ctx.Event(), ctx.Queue(), None
+    if args.large:
+        large_proc = ctx.Process(target=large_client, args=(args, host, port, large_stop, large_out))
+        large_proc.start()
     t0 = time.monotonic()
     for w in workers:
         w.start()
@@ -333,6 +398,11 @@ def main():
     wall = time.monotonic() - t0
     for w in workers:
         w.join()
+    large = None
+    if large_proc:
+        large_stop.set()
+        large = large_out.get()
+        large_proc.join()
     rss1 = rss_kib(pid) if pid else -1
 
     lat_sent = []
@@ -427,6 +497,24 @@ def main():
         print("server RSS (requests sent: KiB) " + ", ".join("%d: %d" % x for x in rss_series))
     for p in problems[:10]:
         print("  " + p)
+    if large:
+        lim = args.large_limit
+        lc, ls = dist(large["lat"], lim), dist(large["srv"], lim)
+        print("large requests (%s, limit %g s): %d answered, statuses %s, %d problems" % (
+            args.large, lim, len(large["lat"]), large["status"], len(large["problems"])))
+        print(row % ("  latency, client (body sent):", lc["p50_ms"], lc["p99_ms"], lc["max_ms"], lc["over"]))
+        print(row % ("  latency, server (queued):", ls["p50_ms"], ls["p99_ms"], ls["max_ms"], ls["over"]))
+        for sh in sorted(set(large["shape"])):
+            sel = [p for p, x in zip(large["phases"], large["shape"]) if x == sh]
+            print("  %s phases (p50/max ms): " % sh + ", ".join(
+                "%s %.1f/%.1f" % (k, dist([p[k] for p in sel if k in p], 1e9)["p50_ms"],
+                                  dist([p[k] for p in sel if k in p], 1e9)["max_ms"])
+                for k in PHASES if any(k in p for p in sel)))
+        for p in large["problems"][:10]:
+            print("  " + p)
+        out["large"] = {"answered": len(large["lat"]), "status": large["status"], "client": lc,
+                        "server_queued": ls, "problems": large["problems"]}
+        problems += large["problems"]
     if args.json:
         with open(args.json, "w") as f:
             json.dump(out, f, indent=1)

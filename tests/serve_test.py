@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """serve_test.py: integration and fault tests of `devo serve` (ctest serve.api, serve.admission,
-serve.faults, serve.shutdown). Each starts the real server on a free port of 127.0.0.1, talks to
-it with http.client (or a raw socket where a client must misbehave), and checks the answers:
-schedules against `devo schedule` run with the same seed and a fixed step count (identical
-assignments), makespans recomputed here from the matrix, every refusal's status and where it
-points, and the service still answering afterwards.
+serve.faults, serve.shutdown, serve.strict, serve.slow_clients, serve.parse_deadline,
+serve.mixed_deadline). Each starts the real server on a free port of 127.0.0.1, talks to it with
+http.client (or a raw socket where a client must misbehave), and checks the answers: schedules
+against `devo schedule` run with the same seed and a fixed step count (identical assignments),
+makespans recomputed here from the matrix, every refusal's status and where it points, and the
+service still answering afterwards. The deadline cases hold only clean runs to their promise (no
+CPU taken from the server, nothing else ready to run on the machine: the rule of tests/tcheck.h)
+and exit 77 (skipped, inconclusive) when too few runs were clean; TC_DEADLINE_SHARED=1 (a
+SCHED_FIFO rerun) waives the look at the other work on the machine.
 
 usage: serve_test.py CASE DEVO_BINARY SOURCE_DIR
 """
@@ -22,6 +26,7 @@ import threading
 import time
 
 FAILURES = []
+SKIPPED = []
 
 
 def check(cond, what):
@@ -70,10 +75,11 @@ class Server:
         st, data, _ = self.request(method, path, None if obj is None else json.dumps(obj), **kw)
         return st, json.loads(data)
 
-    def rss_kib(self):
+    def rss_kib(self, what="VmRSS:"):
+        """The server's resident memory now (VmHWM: its peak so far), KiB."""
         with open("/proc/%d/status" % self.proc.pid) as f:
             for line in f:
-                if line.startswith("VmRSS:"):
+                if line.startswith(what):
                     return int(line.split()[1])
         return -1
 
@@ -340,7 +346,7 @@ def trickle(port, limit):
 def bad_requests(s):
     """(name, method, path, body, content type, expected status, expected field/row/column)."""
     return [
-        ("malformed JSON", "POST", "/v1/schedule", '{"etc": [[1, 2],', None, 400, (None, 1, 16)),
+        ("malformed JSON", "POST", "/v1/schedule", '{"etc": [[1, 2],', None, 400, (None, 1, 17)),
         ("not an object", "POST", "/v1/schedule", "[1, 2]", None, 400, None),
         ("missing etc", "POST", "/v1/schedule", "{}", None, 400, ("etc", 0, 0)),
         ("etc a number", "POST", "/v1/schedule", '{"etc": 5}', None, 400, ("etc", 0, 0)),
@@ -471,13 +477,351 @@ def case_shutdown(devo, src):
     check(any("SIGTERM: stopping" in l for l in s.lines), "said it stops")
 
 
+def case_strict(devo, src):
+    """RFC 8259 and HTTP framing held to the letter: what a lax reader accepts is refused with a
+    JSON error, and the numbers are read exactly (the answers of devo schedule on the same matrix
+    as CSV)."""
+    s = Server(devo, "--workers", "2")
+    try:
+        cases = [  # (name, body, field or None)
+            ("duplicate member", '{"etc": [[1, 2]], "time_limit": 0.05, "time_limit": 30}', "time_limit"),
+            ("duplicate etc", '{"etc": [[1, 2]], "etc": [[3, 4]]}', "etc"),
+            ("bytes after the object", '{"etc": [[1, 2]]} x', None),
+            ("second object", '{"etc": [[1, 2]]}{}', None),
+            ("number as a string", '{"etc": [[1, 2]], "time_limit": "0.05"}', "time_limit"),
+            ("matrix value as a string", '{"etc": [["1", 2]]}', "etc"),
+            ("word as a number", '{"etc": [[1, 2]], "objective": 1}', "objective"),
+            ("vertical tab as whitespace", '{"etc":\x0b[[1, 2]]}', None),
+            ("NUL as whitespace", '{"etc": [[1,\x002]]}', None),
+            ("form feed as whitespace", '\x0c{"etc": [[1, 2]]}', None),
+            ("control byte in a string", '{"etc": [[1, 2]], "objective": "make\x01span"}', None),
+            ("leading zero", '{"etc": [[01, 2]]}', None),
+            ("plus sign", '{"etc": [[+1, 2]]}', None),
+            ("bare fraction", '{"etc": [[.5, 2]]}', None),
+            ("dot without digits", '{"etc": [[1., 2]]}', None),
+            ("exponent without digits", '{"etc": [[1e, 2]]}', None),
+            ("trailing comma", '{"etc": [[1, 2],]}', None),
+            ("single quotes", "{'etc': [[1, 2]]}", None),
+            ("bad escape", '{"etc": [[1, 2]], "objective": "\\q"}', None),
+            ("unknown member", '{"etc": [[1, 2]], "time limit": 1}', None),
+        ]
+        for name, body, field in cases:
+            st, data, _ = s.request("POST", "/v1/schedule", body)
+            try:
+                e = json.loads(data)["error"]
+            except (ValueError, KeyError):
+                check(False, "%s: no JSON error: %r" % (name, data[:120]))
+                continue
+            check(st == 400 and e["status"] == 400, "%s: status %d %s" % (name, st, e))
+            if field:
+                check(e.get("field") == field, "%s: field %s" % (name, e))
+        # what RFC 8259 allows is taken: whitespace around, exponents, escapes in strings
+        ok = ' \r\n\t{"etc" : [ [1e0 , 2E+1] ,[0.5,3.25e-0] ] , "objective" : "make\\u0073pan",' \
+             ' "time_limit": 5e-1 , "seed" : 3, "steps": 5}\n '
+        st, data, _ = s.request("POST", "/v1/schedule", ok)
+        check(st == 200, "valid JSON with whitespace, exponents and escapes: %d %r" % (st, data[:200]))
+        # exact numbers: a matrix of awkward numerals (17 digits, exponents, long fractions)
+        # gives the very answer devo schedule gives for the same numerals as CSV
+        import random
+        rng = random.Random(5)
+        rows = []
+        for t in range(48):
+            row = []
+            for j in range(6):
+                x = rng.uniform(0.5, 2000.0)
+                row.append(rng.choice([repr(x), "%.3e" % x, "%.20f" % x, "%d" % max(1, int(x)),
+                                       "%.24f" % (x * 1e-7) + "e7"]))
+            rows.append(row)
+        csv = "".join(",".join(r) + "\n" for r in rows)
+        path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "serve_strict_%d.csv" % os.getpid())
+        with open(path, "w") as f:
+            f.write(csv)
+        try:
+            ref = devo_schedule(devo, path, "--objective", "makespan", "--seed", "9", "--steps", "40",
+                                "--time-limit", "20")
+        finally:
+            os.unlink(path)
+        body = '{"etc": [%s], "objective": "makespan", "seed": 9, "steps": 40, "time_limit": 20}' % \
+            ",".join("[" + ",".join(r) + "]" for r in rows)
+        st, data, _ = s.request("POST", "/v1/schedule", body)
+        a = json.loads(data)
+        check(st == 200 and a["assignment"] == ref["assignment"] and a["makespan"] == ref["makespan"],
+              "awkward numerals: the answer of devo schedule (%s vs %s)" % (a.get("makespan"), ref["makespan"]))
+        # framing: two Content-Length headers, or one with chunked, refused as JSON, and the
+        # connection closed (a second request behind it is never read: no smuggling)
+        for name, head in (("two Content-Length", b"Content-Length: 16\r\nContent-Length: 5\r\n"),
+                           ("Content-Length and chunked", b"Content-Length: 16\r\nTransfer-Encoding: chunked\r\n")):
+            sk = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+            sk.sendall(b"POST /v1/schedule HTTP/1.1\r\nHost: x\r\n" + head + b"\r\n" +
+                       b'{"etc": [[1,2]]}' + b"GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            got = b""
+            t0 = time.monotonic()
+            try:
+                while time.monotonic() - t0 < 5:
+                    piece = sk.recv(65536)
+                    if not piece:
+                        break
+                    got += piece
+            except OSError:
+                pass
+            sk.close()
+            m = re.match(rb"HTTP/1\.1 (\d+)", got)
+            body = got.split(b"\r\n\r\n", 1)[-1]
+            check(m is not None and m.group(1) == b"400" and b'"error"' in body,
+                  "%s: refused with a JSON 400: %r" % (name, got[:200]))
+            check(got.count(b"HTTP/1.1 ") == 1, "%s: one answer only, connection closed: %r" % (name, got[-200:]))
+        # errors that libmicrohttpd makes itself are counted, and a garbage request line does
+        # not hold its connection
+        t0 = time.monotonic()
+        raw(s.port, b"GARBAGE REQUEST LINE HERE\r\n\r\n")
+        check(time.monotonic() - t0 < 2.0, "garbage request line held %.2f s" % (time.monotonic() - t0))
+        raw(s.port, b"GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 70000 + b"\r\n\r\n")
+        st, data, _ = s.request("GET", "/metrics")
+        m = dict(re.findall(r'^(devo_\S+) (\S+)$', data.decode(), re.M))
+        check(int(m.get('devo_requests_total{outcome="http_error"}', 0)) >= 2,
+              "libmicrohttpd's own errors counted: %s" % m.get('devo_requests_total{outcome="http_error"}'))
+    finally:
+        rc = s.stop()
+    check(rc == 0, "exit code %s" % rc)
+
+
+def case_slow_clients(devo, src):
+    """260 connections that send their head one byte a second cannot lock a normal client out;
+    a head that trickles in is cut at --read-timeout, not extended by its bytes."""
+    etc = read_csv(os.path.join(src, "etc_data", "small_64x8.csv"))
+    for args, label in ((["--max-connections", "256", "--max-per-address", "1000"], "connection limit"),
+                        ([], "per-address limit (64)")):
+        s = Server(devo, "--workers", "2", "--read-timeout", "3", *args)
+        socks = []
+        try:
+            for _ in range(260):
+                try:
+                    sk = socket.create_connection(("127.0.0.1", s.port), timeout=5)
+                    sk.setblocking(False)
+                    sk.send(b"POST /v1/schedule HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                    socks.append(sk)
+                except OSError:
+                    pass
+            t_end = time.monotonic() + 2.0
+            answer = {}
+
+            def normal():
+                t0 = time.monotonic()
+                try:
+                    answer["r"] = s.json("POST", "/v1/schedule", {"etc": etc, "time_limit": 0.2},
+                                         timeout=10)
+                except OSError as e:
+                    answer["r"] = (0, {"error": str(e)})
+                answer["took"] = time.monotonic() - t0
+
+            th = None
+            while time.monotonic() < t_end:  # one byte a second on every slow connection
+                for sk in socks:
+                    try:
+                        sk.send(b"a")
+                    except OSError:
+                        pass
+                if th is None:
+                    time.sleep(0.5)
+                    th = threading.Thread(target=normal)
+                    th.start()
+                time.sleep(0.5)
+            th.join()
+            st, a = answer["r"]
+            check(st == 200 and a.get("deadline_met") is True,
+                  "%s: a normal client beside 260 slow ones: %s %s" % (label, st, a.get("error", "")))
+            check(answer["took"] < 2.0, "%s: answered after %.2f s" % (label, answer["took"]))
+            st, data, _ = s.request("GET", "/metrics")
+            m = dict(re.findall(r'^(devo_\S+) (\S+)$', data.decode(), re.M))
+            check(int(m.get('devo_requests_total{outcome="evicted"}', 0)) >= 4,
+                  "%s: slow connections closed to make room: %s" % (label, m.get('devo_requests_total{outcome="evicted"}')))
+        finally:
+            for sk in socks:
+                sk.close()
+            rc = s.stop()
+        check(rc == 0, "exit code %s" % rc)
+    # a head that trickles in one byte every 0.2 s: cut at --read-timeout (1 s) all the same
+    s = Server(devo, "--read-timeout", "1")
+    try:
+        sk = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+        t0 = time.monotonic()
+        try:
+            sk.sendall(b"POST /v1/schedule HTTP/1.1\r\n")
+            while time.monotonic() - t0 < 4.0:
+                sk.sendall(b"X")
+                time.sleep(0.2)
+        except OSError:
+            pass
+        took = time.monotonic() - t0
+        sk.close()
+        check(0.9 < took < 2.5, "trickling head cut after %.2f s (--read-timeout 1)" % took)
+    finally:
+        rc = s.stop()
+    check(rc == 0, "exit code %s" % rc)
+
+
+def ones_body(n, m, time_limit):
+    """The JSON of an n x m matrix of ones, compact ("1,1"), with its time limit."""
+    row = b"[" + b"1," * (m - 1) + b"1]"
+    return b'{"etc":[' + b",".join([row] * n) + b'],"time_limit":%r}' % time_limit
+
+
+class Clean:
+    """The rule of tests/tcheck.h for a run of the server: clean when the server lost no CPU to
+    preemption (its threads' involuntary context switches), the machine stole none, and (unless
+    TC_DEADLINE_SHARED=1) at most `busy` threads were ready to run before and after it."""
+
+    def __init__(self, pid, busy):
+        self.pid, self.busy = pid, busy
+        self.shared = os.environ.get("TC_DEADLINE_SHARED") == "1"
+
+    def snap(self):
+        switches = 0
+        for task in os.listdir("/proc/%d/task" % self.pid):
+            try:
+                with open("/proc/%d/task/%s/status" % (self.pid, task)) as f:
+                    for line in f:
+                        if line.startswith("nonvoluntary_ctxt_switches:"):
+                            switches += int(line.split()[1])
+            except OSError:
+                pass
+        steal, running = 0, 99
+        with open("/proc/stat") as f:
+            for line in f:
+                if line.startswith("cpu "):
+                    steal = int(line.split()[8])
+                elif line.startswith("procs_running"):
+                    running = int(line.split()[1])
+        return switches, steal, running
+
+    def clean(self, a, b):
+        return a[0] == b[0] and a[1] == b[1] and (self.shared or max(a[2], b[2]) <= self.busy)
+
+
+def case_parse_deadline(devo, src):
+    """A body that cannot be read before its deadline: refused at once by the estimate (413), or,
+    where the estimate was wrong, ended at its deadline while being read (503, with how far the
+    reading got); one that can be read is answered on time."""
+    body = ones_body(4096, 4096, 0.1)  # 33.6 MB
+    s = Server(devo, "--workers", "2", "--backend", "cpu")
+    try:
+        t0 = time.monotonic()
+        st, data, r = s.request("POST", "/v1/schedule", body, timeout=60)
+        e = json.loads(data).get("error", {})
+        check(st == 413 and e.get("field") == "time_limit" and "read" in e.get("message", ""),
+              "33.6 MB with 0.1 s: refused at once: %d %s" % (st, e))
+        # at once: after the options were read (the matrix skipped, about 1 GB/s), not after it
+        check(float(r.getheader("X-Devo-Elapsed-Ms", "1e9")) < 300, "refused %s ms after the body" %
+              r.getheader("X-Devo-Elapsed-Ms"))
+        body = ones_body(2048, 4096, 2.0)  # 16.8 MB, 2 s: read and answered on time
+        st, data, r = s.request("POST", "/v1/schedule", body, timeout=60)
+        a = json.loads(data)
+        check(st == 200 and len(a.get("assignment", [])) == 2048, "16.8 MB with 2 s: %d" % st)
+        check(a.get("elapsed", 99) < 2.0 + 0.5, "16.8 MB with 2 s answered after %s s" % a.get("elapsed"))
+        print("16.8 MB, 2 s: %d after %.3f s, Server-Timing %s" % (st, a.get("elapsed", -1),
+                                                                  r.getheader("Server-Timing")))
+    finally:
+        check(s.stop() == 0, "exit code")
+    # a server that assumes it reads 100 GB/s: the estimate lets the body in, its deadline ends
+    # the reading
+    s = Server(devo, "--workers", "2", "--backend", "cpu", "--parse-rate", "100000")
+    probe = Clean(s.proc.pid, 2)
+    clean, worst, limit = 0, 0.0, 0.25
+    try:
+        # 67.1 MB: about 0.25 s to read on a free core, with the options read first (0.04 s) and
+        # the quick answer's time for 33.5 M values (0.13 s) left after it: the reading stops at
+        # the deadline, or ends too late for any answer (503 too)
+        body = ones_body(8189, 4096, limit)
+        for k in range(3):
+            a0 = probe.snap()
+            st, data, r = s.request("POST", "/v1/schedule", body, timeout=60)
+            a1 = probe.snap()
+            e = json.loads(data).get("error", {})
+            el = float(r.getheader("X-Devo-Elapsed-Ms", "1e9"))
+            check(st == 503 and "deadline" in e.get("message", ""), "deadline while reading: %d %s" % (st, e))
+            if "while the body was parsed" in e.get("message", ""):
+                check(e.get("field") == "etc" and e.get("row", 0) >= 1, "how far it got: %s" % e)
+            check(el < 1e3 * limit + 1000, "deadline while reading: answered %.1f ms after the body" % el)
+            if probe.clean(a0, a1):
+                clean += 1
+                worst = max(worst, el - 1e3 * limit)
+                check(el <= 1e3 * limit + 5, "clean run: answered %.1f ms after the body, limit %g s" % (el, limit))
+            print("run %d: %d after %.1f ms (%s): %s" % (k + 1, st, el, "clean" if probe.clean(a0, a1)
+                                                          else "not clean", e.get("message")))
+        print("%d clean runs, the largest past the limit %.1f ms" % (clean, worst))
+        st, data, _ = s.request("GET", "/metrics")
+        m = dict(re.findall(r'^(devo_\S+) (\S+)$', data.decode(), re.M))
+        check(m.get('devo_requests_total{outcome="deadline"}') == "3", "deadline outcome counted")
+    finally:
+        check(s.stop() == 0, "exit code")
+    if clean < 1:
+        SKIPPED.append("inconclusive: no run of the reading to its deadline was clean (a loaded "
+                       "machine): the 5 ms promise was not tested")
+
+
+def case_mixed_deadline(devo, src):
+    """Small requests while a large body is read keep their deadline: the reading holds a worker
+    slot (admission counts it), so it takes no core from their searches."""
+    big = ones_body(8189, 4096, 3.0)  # 67.1 MB, as in the audit (there with 10 s)
+    s = Server(devo, "--workers", "2", "--backend", "cpu")
+    probe = Clean(s.proc.pid, 3)
+    small = {"etc": [[1, 2], [3, 4], [5, 6]], "time_limit": 0.05}
+    res, lat = {}, []
+    clean = 0
+    try:
+        def large():
+            res["big"] = s.request("POST", "/v1/schedule", big, timeout=120)
+
+        th = threading.Thread(target=large)
+        th.start()
+        time.sleep(0.3)  # its body sent: being read
+        for k in range(10):
+            a0 = probe.snap()
+            st, data, r = s.request("POST", "/v1/schedule", json.dumps(small))
+            a1 = probe.snap()
+            el = float(r.getheader("X-Devo-Elapsed-Ms", "1e9"))
+            a = json.loads(data)
+            check(st == 200 and len(a.get("assignment", [])) == 3, "small request: %d" % st)
+            check(el < 50 + 1000, "small request answered %.1f ms after its body" % el)
+            if probe.clean(a0, a1):
+                clean += 1
+                check(el <= 50 + 5, "clean run: small request answered %.1f ms after its body" % el)
+            lat.append(el)
+        th.join()
+        st, data, r = res["big"]
+        a = json.loads(data)
+        # its search and answer, 8189 x 4096, may end a few ms late on a loaded machine: the
+        # load test holds it to the 5 ms (scripts/serve_load.py); here, answered, near its limit
+        check(st == 200 and a.get("elapsed", 99) < 3.0 + 0.5 and len(a.get("assignment", [])) == 8189,
+              "67.1 MB with 3 s: %d, elapsed %s" % (st, a.get("elapsed")))
+        print("small requests (ms after their body): %s; %d clean" % (
+            " ".join("%.1f" % x for x in lat), clean))
+        peak = s.rss_kib("VmHWM:")
+        print("67.1 MB, 3 s: %d after %.3f s, Server-Timing %s, RSS %d KiB, peak %d KiB" % (
+            st, a.get("elapsed", -1), r.getheader("Server-Timing"), s.rss_kib(), peak))
+        # memory: the body (67.1 MB) and the matrix (268 MB) while it is read, nothing per value;
+        # then the matrix and the search's copy of it (the body freed)
+        matrix = 8 * 8189 * 4096
+        check(peak < max(len(big) + matrix, 2 * matrix) // 1024 + 64 * 1024,
+              "peak RSS %d KiB for a body of %d KiB" % (peak, len(big) // 1024))
+    finally:
+        check(s.stop() == 0, "exit code")
+    if clean < 3:
+        SKIPPED.append("inconclusive: %d of 10 small requests ran clean (a loaded machine), 3 "
+                       "needed: the promise was not tested" % clean)
+
+
 def main():
     case, devo, src = sys.argv[1], sys.argv[2], sys.argv[3]
     {"api": case_api, "admission": case_admission, "faults": case_faults,
-     "shutdown": case_shutdown}[case](devo, src)
+     "shutdown": case_shutdown, "strict": case_strict, "slow_clients": case_slow_clients,
+     "parse_deadline": case_parse_deadline, "mixed_deadline": case_mixed_deadline}[case](devo, src)
     if FAILURES:
         print("%d check(s) failed" % len(FAILURES))
         return 1
+    if SKIPPED:
+        print("skipped: " + "; ".join(SKIPPED))
+        return 77
     print("ok")
     return 0
 

@@ -208,12 +208,27 @@ TEST_CASE(out_mode_and_owner_kept)
   rm_rf(d);
 }
 
-/* SIGTERM (and SIGINT) while devo schedule holds its --out file open leaves no F.<pid>.tmp. */
+/* Whether process pid holds a file of folder dir open (named or not: an O_TMPFILE file reads
+ * "dir/#inode (deleted)" in /proc). */
+static int holds_file_in(pid_t pid, const char *dir)
+{
+  char cmd[256], *out = NULL;
+  int found;
+  snprintf(cmd, sizeof cmd, "ls -l /proc/%d/fd 2>/dev/null | grep -c -- '-> %s/'", (int)pid, dir);
+  tc_run(cmd, &out, NULL);
+  found = out && atoi(out) > 0;
+  free(out);
+  return found;
+}
+
+/* SIGTERM, SIGHUP and SIGKILL while devo schedule holds its --out file open leave no temporary
+ * file (the file has no name until the answer is written: O_TMPFILE), and a later run writes
+ * its answer whatever names are lying there. */
 TEST_CASE(out_no_tmp_after_signal)
 {
-  static const int sigs[] = {SIGTERM, SIGHUP};
+  static const int sigs[] = {SIGTERM, SIGHUP, SIGKILL};
   const char *d = tmpdir(), *bin = tc_devo_bin();
-  char in[4096], out[128];
+  char in[4096], out[128], cmd[8800], *got;
   const char *sh = repo_matrix();
   int k;
   if (!sh) {
@@ -222,7 +237,7 @@ TEST_CASE(out_no_tmp_after_signal)
   }
   snprintf(in, sizeof in, "%s", sh);
   snprintf(out, sizeof out, "%s/ans.csv", d);
-  for (k = 0; k < 2; ++k) {
+  for (k = 0; k < 3; ++k) {
     double t0;
     int status = 0;
     const pid_t pid = fork();
@@ -231,14 +246,21 @@ TEST_CASE(out_no_tmp_after_signal)
       execl(bin, bin, "schedule", in, "--time-limit", "20", "--out", out, (char *)NULL);
       _exit(127);
     }
-    /* until the temporary file exists: the output is open */
-    for (t0 = tc_now(); !has_tmp(d) && tc_now() - t0 < 10.0;)
+    /* until the output is open (the search runs then, 20 s long) */
+    for (t0 = tc_now(); !holds_file_in(pid, d) && tc_now() - t0 < 10.0;)
       nanosleep(&(struct timespec){0, 10000000}, NULL);
-    CHECK(has_tmp(d));
+    CHECK(holds_file_in(pid, d));
     kill(pid, sigs[k]);
     CHECK(waitpid(pid, &status, 0) == pid);
     CHECKF(!has_tmp(d), "a temporary file was left after signal %d", sigs[k]);
   }
+  /* names of the old scheme (<path>.<pid>.tmp) do not stop a run */
+  snprintf(cmd, sizeof cmd, "touch '%s.1.tmp' && %s schedule '%s' --time-limit 0.05 --out '%s'",
+           out, bin, in, out);
+  CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+  got = tc_slurp(out, NULL);
+  CHECK(got && strlen(got) > 100);
+  free(got);
   rm_rf(d);
 }
 
@@ -291,6 +313,35 @@ TEST_CASE(read_pipe_ends_at_deadline)
   snprintf(cmd, sizeof cmd, "%s schedule - --time-limit 0.3 < %s", bin, fifo);
   tc_expect_refused(cmd, 1, NULL, "deadline");
   close(fd);
+  rm_rf(d);
+}
+
+/* devo eval on a FIFO whose writer opens it a moment later waits for it, as devo schedule does
+ * (it printed nothing and exited 0: its first read saw the end of the input). */
+TEST_CASE(eval_fifo_waits_for_writer)
+{
+  const char *d = tmpdir(), *bin = tc_devo_bin();
+  char fifo[128], cmd[512], *out = NULL;
+  pid_t pid;
+  int status = 0;
+  snprintf(fifo, sizeof fifo, "%s/points", d);
+  CHECK(mkfifo(fifo, 0644) == 0);
+  pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) { /* the writer: opens after devo eval has */
+    int fd;
+    nanosleep(&(struct timespec){0, 300000000}, NULL);
+    fd = open(fifo, O_WRONLY);
+    _exit(fd >= 0 && write(fd, "0,0\n1,2\n", 8) == 8 ? 0 : 1);
+  }
+  snprintf(cmd, sizeof cmd, "%s eval --problem sphere --dim 2 %s", bin, fifo);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  /* one value a point: two lines (the sphere here is shifted: not 0 at the origin) */
+  CHECKF(out && strchr(out, '\n') && strchr(strchr(out, '\n') + 1, '\n') &&
+             strchr(strchr(out, '\n') + 1, '\n')[1] == 0 && atof(out) > 0.0,
+         "output '%s'", out ? out : "");
+  CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  free(out);
   rm_rf(d);
 }
 
@@ -1196,6 +1247,7 @@ static const tc_case cases[] = {TC(out_symlink_followed),
                                 TC(out_no_tmp_after_signal),
                                 TC(read_nul_refused_at_once),
                                 TC(read_pipe_ends_at_deadline),
+                                TC(eval_fifo_waits_for_writer),
                                 TC(read_limits_named),
                                 TC(read_long_field_linear),
                                 TC(read_fd_checks_as_bytes_arrive),

@@ -5,9 +5,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -155,6 +157,21 @@ static int read_points(int fd, const char *name, int dim, size_t max_bytes, poin
   return rc;
 }
 
+/* A FIFO opened before its writer (cli_open_input does not block) reads as empty until one
+ * comes: wait for it (its first bytes, or its close), as a blocking open would, and as devo
+ * schedule's poll() does until its deadline. eval has no deadline: it waits as long as cat. */
+static void wait_for_writer(int fd)
+{
+  struct stat st;
+  struct pollfd pf;
+  if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+    return;
+  pf.fd = fd;
+  pf.events = POLLIN;
+  while (poll(&pf, 1, -1) < 0 && errno == EINTR)
+    ;
+}
+
 int cmd_eval(int argc, char **argv)
 {
   static const char *const names[] = {
@@ -251,6 +268,7 @@ int cmd_eval(int argc, char **argv)
       devo_problem_destroy(p);
       return rc;
     }
+    wait_for_writer(fd);
   }
   memset(&pts, 0, sizeof pts);
   rc = read_points(fd, file, dim, max_bytes, &pts);

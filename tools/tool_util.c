@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tool_util.c: what the devo CLI and etc-gen share (tool_util.h). */
-#define _XOPEN_SOURCE 700 /* POSIX 2008 with realpath */
+#define _GNU_SOURCE /* POSIX 2008 with realpath; O_TMPFILE and linkat's AT_EMPTY_PATH (Linux) */
 #include "tool_util.h"
 
 #include <errno.h>
@@ -129,6 +129,69 @@ static FILE *open_through(const char *path)
   return f;
 }
 
+/* The suffix of a temporary name: '.', six letters or digits, ".tmp" (a fixed length, so that
+ * out_file_close finds the target again by cutting it off). */
+#define TMP_SUFFIX_LEN 11
+
+/* name (its target's path, then room for the suffix) with a new random suffix. */
+static void tmp_name(char *name, size_t target_len)
+{
+  static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  static unsigned long long state;
+  struct timespec ts;
+  int k;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  state = state * 6364136223846793005ull + 1442695040888963407ull + (unsigned long long)ts.tv_nsec +
+          ((unsigned long long)getpid() << 32);
+  name[target_len] = '.';
+  for (k = 0; k < 6; ++k)
+    name[target_len + 1 + (size_t)k] = abc[(state >> (8 * k + 3)) % 36];
+  memcpy(name + target_len + 7, ".tmp", 5);
+}
+
+/* A file beside target (its name's folder) with no name yet (O_TMPFILE): nothing on disk for a
+ * killed process to leave; -1 where the file system or the kernel has none (or /proc, through
+ * which out_file_close names it, is not there). */
+static int open_unnamed(const char *target, mode_t mode)
+{
+#if defined(O_TMPFILE)
+  const char *slash = strrchr(target, '/');
+  char dir[4096];
+  if (access("/proc/self/fd", X_OK) != 0)
+    return -1;
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else if ((size_t)(slash - target) < sizeof dir)
+    snprintf(dir, sizeof dir, "%.*s", slash == target ? 1 : (int)(slash - target), target);
+  else
+    return -1;
+  return open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+#else
+  (void)target;
+  (void)mode;
+  return -1;
+#endif
+}
+
+/* A new temporary file beside target: unnamed where the system allows, else created under a
+ * random name (tmp) that no other file has (O_EXCL, tried again on a clash). */
+static int open_tmp(char *tmp, size_t target_len, mode_t mode)
+{
+  int fd = -1, tries;
+  tmp[target_len] = 0;
+  fd = open_unnamed(tmp, mode);
+  tmp_name(tmp, target_len); /* the name it gets when the answer is written */
+  if (fd >= 0)
+    return fd;
+  for (tries = 0; tries < 100; ++tries) {
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    if (fd >= 0 || errno != EEXIST)
+      break;
+    tmp_name(tmp, target_len);
+  }
+  return fd;
+}
+
 FILE *out_file_open(const char *path, char *tmp, size_t tmplen)
 {
   struct stat st, lst;
@@ -136,6 +199,7 @@ FILE *out_file_open(const char *path, char *tmp, size_t tmplen)
   const char *target = path;
   FILE *f;
   int fd, e, exists;
+  size_t tl;
   mode_t mode = 0666;
   tmp[0] = 0;
   exists = stat(path, &st) == 0; /* follows symbolic links */
@@ -159,16 +223,17 @@ FILE *out_file_open(const char *path, char *tmp, size_t tmplen)
     target = real;
     mode = st.st_mode & 07777;
   }
-  if ((size_t)snprintf(tmp, tmplen, "%s.%ld.tmp", target, (long)getpid()) >= tmplen) {
+  tl = strlen(target);
+  if (tl + TMP_SUFFIX_LEN + 1 > tmplen) {
     free(real);
-    tmp[0] = 0;
     errno = ENAMETOOLONG;
     return NULL;
   }
+  memcpy(tmp, target, tl + 1);
   free(real);
-  /* O_EXCL: never write through a file or link that is already there; the final mode from the
-   * start (the umask applies to a new file only, as fopen would create it) */
-  fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  /* never through a file or link that is already there; the final mode from the start (the
+   * umask applies to a new file only, as fopen would create it) */
+  fd = open_tmp(tmp, tl, mode);
   if (fd < 0) {
     tmp[0] = 0;
     return NULL;
@@ -198,38 +263,79 @@ FILE *out_file_open(const char *path, char *tmp, size_t tmplen)
   return f;
 }
 
+/* The name of f's file: a named temporary's (tmp) is copied into name; an unnamed one (O_TMPFILE)
+ * gets, when link is set, the name tmp or another free one of its form, written into name (else
+ * name is ""). 0, or an errno value (name ""). */
+static int name_file(FILE *f, const char *tmp, char *name, size_t tl, int link)
+{
+  struct stat st;
+  char proc[64];
+  int tries, e;
+  name[0] = 0;
+  if (fstat(fileno(f), &st) != 0)
+    return errno;
+  if (st.st_nlink > 0 || link) {
+    memcpy(name, tmp, tl + TMP_SUFFIX_LEN + 1);
+    if (st.st_nlink > 0)
+      return 0;
+  }
+  if (!link)
+    return 0;
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fileno(f));
+  for (tries = 0; tries < 100; ++tries) {
+    if (linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0)
+      return 0;
+    if (errno != EEXIST)
+      break;
+    tmp_name(name, tl); /* taken meanwhile: another name */
+  }
+  e = errno;
+  name[0] = 0;
+  return e;
+}
+
 int out_file_close(FILE *f, const char *tmp, const char *path)
 {
-  int bad = ferror(f), e;
-  char target[4096 + 64];
-  const size_t n = strlen(tmp), suffix = (size_t)snprintf(NULL, 0, ".%ld.tmp", (long)getpid());
+  int bad, e, e2;
+  char target[4096 + 64], name[4096 + 64];
+  const size_t n = strlen(tmp);
   errno = 0;
-  bad |= fclose(f) != 0;
-  if (!tmp[0]) /* written through */
+  if (!tmp[0]) { /* written through */
+    bad = ferror(f) | (fclose(f) != 0);
     return bad ? (errno ? errno : EIO) : 0;
+  }
   (void)path;
-  /* the file to replace is the temporary's name without ".<pid>.tmp" (a link's target) */
-  if (n <= suffix || n - suffix >= sizeof target) {
-    remove(tmp);
-    tool_tmp_unregister();
+  /* the file to replace is the temporary's name without its suffix (a link's target) */
+  if (n <= TMP_SUFFIX_LEN || n >= sizeof target) {
+    out_file_discard(f, tmp);
     return EINVAL;
   }
-  memcpy(target, tmp, n - suffix);
-  target[n - suffix] = 0;
-  if (!bad && rename(tmp, target) == 0) {
+  memcpy(target, tmp, n - TMP_SUFFIX_LEN);
+  target[n - TMP_SUFFIX_LEN] = 0;
+  /* written and flushed whole before it gets a name: never a partial file under any name */
+  e = fflush(f) != 0 || ferror(f) ? (errno ? errno : EIO) : 0;
+  e2 = name_file(f, tmp, name, n - TMP_SUFFIX_LEN, !e);
+  e = e ? e : e2;
+  if (fclose(f) != 0 && !e)
+    e = errno ? errno : EIO;
+  if (!e && rename(name, target) == 0) {
     tool_tmp_unregister();
     return 0;
   }
-  e = errno ? errno : EIO;
-  remove(tmp);
+  e = e ? e : errno ? errno : EIO;
+  if (name[0])
+    remove(name);
   tool_tmp_unregister();
   return e;
 }
 
 void out_file_discard(FILE *f, const char *tmp)
 {
+  struct stat st;
+  /* an unnamed file (O_TMPFILE) has nothing to remove: tmp is the name it was to get */
+  const int named = tmp[0] && fstat(fileno(f), &st) == 0 && st.st_nlink > 0;
   fclose(f);
-  if (tmp[0])
+  if (named)
     remove(tmp);
   tool_tmp_unregister();
 }

@@ -24,9 +24,11 @@ int tool_parse_u64(const char *s, uint64_t *out);
 int tool_parse_real(const char *s, double *out);
 
 /* Opens the output file path (issue 21):
- * - path absent: "<path>.<pid>.tmp" is created (its name into tmp; tmplen >= strlen(path) + 32)
- *   exclusively, with mode 0666 less the umask, as fopen would create path; out_file_close
- *   renames it over path;
+ * - path absent: a temporary file is opened beside it, with mode 0666 less the umask, as fopen
+ *   would create path: where the system allows, with no name at all (O_TMPFILE: a process killed
+ *   before out_file_close leaves nothing), else created exclusively under a random name that no
+ *   other file has; tmp (tmplen >= strlen(path) + 32) receives "<path>.XXXXXX.tmp", the name
+ *   out_file_close gives it once the whole output is written, just before renaming it over path;
  * - path a regular file, or a symbolic link to one: the temporary file is created beside the
  *   file the link names (the link is followed, never replaced), with the file's mode and owner
  *   from the start (refused when the owner cannot be kept), and renamed over it;
@@ -37,8 +39,9 @@ int tool_parse_real(const char *s, double *out);
  * their disposition is the default, get a handler that removes it and dies of the signal.
  * NULL with errno set on failure (nothing is left behind). */
 FILE *out_file_open(const char *path, char *tmp, size_t tmplen);
-/* Flushes and closes f and renames tmp over the file it stands for: 0, or an errno value (EIO
- * when the stream had an error without one) after removing tmp; the file is then untouched.
+/* Flushes f, names its file tmp (or another free name of that form), closes it and renames it
+ * over the file it stands for: 0, or an errno value (EIO when the stream had an error without
+ * one) after removing the temporary file; the file is then untouched.
  * Written through (tmp ""): only closes. path: as given to out_file_open (unused today). */
 int out_file_close(FILE *f, const char *tmp, const char *path);
 /* Closes f and removes tmp (the output is abandoned). */

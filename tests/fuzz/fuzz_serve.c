@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* fuzz_serve.c: libFuzzer harness of `devo serve`'s request reader and of the JSON writer's
- * numbers (issue 26): the input as a JSON body through serve_req_json, with cJSON's nodes in the
- * per-thread arena that devo serve sets up (serve_req_setup): it is accepted with a valid matrix
- * or refused with status 400 and a message; then each 8 bytes of the input as a double, which
- * json_fmt_double must write exactly as printf's %.15g-or-%.17g (written here apart) and which
- * must read back bit for bit. A crash, a sanitizer report or an abort() is a finding. Build:
+ * numbers (issue 26): the input as a JSON body through serve_req_json: it is accepted with a valid
+ * matrix or refused with status 400 and a message; then each 8 bytes of the input as a double,
+ * which json_fmt_double must write exactly as printf's %.15g-or-%.17g (written here apart) and
+ * which must read back bit for bit. A crash, a sanitizer report or an abort() is a finding. Build:
  * -DDEVO_FUZZ=ON (clang). */
 #include <math.h>
 #include <stdint.h>
@@ -19,14 +18,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void body(const uint8_t *data, size_t size)
 {
-  static int setup;
   serve_limits lim;
   serve_req r;
   serve_err err;
-  if (!setup) {
-    serve_req_setup();
-    setup = 1;
-  }
   lim.max_time_limit = 60.0;
   lim.default_time_limit = 1.0;
   lim.default_backend = DEVO_BACKEND_CPU;

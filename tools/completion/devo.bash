@@ -28,8 +28,8 @@ _devo_options() {
   experiment) echo "--out= --protocol= --trials= --jobs= --dry-run" ;;
   rank) echo "--format= --alpha= --tiebreak= --models --pairs" ;;
   serve)
-    echo "--listen= --workers= --queue= --max-connections= --max-body= --read-timeout=
-      --time-limit= --max-time-limit= --backend=" ;;
+    echo "--listen= --workers= --queue= --max-connections= --max-per-address= --max-body=
+      --max-memory= --read-timeout= --parse-rate= --time-limit= --max-time-limit= --backend=" ;;
   etc-gen)
     echo "--tasks= --machines= --class= --method= --consistency= --task-het= --mach-het= --mean=
       --v-task= --v-mach= --seed= --out=" ;;

@@ -32,6 +32,7 @@
 #include "tools/cli.h"
 #include "tools/json_out.h"
 #include "tools/sched_json.h"
+#include "serve_conn.h"
 #include "serve_req.h"
 
 /* The deadline budget of a request is the library's (devo_schedule_budget, engine/budget.c): the
@@ -46,6 +47,34 @@
 /* Of the 5 ms that an answer may take past its deadline, the learnt part may use this much (the
  * rest is for the send and the client): a search shortened less costs less in quality. */
 #define LATE_SLACK_USE 0.002
+/* A body up to this size is read into its matrix on its connection's thread as soon as it is
+ * complete (about 2 ms at the readers' rates, like the writing of an answer); a larger one first
+ * takes a worker slot, as a search does, and keeps it for its search: its reading then cannot
+ * take a core from the searches that run, and admission counts it. */
+#define INLINE_PARSE_BYTES (256u << 10)
+/* The reading rates (bytes/s) assumed until some were measured: about a third of the slowest
+ * that bench-serve measured on the loaded 2-core machine (JSON 250-450 MB/s, CSV by one thread
+ * 42-180 MB/s; BENCHMARKS.md). The service then uses the slowest of the last PARSE_WINDOW large
+ * bodies of each format. */
+#define PARSE_RATE_JSON 100e6
+#define PARSE_RATE_CSV  15e6
+#define PARSE_WINDOW    8
+/* The time kept after a large body's reading for its answer: the reading stops this long before
+ * the deadline (the refusal is then on time), and a search starts only by the budget's start_by
+ * less what devo_schedule_run takes whatever its time limit (its copy of the matrix, its first
+ * heuristics: 8 ns a value on the loaded 2-core machine, 278 ms for 8189 x 4096 given 0.1 ms) at
+ * SEARCH_PER_CELL_S; else the quick answer, which takes QUICK_PER_CELL_S (MCT: 2.4 ns a value,
+ * 89 ms there); else 503 at once. */
+#define PARSE_ANSWER_S    0.002
+#define SEARCH_PER_CELL_S 12e-9
+#define QUICK_PER_CELL_S  4e-9
+/* Memory kept for a request while its body arrives and is read: the body and its matrix (8
+ * bytes a value, at least 2 bytes a value in JSON and CSV alike: 4 times the body at most);
+ * once it is read, what its search needs instead (reserve_search). */
+#define MEMORY_PER_BODY_BYTE 5
+/* Connections that libmicrohttpd accepts above --max-connections, so that the guard sees them
+ * and can close an older, slow one to make room (serve_conn.h). */
+#define CONN_HEADROOM 16
 
 static const char *const serve_help =
     "usage: devo serve [options]\n"
@@ -70,11 +99,20 @@ static const char *const serve_help =
     "  --workers N          searches at once, 1 .. 1024 (default: the core count); each search\n"
     "                       runs on one thread\n"
     "  --queue N            requests waiting for a worker, 0 .. 100000 (default 64); more: 503\n"
-    "  --max-connections N  open connections, 1 .. 100000 (default 256); one thread each\n"
+    "  --max-connections N  open connections, 1 .. 100000 (default 256); one thread each; at\n"
+    "                       the limit, the one waiting longest for its request is closed\n"
+    "  --max-per-address N  open connections from one address, 1 .. 100000 (default 64; as\n"
+    "                       many as --max-connections behind a proxy)\n"
     "  --max-body BYTES     largest body, with an optional K, M or G (binary) suffix (default\n"
     "                       64M); larger: 413\n"
-    "  --read-timeout S     seconds to receive a whole request, > 0 (default 10): a body still\n"
-    "                       arriving after that gets 408; an idle connection is closed\n"
+    "  --max-memory BYTES   memory for the requests in flight: 5 times each body while it\n"
+    "                       arrives and is read, then twice its matrix (default: half the\n"
+    "                       machine's memory); more: 503\n"
+    "  --read-timeout S     seconds to receive a whole request, head and body, > 0 (default\n"
+    "                       10), however its bytes trickle in; then its connection is closed\n"
+    "  --parse-rate MB/S    reading rate of a JSON body assumed until some were measured\n"
+    "                       (default 100): a body that cannot be read before its deadline at\n"
+    "                       that rate gets 413 at once\n"
     "  --time-limit S       time_limit of requests that give none (default 1)\n"
     "  --max-time-limit S   largest time_limit accepted (default 60)\n"
     "  --backend B          backend of requests that give none: cpu, gpu or auto (default auto);\n"
@@ -99,13 +137,17 @@ enum {
   OUT_REJECTED,
   OUT_ERROR,
   OUT_ABORTED,
+  OUT_DEADLINE,
+  OUT_EVICTED,
+  OUT_HTTP_ERROR,
   OUT_COUNT
 };
 static const char *const outcome_names[OUT_COUNT] = {
     "search",      "quick",     "info",
     "bad_request", "not_found", "method_not_allowed",
     "timeout",     "too_large", "unsupported_media_type",
-    "rejected",    "error",     "aborted"};
+    "rejected",    "error",     "aborted",
+    "deadline",    "evicted",   "http_error"};
 
 static const double hist_le[] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
                                  0.25,  0.5,    1.0,   2.5,  5.0,   10.0};
@@ -113,14 +155,17 @@ static const double hist_le[] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
 
 typedef struct serve_opts {
   const char *listen;
-  int workers, queue, max_conn, backend;
-  size_t max_body;
+  int workers, queue, max_conn, max_per_addr, backend;
+  size_t max_body, max_memory;
   double read_timeout, time_limit, max_time_limit;
+  double parse_rate; /* MB/s of a JSON body assumed until one was measured */
 } serve_opts;
 
 /* A request waiting for a search slot (on its connection thread's stack). */
 typedef struct waiter {
-  double deadline, start_by; /* start_by: the budget's, the latest start worth a slot */
+  double deadline; /* when it gives its slot back */
+  double start_by; /* the latest start worth a slot: the budget's, less the reading of its body
+                      when that is done in the slot */
   struct waiter *next;
 } waiter;
 
@@ -146,6 +191,12 @@ typedef struct server {
   int gpu_ok;
   char gpu_name[256];
   atomic_int gpu_busy;
+  /* the reading rates (bytes/s) of the last PARSE_WINDOW large bodies, JSON [0] and CSV [1]
+   * (0: none yet), and the memory kept for the requests in flight; under mu */
+  double parse_rate[2][PARSE_WINDOW];
+  unsigned parse_next[2];
+  size_t memory_used;
+  serve_guard *guard;
 } server;
 
 /* Routes. */
@@ -158,10 +209,16 @@ typedef struct req {
   int cut;                  /* closed without an answer: the body came too slowly */
   char method[16], path[128];
   double t_first, t_complete, t_answer;
-  /* the phases of a schedule request (Server-Timing header), 0 when not reached */
-  double t_parsed, t_admitted, t_searched, budget;
+  /* the phases of a schedule request (Server-Timing header): the reading of the body and the
+   * wait for a slot (in either order), the start and end of the search, 0 when not reached */
+  double d_parse, d_wait, t_search0, t_searched, budget;
+  int parsed;
   char *body;
   size_t len, cap;
+  size_t reserved;  /* memory kept for it (server's memory_used) */
+  void *spare;      /* memory to free once answered (serve_err.spare) */
+  devo_etc *matrix; /* the request's matrix, freed once answered: freeing a large one takes ms */
+  serve_conn *conn; /* its connection's entry in the guard */
   const char *admission, *stop; /* for the log; static strings */
 } req;
 
@@ -217,33 +274,46 @@ static int int_in(const char *opt, const char *v, int lo, int hi, int *out)
   return 0;
 }
 
-static int parse(int argc, char **argv, serve_opts *o)
+/* A size option: bytes with an optional K, M or G. */
+static int size_opt(const char *opt, const char *v, size_t *out)
 {
-  static const char *const names[] = {"--listen=",
-                                      "--workers=",
-                                      "--queue=",
-                                      "--max-connections=",
-                                      "--max-body=",
-                                      "--read-timeout=",
-                                      "--time-limit=",
-                                      "--max-time-limit=",
-                                      "--backend=",
-                                      "--help",
-                                      NULL};
-  static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
-  const char *v;
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  int pos = 1, k, r = 0;
+  if (parse_size(v, out))
+    return cli_usage_error("serve", "%s: '%s' is not a size (bytes, K, M or G), 1 .. 1T", opt, v);
+  return 0;
+}
+
+static void opts_default(serve_opts *o)
+{
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN), pages = sysconf(_SC_PHYS_PAGES),
+             page = sysconf(_SC_PAGESIZE);
   memset(o, 0, sizeof *o);
   o->listen = "127.0.0.1:8707";
   o->workers = cores < 1 ? 1 : cores > 1024 ? 1024 : (int)cores;
   o->queue = 64;
   o->max_conn = 256;
+  o->max_per_addr = 64;
+  o->parse_rate = PARSE_RATE_JSON / 1e6;
   o->max_body = (size_t)64 << 20;
+  o->max_memory = pages > 0 && page > 0 ? (size_t)pages / 2 * (size_t)page : (size_t)1 << 30;
   o->read_timeout = 10.0;
   o->time_limit = 1.0;
   o->max_time_limit = 60.0;
   o->backend = DEVO_BACKEND_AUTO;
+}
+
+static int parse(int argc, char **argv, serve_opts *o)
+{
+  static const char *const names[] = {"--listen=",          "--workers=",
+                                      "--queue=",           "--max-connections=",
+                                      "--max-body=",        "--read-timeout=",
+                                      "--time-limit=",      "--max-time-limit=",
+                                      "--backend=",         "--help",
+                                      "--max-per-address=", "--max-memory=",
+                                      "--parse-rate=",      NULL};
+  static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
+  const char *v;
+  int pos = 1, k, r = 0;
+  opts_default(o);
   while ((k = cli_next("serve", argc, argv, &pos, names, &v)) != -1) {
     switch (k) {
     case -2:
@@ -263,9 +333,7 @@ static int parse(int argc, char **argv, serve_opts *o)
       r = int_in("--max-connections", v, 1, 100000, &o->max_conn);
       break;
     case 4:
-      if (parse_size(v, &o->max_body))
-        r = cli_usage_error("serve", "--max-body: '%s' is not a size (bytes, K, M or G), 1 .. 1T",
-                            v);
+      r = size_opt("--max-body", v, &o->max_body);
       break;
     case 5:
       r = positive_seconds("--read-timeout", v, &o->read_timeout);
@@ -282,6 +350,18 @@ static int parse(int argc, char **argv, serve_opts *o)
     case 9:
       fputs(serve_help, stdout);
       exit(CLI_OK);
+    case 10:
+      r = int_in("--max-per-address", v, 1, 100000, &o->max_per_addr);
+      break;
+    case 11:
+      r = size_opt("--max-memory", v, &o->max_memory);
+      break;
+    case 12:
+      if (cli_double("serve", "--parse-rate", v, &o->parse_rate))
+        return CLI_USAGE;
+      if (!(o->parse_rate >= 1.0 && o->parse_rate <= 1e6))
+        r = cli_usage_error("serve", "--parse-rate must be MB/s in [1, 1e6], got %s", v);
+      break;
     default:
       break;
     }
@@ -291,6 +371,11 @@ static int parse(int argc, char **argv, serve_opts *o)
   if (o->time_limit > o->max_time_limit)
     return cli_usage_error("serve", "--time-limit %g is above --max-time-limit %g", o->time_limit,
                            o->max_time_limit);
+  if (o->max_memory / MEMORY_PER_BODY_BYTE < o->max_body)
+    return cli_usage_error("serve",
+                           "--max-memory %zu is less than %d times --max-body %zu: the largest "
+                           "body could never be read",
+                           o->max_memory, MEMORY_PER_BODY_BYTE, o->max_body);
   return 0;
 }
 
@@ -298,7 +383,8 @@ static int parse(int argc, char **argv, serve_opts *o)
 
 /* When a request arriving now could start: the running searches end at their deadlines, and
  * each queued one before it takes the first slot to free up, ending at its own deadline (or at
- * once, with the quick answer, when that slot frees after it). Under s->mu. */
+ * once, with the quick answer, when that slot frees after the time by which it must start: its
+ * deadline, less the reading of its body when that is done in the slot). Under s->mu. */
 static double estimated_start(const server *s, double now)
 {
   double *free_at = s->free_at;
@@ -357,8 +443,9 @@ static void unlink_waiter(server *s, waiter *w)
 enum { ADMIT_RUN, ADMIT_QUICK, ADMIT_FULL };
 
 /* Admits a request whose deadline is given: ADMIT_RUN with *slot taken (release_slot after),
- * ADMIT_QUICK (it cannot start by start_by, its budget's latest start worth a search),
- * ADMIT_FULL (the queue is full). Waits at most until start_by. */
+ * ADMIT_QUICK (it cannot start by start_by: its budget's latest start worth a search, less the
+ * reading of its body when the slot is to read it), ADMIT_FULL (the queue is full). Waits at
+ * most until start_by. */
 static int admit(server *s, double deadline, double start_by, int *slot)
 {
   waiter w;
@@ -431,8 +518,8 @@ static void count_answer(server *s, const req *q, double deadline, double slack)
 /* The server's own time of a schedule answer, so that a client can tell it from its own:
  * X-Devo-Elapsed-Ms from the complete body to now (just before the answer is queued), and the
  * phases in a Server-Timing header (W3C Server Timing; durations in ms): parse (the body read
- * into a matrix), wait (for a worker), search (devo_schedule_run, given budget), answer (the
- * timeline and the JSON). */
+ * into a matrix), wait (for a worker: after the parse for a small body, before it for a large
+ * one), search (devo_schedule_run, given budget), answer (the timeline and the JSON). */
 static void timing_headers(struct MHD_Response *resp, const req *q)
 {
   const double t = now_s();
@@ -440,16 +527,15 @@ static void timing_headers(struct MHD_Response *resp, const req *q)
   int n;
   snprintf(v, sizeof v, "%.3f", 1e3 * (t - q->t_complete));
   MHD_add_response_header(resp, "X-Devo-Elapsed-Ms", v);
-  if (q->t_parsed <= 0.0)
+  if (!q->parsed)
     return;
-  n = snprintf(v, sizeof v, "parse;dur=%.3f", 1e3 * (q->t_parsed - q->t_complete));
-  if (q->t_admitted > 0.0)
-    n += snprintf(v + n, sizeof v - (size_t)n, ", wait;dur=%.3f",
-                  1e3 * (q->t_admitted - q->t_parsed));
+  n = snprintf(v, sizeof v, "parse;dur=%.3f", 1e3 * q->d_parse);
+  if (q->t_search0 > 0.0)
+    n += snprintf(v + n, sizeof v - (size_t)n, ", wait;dur=%.3f", 1e3 * q->d_wait);
   if (q->t_searched > 0.0)
     n +=
         snprintf(v + n, sizeof v - (size_t)n, ", search;dur=%.3f, budget;dur=%.3f, answer;dur=%.3f",
-                 1e3 * (q->t_searched - q->t_admitted), 1e3 * q->budget, 1e3 * (t - q->t_searched));
+                 1e3 * (q->t_searched - q->t_search0), 1e3 * q->budget, 1e3 * (t - q->t_searched));
   MHD_add_response_header(resp, "Server-Timing", v);
 }
 
@@ -774,55 +860,222 @@ static enum MHD_Result first_unknown(void *cls, enum MHD_ValueKind kind, const c
   return MHD_NO;
 }
 
+/* Keeps bytes of the memory for requests in flight for q (--max-memory); 0, or -1 when there is
+ * not that much left. */
+static int reserve(server *s, req *q, size_t bytes)
+{
+  int ok;
+  pthread_mutex_lock(&s->mu);
+  ok = s->memory_used + bytes <= s->o.max_memory;
+  if (ok) {
+    s->memory_used += bytes;
+    q->reserved += bytes;
+  }
+  pthread_mutex_unlock(&s->mu);
+  return ok ? 0 : -1;
+}
+
+/* Once the matrix is read, the memory of the search in place of the body's: the matrix and the
+ * copy devo_schedule_run keeps of it (devo_problem_set_etc), and the answer (about 128 bytes a
+ * task). 0, or -1 when that is more than is left (the reservation then stays as it was). */
+static int reserve_search(server *s, req *q, const devo_etc *e)
+{
+  const size_t n = (size_t)devo_etc_ntasks(e), m = (size_t)devo_etc_nmach(e);
+  const size_t need = 2 * n * m * sizeof(double) + 128 * n;
+  int ok;
+  pthread_mutex_lock(&s->mu);
+  ok = need <= q->reserved || s->memory_used - q->reserved + need <= s->o.max_memory;
+  if (ok) {
+    s->memory_used = s->memory_used - q->reserved + need;
+    q->reserved = need;
+  }
+  pthread_mutex_unlock(&s->mu);
+  return ok ? 0 : -1;
+}
+
+/* The reading rate (bytes/s) to plan a large body with: the slowest of the last large bodies
+ * of its format (csv 1) read, or the assumed one before any. */
+static double parse_rate(server *s, int csv)
+{
+  double slowest = 0.0;
+  int k;
+  pthread_mutex_lock(&s->mu);
+  for (k = 0; k < PARSE_WINDOW; ++k)
+    if (s->parse_rate[csv][k] > 0.0 && (slowest == 0.0 || s->parse_rate[csv][k] < slowest))
+      slowest = s->parse_rate[csv][k];
+  pthread_mutex_unlock(&s->mu);
+  return slowest > 0.0 ? slowest : csv ? PARSE_RATE_CSV : 1e6 * s->o.parse_rate;
+}
+
+static void parse_rate_record(server *s, int csv, double rate)
+{
+  pthread_mutex_lock(&s->mu);
+  s->parse_rate[csv][s->parse_next[csv]++ % PARSE_WINDOW] = rate;
+  pthread_mutex_unlock(&s->mu);
+}
+
+/* The head of a request: its options, so that its deadline is known. */
+static int read_head(server *s, struct MHD_Connection *c, req *q, serve_req *r, serve_err *err)
+{
+  char unknown[80] = "";
+  if (q->is_csv) {
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, first_unknown, unknown);
+    return serve_req_csv_head(query_get, c, unknown[0] ? unknown : NULL, &s->lim, r, err);
+  }
+  return serve_req_json_head(q->body, q->len, &s->lim, r, err);
+}
+
+/* A large body: its slot first (its reading counted as a search's time is), then its reading.
+ * Returns ADMIT_RUN (slot taken), or -1 with the answer queued in *ret. */
+static int admit_large(server *s, struct MHD_Connection *c, req *q, const serve_req *r,
+                       double deadline, int *slot, enum MHD_Result *ret)
+{
+  /* the reading, and the quick answer of the largest matrix the body can hold (2 bytes a value) */
+  const double rate = parse_rate(s, q->is_csv),
+               need = (double)q->len / rate + QUICK_PER_CELL_S * (double)q->len / 2;
+  int adm;
+  if (now_s() + need > deadline - PARSE_ANSWER_S) {
+    serve_err e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.field, sizeof e.field, "time_limit");
+    snprintf(e.msg, sizeof e.msg,
+             "a body of %zu bytes takes about %.3f s to read at this service's rate (%.1f MB/s), "
+             "more than the %.3f s left of its time_limit of %g s: give more time or a smaller "
+             "body",
+             q->len, need, rate / 1e6, fmax(deadline - now_s() - PARSE_ANSWER_S, 0.0),
+             r->time_limit);
+    q->admission = "too large";
+    *ret = respond_error(s, c, q, 413, OUT_TOO_LARGE, &e);
+    return -1;
+  }
+  devo_budget b; /* before the matrix: the parts that do not depend on its size */
+  char why[256];
+  if (request_budget(r, q, DEVO_BACKEND_CPU, now_s(), &b, why, sizeof why) != DEVO_OK) {
+    *ret = respond_msg(s, c, q, 500, OUT_ERROR, "deadline budget: %s", why);
+    return -1;
+  }
+  adm = admit(s, deadline, b.start_by - need, slot);
+  q->d_wait = now_s() - q->t_complete;
+  if (adm == ADMIT_RUN)
+    return ADMIT_RUN;
+  q->admission = adm == ADMIT_FULL ? "full" : "busy";
+  *ret = adm == ADMIT_FULL
+             ? respond_msg(s, c, q, 503, OUT_REJECTED, "the queue is full (%d waiting): try again",
+                           s->o.queue)
+             : respond_msg(s, c, q, 503, OUT_REJECTED,
+                           "no worker is free in time to read a body of %zu bytes (about %.3f s) "
+                           "before its deadline: try again",
+                           q->len, need);
+  return -1;
+}
+
+/* The matrix of a request whose head was read, stopped at its deadline (less the time for the
+ * answer); the body is freed. 0, or -1 with the refusal queued in *ret. */
+static int read_matrix(server *s, struct MHD_Connection *c, req *q, serve_req *r, double deadline,
+                       int large, enum MHD_Result *ret)
+{
+  serve_err err;
+  const double t0 = now_s();
+  const int rc = serve_req_matrix(q->body, q->len, deadline - PARSE_ANSWER_S, r, &err);
+  const double t1 = now_s();
+  if (large && rc == 0 && t1 > t0)
+    parse_rate_record(s, q->is_csv, (double)q->len / (t1 - t0));
+  q->d_parse = large ? t1 - t0 : t1 - q->t_complete;
+  q->parsed = 1;
+  if (rc == 0) {
+    free(q->body); /* the matrix is in r->e now (a refused body is freed after its answer) */
+    q->body = NULL;
+    q->matrix = r->e; /* q's from now on */
+    if (reserve_search(s, q, r->e) == 0)
+      return 0;
+    *ret = respond_msg(s, c, q, 503, OUT_REJECTED,
+                       "no memory left for the search of a %d x %d matrix (--max-memory %zu "
+                       "bytes): try again",
+                       devo_etc_ntasks(r->e), devo_etc_nmach(r->e), s->o.max_memory);
+    return -1;
+  }
+  q->spare = err.spare;
+  if (err.late)
+    snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg),
+             ", %.3f s after the body came", t1 - q->t_complete);
+  *ret = respond_error(s, c, q, err.http,
+                       err.late          ? OUT_DEADLINE
+                       : err.http == 503 ? OUT_ERROR
+                                         : OUT_BAD_REQUEST,
+                       &err);
+  return -1;
+}
+
 static enum MHD_Result schedule(server *s, struct MHD_Connection *c, req *q)
 {
   serve_req r;
   serve_err err;
   devo_schedule_result res;
   devo_budget b;
-  char *buf = NULL, unknown[80] = "", why[256];
+  char *buf = NULL, why[256];
   size_t len = 0;
   double deadline;
-  int rc, adm, slot = -1, st;
-  if (q->is_csv) {
-    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, first_unknown, unknown);
-    rc = serve_req_csv(q->body, q->len, query_get, c, unknown[0] ? unknown : NULL, &s->lim, &r,
-                       &err);
-  } else {
-    rc = serve_req_json(q->body, q->len, &s->lim, &r, &err);
+  enum MHD_Result ret = MHD_NO;
+  int rc, adm = ADMIT_RUN, slot = -1, st, quick;
+  const int large = q->len > INLINE_PARSE_BYTES;
+  if (read_head(s, c, q, &r, &err)) {
+    q->parsed = 1;
+    q->d_parse = now_s() - q->t_complete;
+    return respond_error(s, c, q, err.http, OUT_BAD_REQUEST, &err);
   }
-  free(q->body); /* the matrix is in r.e now */
-  q->body = NULL;
-  q->t_parsed = now_s();
-  if (rc)
-    return respond_error(s, c, q, err.http, err.http == 503 ? OUT_ERROR : OUT_BAD_REQUEST, &err);
   deadline = q->t_complete + r.time_limit;
-  if (request_budget(&r, q, DEVO_BACKEND_CPU, q->t_parsed, &b, why, sizeof why) != DEVO_OK) {
-    serve_req_free(&r);
+  if (large && admit_large(s, c, q, &r, deadline, &slot, &ret) != ADMIT_RUN)
+    return ret;
+  if (read_matrix(s, c, q, &r, deadline, large, &ret)) {
+    if (slot >= 0)
+      release_slot(s, slot);
+    return ret;
+  }
+  if (request_budget(&r, q, DEVO_BACKEND_CPU, now_s(), &b, why, sizeof why) != DEVO_OK) {
+    if (slot >= 0)
+      release_slot(s, slot);
     return respond_msg(s, c, q, 500, OUT_ERROR, "deadline budget: %s", why);
   }
-  adm = admit(s, deadline, b.start_by, &slot);
-  q->t_admitted = now_s();
+  if (!large) {
+    adm = admit(s, deadline, b.start_by, &slot);
+    q->d_wait = now_s() - q->t_complete - q->d_parse;
+  }
+  q->t_search0 = now_s();
   if (adm == ADMIT_FULL) {
-    serve_req_free(&r);
     q->admission = "full";
     return respond_msg(s, c, q, 503, OUT_REJECTED, "the queue is full (%d waiting): try again",
                        s->o.queue);
   }
-  q->admission = adm == ADMIT_RUN ? "search" : "quick";
-  st =
-      search(s, &r, deadline, adm == ADMIT_QUICK, q->t_admitted - q->t_parsed, q, &buf, &len, &res);
+  /* a large body read late may leave no time worth a search (the quick answer, slot given back),
+   * or none for any answer */
+  {
+    const double cells = (double)devo_etc_ntasks(r.e) * devo_etc_nmach(r.e),
+                 left = deadline - q->t_search0;
+    quick = adm == ADMIT_QUICK || q->t_search0 > b.start_by - SEARCH_PER_CELL_S * cells;
+    if (quick && large && left < PARSE_ANSWER_S + QUICK_PER_CELL_S * cells) {
+      release_slot(s, slot);
+      q->admission = "too late";
+      return respond_msg(s, c, q, 503, OUT_DEADLINE,
+                         "the body was read %.3f s after it came, %.3f s before its deadline: "
+                         "too late to schedule %.0f values (about %.3f s) by the deadline",
+                         q->t_search0 - q->t_complete, left, cells, QUICK_PER_CELL_S * cells);
+    }
+  }
+  if (quick && slot >= 0) {
+    release_slot(s, slot);
+    slot = -1;
+  }
+  q->admission = quick ? "quick" : "search";
+  st = search(s, &r, deadline, quick, q->d_wait, q, &buf, &len, &res);
   if (slot >= 0)
     release_slot(s, slot);
-  serve_req_free(&r);
   if (st != DEVO_OK) {
     const int bad = st == DEVO_E_INVALID;
     return respond_msg(s, c, q, bad ? 400 : 500, bad ? OUT_BAD_REQUEST : OUT_ERROR, "%s",
                        res.message[0] ? res.message : devo_status_message(st));
   }
   q->stop = devo_status_name(res.status);
-  rc = respond(s, c, q, 200, adm == ADMIT_RUN ? OUT_SEARCH : OUT_QUICK, buf, len,
-               "application/json");
+  rc = respond(s, c, q, 200, quick ? OUT_QUICK : OUT_SEARCH, buf, len, "application/json");
   count_answer(s, q, deadline, b.slack);
   return (enum MHD_Result)rc;
 }
@@ -838,17 +1091,74 @@ static void copy_printable(char *dst, size_t cap, const char *src)
   dst[i] = 0;
 }
 
+/* The headers that say where a body ends: how many Content-Length (and whether each is a
+ * number) and Transfer-Encoding headers came. */
+typedef struct framing {
+  int cl, te, bad_cl;
+} framing;
+
+static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     const char *value)
+{
+  framing *f = (framing *)cls;
+  (void)kind;
+  if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+    f->cl++;
+    f->bad_cl |= !value || !*value || strspn(value, "0123456789") != strlen(value);
+  } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+    f->te++;
+  }
+  return MHD_YES;
+}
+
+/* The body's framing, refused when it is ambiguous (a proxy in front and this service could
+ * read different bodies: request smuggling), and its memory kept. MHD_YES when the body may
+ * come, with nothing queued. */
+static enum MHD_Result check_framing(server *s, struct MHD_Connection *c, req *q)
+{
+  framing f;
+  const char *cl;
+  memset(&f, 0, sizeof f);
+  MHD_get_connection_values(c, MHD_HEADER_KIND, count_framing, &f);
+  if (f.cl > 1 || (f.cl && f.te) || f.te > 1 || f.bad_cl)
+    return respond_msg(s, c, q, 400, OUT_BAD_REQUEST, "%s: the end of the body is ambiguous",
+                       f.bad_cl   ? "a Content-Length that is not a number"
+                       : f.cl > 1 ? "two Content-Length headers"
+                       : f.cl     ? "Content-Length and Transfer-Encoding together"
+                                  : "two Transfer-Encoding headers");
+  cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+  if (cl && strtod(cl, NULL) > (double)s->o.max_body)
+    return respond_msg(s, c, q, 413, OUT_TOO_LARGE,
+                       "body of %.20s bytes: more than --max-body (%zu bytes)", cl, s->o.max_body);
+  if (cl && q->route == R_SCHEDULE) {
+    const size_t n = (size_t)strtoull(cl, NULL, 10);
+    if (reserve(s, q, MEMORY_PER_BODY_BYTE * n) != 0)
+      return respond_msg(s, c, q, 503, OUT_REJECTED,
+                         "no memory left for a body of %zu bytes (--max-memory %zu bytes, "
+                         "%d times each body in flight): try again",
+                         n, s->o.max_memory, MEMORY_PER_BODY_BYTE);
+    q->body = (char *)malloc(n + 1); /* its exact size: no doubling */
+    q->cap = q->body ? n + 1 : 0;
+  }
+  return MHD_YES;
+}
+
 /* The checks of a request's first call (headers in, no body yet). Returns MHD_YES with nothing
  * queued when the body is to be read. */
 static enum MHD_Result first_call(server *s, struct MHD_Connection *c, req *q, const char *url,
                                   const char *method)
 {
-  const char *ct, *cl;
+  const char *ct;
   const int get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
   q->route = strcmp(url, "/v1/schedule") == 0 ? R_SCHEDULE
              : strcmp(url, "/v1/health") == 0 ? R_HEALTH
              : strcmp(url, "/metrics") == 0   ? R_METRICS
                                               : R_NONE;
+  {
+    const enum MHD_Result fr = check_framing(s, c, q);
+    if (fr != MHD_YES || q->responded)
+      return fr;
+  }
   if (q->route == R_NONE)
     return respond_msg(s, c, q, 404, OUT_NOT_FOUND,
                        "no such path (POST /v1/schedule, GET /v1/health, GET /metrics)");
@@ -865,24 +1175,21 @@ static enum MHD_Result first_call(server *s, struct MHD_Connection *c, req *q, c
   else if (ct && strncasecmp(ct, "application/json", 16) != 0)
     return respond_msg(s, c, q, 415, OUT_MEDIA,
                        "Content-Type %.64s: application/json or text/csv is needed", ct);
-  cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-  if (cl && strtod(cl, NULL) > (double)s->o.max_body)
-    return respond_msg(s, c, q, 413, OUT_TOO_LARGE,
-                       "body of %.20s bytes: more than --max-body (%zu bytes)", cl, s->o.max_body);
   return MHD_YES;
 }
 
 /* Appends a piece of the body. libmicrohttpd (0.9.75) takes an answer only before the body or
- * after all of it: a body that grows past --max-body without a Content-Length that said so is
- * read to its end and dropped, then answered 413; one still arriving after --read-timeout has its
- * connection closed, since no answer can be sent then (logged as 408). */
+ * after all of it: a body that grows past --max-body (or --max-memory) without a Content-Length
+ * that said so is read to its end and dropped, then answered 413 (503); one still arriving after
+ * --read-timeout has its connection closed by the guard (serve_conn.c), since no answer can be
+ * sent then (logged as 408). */
 static enum MHD_Result body_piece(server *s, req *q, const char *data, size_t size)
 {
-  if (now_s() - q->t_first > s->o.read_timeout) {
-    q->http = 408;
-    q->outcome = OUT_TIMEOUT;
-    q->cut = 1;
-    return MHD_NO;
+  if (!q->too_large && q->len + size <= s->o.max_body &&
+      q->reserved < MEMORY_PER_BODY_BYTE * (q->len + size) &&
+      reserve(s, q, MEMORY_PER_BODY_BYTE * (q->len + size) - q->reserved) != 0) {
+    q->no_memory = 1; /* answered 503 when the body ends */
+    q->too_large = 1;
   }
   if (q->too_large || q->len + size > s->o.max_body) {
     free(q->body);
@@ -920,10 +1227,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
   req *q = (req *)*con_cls;
   (void)version;
   if (!q) {
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     q = (req *)calloc(1, sizeof *q);
     if (!q)
       return MHD_NO;
     *con_cls = q;
+    q->conn = ci ? (serve_conn *)ci->socket_context : NULL;
+    serve_guard_phase(s->guard, q->conn, SG_BODY);
     q->t_first = now_s();
     q->admission = "-";
     q->stop = "-";
@@ -944,8 +1255,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     return r;
   }
   q->t_complete = now_s();
+  serve_guard_phase(s->guard, q->conn, SG_BUSY);
   if (q->no_memory)
-    return respond_msg(s, c, q, 503, OUT_ERROR, "out of memory for a body of %zu bytes", q->len);
+    return respond_msg(s, c, q, 503, OUT_REJECTED,
+                       "no memory left for a body of %zu bytes (--max-memory %zu bytes): try "
+                       "again",
+                       q->len, s->o.max_memory);
   if (q->too_large)
     return respond_msg(s, c, q, 413, OUT_TOO_LARGE,
                        "body of %zu bytes: more than --max-body (%zu bytes)", q->len,
@@ -966,15 +1281,17 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
   (void)c;
   if (!q)
     return;
-  if (!q->responded) { /* closed: by the client, for slowness (here or by libmicrohttpd's idle
-                          timeout), or for an error */
+  if (!q->responded) { /* closed: by the client, by the guard (too slow, or to make room), by
+                          libmicrohttpd's idle timeout, or for an error */
+    const int why = serve_guard_cut(s->guard, q->conn);
     q->t_answer = now_s();
-    if (!q->cut && toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED) {
+    if (why == SG_TIMEOUT || toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED) {
       q->http = 408;
       q->cut = 1;
     }
-    q->outcome = q->cut ? OUT_TIMEOUT : OUT_ABORTED;
+    q->outcome = q->cut ? OUT_TIMEOUT : why == SG_EVICTED ? OUT_EVICTED : OUT_ABORTED;
   }
+  serve_guard_phase(s->guard, q->conn, SG_WAIT); /* the next request's clock starts */
   lat = q->t_answer - (q->t_complete > 0.0 ? q->t_complete : q->t_first);
   fprintf(stderr, "devo serve: %s %s %zu B %d %.1f ms %s admission %s stop %s\n", q->method,
           q->path, q->len, q->responded || q->cut ? q->http : 0, 1e3 * lat,
@@ -982,24 +1299,71 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
   pthread_mutex_lock(&s->mu);
   if (!q->responded)
     s->outcomes[q->outcome]++;
+  s->memory_used -= q->reserved;
   s->active--;
   pthread_cond_broadcast(&s->cv);
   pthread_mutex_unlock(&s->mu);
   free(q->body);
+  free(q->spare);
+  devo_etc_destroy(q->matrix);
   free(q);
   *con_cls = NULL;
 }
 
+/* libmicrohttpd's diagnostics, as log lines. The error answers it makes itself (a malformed
+ * request line or chunk, headers over its memory limit, an unknown HTTP version: 0.9.75 writes
+ * them as HTML, with no way to change them) are counted as outcome http_error from its line
+ * about them. */
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
+  server *s = (server *)cls;
   char line[512];
+  const char *code;
   size_t n;
-  (void)cls;
   vsnprintf(line, sizeof line, fmt, ap);
   n = strlen(line);
   while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
     line[--n] = 0;
   fprintf(stderr, "devo serve: libmicrohttpd: %s\n", line);
+  if ((code = strstr(line, "HTTP response code is ")) != NULL && atoi(code + 22) >= 400) {
+    pthread_mutex_lock(&s->mu);
+    s->outcomes[OUT_HTTP_ERROR]++;
+    pthread_mutex_unlock(&s->mu);
+  }
+}
+
+/* A connection opened or closed: its entry in the guard (serve_conn.h), kept as libmicrohttpd's
+ * socket context. */
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe)
+{
+  server *s = (server *)cls;
+  if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+    const union MHD_ConnectionInfo *fd =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *peer =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    *socket_context =
+        fd ? serve_guard_open(s->guard, fd->connect_fd, peer ? peer->client_addr : NULL) : NULL;
+  } else {
+    serve_guard_close(s->guard, (serve_conn *)*socket_context);
+    *socket_context = NULL;
+  }
+}
+
+/* A connection the guard closed before any request came on it: counted and logged. */
+static void on_guard_cut(void *ud, int why, const char *addr)
+{
+  server *s = (server *)ud;
+  const int out = why == SG_TIMEOUT ? OUT_TIMEOUT : OUT_EVICTED;
+  fprintf(stderr, "devo serve: connection from %s closed: %s\n", addr[0] ? addr : "a UNIX socket",
+          why == SG_TIMEOUT ? "no whole request within --read-timeout (408)"
+          : why == SG_REFUSED
+              ? "no room (--max-connections or --max-per-address)"
+              : "to make room for a new one (--max-connections or --max-per-address)");
+  pthread_mutex_lock(&s->mu);
+  s->outcomes[out]++;
+  pthread_mutex_unlock(&s->mu);
 }
 
 /* ---- the listening socket ----------------------------------------------------------------- */
@@ -1169,7 +1533,6 @@ int cmd_serve(int argc, char **argv)
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
 #endif
-  serve_req_setup(); /* before any thread: cJSON's hooks are global */
   if (server_init(&s, &o) != 0)
     return cli_runtime_error("serve", "out of memory");
   if (strchr(o.listen, '/'))
@@ -1185,14 +1548,23 @@ int cmd_serve(int argc, char **argv)
   pthread_sigmask(SIG_BLOCK, &set, NULL);
   signal(SIGPIPE, SIG_IGN);
   tmo = (unsigned int)ceil(o.read_timeout);
+  s.guard = serve_guard_start(o.max_conn, o.max_per_addr, o.read_timeout, on_guard_cut, &s);
+  if (!s.guard) {
+    close(fd);
+    return cli_runtime_error("serve", "out of memory");
+  }
+  /* libmicrohttpd's own limit is above the guard's, so that a new connection is seen by the
+   * guard, which may close an older one to make room for it */
   d = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
                            MHD_USE_POLL | MHD_USE_ITC | MHD_USE_ERROR_LOG,
-                       0, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+                       0, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, &s,
                        MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_TIMEOUT, tmo,
-                       MHD_OPTION_CONNECTION_LIMIT, (unsigned int)o.max_conn,
-                       MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s, MHD_OPTION_END);
+                       MHD_OPTION_CONNECTION_LIMIT, (unsigned int)o.max_conn + CONN_HEADROOM,
+                       MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s, MHD_OPTION_NOTIFY_CONNECTION,
+                       on_connection, &s, MHD_OPTION_END);
   if (!d) {
     close(fd);
+    serve_guard_stop(s.guard);
     return cli_runtime_error("serve", "cannot start the HTTP server (libmicrohttpd)");
   }
   fprintf(stderr, "devo serve: ready (workers %d, queue %d, backend %s)\n", o.workers, o.queue,
@@ -1207,6 +1579,7 @@ int cmd_serve(int argc, char **argv)
           "their deadlines)\n",
           sig == SIGINT ? "SIGINT" : "SIGTERM");
   drain(&s, d, unix_path);
+  serve_guard_stop(s.guard);
   fprintf(stderr, "devo serve: stopped\n");
   free(s.slot_deadline);
   free(s.free_at);
