@@ -3,7 +3,8 @@
  * (exit 2), the results of a run cut mid-row or interrupted by SIGINT and then resumed equal an
  * uninterrupted run's rows (wall-time columns aside, in any order), a changed spec refused on
  * resume, the trace's last point per trial equal to the trial's row, --dry-run, results read back
- * as CSV (CRLF, quoting). */
+ * as CSV (CRLF, quoting), the shards of a grid (--shard K/N, a Slurm job array) together equal to
+ * the whole run. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -672,7 +673,8 @@ TEST_CASE(repeated_rows_named)
   const char *spec = path_in("rep.spec"), *res = path_in("rep.csv");
   FILE *f;
   make_spec(spec, res, NULL, 1);
-  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), spec);
+  /* one job: the rows in the grid's order (line 3 is the first trial, named below) */
+  snprintf(cmd, sizeof cmd, "%s experiment %s --jobs 1", tc_devo_bin(), spec);
   CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
   text = tc_slurp(res, NULL);
   f = fopen(res, "a");
@@ -692,6 +694,101 @@ TEST_CASE(repeated_rows_named)
   free(err);
   snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), res);
   tc_expect_refused(cmd, 2, "devo rank: ", "again (first at ");
+}
+
+/* The rows of the files paths[0..n) together, as rows_without_times gives them (sorted). */
+static char *union_rows(const char *const *paths, int n)
+{
+  const char *all = path_in("union.csv");
+  FILE *f = fopen(all, "w");
+  int k;
+  CHECK(f != NULL);
+  for (k = 0; f && k < n; ++k) {
+    char *text = tc_slurp(paths[k], NULL);
+    CHECK(text != NULL);
+    if (text)
+      fputs(text, f);
+    free(text);
+  }
+  if (f)
+    fclose(f);
+  return rows_without_times(all);
+}
+
+/* --shard K/N runs the trials t of the grid with t mod N = K-1 into OUTPUT with .K-of-N before
+ * its extension, a "# shard K/N" line under the hash line (results and trace); the N shards
+ * together hold each trial once and equal the whole run's rows; a Slurm job array's variables
+ * give the shard when --shard is absent; bad values exit 2 naming --shard or the variable. */
+TEST_CASE(shards_cover_grid)
+{
+  char cmd[2048], want[64], spec[256], shard[3][256], *whole, *parts, *text, *err = NULL;
+  const char *out = path_in("sh.csv"), *tr = path_in("sh-trace.csv");
+  const char *const files[3] = {shard[0], shard[1], shard[2]},
+                    *bad[] = {"0/3", "4/3", "1/0", "a/b", "1/3/4", "", "1/100001"};
+  const int size[3] = {6, 5, 5}; /* 16 trials: t = 0, 3, .. 15; 1, 4, .. 13; 2, 5, .. 14 */
+  int k;
+  snprintf(spec, sizeof spec, "%s", path_in("sh.spec")); /* path_in's buffers rotate */
+  make_spec(spec, out, tr, 2);
+  snprintf(cmd, sizeof cmd, "%s experiment %s --jobs 1", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+  whole = rows_without_times(out);
+  CHECK(whole && count_char(whole, '\n') == 16);
+  /* shard 1 by --shard; 2 by a job array of ids 1..3 (MIN set); 3 by ids from 0 (MIN unset) */
+  snprintf(cmd, sizeof cmd, "%s experiment %s --jobs 1 --shard 1/3", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+  snprintf(cmd, sizeof cmd,
+           "env SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_COUNT=3 %s "
+           "experiment %s --jobs 1",
+           tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+  snprintf(cmd, sizeof cmd,
+           "env -u SLURM_ARRAY_TASK_MIN SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_COUNT=3 %s "
+           "experiment %s --jobs 1",
+           tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+  for (k = 0; k < 3; ++k) {
+    char name[64];
+    snprintf(name, sizeof name, "sh.%d-of-3.csv", k + 1);
+    snprintf(shard[k], sizeof shard[k], "%s", path_in(name));
+    parts = rows_without_times(shard[k]);
+    CHECKF(parts && count_char(parts, '\n') == size[k], "shard %d: %s", k + 1, parts);
+    free(parts);
+    snprintf(want, sizeof want, "\n# shard %d/3\nalgorithm,", k + 1);
+    text = tc_slurp(shard[k], NULL);
+    CHECKF(text && strncmp(text, "# devo experiment ", 18) == 0 && strstr(text, want), "%s",
+           text ? text : "(none)");
+    free(text);
+    snprintf(name, sizeof name, "sh-trace.%d-of-3.csv", k + 1);
+    text = tc_slurp(path_in(name), NULL);
+    CHECKF(text && strstr(text, want), "%s: %s", name, text ? text : "(none)");
+    free(text);
+  }
+  parts = union_rows(files, 3);
+  CHECKF(whole && parts && strcmp(whole, parts) == 0, "shards:\n%s\nwhole:\n%s", parts, whole);
+  free(parts);
+  free(whole);
+  /* a shard resumes from its own file: nothing left to run */
+  snprintf(cmd, sizeof cmd, "%s experiment %s --jobs 1 --shard 3/3", tc_devo_bin(), spec);
+  k = tc_run(cmd, NULL, &err);
+  CHECKF(k == 0 && err && strstr(err, "5 trials done (0 now)"), "exit %d: %s", k, err ? err : "");
+  free(err);
+  for (k = 0; k < (int)(sizeof bad / sizeof bad[0]); ++k) {
+    snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run --shard='%s'", tc_devo_bin(), spec,
+             bad[k]);
+    snprintf(want, sizeof want, "'%s'", bad[k]);
+    tc_expect_refused(cmd, 2, "devo experiment: --shard: ", want);
+  }
+  snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run --shard 17/17", tc_devo_bin(), spec);
+  tc_expect_refused(cmd, 2, "devo experiment: --shard: ", "16 trials");
+  snprintf(cmd, sizeof cmd,
+           "env SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_COUNT=3 %s "
+           "experiment %s --dry-run",
+           tc_devo_bin(), spec);
+  tc_expect_refused(cmd, 2, "devo experiment: SLURM_ARRAY_TASK_ID=4 ", "3 tasks");
+  snprintf(cmd, sizeof cmd,
+           "env SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=x %s experiment %s --dry-run",
+           tc_devo_bin(), spec);
+  tc_expect_refused(cmd, 2, "devo experiment: SLURM_ARRAY_TASK_COUNT ", "'x'");
 }
 
 /* Every option of `devo solve --help` has a spec key (the line below is accepted by the spec
@@ -823,6 +920,7 @@ TEST_CASE(box_keys_equal_solve)
 int main(int argc, char **argv)
 {
   static const tc_case cases[] = {TC(spec_errors),
+                                  TC(shards_cover_grid),
                                   TC(one_writer_per_file),
                                   TC(kill9_then_resume),
                                   TC(repeated_rows_named),

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_rank.c: `devo rank` against SciPy 1.10 (Debian python3-scipy) on fixed data: U-scores,
  * two-sided Mann-Whitney U (exact and normal, with ties), Friedman chi-square, p and mean ranks;
- * bad rows refused with file:row (exit 2); the results read as CSV (quoting, CRLF).
+ * bad rows refused with file:row (exit 2); the results read as CSV (quoting, CRLF); the shards of
+ * a run (devo experiment --shard) ranked only all together.
  *
  * How the expected values were made: the results files below are written from the arrays of
  * this file; SciPy ranked the same trials by a number that orders them as devo rank does,
@@ -590,13 +591,73 @@ TEST_CASE(repeats_and_parts)
   tc_expect_refused(cmd, 2, prefix, "parts of a study");
 }
 
+/* The shards of one run (devo experiment --shard K/N) rank together exactly as the whole run,
+ * byte for byte; a missing shard (named), a shard twice, shards of two counts N, a shard of
+ * another spec and a whole run among shards are refused (exit 2). */
+TEST_CASE(shards_rank_as_whole)
+{
+  char spec[256], out[256], sh[3][256], other[256], cmd[2048], prefix[600];
+  char *one = NULL, *three = NULL;
+  FILE *f;
+  int k;
+  snprintf(spec, sizeof spec, "%s", path_in("run.spec")); /* path_in's buffers rotate */
+  snprintf(out, sizeof out, "%s", path_in("run.csv"));
+  f = fopen(spec, "w");
+  CHECK(f != NULL);
+  if (f) {
+    fprintf(f,
+            "output = %s\nproblems = sphere rastrigin\ndims = 5\nnp = 20\ntrials = 3\n"
+            "budget = 300*D\n[algorithm de]\nf = 0.5\n[algorithm low-cr]\ncr = 0.2\n",
+            out);
+    fclose(f);
+  }
+  snprintf(cmd, sizeof cmd, "%s experiment %s --jobs 1", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+  for (k = 0; k < 3; ++k) {
+    char name[32];
+    snprintf(name, sizeof name, "run.%d-of-3.csv", k + 1);
+    snprintf(sh[k], sizeof sh[k], "%s", path_in(name));
+    snprintf(cmd, sizeof cmd, "%s experiment %s --jobs 1 --shard %d/3", tc_devo_bin(), spec, k + 1);
+    CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+  }
+  one = rank_csv(out);
+  snprintf(cmd, sizeof cmd, "%s rank %s %s %s --format csv", tc_devo_bin(), sh[2], sh[0], sh[1]);
+  CHECK_EQ_INT(tc_run(cmd, &three, NULL), 0);
+  CHECKF(one && three && strcmp(one, three) == 0, "shards:\n%s\nwhole:\n%s", three, one);
+  free(one);
+  free(three);
+  /* shard 2 missing */
+  snprintf(cmd, sizeof cmd, "%s rank %s %s", tc_devo_bin(), sh[0], sh[2]);
+  tc_expect_refused(cmd, 2, "devo rank: shard 2 of 3 missing", "every shard");
+  /* shard 1 twice */
+  snprintf(cmd, sizeof cmd, "%s rank %s %s %s %s", tc_devo_bin(), sh[0], sh[1], sh[2], sh[0]);
+  snprintf(prefix, sizeof prefix, "devo rank: %s:2: shard 1/3 again (first in %s)", sh[0], sh[0]);
+  tc_expect_refused(cmd, 2, prefix, "a shard twice");
+  /* a shard of another count */
+  snprintf(other, sizeof other, "%s", path_in("run.2-of-4.csv"));
+  copy_edit(sh[1], other, "# shard 2/3", "# shard 2/4");
+  snprintf(cmd, sizeof cmd, "%s rank %s %s %s", tc_devo_bin(), sh[0], other, sh[2]);
+  snprintf(prefix, sizeof prefix, "devo rank: %s:2: shard 2/4, but %s is a shard of 3", other,
+           sh[0]);
+  tc_expect_refused(cmd, 2, prefix, "one count");
+  /* a shard of another spec */
+  copy_edit(sh[1], other, " hash=", " hash=f");
+  snprintf(cmd, sizeof cmd, "%s rank %s %s %s", tc_devo_bin(), sh[0], other, sh[2]);
+  snprintf(prefix, sizeof prefix, "devo rank: %s and %s are not parts of one study", sh[0], other);
+  tc_expect_refused(cmd, 2, prefix, "different specs");
+  /* the whole run among shards: no shard line, and every trial again */
+  copy_edit(out, other, "\n# shard", "\n# shard"); /* a plain copy */
+  snprintf(cmd, sizeof cmd, "%s rank %s %s", tc_devo_bin(), sh[0], other);
+  tc_expect_refused(cmd, 2, "devo rank: ", "again");
+}
+
 int main(int argc, char **argv)
 {
   static const tc_case cases[] = {
       TC(uscore_against_scipy),   TC(mannwhitney_against_scipy), TC(mannwhitney_normal_no_ties),
       TC(friedman_against_scipy), TC(bad_rows_refused),          TC(models_table),
       TC(markdown_output),        TC(csv_quoting_and_line_ends), TC(headings_follow_tiebreak),
-      TC(repeats_and_parts)};
+      TC(repeats_and_parts),      TC(shards_rank_as_whole)};
   int rc = tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
   char cmd[128];
   if (dir[0]) {

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* cli_results.c: what keeps a study's results files whole (experiment.h, docs/experiment.md): the
  * one writer of a results or trace file (an OS lock held for the whole run, gone with its
- * process), the spec hash of a file's first line, and the one check of a set of results files
- * (one file, the parts of a study given to devo rank, later the shards of one spec): every file
- * of the same spec, no trial twice. Nothing here prints. */
+ * process), the spec hash of a file's first line, the shard of its second, and the one check of a
+ * set of results files (one file, the parts of a study given to devo rank, the shards of one
+ * spec): every file of the same spec, no trial twice, every shard once. Nothing here prints. */
 #define _GNU_SOURCE /* F_OFD_SETLK */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -31,6 +32,73 @@ int exp_header_hash(const char *line, uint64_t *h)
     return -1;
   *h = v;
   return 0;
+}
+
+/* ---- shards --------------------------------------------------------------------------------- */
+
+void exp_shard_line(char *buf, size_t len, int k, int n)
+{
+  snprintf(buf, len, "# shard %d/%d\n", k, n);
+}
+
+/* A decimal count 1 .. EXP_SHARDS_MAX at *p (digits only), *p moved past it; -1 when none. */
+static int shard_number(const char **p)
+{
+  long v = 0;
+  if (!isdigit((unsigned char)**p))
+    return -1;
+  for (; isdigit((unsigned char)**p); ++*p)
+    if ((v = v * 10 + (**p - '0')) > EXP_SHARDS_MAX)
+      return -1;
+  return v >= 1 ? (int)v : -1;
+}
+
+int exp_shard_value(const char *v, int *k, int *n)
+{
+  const char *p = v;
+  int a = shard_number(&p), b = -1;
+  if (*p == '/') {
+    ++p;
+    b = shard_number(&p);
+  }
+  if (a < 0 || b < 0 || *p || a > b)
+    return -1;
+  *k = a;
+  *n = b;
+  return 0;
+}
+
+int exp_shard_parse(const char *line, int *k, int *n)
+{
+  char v[32];
+  size_t len;
+  if (!line || strncmp(line, "# shard ", 8) != 0)
+    return -1;
+  line += 8;
+  len = strcspn(line, "\r\n");
+  if (len >= sizeof v || line[len + strspn(line + len, "\r\n")])
+    return -1;
+  memcpy(v, line, len);
+  v[len] = 0;
+  return exp_shard_value(v, k, n);
+}
+
+char *exp_shard_path(const char *path, int k, int n)
+{
+  const char *base = strrchr(path, '/'), *dot;
+  char tag[32];
+  char *out;
+  size_t at;
+  base = base ? base + 1 : path;
+  dot = strrchr(base, '.');
+  at = dot && dot > base ? (size_t)(dot - path) : strlen(path); /* ".hidden": no extension */
+  snprintf(tag, sizeof tag, ".%d-of-%d", k, n);
+  if (!(out = malloc(strlen(path) + strlen(tag) + 1)))
+    return NULL;
+  memcpy(out, path, at);
+  strcpy(out + at, tag);
+  strcat(out, path + at);
+  return out;
 }
 
 /* ---- one writer ------------------------------------------------------------------------------
@@ -142,7 +210,10 @@ typedef struct tentry {
 struct exp_trialset {
   int nfiles_given; /* files the caller will give: parts must name their spec when above 1 */
   char **files;
+  int *fshard; /* each file's shard, 0 = none */
   int nfiles;
+  int nshards;     /* the N of the shards given; 0 = none yet */
+  int *shard_file; /* shard K's file + 1 (0 = not given), K = 1 .. nshards */
   int have_hash, hash_file;
   uint64_t hash;
   char **names; /* interned names and their table (slot = id + 1, 0 = free) */
@@ -199,6 +270,8 @@ void exp_trialset_free(exp_trialset *t)
   for (k = 0; k < t->nnames; ++k)
     free(t->names[k]);
   free(t->files);
+  free(t->fshard);
+  free(t->shard_file);
   free(t->names);
   free(t->nslot);
   free(t->slot);
@@ -264,14 +337,17 @@ int exp_trialset_file(exp_trialset *t, const char *file, const char *first_line,
                       size_t errlen)
 {
   char **nf = realloc(t->files, sizeof *nf * (size_t)(t->nfiles + 1));
+  int *fs = nf ? realloc(t->fshard, sizeof *fs * (size_t)(t->nfiles + 1)) : NULL;
   uint64_t h;
-  if (!nf || !(nf[t->nfiles] = strdup(file))) {
-    if (nf)
-      t->files = nf;
+  if (nf)
+    t->files = nf;
+  if (fs)
+    t->fshard = fs;
+  if (!fs || !(nf[t->nfiles] = strdup(file))) {
     snprintf(err, errlen, "out of memory");
     return -1;
   }
-  t->files = nf;
+  fs[t->nfiles] = 0;
   t->nfiles++;
   if (exp_header_hash(first_line, &h) != 0) {
     if (t->nfiles_given < 2)
@@ -329,4 +405,71 @@ int exp_trialset_add(exp_trialset *t, long line, const char *alg, int np, const 
   t->slot[i].line = line;
   t->count++;
   return 0;
+}
+
+int exp_trialset_comment(exp_trialset *t, long line, const char *text, char *err, size_t errlen)
+{
+  const int f = t->nfiles - 1;
+  int k, n;
+  if (f < 0 || exp_shard_parse(text, &k, &n) != 0)
+    return 0;
+  if (t->fshard[f]) {
+    snprintf(err, errlen, "%s:%ld: a second shard line (shard %d/%d already)", t->files[f], line,
+             t->fshard[f], t->nshards);
+    return 2;
+  }
+  if (!t->nshards) {
+    if (!(t->shard_file = calloc((size_t)n + 1, sizeof *t->shard_file))) {
+      snprintf(err, errlen, "out of memory");
+      return -1;
+    }
+    t->nshards = n;
+  }
+  if (n != t->nshards) {
+    snprintf(err, errlen,
+             "%s:%ld: shard %d/%d, but %s is a shard of %d: the shards of one run have one count",
+             t->files[f], line, k, n, t->files[t->shard_file[0] - 1], t->nshards);
+    return 2;
+  }
+  if (t->shard_file[k]) {
+    snprintf(err, errlen, "%s:%ld: shard %d/%d again (first in %s): a shard twice", t->files[f],
+             line, k, n, t->files[t->shard_file[k] - 1]);
+    return 2;
+  }
+  t->shard_file[k] = f + 1;
+  if (!t->shard_file[0])
+    t->shard_file[0] = f + 1; /* the first shard's file, for the messages */
+  t->fshard[f] = k;
+  return 0;
+}
+
+int exp_trialset_end(exp_trialset *t, char *err, size_t errlen)
+{
+  size_t len;
+  int k, shown = 0, missing = 0;
+  if (!t->nshards)
+    return 0;
+  for (k = 0; k < t->nfiles; ++k)
+    if (!t->fshard[k]) {
+      snprintf(err, errlen,
+               "%s is no shard, but %s is shard %d/%d: a whole run and shards are not taken "
+               "together",
+               t->files[k], t->files[t->shard_file[0] - 1], t->fshard[t->shard_file[0] - 1],
+               t->nshards);
+      return 2;
+    }
+  for (k = 1; k <= t->nshards; ++k)
+    missing += !t->shard_file[k];
+  if (!missing)
+    return 0;
+  len = (size_t)snprintf(err, errlen, "shard%s", missing > 1 ? "s" : "");
+  for (k = 1; k <= t->nshards && len < errlen; ++k)
+    if (!t->shard_file[k] && shown++ < 10)
+      len += (size_t)snprintf(err + len, errlen - len, "%s %d", shown > 1 ? "," : "", k);
+  if (len < errlen && missing > 10)
+    len += (size_t)snprintf(err + len, errlen - len, " and %d more", missing - 10);
+  if (len < errlen)
+    snprintf(err + len, errlen - len, " of %d missing: give every shard of the run (%d given)",
+             t->nshards, t->nshards - missing);
+  return 2;
 }

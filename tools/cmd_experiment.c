@@ -4,7 +4,8 @@
  * flushed as the trial ends, optional convergence traces, resumable from its own output (a spec
  * hash in the header), a progress bar on a terminal, SIGINT/SIGTERM keeping every finished row.
  * The trials of one problem and backend run as batches of the library (devo_batch): the cpu
- * backend's on --jobs threads at once, the others one at a time. */
+ * backend's on --jobs threads at once, the others one at a time. --shard K/N (or a Slurm job
+ * array's task) runs one of N round-robin parts of the grid into a file of its own. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -40,6 +41,11 @@ static const char *const experiment_help =
     "  --jobs N               trials of the cpu backend at once, 1 .. 1024 (default: the\n"
     "                         online processors); each row is the trial's run alone, rows\n"
     "                         come as trials end (their order may differ from --jobs 1)\n"
+    "  --shard K/N            part K of N of the grid, 1 <= K <= N <= 100000: trial t of the\n"
+    "                         grid's order when t mod N = K-1 (round-robin), into the output\n"
+    "                         with .K-of-N before its extension (results.3-of-8.csv); default:\n"
+    "                         a Slurm job array's task (SLURM_ARRAY_TASK_ID, _MIN, _STEP and\n"
+    "                         _COUNT); devo rank takes all N files together\n"
     "SIGINT or SIGTERM stops after the running trials' rows are dropped: the finished rows stay,\n"
     "and the same command resumes (exit 1). A second signal ends the process at once.\n"
     "One writer: the results and trace files are locked for the whole run; a second run on\n"
@@ -84,6 +90,26 @@ static int64_t trial_index(const exp_spec *s, const trial *t)
           t->n) *
              s->nseeds +
          t->sd;
+}
+
+/* Whether trial t is one of this run's: all without shards; else trial number t mod N = K-1. */
+static int in_shard(const exp_spec *s, const trial *t)
+{
+  return !s->nshards || trial_index(s, t) % s->nshards == s->shard - 1;
+}
+
+/* The trials of this run's shard (the whole grid without shards). */
+static int64_t shard_size(const exp_spec *s)
+{
+  const int64_t g = exp_grid_size(s);
+  return !s->nshards ? g : g < s->shard ? 0 : (g - s->shard) / s->nshards + 1;
+}
+
+/* Whether the comment row is the shard line of this run. */
+static int is_shard_line(const exp_spec *s, const tool_csv_row *r)
+{
+  int k, n;
+  return r->comment && exp_shard_parse(r->raw, &k, &n) == 0 && k == s->shard && n == s->nshards;
 }
 
 static int find_str(const char *v, int n, const char *(*get)(const exp_spec *, int),
@@ -181,6 +207,7 @@ static int read_results(const exp_spec *s, char *done, int64_t *ndone, int *fres
   const tool_csv_opts o = {.max_fields = NCOLS + 1, .comments = 1};
   size_t keep = 0;
   uint64_t h;
+  const int head = s->nshards ? 3 : 2; /* the hash line, the shard's, the columns */
   int rows = 0, st = TOOL_CSV_END, rc = 0, unfinished = 0, warned = 0;
   tool_csv_row r;
   tool_csv *c;
@@ -207,16 +234,22 @@ static int read_results(const exp_spec *s, char *done, int64_t *ndone, int *fres
     }
     if (++rows == 1 && (!r.comment || exp_header_hash(r.raw, &h) != 0 || h != s->hash))
       rc = -1;
-    else if (rows == 2 && (r.comment || !is_columns(&r)))
+    else if (rows == 2 && head == 3 && !is_shard_line(s, &r))
+      rc = cli_usage_error(CMD, "%s:%ld: not the results of shard %d/%d (no '# shard %d/%d' line)",
+                           s->output, r.line, s->shard, s->nshards, s->shard, s->nshards);
+    else if (rows == head && (r.comment || !is_columns(&r)))
       rc = cli_usage_error(CMD, "%s:%ld: not the header of devo experiment's results", s->output,
                            r.line);
-    else if (rows > 2 && (r.comment || r.n != NCOLS || row_trial(s, r.f, key_cols, &t) != 0))
+    else if (rows > head && (r.comment || r.n != NCOLS || row_trial(s, r.f, key_cols, &t) != 0))
       rc = cli_usage_error(CMD, "%s:%ld: not a trial of this spec", s->output, r.line);
-    else if (rows > 2 && !done[trial_index(s, &t)]) {
+    else if (rows > head && !in_shard(s, &t))
+      rc = cli_usage_error(CMD, "%s:%ld: not a trial of shard %d/%d", s->output, r.line, s->shard,
+                           s->nshards);
+    else if (rows > head && !done[trial_index(s, &t)]) {
       done[trial_index(s, &t)] = 1;
       ++*ndone;
     }
-    if (!rc && rows > 2)
+    if (!rc && rows > head)
       note_repeat(s, seen, &t, r.line, &warned);
     keep = r.offset;
   }
@@ -239,7 +272,7 @@ static int read_results(const exp_spec *s, char *done, int64_t *ndone, int *fres
   if (cut && unfinished && truncate(s->output, (off_t)keep) != 0)
     return cli_runtime_error(CMD, "%s: cannot cut the unfinished last row: %s", s->output,
                              strerror(errno));
-  if (rows < 2) { /* a kill before the header was complete: start again */
+  if (rows < head) { /* a kill before the header was complete: start again */
     *fresh = 1;
     *ndone = 0;
   }
@@ -301,18 +334,28 @@ static void unlock_output(const char *path, int *fd, int made)
   *fd = -1;
 }
 
+/* The first lines of a results or trace file: the spec's hash, a shard's K/N. */
+static void write_head(FILE *f, const exp_spec *s)
+{
+  char line[1024];
+  exp_header_line(line, sizeof line, s->path, s->hash);
+  fputs(line, f);
+  if (s->nshards) {
+    exp_shard_line(line, sizeof line, s->shard, s->nshards);
+    fputs(line, f);
+  }
+}
+
 /* Opens the results for appending (a fresh file gets the header). NULL after the message. */
 static FILE *open_results(const exp_spec *s, int fresh)
 {
-  char head[1024];
   FILE *f = fopen(s->output, fresh ? "w" : "a");
   if (!f) {
     output_refused(s, 0, errno);
     return NULL;
   }
   if (fresh) {
-    exp_header_line(head, sizeof head, s->path, s->hash);
-    fputs(head, f);
+    write_head(f, s);
     fprintf(f, "%s\n", columns);
     fflush(f);
   }
@@ -331,6 +374,7 @@ static FILE *open_trace(const exp_spec *s, const char *done, int fresh, int *loc
 {
   static const int key_cols[6] = {0, 1, 2, 3, 4, 5};
   const tool_csv_opts o = {.max_fields = 10, .comments = 1};
+  const int nhead = s->nshards ? 3 : 2;
   char head[1024], tmp[4096];
   uint64_t h;
   FILE *in = fresh ? NULL : fopen(s->trace, "r"), *out;
@@ -345,8 +389,7 @@ static FILE *open_trace(const exp_spec *s, const char *done, int fresh, int *loc
     return NULL;
   }
   (void)exp_lock_fd(fileno(out), tmp, head, sizeof head); /* a new file: nobody else holds it */
-  exp_header_line(head, sizeof head, s->path, s->hash);
-  fputs(head, out);
+  write_head(out, s);
   fprintf(out, "%s\n", trace_columns);
   if (in && !(c = tool_csv_file(in, s->trace, &o))) {
     fclose(in);
@@ -359,8 +402,10 @@ static FILE *open_trace(const exp_spec *s, const char *done, int fresh, int *loc
     trial t;
     if (++rows == 1 && (!r.comment || exp_header_hash(r.raw, &h) != 0 || h != s->hash))
       break; /* another spec's traces: replaced */
-    if (rows > 2 && r.ended && !r.comment && r.n == 9 && row_trial(s, r.f, key_cols, &t) == 0 &&
-        done[trial_index(s, &t)])
+    if (rows == 2 && nhead == 3 && !is_shard_line(s, &r))
+      break; /* another shard's: replaced */
+    if (rows > nhead && r.ended && !r.comment && r.n == 9 && row_trial(s, r.f, key_cols, &t) == 0 &&
+        done[trial_index(s, &t)] == 1)
       fwrite(r.raw, 1, r.raw_len, out);
   }
   tool_csv_close(c);
@@ -738,7 +783,11 @@ static int dry_run(const exp_spec *s, int64_t ndone)
     printf("protocol     %s, reduced to %d trials (--trials)\n", s->protocol, s->protocol_trials);
   else if (s->protocol[0])
     printf("protocol     %s\n", s->protocol);
-  printf("trials       %lld (%lld already in %s)\n", (long long)exp_grid_size(s), (long long)ndone,
+  if (s->nshards)
+    printf("shard        %d/%d: %lld of the %lld trials (trial t when t mod %d = %d)\n", s->shard,
+           s->nshards, (long long)shard_size(s), (long long)exp_grid_size(s), s->nshards,
+           s->shard - 1);
+  printf("trials       %lld (%lld already in %s)\n", (long long)shard_size(s), (long long)ndone,
          s->output);
   printf("output       %s\ntrace        %s\n", s->output, s->trace ? s->trace : "none");
   return cli_stdout_done(CMD);
@@ -805,11 +854,52 @@ static int run_grid(run_state *r, const char *done, FILE *out, FILE *tf)
   return rc;
 }
 
-static int parse_args(int argc, char **argv, const char **spec, const char **out,
-                      const char **protocol, int *trials, int *dry, int *jobs)
+/* The options of the command line, and the shard of a Slurm job array's task. */
+typedef struct exp_args {
+  const char *spec, *out, *protocol;
+  int trials, dry, jobs, shard, nshards;
+  const char *shard_from; /* "--shard" or the Slurm variable of its count */
+} exp_args;
+
+/* One variable of a Slurm job array's task (lo .. INT32_MAX) into *out; def when unset. */
+static int slurm_var(const char *name, int64_t lo, int64_t def, int64_t *out)
+{
+  const char *v = getenv(name);
+  *out = def;
+  return v ? cli_count(CMD, name, v, lo, INT32_MAX, out) : 0;
+}
+
+/* Without --shard, the shard of a Slurm job array's task (docs/experiment.md): K = (ID - MIN) /
+ * STEP + 1 (MIN unset: ids from 0; STEP unset: 1), N = COUNT; nothing without ID and COUNT. */
+static int slurm_shard(exp_args *a)
+{
+  int64_t id, count, min, step;
+  if (!getenv("SLURM_ARRAY_TASK_ID") || !getenv("SLURM_ARRAY_TASK_COUNT"))
+    return 0;
+  if (slurm_var("SLURM_ARRAY_TASK_ID", 0, 0, &id) ||
+      slurm_var("SLURM_ARRAY_TASK_COUNT", 1, 1, &count) ||
+      slurm_var("SLURM_ARRAY_TASK_MIN", 0, 0, &min) ||
+      slurm_var("SLURM_ARRAY_TASK_STEP", 1, 1, &step))
+    return CLI_USAGE;
+  if (id < min || (id - min) % step != 0 || (id - min) / step >= count || count > EXP_SHARDS_MAX)
+    return cli_usage_error(CMD,
+                           "SLURM_ARRAY_TASK_ID=%lld is not one of the %lld tasks from "
+                           "SLURM_ARRAY_TASK_MIN=%lld by SLURM_ARRAY_TASK_STEP=%lld (at most "
+                           "%d; a list of ids: give --shard K/N)",
+                           (long long)id, (long long)count, (long long)min, (long long)step,
+                           EXP_SHARDS_MAX);
+  a->shard = (int)((id - min) / step + 1);
+  a->nshards = (int)count;
+  a->shard_from = "SLURM_ARRAY_TASK_COUNT";
+  return 0;
+}
+
+static int parse_args(int argc, char **argv, exp_args *a)
 {
   static const char *const names[] = {"--out=",    "--protocol=", "--dry-run", "--help",
-                                      "--trials=", "--jobs=",     NULL};
+                                      "--trials=", "--jobs=",     "--shard=",  NULL};
+  const char **spec = &a->spec, **out = &a->out, **protocol = &a->protocol;
+  int *trials = &a->trials, *dry = &a->dry, *jobs = &a->jobs;
   const char *v;
   int pos = 1, k;
   *spec = *out = *protocol = NULL;
@@ -848,6 +938,12 @@ static int parse_args(int argc, char **argv, const char **spec, const char **out
       *jobs = (int)n;
       break;
     }
+    case 6:
+      if (exp_shard_value(v, &a->shard, &a->nshards) != 0)
+        return cli_usage_error(CMD, "--shard: '%s' is not K/N with 1 <= K <= N <= %d", v,
+                               EXP_SHARDS_MAX);
+      a->shard_from = "--shard";
+      break;
     default:
       fputs(experiment_help, stdout);
       exit(CLI_OK);
@@ -855,7 +951,7 @@ static int parse_args(int argc, char **argv, const char **spec, const char **out
   }
   if (!*spec)
     return cli_usage_error(CMD, "a SPEC file is needed (see devo experiment --help)");
-  return 0;
+  return a->nshards ? 0 : slurm_shard(a);
 }
 
 static void catch_signals(void)
@@ -894,7 +990,7 @@ static int run_all(const exp_spec *s, char *done, int64_t ndone, int fresh, out_
   r.jobs = jobs;
   pthread_mutex_init(&r.mu, NULL);
   r.tty = isatty(STDERR_FILENO);
-  r.total = exp_grid_size(s);
+  r.total = shard_size(s);
   r.done_before = ndone;
   r.t_start = tool_now();
   if ((rc = gpu_check(s)) != 0)
@@ -930,26 +1026,57 @@ static int run_all(const exp_spec *s, char *done, int64_t ndone, int fresh, out_
   return rc;
 }
 
+/* This run's shard into s: its K/N, and its own results and trace files (.K-of-N before the
+ * extension). 0, or the exit code after the message. */
+static int take_shard(exp_spec *s, const exp_args *a)
+{
+  char *out, *trace = NULL;
+  if (!a->nshards)
+    return 0;
+  if (a->nshards > exp_grid_size(s))
+    return cli_usage_error(CMD, "%s: shard %d/%d, but the grid has %lld trials, fewer than %d",
+                           a->shard_from, a->shard, a->nshards, (long long)exp_grid_size(s),
+                           a->nshards);
+  if (!(out = exp_shard_path(s->output, a->shard, a->nshards)) ||
+      (s->trace && !(trace = exp_shard_path(s->trace, a->shard, a->nshards)))) {
+    free(out);
+    return cli_runtime_error(CMD, "out of memory");
+  }
+  free(s->output);
+  s->output = out;
+  if (trace) {
+    free(s->trace);
+    s->trace = trace;
+  }
+  s->shard = a->shard;
+  s->nshards = a->nshards;
+  return 0;
+}
+
 int cmd_experiment(int argc, char **argv)
 {
-  const char *spec_path, *out, *protocol;
+  exp_args a;
   exp_spec s;
   out_locks lk;
-  char err[1024], *done;
-  int dry, rc, fresh, trials, jobs = 0;
-  int64_t ndone;
-  if ((rc = parse_args(argc, argv, &spec_path, &out, &protocol, &trials, &dry, &jobs)) != 0)
+  char err[1024], *done = NULL;
+  int dry, rc, fresh = 1, jobs;
+  int64_t ndone = 0, k;
+  memset(&a, 0, sizeof a);
+  if ((rc = parse_args(argc, argv, &a)) != 0)
     return rc;
+  dry = a.dry;
+  jobs = a.jobs;
   if (jobs == 0) { /* the default: every online processor */
     const long n = sysconf(_SC_NPROCESSORS_ONLN);
     jobs = n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
   }
-  if (exp_spec_load(spec_path, protocol, trials, out, &s, err, sizeof err) != 0)
+  if (exp_spec_load(a.spec, a.protocol, a.trials, a.out, &s, err, sizeof err) != 0)
     return cli_usage_error(CMD, "%s", err);
-  done = calloc((size_t)exp_grid_size(&s), 1);
-  if (!done) {
+  if ((rc = take_shard(&s, &a)) == 0 && !(done = calloc((size_t)exp_grid_size(&s), 1)))
+    rc = cli_runtime_error(CMD, "out of memory for %lld trials", (long long)exp_grid_size(&s));
+  if (rc) {
     exp_spec_free(&s);
-    return cli_runtime_error(CMD, "out of memory for %lld trials", (long long)exp_grid_size(&s));
+    return rc;
   }
   stop_signal = 0;
   lk.out = lk.trace = -1;
@@ -958,6 +1085,9 @@ int cmd_experiment(int argc, char **argv)
     rc = read_results(&s, done, &ndone, &fresh, !dry);
   if (!rc && !dry)
     exp_lock_mark(lk.out); /* read_results closed a descriptor of the file */
+  for (k = 0; s.nshards && k < exp_grid_size(&s); ++k)
+    if (k % s.nshards != s.shard - 1)
+      done[k] = 2; /* another shard's: never run here (1: a row in the results) */
   if (!rc)
     rc = dry ? dry_run(&s, ndone) : run_all(&s, done, ndone, fresh, &lk, jobs);
   unlock_output(s.trace, &lk.trace, lk.trace_made);

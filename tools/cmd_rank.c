@@ -30,7 +30,8 @@ static const char *const rank_help =
     "\n"
     "Ranks the algorithms of a devo experiment results file (docs/experiment.md), or of the\n"
     "parts of one study taken together (files written by the same spec: the hash of their first\n"
-    "lines agrees; a trial found twice, in one file or in two, is refused). A competitor is\n"
+    "lines agrees; a trial found twice, in one file or in two, is refused; the shards of a run,\n"
+    "devo experiment --shard K/N, only all N together, each once). A competitor is\n"
     "an algorithm, with its NP and backend when the files have several; a function is a problem,\n"
     "with its D when they have several. Per function, all trials of all competitors are\n"
     "ordered together (those that reached the target before all others, by their time or with\n"
@@ -219,14 +220,26 @@ static int header(rank_data *d, const tool_csv_row *r, int *col, int *ncols)
   return 0;
 }
 
+/* The exit code of an answer st of the check of the set (exp_trialset), its refusal in msg. */
+static int set_refusal(int st, const char *msg)
+{
+  return st < 0 ? cli_runtime_error(CMD, "out of memory")
+         : st   ? cli_usage_error(CMD, "%s", msg)
+                : 0;
+}
+
 /* The file's first line (its spec hash, when devo experiment wrote it) to the check of the set. */
 static int part_of_study(rank_data *d, const char *first_line)
 {
   char msg[1024];
-  const int st = exp_trialset_file(d->seen, d->file, first_line, msg, sizeof msg);
-  return st < 0 ? cli_runtime_error(CMD, "out of memory")
-         : st   ? cli_usage_error(CMD, "%s", msg)
-                : 0;
+  return set_refusal(exp_trialset_file(d->seen, d->file, first_line, msg, sizeof msg), msg);
+}
+
+/* A comment line (a shard's "# shard K/N") to the check of the set. */
+static int comment_line(rank_data *d, const tool_csv_row *r)
+{
+  char msg[1024];
+  return set_refusal(exp_trialset_comment(d->seen, r->line, r->raw, msg, sizeof msg), msg);
 }
 
 /* The results through the CSV reader (csv_rows.h): '#' lines are comments (devo experiment's
@@ -248,7 +261,7 @@ static int read_file(rank_data *d, FILE *in, int by_evals)
     if (!r.ended)
       rc = cli_usage_error(CMD, "%s:%ld: an unfinished last row (no line end)", d->file, r.line);
     else if (r.comment)
-      continue;
+      rc = comment_line(d, &r);
     else if (!ncols)
       rc = header(d, &r, col, &ncols);
     else
@@ -664,8 +677,8 @@ static int output(const rank_data *d, int csv, double alpha, int by_evals, int a
   return rc ? rc : cli_stdout_done(CMD);
 }
 
-/* Every file into d (the parts of one study: exp_trialset checks them), and their names joined
- * into d->label. */
+/* Every file into d (the parts of one study, the shards of one run: exp_trialset checks them),
+ * and their names joined into d->label. */
 static int read_all(rank_data *d, const char **paths, int npaths, int by_evals)
 {
   size_t len = 1;
@@ -684,6 +697,10 @@ static int read_all(rank_data *d, const char **paths, int npaths, int by_evals)
     if (in != stdin)
       fclose(in);
     strcat(strcat(d->label, k ? ", " : ""), paths[k]);
+  }
+  if (!rc) { /* every shard of a sharded run, once */
+    char msg[1024];
+    rc = set_refusal(exp_trialset_end(d->seen, msg, sizeof msg), msg);
   }
   return rc;
 }

@@ -80,6 +80,7 @@ typedef struct exp_spec {
   int nlower, nupper;
   int ranges_line, box_line; /* the lines of ranges and of lower (else upper), for messages */
   uint64_t hash;
+  int shard, nshards; /* this run's part K of N (--shard K/N, set by the command); 0 = all */
 } exp_spec;
 
 /* Reads and checks the spec at path. protocol: --protocol's value or NULL. trials: --trials's
@@ -117,6 +118,19 @@ void exp_header_line(char *buf, size_t len, const char *spec_path, uint64_t hash
 /* The hash H of such a line: 0, or -1 when line (may be NULL) is not one. */
 int exp_header_hash(const char *line, uint64_t *h);
 
+/* Shards (devo experiment --shard K/N, docs/experiment.md): trial number t of the grid (its
+ * fixed order) belongs to shard t mod N + 1. The maximum N: */
+#define EXP_SHARDS_MAX 100000
+/* The shard's second line of a results or trace file: "# shard K/N\n". */
+void exp_shard_line(char *buf, size_t len, int k, int n);
+/* K and N of such a line: 0, or -1 when line (may be NULL) is not one. */
+int exp_shard_parse(const char *line, int *k, int *n);
+/* "K/N" (--shard's value, 1 <= K <= N <= EXP_SHARDS_MAX) into *k, *n: 0, or -1. */
+int exp_shard_value(const char *v, int *k, int *n);
+/* The file of shard K of N: path with ".K-of-N" before its extension (results.csv ->
+ * results.3-of-8.csv; no extension: appended). NULL when out of memory. */
+char *exp_shard_path(const char *path, int k, int n);
+
 /* One writer per file: path opened for reading and writing (created when absent: *created = 1)
  * and locked by this process until the descriptor *fd is closed or the process ends (a kill -9
  * too: an OS lock, nothing left behind). Returns 0; 2 with "PATH: in use by process N ..." in err
@@ -146,5 +160,12 @@ int exp_trialset_file(exp_trialset *t, const char *file, const char *first_line,
  * places: "FILE:LINE: trial ... again (first at FILE:LINE)"), -1 out of memory. */
 int exp_trialset_add(exp_trialset *t, long line, const char *alg, int np, const char *backend,
                      const char *problem, int dim, uint64_t seed, char *err, size_t errlen);
+/* A comment line of the current file (after its first): when it is a shard line, the file is
+ * that shard. 0 (not one, or a new shard), 2 with the one-line refusal in err (a second shard
+ * line in the file, the same shard twice, shards of another count N), -1 out of memory. */
+int exp_trialset_comment(exp_trialset *t, long line, const char *text, char *err, size_t errlen);
+/* After the last file: 0 when the set is whole, 2 with the refusal in err when shards are
+ * missing (named) or shards come with a file of no shard. */
+int exp_trialset_end(exp_trialset *t, char *err, size_t errlen);
 
 #endif /* DEVO_EXPERIMENT_H */
