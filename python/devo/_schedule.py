@@ -40,7 +40,7 @@ def _schedule_backend(name, time_limit):
 
 def schedule(etc, *, time_limit, objective="weighted", ready=None, lam=None, order=None,
              search=None, seed=None, backend="auto", steps=None, threads=None, chains=None,
-             np=None):
+             np=None, gap=None):
     """Assign tasks to machines within time_limit seconds (counted from the call); docs/python.md.
 
     etc: (tasks, machines) array of expected times (> 0). Returns a ScheduleResult: assignment
@@ -64,6 +64,7 @@ def schedule(etc, *, time_limit, objective="weighted", ready=None, lam=None, ord
         "lambda": _lambda(objective, lam),
         "order": pick("order", order or "fcfs", _ORDERS),
         "search": pick("search", (search or "auto").replace("_", "-"), _SEARCHES),
+        "gap": 0.0 if gap is None else _gap(gap),
         "seed": 1 if seed is None else integer("seed", seed, 0),
         "steps": 0 if steps is None else integer("steps", steps, 1),
         "threads": 1 if threads is None else integer("threads", threads, 1, 1024),
@@ -87,12 +88,21 @@ def schedule(etc, *, time_limit, objective="weighted", ready=None, lam=None, ord
         source=r["source"], heuristic=r["heuristic"], backend=r["backend"],
         evaluations=r["evaluations"], generations=r["generations"], ls_moves=r["ls_moves"],
         ils_rounds=r["ils_rounds"], elapsed=r["elapsed"], lam=opts["lambda"],
+        lower_bound=r["lower_bound"], gap=r["gap"], search=r["search"],
         order="spt" if opts["order"] else "fcfs")
     if r["keyboard"]:
         ex = KeyboardInterrupt("devo.schedule was interrupted; its best schedule is in .result")
         ex.result = res
         raise ex
     return res
+
+
+def _gap(g):
+    """devo schedule --gap's range: a fraction in [0, 1]."""
+    g = float(g)
+    if not 0.0 <= g <= 1.0:
+        raise ValueError(f"gap is a fraction in [0, 1] (0.01 = 1%), got {g!r}")
+    return g
 
 
 _CONSISTENCY = {"c": 0, "consistent": 0, "s": 1, "semi": 1, "semi-consistent": 1,

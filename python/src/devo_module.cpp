@@ -405,6 +405,7 @@ nb::dict schedule(in2d etc, in1d ready, nb::dict o, out_int assign, out1d start,
   so.lambda = nb::cast<double>(o["lambda"]);
   so.order = nb::cast<int>(o["order"]);
   so.search = nb::cast<int>(o["search"]);
+  so.gap = nb::cast<double>(o["gap"]);
   so.seed = nb::cast<uint64_t>(o["seed"]);
   so.backend = nb::cast<int>(o["backend"]);
   so.steps = nb::cast<int64_t>(o["steps"]);
@@ -441,6 +442,10 @@ nb::dict schedule(in2d etc, in1d ready, nb::dict o, out_int assign, out1d start,
   d["heuristic"] = r.heuristic >= 0 ? nb::object(nb::cast(devo_heuristic_name(r.heuristic)))
                                     : nb::object(nb::none());
   d["backend"] = r.backend == DEVO_BACKEND_GPU ? "gpu" : "cpu";
+  d["lower_bound"] = r.lower_bound;
+  d["gap"] = r.gap;
+  d["search"] = r.search >= 0 ? nb::object(nb::cast(devo_schedule_search_name(r.search)))
+                              : nb::object(nb::none());
   d["elapsed"] = r.elapsed;
   d["keyboard"] = c.keyboard;
   return d;

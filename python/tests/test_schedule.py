@@ -154,3 +154,21 @@ def test_etc_generate_classes():
 def test_etc_generate_bad_arguments(args, kwargs, text):
     with pytest.raises(ValueError, match=text):
         devo.etc_generate(*args, **kwargs)
+
+
+def test_lower_bound_gap_and_small_instances_end_at_once():
+    etc = numpy.array([[3.0, 5.0], [4.0, 2.0], [6.0, 6.0]])
+    r = devo.schedule(etc, time_limit=10, objective="makespan")
+    assert r.stop in ("DEVO_ENUMERATED", "DEVO_OPTIMAL")
+    assert r.elapsed < 1.0
+    # every assignment of 3 tasks to 2 machines, by hand: the optimum is the bound here
+    best = min(max(sum(etc[t, m] for t in range(3) if (a >> t) & 1 == m) for m in (0, 1))
+               for a in range(8))
+    assert r.makespan == best and r.lower_bound <= best
+    big = devo.etc_generate(512, 16, "u_c_hihi", seed=1)
+    r = devo.schedule(big, time_limit=5, objective="makespan", gap=0.01, seed=1)
+    assert 0 < r.lower_bound <= r.makespan
+    assert abs(r.gap - (r.makespan - r.lower_bound) / r.lower_bound) <= 1e-12 * r.gap + 1e-15
+    assert r.stop == "DEVO_GAP_REACHED" and r.gap <= 0.01 and r.elapsed < 5
+    with pytest.raises(ValueError, match="gap is a fraction"):
+        devo.schedule(etc, time_limit=1, gap=5)
