@@ -47,7 +47,44 @@ void tc_skip_after(const char *why)
     snprintf(tc_later, sizeof tc_later, "%s", why);
 }
 
+static char tc_dir[64];
+
+const char *tc_path_in(const char *name)
+{
+  static char p[8][256];
+  static int k;
+  if (!tc_dir[0]) {
+    snprintf(tc_dir, sizeof tc_dir, "/tmp/devo_tc_XXXXXX");
+    if (!mkdtemp(tc_dir)) {
+      tc_dir[0] = 0;
+      TC_SKIP("no temporary folder");
+    }
+  }
+  k = (k + 1) % 8;
+  snprintf(p[k], sizeof p[k], "%s/%s", tc_dir, name);
+  return p[k];
+}
+
+static void tc_remove_dir(void)
+{
+  char cmd[128];
+  if (!tc_dir[0])
+    return;
+  snprintf(cmd, sizeof cmd, "rm -rf %s", tc_dir);
+  if (system(cmd) != 0)
+    fprintf(stderr, "could not remove %s\n", tc_dir);
+}
+
+static int tc_run_cases(const tc_case *cases, int ncases, int argc, char **argv);
+
 int tc_main(const tc_case *cases, int ncases, int argc, char **argv)
+{
+  const int rc = tc_run_cases(cases, ncases, argc, argv);
+  tc_remove_dir();
+  return rc;
+}
+
+static int tc_run_cases(const tc_case *cases, int ncases, int argc, char **argv)
 {
   int i, ran = 0, skipped = 0;
   for (i = 0; i < ncases; ++i) {

@@ -28,6 +28,10 @@ typedef struct tc_case {
   }
 
 int tc_main(const tc_case *cases, int ncases, int argc, char **argv);
+/* FOLDER/name, FOLDER the program's own temporary folder (made at the first call; a case that
+ * cannot make it is skipped; tc_main removes it when the cases end), in one of 8 rotating
+ * buffers: copy a path that must outlive 8 more calls. */
+const char *tc_path_in(const char *name);
 void tc_fail(const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -103,11 +107,11 @@ double tc_mwu_p(const double *a, int na, const double *b, int nb);
  * many threads the call keeps busy (d.busy), it got that much CPU time; and when nothing else
  * was ready to run on the machine before and after it (/proc/stat procs_running: other work slows
  * a run through the shared caches and memory even where it keeps its CPU; TC_DEADLINE_SHARED=1
- * waives this, for the SCHED_FIFO reruns of scripts/mutation_check.sh --rt). Every clean run must end
- * within the promise, measured by the test around the call; a run that was not clean says nothing
- * about the promise (it is only held to the hang ceiling). Too few clean runs: the case is skipped
- * as inconclusive, never passed. Use: d = tc_deadline_init(...); for each run m = tc_mark_now();
- * call; tc_deadline_add(&d, m, limit); at the end tc_deadline_end(&d). */
+ * waives this, for the SCHED_FIFO reruns of scripts/mutation_check.sh --rt). Every clean run must
+ * end within the promise, measured by the test around the call; a run that was not clean says
+ * nothing about the promise (it is only held to the hang ceiling). Too few clean runs: the case is
+ * skipped as inconclusive, never passed. Use: d = tc_deadline_init(...); for each run m =
+ * tc_mark_now(); call; tc_deadline_add(&d, m, limit); at the end tc_deadline_end(&d). */
 typedef struct tc_mark {
   long ivcsw;
   long long steal;

@@ -568,22 +568,6 @@ TEST_CASE(islands_budget_and_refusals)
 
 /* ---- the commands -------------------------------------------------------------------------- */
 
-static char dir[64];
-
-static const char *path_in(const char *name)
-{
-  static char p[4][256];
-  static int k;
-  if (!dir[0]) {
-    snprintf(dir, sizeof dir, "/tmp/devo_batch_XXXXXX");
-    if (!mkdtemp(dir))
-      TC_SKIP("no temporary folder");
-  }
-  k = (k + 1) % 4;
-  snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
-  return p[k];
-}
-
 static int cmp_line(const void *a, const void *b)
 {
   return strcmp(*(char *const *)a, *(char *const *)b);
@@ -623,7 +607,7 @@ static char *sorted_rows(const char *path)
 TEST_CASE(experiment_jobs_equal)
 {
   char text[1024], cmd[1024], *one, *two;
-  const char *spec = path_in("j.spec"), *o1 = path_in("j1.csv"), *o2 = path_in("j2.csv");
+  const char *spec = tc_path_in("j.spec"), *o1 = tc_path_in("j1.csv"), *o2 = tc_path_in("j2.csv");
   FILE *f = fopen(spec, "w");
   CHECK(f != NULL);
   if (!f)
@@ -707,7 +691,7 @@ TEST_CASE(bad_values_exit_2)
 {
   static const char *grid = "output = x.csv\nproblems = sphere\ndims = 4\ntrials = 1\n";
   char cmd[1024], text[512];
-  const char *spec = path_in("bad.spec");
+  const char *spec = tc_path_in("bad.spec");
   const char *solve = "solve --problem sphere --dim 4 --max-gens 5";
   snprintf(cmd, sizeof cmd, "%s %s --islands 0", tc_devo_bin(), solve);
   tc_expect_refused(cmd, 2, "devo solve: --islands", "0");
@@ -749,12 +733,5 @@ int main(int argc, char **argv)
                                   TC(experiment_jobs_equal),
                                   TC(solve_islands),
                                   TC(bad_values_exit_2)};
-  int rc = tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
-  char cmd[128];
-  if (dir[0]) {
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-      fprintf(stderr, "could not remove %s\n", dir);
-  }
-  return rc;
+  return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }

@@ -15,18 +15,6 @@
 #include "engine/include/devo.h"
 #include "tests/tcheck.h"
 
-static char dir[64];
-
-static const char *tmpdir(void)
-{
-  if (!dir[0]) {
-    snprintf(dir, sizeof dir, "/tmp/devo_exp_XXXXXX");
-    if (!mkdtemp(dir))
-      TC_SKIP("no temporary folder");
-  }
-  return dir;
-}
-
 static void write_file(const char *path, const char *text)
 {
   FILE *f = fopen(path, "w");
@@ -37,25 +25,15 @@ static void write_file(const char *path, const char *text)
   fclose(f);
 }
 
-/* dir/name in one of 8 rotating buffers: copy a path that must outlive 8 more calls. */
-static const char *path_in(const char *name)
-{
-  static char p[8][256];
-  static int k;
-  k = (k + 1) % 8;
-  snprintf(p[k], sizeof p[k], "%s/%s", tmpdir(), name);
-  return p[k];
-}
-
 /* A spec whose line 6 is `bad` is refused with exit 2, one line naming spec:6, and `word`. */
 static void refused_at(const char *bad, int line, const char *word)
 {
   char text[1024], cmd[1024], prefix[300];
-  const char *spec = path_in("bad.spec");
+  const char *spec = tc_path_in("bad.spec");
   snprintf(text, sizeof text,
            "output = %s\nproblems = sphere\ndims = 5\ntrials = 2\nbudget = 1000\n%s\n"
            "[algorithm a]\nf = 0.5\n",
-           path_in("bad.csv"), bad);
+           tc_path_in("bad.csv"), bad);
   write_file(spec, text);
   snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run", tc_devo_bin(), spec);
   snprintf(prefix, sizeof prefix, "devo experiment: %s:%d:", spec, line);
@@ -95,10 +73,10 @@ TEST_CASE(spec_errors)
   refused_at("[algorithm a]", 7, "defined twice (first at line 6)");
   refused_at("[algorithm b]\nf = 0.5\nf = 0.6", 8, "given twice");
   refused_at("np = 2000", 5, "below NP = 2000");
-  snprintf(spec, sizeof spec, "%s", path_in("e.spec")); /* path_in's buffers rotate */
+  snprintf(spec, sizeof spec, "%s", tc_path_in("e.spec")); /* path_in's buffers rotate */
   /* an empty grid: an empty list, or a missing axis (named at the end of the file) */
   snprintf(text, sizeof text, "output = %s\nproblems = ,\ndims = 5\ntrials = 2\nbudget = 10\n",
-           path_in("x.csv"));
+           tc_path_in("x.csv"));
   write_file(spec, text);
   snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), spec);
   snprintf(prefix, sizeof prefix, "devo experiment: %s:2:", spec);
@@ -106,14 +84,14 @@ TEST_CASE(spec_errors)
   snprintf(text, sizeof text,
            "output = %s\nproblems = sphere\ndims = 5\nbudget = 1000\n\n"
            "[algorithm a]\nf = 0.5\n",
-           path_in("x.csv"));
+           tc_path_in("x.csv"));
   write_file(spec, text);
   snprintf(prefix, sizeof prefix, "devo experiment: %s:7:", spec);
   tc_expect_refused(cmd, 2, prefix, "no 'trials' or 'seeds'");
   snprintf(text, sizeof text,
            "output = %s\nproblems = F01\ndims = 1\ntrials = 1\nbudget = 1000\n"
            "[algorithm a]\n",
-           path_in("x.csv"));
+           tc_path_in("x.csv"));
   write_file(spec, text);
   snprintf(prefix, sizeof prefix, "devo experiment: %s:2:", spec);
   tc_expect_refused(cmd, 2, prefix, "D = 1");
@@ -123,7 +101,7 @@ TEST_CASE(spec_errors)
   snprintf(prefix, sizeof prefix, "devo experiment: %s:1:", spec);
   tc_expect_refused(cmd, 2, prefix, "/nonexistent-dir/r.csv");
   /* a missing spec */
-  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), path_in("none.spec"));
+  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), tc_path_in("none.spec"));
   tc_expect_refused(cmd, 2, NULL, "none.spec:0:");
 }
 
@@ -169,7 +147,7 @@ static void row_equals_solve(const char *spec, const char *res, const char *text
 TEST_CASE(variant_keys_equal_solve)
 {
   char text[1024];
-  const char *spec = path_in("v.spec"), *res = path_in("v.csv");
+  const char *spec = tc_path_in("v.spec"), *res = tc_path_in("v.csv");
   snprintf(text, sizeof text,
            "output = %s\nproblems = sphere\ndims = 10\nnp = 20\nseeds = 1\nbudget = 2000\n"
            "[algorithm go]\npreset = gojde\nstrategy = best1exp\njde_tau1 = 0.3\n",
@@ -243,7 +221,7 @@ static void make_spec(const char *spec, const char *out, const char *trace, int 
 TEST_CASE(resume_after_cut_row)
 {
   char cmd[1024], *full, *resumed, *text;
-  const char *spec = path_in("cut.spec"), *out = path_in("cut.csv");
+  const char *spec = tc_path_in("cut.spec"), *out = tc_path_in("cut.csv");
   size_t len;
   FILE *f;
   make_spec(spec, out, NULL, 3);
@@ -274,8 +252,8 @@ TEST_CASE(resume_after_cut_row)
 TEST_CASE(resume_after_sigint)
 {
   char cmd[2048], *ref, *resumed, *out_text = NULL, *err_text = NULL;
-  const char *spec = path_in("int.spec"), *out = path_in("int.csv");
-  const char *rspec = path_in("ref.spec"), *rout = path_in("ref.csv");
+  const char *spec = tc_path_in("int.spec"), *out = tc_path_in("int.csv");
+  const char *rspec = tc_path_in("ref.spec"), *rout = tc_path_in("ref.csv");
   const int trials = 6;
   make_spec(rspec, rout, NULL, trials);
   snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), rspec);
@@ -328,7 +306,8 @@ static int crlf_quoted(const char *path)
 TEST_CASE(resume_reads_csv)
 {
   char cmd[1024], *out = NULL, *err = NULL, *trace;
-  const char *spec = path_in("csv.spec"), *res = path_in("csv.csv"), *tr = path_in("csv-tr.csv");
+  const char *spec = tc_path_in("csv.spec"), *res = tc_path_in("csv.csv"),
+             *tr = tc_path_in("csv-tr.csv");
   int rows, trows;
   FILE *f;
   make_spec(spec, res, tr, 1);
@@ -363,7 +342,8 @@ TEST_CASE(resume_reads_csv)
 TEST_CASE(trace_ends_at_row)
 {
   char cmd[1024], *rows, *trace, *line, *save = NULL;
-  const char *spec = path_in("tr.spec"), *out = path_in("tr.csv"), *tr = path_in("tr-trace.csv");
+  const char *spec = tc_path_in("tr.spec"), *out = tc_path_in("tr.csv"),
+             *tr = tc_path_in("tr-trace.csv");
   int nrows = 0, matched = 0;
   make_spec(spec, out, tr, 2);
   snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), spec);
@@ -411,7 +391,7 @@ TEST_CASE(trace_ends_at_row)
 TEST_CASE(master_slave_equals_cpu)
 {
   char text[1024], cmd[1024], *rows, *line, *save = NULL, *cpu[64] = {0};
-  const char *spec = path_in("ms.spec"), *out = path_in("ms.csv");
+  const char *spec = tc_path_in("ms.spec"), *out = tc_path_in("ms.csv");
   int ncpu = 0, nms = 0;
   snprintf(text, sizeof text,
            "output = %s\nproblems = rastrigin F03\ndims = 10\nnp = 20\ntrials = 3\n"
@@ -462,7 +442,7 @@ TEST_CASE(master_slave_equals_cpu)
 TEST_CASE(progress_bar_and_lines)
 {
   char cmd[1024], *out = NULL, *err = NULL;
-  const char *spec = path_in("bar.spec"), *out_csv = path_in("bar.csv");
+  const char *spec = tc_path_in("bar.spec"), *out_csv = tc_path_in("bar.csv");
   make_spec(spec, out_csv, NULL, 1);
   if (tc_run("command -v script >/dev/null", NULL, NULL) != 0)
     TC_SKIP("no script(1) to make a terminal");
@@ -488,7 +468,7 @@ TEST_CASE(progress_bar_and_lines)
 TEST_CASE(dry_run_and_protocol)
 {
   char cmd[1024], *out = NULL;
-  const char *spec = path_in("dry.spec");
+  const char *spec = tc_path_in("dry.spec");
   write_file(spec, "output = /tmp/never-written.csv\nproblems = F01 F02\ndims = 50 100\n"
                    "np = 50 100 250 500\nbackend = cpu\n[algorithm de]\nf = 0.5\ncr = 0.9\n");
   snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run --protocol janssen2024", tc_devo_bin(),
@@ -525,8 +505,8 @@ TEST_CASE(dry_run_and_protocol)
 TEST_CASE(naive_backend)
 {
   char cmd[1024], text[512], *out = NULL;
-  const char *spec = path_in("naive.spec");
-  const char *csv = path_in("naive.csv");
+  const char *spec = tc_path_in("naive.spec");
+  const char *csv = tc_path_in("naive.csv");
   snprintf(text, sizeof text,
            "output = %s\nproblems = sphere\ndims = 5\nnp = 20\ntrials = 2\nbudget = 1000\n"
            "backend = cpu gpu-naive\n[algorithm de]\nf = 0.5\n",
@@ -595,7 +575,7 @@ static void each_trial_once(const char *path, int want)
 TEST_CASE(one_writer_per_file)
 {
   char cmd[2048], *out = NULL, refusal[512];
-  const char *spec = path_in("lock.spec"), *res = path_in("lock.csv");
+  const char *spec = tc_path_in("lock.spec"), *res = tc_path_in("lock.csv");
   int r1 = -1, r2 = -1, p1 = 0, p2 = 0;
   long_spec(spec, res);
   snprintf(cmd, sizeof cmd,
@@ -647,7 +627,7 @@ TEST_CASE(one_writer_per_file)
 TEST_CASE(kill9_then_resume)
 {
   char cmd[2048], *out = NULL, *err = NULL;
-  const char *spec = path_in("k9.spec"), *res = path_in("k9.csv");
+  const char *spec = tc_path_in("k9.spec"), *res = tc_path_in("k9.csv");
   long_spec(spec, res);
   snprintf(cmd, sizeof cmd,
            "%s experiment %s 2>/dev/null & a=$!; n=0; i=0; while [ $n -lt 6 ] && [ $i -lt 5000 ]; "
@@ -670,7 +650,7 @@ TEST_CASE(kill9_then_resume)
 TEST_CASE(repeated_rows_named)
 {
   char cmd[1024], *err = NULL, *text;
-  const char *spec = path_in("rep.spec"), *res = path_in("rep.csv");
+  const char *spec = tc_path_in("rep.spec"), *res = tc_path_in("rep.csv");
   FILE *f;
   make_spec(spec, res, NULL, 1);
   /* one job: the rows in the grid's order (line 3 is the first trial, named below) */
@@ -699,7 +679,7 @@ TEST_CASE(repeated_rows_named)
 /* The rows of the files paths[0..n) together, as rows_without_times gives them (sorted). */
 static char *union_rows(const char *const *paths, int n)
 {
-  const char *all = path_in("union.csv");
+  const char *all = tc_path_in("union.csv");
   FILE *f = fopen(all, "w");
   int k;
   CHECK(f != NULL);
@@ -722,12 +702,12 @@ static char *union_rows(const char *const *paths, int n)
 TEST_CASE(shards_cover_grid)
 {
   char cmd[2048], want[64], spec[256], shard[3][256], *whole, *parts, *text, *err = NULL;
-  const char *out = path_in("sh.csv"), *tr = path_in("sh-trace.csv");
+  const char *out = tc_path_in("sh.csv"), *tr = tc_path_in("sh-trace.csv");
   const char *const files[3] = {shard[0], shard[1], shard[2]},
                     *bad[] = {"0/3", "4/3", "1/0", "a/b", "1/3/4", "", "1/100001"};
   const int size[3] = {6, 5, 5}; /* 16 trials: t = 0, 3, .. 15; 1, 4, .. 13; 2, 5, .. 14 */
   int k;
-  snprintf(spec, sizeof spec, "%s", path_in("sh.spec")); /* path_in's buffers rotate */
+  snprintf(spec, sizeof spec, "%s", tc_path_in("sh.spec")); /* path_in's buffers rotate */
   make_spec(spec, out, tr, 2);
   snprintf(cmd, sizeof cmd, "%s experiment %s --jobs 1", tc_devo_bin(), spec);
   CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
@@ -749,7 +729,7 @@ TEST_CASE(shards_cover_grid)
   for (k = 0; k < 3; ++k) {
     char name[64];
     snprintf(name, sizeof name, "sh.%d-of-3.csv", k + 1);
-    snprintf(shard[k], sizeof shard[k], "%s", path_in(name));
+    snprintf(shard[k], sizeof shard[k], "%s", tc_path_in(name));
     parts = rows_without_times(shard[k]);
     CHECKF(parts && count_char(parts, '\n') == size[k], "shard %d: %s", k + 1, parts);
     free(parts);
@@ -759,7 +739,7 @@ TEST_CASE(shards_cover_grid)
            text ? text : "(none)");
     free(text);
     snprintf(name, sizeof name, "sh-trace.%d-of-3.csv", k + 1);
-    text = tc_slurp(path_in(name), NULL);
+    text = tc_slurp(tc_path_in(name), NULL);
     CHECKF(text && strstr(text, want), "%s: %s", name, text ? text : "(none)");
     free(text);
   }
@@ -848,8 +828,8 @@ TEST_CASE(spec_keys_cover_solve_options)
   char cmd[1024], *help = NULL, *p, opt[64], text[1024], *out = NULL, spec[256], res[256];
   const int n = (int)(sizeof solve_keys / sizeof solve_keys[0]);
   int k, walked = 0;
-  snprintf(spec, sizeof spec, "%s", path_in("keys.spec")); /* path_in's buffers rotate */
-  snprintf(res, sizeof res, "%s", path_in("keys.csv"));
+  snprintf(spec, sizeof spec, "%s", tc_path_in("keys.spec")); /* path_in's buffers rotate */
+  snprintf(res, sizeof res, "%s", tc_path_in("keys.csv"));
   snprintf(cmd, sizeof cmd, "%s solve --help", tc_devo_bin());
   CHECK_EQ_INT(tc_run(cmd, &help, NULL), 0);
   for (p = help ? strstr(help, "--") : NULL; p; p = strstr(p + 2, "--")) {
@@ -892,7 +872,7 @@ TEST_CASE(spec_keys_cover_solve_options)
 TEST_CASE(box_keys_equal_solve)
 {
   char text[1024];
-  const char *spec = path_in("box.spec"), *res = path_in("box.csv");
+  const char *spec = tc_path_in("box.spec"), *res = tc_path_in("box.csv");
   snprintf(text, sizeof text,
            "output = %s\nproblems = rastrigin\ndims = 3\nnp = 20\nseeds = 4\nbudget = 5000\n"
            "max_gens = 60\nranges = cec2005\nlower = -5, -4.5, -4\n[algorithm de]\n"
@@ -935,12 +915,5 @@ int main(int argc, char **argv)
                                   TC(dry_run_and_protocol),
                                   TC(naive_backend),
                                   TC(resume_reads_csv)};
-  int rc = tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
-  char cmd[128];
-  if (dir[0]) {
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-      fprintf(stderr, "could not remove %s\n", dir);
-  }
-  return rc;
+  return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }

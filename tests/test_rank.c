@@ -50,22 +50,6 @@ static const double p3a[] = {3.5, 1.25, 7.0, 2.0, 9.5};
 static const double p3b[] = {4.0, 8.0, 6.5, 10.0, 12.0, 5.5, 11.0};
 static const double p3c[] = {0.5, 1.0, 1.5, 2.5, 3.0, 4.5};
 
-static char dir[64];
-
-static const char *path_in(const char *name)
-{
-  static char p[4][256];
-  static int k;
-  if (!dir[0]) {
-    snprintf(dir, sizeof dir, "/tmp/devo_rank_XXXXXX");
-    if (!mkdtemp(dir))
-      TC_SKIP("no temporary folder");
-  }
-  k = (k + 1) % 4;
-  snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
-  return p[k];
-}
-
 static void row(FILE *f, const char *alg, const char *prob, int seed, double err, double tt)
 {
   if (isnan(tt))
@@ -78,7 +62,7 @@ static void row(FILE *f, const char *alg, const char *prob, int seed, double err
 
 static const char *write_set1(void)
 {
-  const char *path = path_in("set1.csv");
+  const char *path = tc_path_in("set1.csv");
   static const char *const alg[3] = {"a", "b", "c"};
   FILE *f = fopen(path, "w");
   int a, k;
@@ -193,7 +177,7 @@ TEST_CASE(mannwhitney_normal_no_ties)
 {
   static const double a[] = {0.31, 0.82, 0.15, 0.67, 0.44, 0.93, 0.28, 0.59, 0.71};
   static const double b[] = {0.52, 0.97, 0.86, 0.39, 0.77, 1.12, 0.64, 0.88, 1.05, 0.73};
-  const char *path = path_in("set2.csv");
+  const char *path = tc_path_in("set2.csv");
   FILE *f = fopen(path, "w");
   char *out;
   int k;
@@ -227,7 +211,7 @@ TEST_CASE(friedman_against_scipy)
   static const double e[5][4] = {
       {1, 2, 3, 4}, {2, 2, 1, 5}, {4, 1, 3, 2}, {3, 3, 3, 1}, {1.5, 2.5, 0.5, 3.5}};
   static const char *const alg[4] = {"w", "x", "y", "z"};
-  const char *path = path_in("set3.csv");
+  const char *path = tc_path_in("set3.csv");
   FILE *f = fopen(path, "w");
   char prob[8], *out;
   int q, a;
@@ -258,7 +242,7 @@ TEST_CASE(friedman_against_scipy)
  * refused with file:at: and word. */
 static void bad_row_at(const char *bad, const char *at, const char *word)
 {
-  const char *path = path_in("bad.csv");
+  const char *path = tc_path_in("bad.csv");
   char cmd[512], prefix[300];
   FILE *f = fopen(path, "w");
   CHECK(f != NULL);
@@ -294,7 +278,7 @@ TEST_CASE(bad_rows_refused)
   bad_row("b\"x,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,\n", "malformed CSV");
   bad_row("b,f=0.5,p1,10,20,1,cpu,1,0.5,1000,50,9,DEVO_EVAL_LIMIT,,", "unfinished");
   /* an algorithm without trials on a function: the file and both are named */
-  path = path_in("gap.csv");
+  path = tc_path_in("gap.csv");
   f = fopen(path, "w");
   CHECK(f != NULL);
   if (f) {
@@ -306,7 +290,7 @@ TEST_CASE(bad_rows_refused)
   snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), path);
   snprintf(prefix, sizeof prefix, "devo rank: %s: b has no trials on p1", path);
   tc_expect_refused(cmd, 2, prefix, "incomplete");
-  path = path_in("nohead.csv");
+  path = tc_path_in("nohead.csv");
   f = fopen(path, "w");
   CHECK(f != NULL);
   if (f) {
@@ -316,7 +300,7 @@ TEST_CASE(bad_rows_refused)
   snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), path);
   snprintf(prefix, sizeof prefix, "devo rank: %s:1:", path);
   tc_expect_refused(cmd, 2, prefix, "no column 'np'");
-  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), path_in("missing.csv"));
+  snprintf(cmd, sizeof cmd, "%s rank %s", tc_devo_bin(), tc_path_in("missing.csv"));
   tc_expect_refused(cmd, 2, NULL, "missing.csv");
 }
 
@@ -331,7 +315,7 @@ TEST_CASE(models_table)
   } r[] = {{"p1", "cpu", 1},    {"p1", "cpu", 2},      {"p1", "cpu", 3}, {"p1", "gpu", 0.25},
            {"p1", "gpu", 0.15}, {"p1", "cpu-ms", 0.5}, {"p2", "cpu", 6}, {"p2", "gpu", 2},
            {"p2", "cpu-ms", 1}, {"p2", "cpu-ms", 2}};
-  const char *path = path_in("models.csv");
+  const char *path = tc_path_in("models.csv");
   char cmd[512], *out = NULL;
   FILE *f = fopen(path, "w");
   size_t k;
@@ -390,7 +374,8 @@ static void copy_edit(const char *src, const char *dst, const char *from, const 
  * span lines, and the rows after it are still named by their physical line. */
 TEST_CASE(csv_quoting_and_line_ends)
 {
-  const char *set1 = write_set1(), *crlf = path_in("crlf.csv"), *quoted = path_in("quoted.csv");
+  const char *set1 = write_set1(), *crlf = tc_path_in("crlf.csv"),
+             *quoted = tc_path_in("quoted.csv");
   char cmd[512], *lf_out = NULL, *out = NULL, *q_out = NULL, *md_out = NULL;
   snprintf(cmd, sizeof cmd, "%s rank %s --format csv", tc_devo_bin(), set1);
   CHECK_EQ_INT(tc_run(cmd, &lf_out, NULL), 0);
@@ -539,9 +524,9 @@ TEST_CASE(repeats_and_parts)
   const char *whole = write_set1();
   char a[256], b[256], dup[256], cmd[1024], prefix[600], *one = NULL, *two = NULL;
   FILE *f;
-  snprintf(a, sizeof a, "%s", path_in("part-a.csv"));
-  snprintf(b, sizeof b, "%s", path_in("part-b.csv"));
-  snprintf(dup, sizeof dup, "%s", path_in("dup.csv"));
+  snprintf(a, sizeof a, "%s", tc_path_in("part-a.csv"));
+  snprintf(b, sizeof b, "%s", tc_path_in("part-b.csv"));
+  snprintf(dup, sizeof dup, "%s", tc_path_in("dup.csv"));
   /* b's seed 3 on p1 (line 30) again as the last line, 81 */
   {
     char *text = tc_slurp(whole, NULL);
@@ -600,8 +585,8 @@ TEST_CASE(shards_rank_as_whole)
   char *one = NULL, *three = NULL;
   FILE *f;
   int k;
-  snprintf(spec, sizeof spec, "%s", path_in("run.spec")); /* path_in's buffers rotate */
-  snprintf(out, sizeof out, "%s", path_in("run.csv"));
+  snprintf(spec, sizeof spec, "%s", tc_path_in("run.spec")); /* path_in's buffers rotate */
+  snprintf(out, sizeof out, "%s", tc_path_in("run.csv"));
   f = fopen(spec, "w");
   CHECK(f != NULL);
   if (f) {
@@ -616,7 +601,7 @@ TEST_CASE(shards_rank_as_whole)
   for (k = 0; k < 3; ++k) {
     char name[32];
     snprintf(name, sizeof name, "run.%d-of-3.csv", k + 1);
-    snprintf(sh[k], sizeof sh[k], "%s", path_in(name));
+    snprintf(sh[k], sizeof sh[k], "%s", tc_path_in(name));
     snprintf(cmd, sizeof cmd, "%s experiment %s --jobs 1 --shard %d/3", tc_devo_bin(), spec, k + 1);
     CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
   }
@@ -634,7 +619,7 @@ TEST_CASE(shards_rank_as_whole)
   snprintf(prefix, sizeof prefix, "devo rank: %s:2: shard 1/3 again (first in %s)", sh[0], sh[0]);
   tc_expect_refused(cmd, 2, prefix, "a shard twice");
   /* a shard of another count */
-  snprintf(other, sizeof other, "%s", path_in("run.2-of-4.csv"));
+  snprintf(other, sizeof other, "%s", tc_path_in("run.2-of-4.csv"));
   copy_edit(sh[1], other, "# shard 2/3", "# shard 2/4");
   snprintf(cmd, sizeof cmd, "%s rank %s %s %s", tc_devo_bin(), sh[0], other, sh[2]);
   snprintf(prefix, sizeof prefix, "devo rank: %s:2: shard 2/4, but %s is a shard of 3", other,
@@ -658,12 +643,5 @@ int main(int argc, char **argv)
       TC(friedman_against_scipy), TC(bad_rows_refused),          TC(models_table),
       TC(markdown_output),        TC(csv_quoting_and_line_ends), TC(headings_follow_tiebreak),
       TC(repeats_and_parts),      TC(shards_rank_as_whole)};
-  int rc = tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
-  char cmd[128];
-  if (dir[0]) {
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-      fprintf(stderr, "could not remove %s\n", dir);
-  }
-  return rc;
+  return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }
