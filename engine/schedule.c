@@ -26,10 +26,6 @@
 #define BATCH_HEUR_SHARE 0.2
 /* The smallest DE budget worth a solve (below it the heuristics answer alone). */
 #define MIN_SOLVE_S 0.002
-/* The first GPU use of a process (driver and context creation) took 0.2 to 1.1 s on the lent
- * H100 (BENCHMARKS.md). AUTO probes the GPU only with at least this much left for DE; the probe
- * comes before DE's budget is measured, so its cost stays inside the limit. */
-#define AUTO_GPU_MIN_S 2.0
 /* Reserve for the final local search: this multiple of the quickest seed's local search, within
  * [MIN_POLISH_S, MAX_POLISH_SHARE * limit]; without seed timings, NOSEED_POLISH_SHARE of it.
  * The quickest, because DE's best is usually a few steps from a seed's local optimum, while the
@@ -910,9 +906,10 @@ static int sched_de(sched_state *s)
   int backend = o->backend, st, ds;
   if (!(de_budget(avail) >= MIN_SOLVE_S) || interrupted(o))
     return DEVO_OK;
+  /* the probe comes before DE's budget is measured, so its cost stays inside the limit */
   if (backend == DEVO_BACKEND_AUTO)
-    backend = avail >= AUTO_GPU_MIN_S && devo_gpu_available(NULL, 0) ? DEVO_BACKEND_GPU
-                                                                     : DEVO_BACKEND_CPU;
+    backend = avail >= DEVO_SCHED_GPU_MIN_S && devo_gpu_available(NULL, 0) ? DEVO_BACKEND_GPU
+                                                                           : DEVO_BACKEND_CPU;
   if ((st = de_create(s)) != DEVO_OK)
     return st;
   /* the set-up took time too: measure again */

@@ -25,11 +25,10 @@
 
 /* GPU start-up (driver and context creation, the first CUDA call of a process) took about 1.1 s
  * on the lent H100 (BENCHMARKS.md), and a process cannot end while a thread is inside that
- * call. So below GPU_WARMUP_MIN_S the search stays on the CPU; above it the GPU starts on its own
- * thread at the start of the command, beside reading the input; with --backend gpu the search
+ * call. So below DEVO_SCHED_GPU_MIN_S the search stays on the CPU; above it the GPU starts on its
+ * own thread at the start of the command, beside reading the input; with --backend gpu the search
  * waits for it until the budget's gpu_wait_by (devo_schedule_budget), with auto it takes the GPU
  * only if ready. */
-#define GPU_WARMUP_MIN_S 2.0
 enum { GPU_PENDING = 0, GPU_READY = 1, GPU_NONE = 2, GPU_SKIPPED = 3 };
 static atomic_int gpu_state;
 static char gpu_msg[256];
@@ -724,14 +723,14 @@ int cmd_schedule(int argc, char **argv)
   stop_signal = 0;
   catch_signals();
   atomic_store(&gpu_state, GPU_PENDING);
-  if (a.backend != DEVO_BACKEND_CPU && a.time_limit >= GPU_WARMUP_MIN_S &&
+  if (a.backend != DEVO_BACKEND_CPU && a.time_limit >= DEVO_SCHED_GPU_MIN_S &&
       pthread_create(&warm, NULL, gpu_warm_up, NULL) == 0) {
     pthread_detach(warm);
     warming = 1;
   } else {
     atomic_store(&gpu_state, GPU_SKIPPED);
     snprintf(gpu_msg, sizeof gpu_msg, "%s",
-             a.time_limit < GPU_WARMUP_MIN_S
+             a.time_limit < DEVO_SCHED_GPU_MIN_S
                  ? "a time limit below 2 s is shorter than the GPU's start-up (about 1 s)"
                  : "cannot start the GPU start-up thread");
   }

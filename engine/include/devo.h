@@ -911,6 +911,12 @@ void devo_schedule_opts_init(devo_schedule_opts *o);
  * NULL o. Pure: thread-safe. */
 int devo_schedule_search_for(const devo_schedule_opts *o, int ntasks, int nmach, int gpu_ready);
 
+/* Seconds of a scheduling limit below which the GPU is not worth starting: the first GPU use of
+ * a process (driver and context creation) took 0.2 to 1.1 s on the lent H100 (BENCHMARKS.md).
+ * devo_schedule_run's DEVO_BACKEND_AUTO probes the GPU only with at least this much left, and
+ * devo schedule warms the GPU up beside reading its input only from this limit on. */
+#define DEVO_SCHED_GPU_MIN_S 2.0
+
 /* "auto", "pipeline", "ig", "gpu-ls" for a DEVO_SEARCH_* value (the names of devo schedule
  * --search and devo serve's "search"); NULL for any other. Static storage; thread-safe. */
 const char *devo_schedule_search_name(int search);
