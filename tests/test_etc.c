@@ -22,9 +22,9 @@
 #include "problems/etc_gen.h"
 #include "tests/tcheck.h"
 
-static const char *const braun_classes[12] = {
-    "u_c_hihi", "u_c_hilo", "u_c_lohi", "u_c_lolo", "u_i_hihi", "u_i_hilo",
-    "u_i_lohi", "u_i_lolo", "u_s_hihi", "u_s_hilo", "u_s_lohi", "u_s_lolo"};
+static const char *const braun_classes[12] = {"u_c_hihi", "u_c_hilo", "u_c_lohi", "u_c_lolo",
+                                              "u_i_hihi", "u_i_hilo", "u_i_lohi", "u_i_lolo",
+                                              "u_s_hihi", "u_s_hilo", "u_s_lohi", "u_s_lolo"};
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 
@@ -103,7 +103,8 @@ TEST_CASE(read_csv_variants)
       " 1 , \"2\" ,3\n\n4,5,6e0\n",
       "a;b;c\r\n1;2;3\r\n4;5;6\r\n",
       /* found in review: a byte order mark, old Mac line ends, a header with an empty cell */
-      "\xEF\xBB\xBF" "1,2,3\n4,5,6\n",
+      "\xEF\xBB\xBF"
+      "1,2,3\n4,5,6\n",
       "1,2,3\r4,5,6\r",
       ",m1,m2\n1,2,3\n4,5,6\n",
   };
@@ -125,8 +126,7 @@ TEST_CASE(read_braun_variants)
 {
   devo_etc *e = NULL;
   char err[256] = "";
-  CHECK(read_text("2 3 0\n1\n2\n3\n4\n5\n6\n", DEVO_ETC_AUTO, 0, &e, err, sizeof err) ==
-        DEVO_OK);
+  CHECK(read_text("2 3 0\n1\n2\n3\n4\n5\n6\n", DEVO_ETC_AUTO, 0, &e, err, sizeof err) == DEVO_OK);
   CHECK_EQ_INT(devo_etc_ntasks(e), 2);
   CHECK_EQ_INT(devo_etc_nmach(e), 3);
   CHECK(devo_etc_values(e)[3] == 4.0); /* task-major: task 1, machine 0 */
@@ -140,8 +140,8 @@ TEST_CASE(read_braun_variants)
   CHECK(read_text("1\n2\n3\n4\n\n", DEVO_ETC_BRAUN, 2, &e, err, sizeof err) == DEVO_OK);
   devo_etc_destroy(e);
   /* old Mac line ends (a CR alone), detected as Braun too */
-  CHECKF(read_text("2 2 0\r1\r2\r3\r4.5\r", DEVO_ETC_AUTO, 0, &e, err, sizeof err) == DEVO_OK,
-         "%s", err);
+  CHECKF(read_text("2 2 0\r1\r2\r3\r4.5\r", DEVO_ETC_AUTO, 0, &e, err, sizeof err) == DEVO_OK, "%s",
+         err);
   CHECK_EQ_INT(devo_etc_ntasks(e), 2);
   CHECK(devo_etc_values(e)[3] == 4.5);
   devo_etc_destroy(e);
@@ -181,7 +181,10 @@ static const bad_case bad_cases[] = {
     {"braun: machines unknown", "1\n2\n3\n4\n", DEVO_ETC_AUTO, 0, ":1:1:"},
     {"braun: too many machines", "2 5000 0\n1\n", DEVO_ETC_AUTO, 0, ":1:3:"},
     {"braun: too many tasks", "2000000 2 0\n1\n", DEVO_ETC_AUTO, 0, ":1:1:"},
-    {"NUL byte", "1,2\n3,\0" "4\n", DEVO_ETC_AUTO, 0, ":2:3:"},
+    {"NUL byte",
+     "1,2\n3,\0"
+     "4\n",
+     DEVO_ETC_AUTO, 0, ":2:3:"},
     /* found in review: each of these lost a task as a "header", read wrongly or named no place */
     {"text in a first row of numbers", "1,2,abc\n1,2,3\n", DEVO_ETC_AUTO, 0, ":1:3:"},
     {"hex float in the first row", "0x1p3,2\n3,4\n", DEVO_ETC_AUTO, 0, ":1:1:"},
@@ -205,7 +208,9 @@ TEST_CASE(read_malformed)
     if (strcmp(bad_cases[k].what, "NUL byte") == 0) {
       /* tmpfile + fputs would stop at the NUL: write the bytes */
       FILE *f = tmpfile();
-      fwrite("1,2\n3,\0" "4\n", 1, 9, f);
+      fwrite("1,2\n3,\0"
+             "4\n",
+             1, 9, f);
       rewind(f);
       st = devo_etc_read(&e, f, "t.csv", DEVO_ETC_AUTO, 0, NULL, err, sizeof err);
       fclose(f);
@@ -341,11 +346,11 @@ TEST_CASE(eval_by_hand)
   pv.etc = v;
   pv.ready = w;
   pv.lambda = 0.75;
-  x[0] = -3.0;   /* clamped to 0 */
-  x[1] = 7.5;    /* clamped to 1 */
-  x[2] = 0.999;  /* 0 */
+  x[0] = -3.0;        /* clamped to 0 */
+  x[1] = 7.5;         /* clamped to 1 */
+  x[2] = 0.999;       /* 0 */
   x[3] = (double)NAN; /* 0 */
-  x[4] = 1.0;    /* 1 */
+  x[4] = 1.0;         /* 1 */
   CHECK(devo__etc_scratch(&pv) <= 64);
   obj = devo__etc_eval(&pv, x, scratch);
   CHECK(obj == 0.75 * 9.0 + 0.25 * (38.0 / 2.0));
@@ -483,10 +488,12 @@ TEST_CASE(heuristics_invariants)
         for (t = 0; t < n; ++t) {
           int bj = 0;
           for (j = 1; j < m; ++j) {
-            double cj = h == DEVO_HEUR_OLB ? load[j] : h == DEVO_HEUR_MET ? v[t * m + j]
-                                                                          : load[j] + v[t * m + j];
-            double cb = h == DEVO_HEUR_OLB ? load[bj] : h == DEVO_HEUR_MET ? v[t * m + bj]
-                                                                           : load[bj] + v[t * m + bj];
+            double cj = h == DEVO_HEUR_OLB   ? load[j]
+                        : h == DEVO_HEUR_MET ? v[t * m + j]
+                                             : load[j] + v[t * m + j];
+            double cb = h == DEVO_HEUR_OLB   ? load[bj]
+                        : h == DEVO_HEUR_MET ? v[t * m + bj]
+                                             : load[bj] + v[t * m + bj];
             if (cj < cb)
               bj = j;
           }
@@ -1468,8 +1475,8 @@ TEST_CASE(cli_malformed_exit_2)
     rc = tc_run(cmd, &out, &err);
     snprintf(want, sizeof want, "%s%s", path, bad_cases[k].where);
     CHECKF(rc == 2, "%s: exit %d", bad_cases[k].what, rc);
-    CHECKF(err && strstr(err, want) != NULL, "%s: stderr '%s', expected '%s'",
-           bad_cases[k].what, err ? err : "", want);
+    CHECKF(err && strstr(err, want) != NULL, "%s: stderr '%s', expected '%s'", bad_cases[k].what,
+           err ? err : "", want);
     CHECKF(err && strchr(err, '\n') == err + strlen(err) - 1, "%s: not one line: '%s'",
            bad_cases[k].what, err ? err : "");
     CHECK(out && out[0] == 0);
@@ -1502,8 +1509,8 @@ TEST_CASE(cli_schedule_runs)
   free(out);
   free(err);
   snprintf(cmd, sizeof cmd,
-           "%s schedule - --time-limit 0.3 --objective makespan --json --ready 0,0,4 < %s",
-           bin, path);
+           "%s schedule - --time-limit 0.3 --objective makespan --json --ready 0,0,4 < %s", bin,
+           path);
   rc = tc_run(cmd, &out, &err);
   CHECKF(rc == 0, "exit %d: %s", rc, err ? err : "");
   CHECKF(out && strstr(out, "\"makespan\":5,") != NULL, "got '%s'", out ? out : "");
@@ -2560,29 +2567,53 @@ TEST_CASE(cli_gap_refused)
 }
 
 static const tc_case cases[] = {
-    TC(read_csv_variants),       TC(read_braun_variants),
-    TC(read_malformed),          TC(read_too_many_machines_csv), TC(read_allocation_failures),
-    TC(create_and_ready_validation), TC(eval_by_hand),
-    TC(eval_spt_random),         TC(heuristics_invariants),
-    TC(heuristics_single_task_optimal), TC(braun_reference_minmin),
-    TC(gen_range_statistics),    TC(gen_cvb_statistics),
-    TC(gen_reproducible),        TC(fixtures_match_generator),
+    TC(read_csv_variants),
+    TC(read_braun_variants),
+    TC(read_malformed),
+    TC(read_too_many_machines_csv),
+    TC(read_allocation_failures),
+    TC(create_and_ready_validation),
+    TC(eval_by_hand),
+    TC(eval_spt_random),
+    TC(heuristics_invariants),
+    TC(heuristics_single_task_optimal),
+    TC(braun_reference_minmin),
+    TC(gen_range_statistics),
+    TC(gen_cvb_statistics),
+    TC(gen_reproducible),
+    TC(fixtures_match_generator),
     TC(problem_etc_seeds),
-    TC(problem_etc_solve_beats_seeds), TC(cli_malformed_exit_2),
-    TC(cli_schedule_runs),       TC(cli_ready_csv),
-    TC(local_search_never_worse), TC(local_search_local_optimum),
-    TC(local_search_plateau),    TC(local_search_rounding_ends),
+    TC(problem_etc_solve_beats_seeds),
+    TC(cli_malformed_exit_2),
+    TC(cli_schedule_runs),
+    TC(cli_ready_csv),
+    TC(local_search_never_worse),
+    TC(local_search_local_optimum),
+    TC(local_search_plateau),
+    TC(local_search_rounding_ends),
     TC(braun_minmin_local_search),
-    TC(problem_etc_seed_local),  TC(schedule_run_library), TC(schedule_run_iterated_ls),
-    TC(schedule_run_short_limits), TC(local_search_deadline_large),
+    TC(problem_etc_seed_local),
+    TC(schedule_run_library),
+    TC(schedule_run_iterated_ls),
+    TC(schedule_run_short_limits),
+    TC(local_search_deadline_large),
     TC(schedule_run_callback_ends_ils),
     TC(local_search_deltas),
-    TC(vnd_local_optimum), TC(sa_deltas),
-    TC(schedule_ig_deterministic), TC(ig_lower_bound_brute_force), TC(ig_lower_bound_braun),
+    TC(vnd_local_optimum),
+    TC(sa_deltas),
+    TC(schedule_ig_deterministic),
+    TC(ig_lower_bound_brute_force),
+    TC(ig_lower_bound_braun),
     TC(schedule_ig_options),
-    TC(schedule_budget_arithmetic), TC(schedule_budget_monotone), TC(schedule_budget_invalid),
-    TC(bound_never_above_optimum), TC(bound_braun), TC(schedule_optimal_at_once),
-    TC(schedule_optimal_timing), TC(schedule_gap_braun), TC(cli_gap_refused),
+    TC(schedule_budget_arithmetic),
+    TC(schedule_budget_monotone),
+    TC(schedule_budget_invalid),
+    TC(bound_never_above_optimum),
+    TC(bound_braun),
+    TC(schedule_optimal_at_once),
+    TC(schedule_optimal_timing),
+    TC(schedule_gap_braun),
+    TC(cli_gap_refused),
 };
 
 int main(int argc, char **argv)

@@ -155,7 +155,8 @@ TEST_CASE(lib_values_unchanged)
 /* ---- the etc-gen program ---------------------------------------------------------------- */
 
 /* etc-gen's path: ctest names only the devo program (DEVO_BIN), and CMake builds every
- * program (tools/etc_gen.c and the benchmarks) into the same folder, so it is looked for next to that one. */
+ * program (tools/etc_gen.c and the benchmarks) into the same folder, so it is looked for next to
+ * that one. */
 static const char *etcgen_bin(void)
 {
   static char path[4096];
