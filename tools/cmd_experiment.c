@@ -658,14 +658,15 @@ static int on_trial_done(void *ud, int idx, devo_solver *v, int status)
   return 0;
 }
 
-static void free_trials(trial_run *tr, int n)
+/* Gives back what trials tr[0..n) hold and clears them for the next batch (tr stays). */
+static void clear_trials(trial_run *tr, int n)
 {
   int k;
   for (k = 0; k < n; ++k) {
     devo_solver_destroy(tr[k].v);
     free(tr[k].pts);
   }
-  free(tr);
+  memset(tr, 0, (size_t)n * sizeof *tr);
 }
 
 /* Runs trials tr[0..n) (configured here) on problem p as one batch: the cpu backend's on
@@ -813,12 +814,8 @@ static int run_backend(run_state *r, const char *done, devo_problem *p, trial t,
           tr[n++].t = t;
         if (n == most || (n > 0 && last)) {
           rc = stop_signal ? 3 : run_batch(r, p, tr, n, out, tf);
-          free_trials(tr, n);
+          clear_trials(tr, n);
           n = 0;
-          if (!rc && !last && !(tr = calloc((size_t)most, sizeof *tr)))
-            return cli_runtime_error(CMD, "out of memory");
-          if (rc || last)
-            return rc;
         }
       }
   free(tr);
