@@ -25,6 +25,17 @@ int devo__gpu_probe(char *msg, size_t msglen)
   return 0;
 }
 
+int devo__gpu_count(void)
+{
+  return 0;
+}
+
+int devo__gpu_set_device(int d)
+{
+  (void)d;
+  return 0;
+}
+
 int devo__gpu_eval_points(const devo_problem *p, const double *x, int n, double *f, char *err,
                           size_t errlen)
 {

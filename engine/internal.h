@@ -235,6 +235,9 @@ extern const devo_backend devo__cpu_backend;
 /* Defined in kernels/ when built with CUDA, else in engine/gpu_none.c. */
 extern const devo_backend devo__gpu_backend;
 int devo__gpu_probe(char *msg, size_t msglen);
+/* CUDA devices visible (0 without CUDA); make device d the calling thread's (1: done). */
+int devo__gpu_count(void);
+int devo__gpu_set_device(int d);
 /* f of n points x (n * dim doubles, row-major) of a built-in problem, evaluated on the GPU by
  * the backend's evaluation kernel (kernels/gpu_problem.cu). DEVO_OK, DEVO_E_NODEVICE,
  * DEVO_E_INVALID, DEVO_E_NOMEM or DEVO_E_CUDA with a message in err. */

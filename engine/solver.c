@@ -257,6 +257,21 @@ int devo_gpu_warmup(void)
   return devo__gpu_probe(NULL, 0) ? DEVO_OK : DEVO_E_NODEVICE;
 }
 
+int devo_gpu_count(void)
+{
+  return devo__gpu_count();
+}
+
+int devo_gpu_select(int device)
+{
+  const int n = devo__gpu_count();
+  if (n < 1)
+    return DEVO_E_NODEVICE;
+  if (device < 0 || device >= n)
+    return DEVO_E_INVALID;
+  return devo__gpu_set_device(device) ? DEVO_OK : DEVO_E_NODEVICE;
+}
+
 /* The population size of the next generation (L-SHADE shrinks it). */
 static int devo__np_now(const devo_solver *s)
 {

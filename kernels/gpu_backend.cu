@@ -146,6 +146,17 @@ extern "C" int devo__gpu_probe(char *msg, size_t msglen)
   return devo__gpu_pick(NULL, msg, msglen);
 }
 
+extern "C" int devo__gpu_count(void)
+{
+  int n = 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+}
+
+extern "C" int devo__gpu_set_device(int d)
+{
+  return cudaSetDevice(d) == cudaSuccess;
+}
+
 /* ---- stop -------------------------------------------------------------------------------- */
 
 static void devo__gpu_stop(devo_solver *s)

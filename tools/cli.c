@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "csv_rows.h"
+#include "mpi_env.h"
 #include "problems/read_src.h" /* the library's bounded reader, for lists of numbers in files */
 #include "tool_util.h"
 
@@ -468,4 +469,21 @@ int cli_apply_box(const char *cmd, devo_problem *p, const char *ranges, const ch
     rc = cli_usage_error(cmd, "--lower/--upper: %s", devo_problem_errmsg(p));
   free(box);
   return rc;
+}
+
+int cli_launcher_size(void)
+{
+  /* Open MPI's mpirun, then PMIx and PMI launchers (srun, Hydra) */
+  static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"};
+  for (size_t k = 0; k < sizeof vars / sizeof vars[0]; ++k) {
+    const char *v = getenv(vars[k]);
+    char *end;
+    long n;
+    if (!v || !*v)
+      continue;
+    n = strtol(v, &end, 10);
+    if (*end == '\0' && n >= 1 && n <= 1000000)
+      return (int)n;
+  }
+  return 1;
 }

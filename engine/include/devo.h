@@ -598,6 +598,17 @@ int devo_gpu_available(char *msg, size_t msglen);
  * Returns DEVO_OK, or DEVO_E_NODEVICE (no usable device, or a build without CUDA). */
 int devo_gpu_warmup(void);
 
+/* The number of CUDA devices visible to this process (0 in a build without CUDA or with none).
+ * Thread-safe. */
+int devo_gpu_count(void);
+/* Chooses the CUDA device (0 .. devo_gpu_count() - 1) of the calling thread: the GPU work that
+ * this thread starts afterwards (devo_solve, devo_schedule_run, devo_gpu_warmup, ...) runs on it;
+ * other threads keep theirs (device 0 unless they choose). A process spreading work over several
+ * GPUs (one thread, or one MPI rank, per device) calls it once per thread before that thread's
+ * first GPU call. Returns DEVO_OK, DEVO_E_INVALID (device out of range), DEVO_E_NODEVICE (no
+ * usable device, or a build without CUDA). Thread-safe. */
+int devo_gpu_select(int device);
+
 /* ---- many runs: batches and islands (docs/library.md, "Many runs at once") ---------------- */
 
 /* A batch: B independent solves in one call. Each trial is a solver the caller created and
