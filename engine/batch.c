@@ -3,10 +3,11 @@
  * of the caller's; devo_batch_solve runs them on a pool of threads, one trial per thread at a
  * time, each through devo_solve, so that every trial's result is the one it gets alone, bit for
  * bit on the CPU. Trials are sorted into groups of one shape (backend and design, problem kind
- * and dimension, population size, variant family, islands): the unit a kernel-level batch
- * (all trials of a group in one persistent kernel, issue "Many runs at once") will take. Today
- * every group runs trial by trial through the solo path of its backend; such a kernel would
- * make a group one work item of the pool (run_item) without changing the API. */
+ * and dimension, population size, variant family, islands). A group on the GPU's fused design
+ * is one work item of the pool: kernels/gpu_backend.cu's batch runner advances its trials
+ * together, one persistent launch for all of them per chunk (the batch kernels of
+ * kernels/gpu_fast.cu), each computing what it computes alone; every other trial is an item of
+ * its own, through devo_solve. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdarg.h>
@@ -23,6 +24,9 @@ struct devo_batch {
   int *status;         /* each trial's last status: DEVO_OK = not run */
   int *group;          /* each trial's group */
   int n, cap, ngroups;
+  /* the pool's work items: item i is trials order[first[i] .. first[i] + count[i] - 1] */
+  int *order, *first, *count, nitems;
+  int dev; /* the caller's CUDA device, for the pool's threads (-1: none asked) */
   int threads;
   devo_batch_done_fn done;
   void *done_ud;
@@ -77,6 +81,9 @@ void devo_batch_destroy(devo_batch *b)
   devo__free(&a, b->trial);
   devo__free(&a, b->status);
   devo__free(&a, b->group);
+  devo__free(&a, b->order);
+  devo__free(&a, b->first);
+  devo__free(&a, b->count);
   devo__free(&a, b);
 }
 
@@ -212,6 +219,49 @@ static void make_groups(devo_batch *b)
   }
 }
 
+/* 1 when the trials of s's group run as one item (the GPU batch runner): the fused GPU design
+ * asked for, no islands. */
+static int gpu_group(const devo_solver *s)
+{
+  return s->o.backend == DEVO_BACKEND_GPU && (s->o.gpu_design & 0xff) == DEVO_GPU_FUSED &&
+         s->o.islands <= 1;
+}
+
+/* The pool's items: a GPU group's trials together (in the order they were added), every other
+ * trial alone; items in the order of their first trials. */
+static int make_items(devo_batch *b)
+{
+  int i, j, n = 0;
+  devo__free(&b->al, b->order);
+  devo__free(&b->al, b->first);
+  devo__free(&b->al, b->count);
+  b->order = (int *)devo__alloc(&b->al, (size_t)b->n, sizeof *b->order);
+  b->first = (int *)devo__alloc(&b->al, (size_t)b->n, sizeof *b->first);
+  b->count = (int *)devo__alloc(&b->al, (size_t)b->n, sizeof *b->count);
+  if (!b->order || !b->first || !b->count)
+    return batch_err(b, DEVO_E_NOMEM, "out of memory for %d trials", b->n);
+  b->nitems = 0;
+  b->dev = -1;
+  for (i = 0; i < b->n; ++i) {
+    const int gpu = gpu_group(b->trial[i]);
+    for (j = 0; gpu && j < i; ++j)
+      if (b->group[j] == b->group[i])
+        break;
+    if (gpu && j < i)
+      continue; /* taken with its group's first trial */
+    b->first[b->nitems] = n;
+    b->order[n++] = i;
+    for (j = i + 1; gpu && j < b->n; ++j)
+      if (b->group[j] == b->group[i])
+        b->order[n++] = j;
+    b->count[b->nitems] = n - b->first[b->nitems];
+    b->nitems++;
+    if (b->trial[i]->o.backend != DEVO_BACKEND_CPU && b->dev < 0)
+      b->dev = devo__gpu_get_device();
+  }
+  return DEVO_OK;
+}
+
 /* ---- solving ---------------------------------------------------------------------------- */
 
 static int cmp_ptr(const void *x, const void *y)
@@ -243,22 +293,62 @@ static int check_trials(devo_batch *b)
   return st;
 }
 
-/* One work item of the pool: today one trial through devo_solve. */
-static void run_item(void *ud, int i)
+/* Trial i ended with st (DEVO_OK: not run): its status and the caller's callback. */
+static void trial_done(devo_batch *b, int i, int st)
 {
-  devo_batch *b = (devo_batch *)ud;
   devo_solver *s = b->trial[i];
-  int st;
-  if (atomic_load(&b->stop))
-    return; /* stopped before this trial began: not run (status DEVO_OK) */
-  s->group_stop = &b->stop;
-  st = devo_solve(s);
   s->group_stop = NULL;
+  if (st == DEVO_OK)
+    return; /* stopped before this trial began: not run (status DEVO_OK) */
   b->status[i] = st;
   pthread_mutex_lock(&b->mu);
   if (b->done && b->done(b->done_ud, i, s, st) != 0 && !atomic_exchange(&b->stop, 1))
     b->by_callback = 1;
   pthread_mutex_unlock(&b->mu);
+}
+
+/* devo__gpu_batch_run's callback: k indexes the item's trials. */
+typedef struct item_ctx {
+  devo_batch *b;
+  const int *idx;
+} item_ctx;
+
+static void item_trial_done(void *ud, int k, int st)
+{
+  const item_ctx *c = (const item_ctx *)ud;
+  trial_done(c->b, c->idx[k], st);
+}
+
+/* One work item of the pool: a GPU group through the batch runner, or one trial through
+ * devo_solve. */
+static void run_item(void *ud, int it)
+{
+  devo_batch *b = (devo_batch *)ud;
+  const int *idx = b->order + b->first[it], n = b->count[it];
+  int k;
+  if (atomic_load(&b->stop))
+    return; /* stopped before this item began: not run (status DEVO_OK) */
+  for (k = 0; k < n; ++k)
+    b->trial[idx[k]]->group_stop = &b->stop;
+  if (b->dev >= 0)
+    devo__gpu_set_device(b->dev); /* the caller's device, not the pool thread's default */
+  if (gpu_group(b->trial[idx[0]])) {
+    devo_solver **tr = (devo_solver **)devo__alloc(&b->al, (size_t)n, sizeof *tr);
+    item_ctx c = {b, idx};
+    if (!tr) {
+      for (k = 0; k < n; ++k) {
+        devo__set_err(b->trial[idx[k]], DEVO_E_NOMEM, "out of memory for the batch's group");
+        trial_done(b, idx[k], DEVO_E_NOMEM);
+      }
+      return;
+    }
+    for (k = 0; k < n; ++k)
+      tr[k] = b->trial[idx[k]];
+    devo__gpu_batch_run(tr, n, item_trial_done, &c);
+    devo__free(&b->al, tr);
+    return;
+  }
+  trial_done(b, idx[0], devo_solve(b->trial[idx[0]]));
 }
 
 int devo_batch_solve(devo_batch *b)
@@ -270,14 +360,16 @@ int devo_batch_solve(devo_batch *b)
   if ((st = check_trials(b)) != DEVO_OK)
     return st;
   make_groups(b);
+  if ((st = make_items(b)) != DEVO_OK)
+    return st;
   for (i = 0; i < b->n; ++i)
     b->status[i] = DEVO_OK;
-  threads = b->threads < b->n ? b->threads : b->n;
+  threads = b->threads < b->nitems ? b->threads : b->nitems;
   if (devo__pool_create(&pool, &b->al, threads) != DEVO_OK)
     return batch_err(b, DEVO_E_NOMEM, "cannot start %d threads for the batch", threads);
   b->running = 1;
   b->by_callback = 0;
-  devo__pool_run(pool, b->n, run_item, b);
+  devo__pool_run(pool, b->nitems, run_item, b);
   devo__pool_destroy(pool);
   b->running = 0;
   st = DEVO_OK;

@@ -36,6 +36,19 @@ int devo__gpu_set_device(int d)
   return 0;
 }
 
+int devo__gpu_get_device(void)
+{
+  return -1;
+}
+
+/* no batch kernels without CUDA: every trial alone (its GPU start fails with DEVO_E_NODEVICE) */
+int devo__gpu_batch_run(devo_solver *const *tr, int n, devo__trial_done_fn done, void *ud)
+{
+  for (int k = 0; k < n; ++k)
+    done(ud, k, devo__interrupted(tr[k]) ? DEVO_OK : devo_solve(tr[k]));
+  return DEVO_OK;
+}
+
 int devo__gpu_eval_points(const devo_problem *p, const double *x, int n, double *f, char *err,
                           size_t errlen)
 {

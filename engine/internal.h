@@ -238,6 +238,14 @@ int devo__gpu_probe(char *msg, size_t msglen);
 /* CUDA devices visible (0 without CUDA); make device d the calling thread's (1: done). */
 int devo__gpu_count(void);
 int devo__gpu_set_device(int d);
+int devo__gpu_get_device(void); /* the calling thread's CUDA device, or -1 */
+/* The GPU group runner of engine/batch.c (kernels/gpu_backend.cu; without CUDA engine/gpu_none.c,
+ * which runs each trial through devo_solve): runs trials tr[0 .. n - 1], begun in order as room
+ * comes, those that a batch kernel takes advanced together (one launch per chunk), the others
+ * alone; done(ud, k, status) as each trial ends, its devo__solve_end done, or with DEVO_OK for a
+ * trial not begun because devo__interrupted said so when its turn came. Returns DEVO_OK. */
+typedef void (*devo__trial_done_fn)(void *ud, int k, int status);
+int devo__gpu_batch_run(devo_solver *const *tr, int n, devo__trial_done_fn done, void *ud);
 /* f of n points x (n * dim doubles, row-major) of a built-in problem, evaluated on the GPU by
  * the backend's evaluation kernel (kernels/gpu_problem.cu). DEVO_OK, DEVO_E_NODEVICE,
  * DEVO_E_INVALID, DEVO_E_NOMEM or DEVO_E_CUDA with a message in err. */
@@ -332,6 +340,15 @@ int devo__interrupted(const devo_solver *s);
  * ends the run (st: what the run came to; returned, or the best vector's copy error). */
 int devo__solve_begin(devo_solver *s, double t0);
 int devo__solve_end(devo_solver *s, int st);
+/* And the loop between them, whole (devo__solve_loop: chunks until a stopping rule) or by its
+ * steps for a caller that advances several solvers itself (the GPU batch): the stopping rules in
+ * devo.h's order (DEVO_OK: go on), the progress callback (DEVO_STOPPED_BY_CALLBACK when it asks
+ * to stop), and the next chunk's generations from the seconds per generation measured so far
+ * (0: unknown) and the last chunk's. */
+int devo__solve_loop(devo_solver *s);
+int devo__stop_reason(devo_solver *s);
+int devo__call_progress(devo_solver *s);
+int64_t devo__next_chunk(const devo_solver *s, double sec_per_gen, int64_t prev);
 
 /* The islands backend (engine/islands.c): devo_solve of a solver with islands > 1 runs its
  * islands through it (every island a solver of its own on the CPU backend). */

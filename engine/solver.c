@@ -322,7 +322,7 @@ static int validate(devo_solver *s)
 }
 
 /* The stopping rules, in priority order; DEVO_OK means go on. */
-static int stop_reason(devo_solver *s)
+int devo__stop_reason(devo_solver *s)
 {
   const devo__opts *o = &s->o;
   if (devo__interrupted(s))
@@ -338,7 +338,7 @@ static int stop_reason(devo_solver *s)
   return DEVO_OK;
 }
 
-static int call_progress(devo_solver *s)
+int devo__call_progress(devo_solver *s)
 {
   devo_progress pr;
   if (!s->o.progress)
@@ -351,7 +351,7 @@ static int call_progress(devo_solver *s)
 }
 
 /* Generations for the next chunk, from the measured seconds per generation (0 = unknown). */
-static int64_t next_chunk(const devo_solver *s, double sec_per_gen, int64_t prev)
+int64_t devo__next_chunk(const devo_solver *s, double sec_per_gen, int64_t prev)
 {
   const devo__opts *o = &s->o;
   double span = CHUNK_SECONDS;
@@ -420,19 +420,19 @@ static int best_is_seed(const devo_solver *s)
 }
 
 /* Chunks of generations after the backend's start, until a stopping rule or an error. */
-static int solve_loop(devo_solver *s)
+int devo__solve_loop(devo_solver *s)
 {
   int st;
   int64_t chunk = 1, before;
   /* the first generation too is skipped when it would not end before the deadline */
   double sec_per_gen = s->gen_estimate, t;
   for (;;) {
-    st = stop_reason(s);
+    st = devo__stop_reason(s);
     if (st == DEVO_OK)
-      st = call_progress(s);
+      st = devo__call_progress(s);
     if (st != DEVO_OK)
       return st;
-    chunk = next_chunk(s, sec_per_gen, chunk);
+    chunk = devo__next_chunk(s, sec_per_gen, chunk);
     if (s->deadline > 0.0 && sec_per_gen > 0.0 && s->deadline - devo__now() < sec_per_gen)
       return DEVO_TIME_LIMIT; /* a generation would not end before the deadline */
     before = s->gens;
@@ -539,7 +539,7 @@ int devo_solve(devo_solver *s)
   if (!s->running)
     return st; /* refused before the run: nothing to end */
   if (st == DEVO_OK)
-    st = solve_loop(s);
+    st = devo__solve_loop(s);
   return devo__solve_end(s, st);
 }
 

@@ -18,6 +18,7 @@
  * Every CUDA call is checked; a failure becomes DEVO_E_CUDA with the call, file and line. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../problems/de_shade.h"
@@ -155,6 +156,12 @@ extern "C" int devo__gpu_count(void)
 extern "C" int devo__gpu_set_device(int d)
 {
   return cudaSetDevice(d) == cudaSuccess;
+}
+
+extern "C" int devo__gpu_get_device(void)
+{
+  int d = -1;
+  return cudaGetDevice(&d) == cudaSuccess ? d : -1;
 }
 
 /* ---- stop -------------------------------------------------------------------------------- */
@@ -608,8 +615,8 @@ static void devo__gpu_describe(devo_solver *s, const devo__gpu_state *g)
 
 /* ---- chunks ------------------------------------------------------------------------------ */
 
-/* Best value and index of generation gen's population into ctl, *h_ctl, s->best_f. */
-static int devo__gpu_best(devo_solver *s, devo__gpu_state *g, int64_t gen)
+/* The reduction of generation gen's population into ctl, and ctl's copy into *h_ctl, on st. */
+static int devo__gpu_best_enqueue(devo_solver *s, devo__gpu_state *g, int64_t gen, cudaStream_t st)
 {
   devo__gpu_args a = g->a;
   if (g->sh)
@@ -618,8 +625,17 @@ static int devo__gpu_best(devo_solver *s, devo__gpu_state *g, int64_t gen)
     a.fit = g->va.fit1; /* variant runs keep fitness by generation parity */
   void *args[] = {&a};
   DEVO__CK(
-      cudaLaunchKernel(g->kt.best, dim3(g->best_blocks), dim3(DEVO__FLAT_THREADS), args, 0, g->st));
-  DEVO__CK(cudaMemcpyAsync(g->h_ctl, g->a.ctl, sizeof *g->h_ctl, cudaMemcpyDeviceToHost, g->st));
+      cudaLaunchKernel(g->kt.best, dim3(g->best_blocks), dim3(DEVO__FLAT_THREADS), args, 0, st));
+  DEVO__CK(cudaMemcpyAsync(g->h_ctl, g->a.ctl, sizeof *g->h_ctl, cudaMemcpyDeviceToHost, st));
+  return DEVO_OK;
+}
+
+/* Best value and index of generation gen's population into ctl, *h_ctl, s->best_f. */
+static int devo__gpu_best(devo_solver *s, devo__gpu_state *g, int64_t gen)
+{
+  const int st = devo__gpu_best_enqueue(s, g, gen, g->st);
+  if (st != DEVO_OK)
+    return st;
   DEVO__CK(cudaStreamSynchronize(g->st));
   g->best_idx = g->h_ctl->best_idx;
   s->best_f = g->h_ctl->best;
@@ -1212,6 +1228,231 @@ static int devo__gpu_shade_state_hook(devo_solver *s, devo_shade_state *st, doub
     return devo__set_err(s, DEVO_E_INVALID, "the run has no JADE/SHADE state");
   DEVO__CK(cudaSetDevice(g->dev));
   return devo__gpu_shade_state(s, g->sh, g->st, st, archive, m_cr, m_f, F, CR);
+}
+
+/* ---- batches (engine/batch.c) ----------------------------------------------------------- */
+
+/* A group's trials on one GPU, those that a batch kernel of gpu_fast.cu can take advanced together:
+ * each chunk is one launch of every such trial's blocks behind one grid barrier
+ * (devo__gpu_persist_loop_batch), each trial with its own chunk length from devo_solve's rules
+ * (devo__next_chunk), so that it stops where it would alone and computes what it would alone.
+ * Trials that no batch kernel takes (another kernel, GOBL, SHADE, another configuration than the
+ * batch's first trial) run alone through devo_solve's loop as they come. */
+struct devo__bt_trial {
+  devo_solver *s;
+  int k;         /* index among the caller's trials */
+  int64_t prev;  /* the last chunk's generations (devo__next_chunk's growth) */
+  int64_t m;     /* this chunk's */
+};
+
+struct devo__bt {
+  devo_solver *const *tr;
+  int n, next; /* trials begun: tr[0 .. next - 1] */
+  devo__trial_done_fn done;
+  void *ud;
+  const void *kern; /* the batch kernel, NULL until a first trial joins */
+  devo__gpu_fast_cfg fc;
+  int dev, cap, nact;
+  devo__bt_trial *act; /* cap, the trials in the batch */
+  devo__gpu_bslot *h_slot, *d_slot;
+  unsigned int *d_bar;
+  cudaStream_t st;
+  double sec_per_gen; /* of the last chunk; 0 = unknown */
+};
+
+/* Ends active trial i with status st (devo__solve_end, then the caller's callback). */
+static void devo__bt_finish(devo__bt *b, int i, int st)
+{
+  devo__bt_trial t = b->act[i];
+  b->act[i] = b->act[--b->nact];
+  b->done(b->ud, t.k, devo__solve_end(t.s, st));
+}
+
+/* The batch's set-up from its first trial: kernel, capacity, slots, barrier, stream. */
+static int devo__bt_setup(devo__bt *b, devo_solver *s, devo__gpu_state *g, const void *kern)
+{
+  int cap = 0;
+  DEVO__CK(devo__gpu_batch_capacity(kern, &g->fc, &g->prop, &cap));
+  if (cap < 1)
+    return devo__set_err(s, DEVO_E_CUDA, "the batch kernel cannot run one trial resident");
+  b->cap = cap < b->n ? cap : b->n;
+  b->act = (devo__bt_trial *)calloc((size_t)b->cap, sizeof *b->act);
+  b->h_slot = (devo__gpu_bslot *)calloc((size_t)b->cap, sizeof *b->h_slot);
+  if (!b->act || !b->h_slot)
+    return devo__set_err(s, DEVO_E_NOMEM, "out of memory for a batch of %d trials", b->cap);
+  DEVO__CK(cudaMalloc((void **)&b->d_slot, (size_t)b->cap * sizeof *b->d_slot));
+  DEVO__CK(cudaMalloc((void **)&b->d_bar, sizeof *b->d_bar));
+  DEVO__CK(cudaStreamCreateWithFlags(&b->st, cudaStreamNonBlocking));
+  b->kern = kern;
+  b->fc = g->fc;
+  b->dev = g->dev;
+  return DEVO_OK;
+}
+
+/* Whether trial s (started) joins the batch: 1 joined, 0 not (it runs alone), < 0 an error. */
+static int devo__bt_join(devo__bt *b, devo_solver *s, int k)
+{
+  if (s->bk != &devo__gpu_backend)
+    return 0;
+  devo__gpu_state *g = (devo__gpu_state *)s->bk_state;
+  if (!g || g->sh || !g->fast || !g->persist || g->design == DEVO_GPU_MULTIKERNEL ||
+      (g->var && s->o.var.gobl > 0.0))
+    return 0;
+  const void *kern =
+      devo__gpu_fast_batch_kernel(g->a.v.kind, g->var ? &g->va.var : NULL, &g->fc);
+  if (!kern)
+    return 0;
+  if (!b->kern) {
+    const int st = devo__bt_setup(b, s, g, kern);
+    if (st != DEVO_OK)
+      return st;
+  } else if (kern != b->kern || g->dev != b->dev || g->fc.blocks != b->fc.blocks ||
+             g->fc.threads != b->fc.threads || g->fc.smem != b->fc.smem ||
+             g->fc.lanes != b->fc.lanes || g->fc.vpb != b->fc.vpb || b->nact == b->cap) {
+    return 0;
+  }
+  b->act[b->nact].s = s;
+  b->act[b->nact].k = k;
+  b->act[b->nact].prev = 1;
+  b->nact++;
+  return 1;
+}
+
+/* Begins the next trial: into the batch, or run alone to its end. */
+static void devo__bt_begin(devo__bt *b)
+{
+  const int k = b->next++;
+  devo_solver *s = b->tr[k];
+  if (devo__interrupted(s)) {
+    b->done(b->ud, k, DEVO_OK); /* stopped before it began: not run */
+    return;
+  }
+  int st = devo__solve_begin(s, devo__now());
+  if (!s->running) {
+    b->done(b->ud, k, st); /* refused before the run */
+    return;
+  }
+  if (st == DEVO_OK) {
+    const int j = devo__bt_join(b, s, k);
+    if (j > 0)
+      return;
+    st = j < 0 ? j : devo__solve_loop(s);
+  }
+  b->done(b->ud, k, devo__solve_end(s, st));
+}
+
+/* devo_solve's checks before a chunk for every trial of the batch: those that stop end; the
+ * others get their chunk. Returns the longest chunk (0: none left). */
+static int64_t devo__bt_plan(devo__bt *b)
+{
+  int64_t ngens = 0;
+  for (int i = 0; i < b->nact;) {
+    devo__bt_trial *t = &b->act[i];
+    devo_solver *s = t->s;
+    int st = devo__stop_reason(s);
+    if (st == DEVO_OK)
+      st = devo__call_progress(s);
+    if (st == DEVO_OK) {
+      t->m = devo__next_chunk(s, b->sec_per_gen, t->prev);
+      if (s->deadline > 0.0 && b->sec_per_gen > 0.0 &&
+          s->deadline - devo__now() < b->sec_per_gen)
+        st = DEVO_TIME_LIMIT; /* a generation would not end before the deadline */
+    }
+    if (st != DEVO_OK) {
+      devo__bt_finish(b, i, st);
+      continue;
+    }
+    if (t->m > ngens)
+      ngens = t->m;
+    ++i;
+  }
+  return ngens;
+}
+
+/* One chunk of every trial in the batch (ngens: the longest), then each trial's generations,
+ * evaluations and best as its own run would count them. s: the solver to blame for an error. */
+static int devo__bt_chunk(devo__bt *b, int64_t ngens, devo_solver *s)
+{
+  const double t0 = devo__now();
+  for (int i = 0; i < b->nact; ++i) {
+    const devo__gpu_state *g = (const devo__gpu_state *)b->act[i].s->bk_state;
+    devo__gpu_bslot *sl = &b->h_slot[i];
+    sl->a = g->a;
+    sl->a.lanes = b->fc.lanes;
+    sl->a.vpb = b->fc.vpb;
+    sl->va = g->va;
+    sl->gen0 = (uint32_t)b->act[i].s->gens;
+    sl->gen_end = sl->gen0 + (uint32_t)b->act[i].m;
+  }
+  DEVO__CK(cudaMemcpyAsync(b->d_slot, b->h_slot, (size_t)b->nact * sizeof *b->d_slot,
+                           cudaMemcpyHostToDevice, b->st));
+  DEVO__CK(cudaMemsetAsync(b->d_bar, 0, sizeof *b->d_bar, b->st));
+  devo__gpu_batch bp = {b->d_slot, b->d_bar, 0};
+  DEVO__CK(devo__gpu_batch_launch(b->kern, &b->fc, bp, b->nact, (uint32_t)ngens, b->st));
+  for (int i = 0; i < b->nact; ++i) {
+    const devo__gpu_state *g = (const devo__gpu_state *)b->act[i].s->bk_state;
+    DEVO__CK(cudaMemcpyAsync(g->h_ctl, g->a.ctl, sizeof *g->h_ctl, cudaMemcpyDeviceToHost, b->st));
+  }
+  DEVO__CK(cudaStreamSynchronize(b->st));
+  b->sec_per_gen = (devo__now() - t0) / (double)ngens;
+  /* each trial's generations up to its stop, and the best of that generation's population */
+  for (int i = 0; i < b->nact; ++i) {
+    devo__bt_trial *t = &b->act[i];
+    devo__gpu_state *g = (devo__gpu_state *)t->s->bk_state;
+    t->m = devo__gpu_done(g, b->h_slot[i].gen0, t->m);
+    const int st = devo__gpu_best_enqueue(t->s, g, t->s->gens + t->m, b->st);
+    if (st != DEVO_OK)
+      return st;
+  }
+  DEVO__CK(cudaStreamSynchronize(b->st));
+  for (int i = 0; i < b->nact; ++i) {
+    devo__bt_trial *t = &b->act[i];
+    devo__gpu_state *g = (devo__gpu_state *)t->s->bk_state;
+    g->best_idx = g->h_ctl->best_idx;
+    t->s->best_f = g->h_ctl->best;
+    t->s->gens += t->m;
+    t->s->evals += t->m * (int64_t)g->a.np;
+    t->prev = t->m > 0 ? t->m : 1;
+  }
+  return DEVO_OK;
+}
+
+extern "C" int devo__gpu_batch_run(devo_solver *const *tr, int n, devo__trial_done_fn done,
+                                   void *ud)
+{
+  devo__bt b;
+  memset(&b, 0, sizeof b);
+  b.tr = tr;
+  b.n = n;
+  b.done = done;
+  b.ud = ud;
+  while (b.next < n || b.nact > 0) {
+    while (b.next < n && (!b.kern || b.nact < b.cap))
+      devo__bt_begin(&b);
+    if (b.nact == 0)
+      continue;
+    devo_solver *blame = b.act[0].s;
+    const int64_t ngens = devo__bt_plan(&b);
+    int st = DEVO_OK;
+    if (ngens > 0) {
+      cudaSetDevice(b.dev);
+      st = devo__bt_chunk(&b, ngens, blame);
+    }
+    if (st != DEVO_OK) { /* the device failed: every trial of the batch shares the error */
+      for (int i = 0; i < b.nact; ++i)
+        if (b.act[i].s != blame)
+          devo__set_err(b.act[i].s, st, "%s", devo_solver_errmsg(blame));
+      while (b.nact > 0)
+        devo__bt_finish(&b, b.nact - 1, st);
+    }
+  }
+  if (b.st)
+    cudaStreamDestroy(b.st);
+  cudaFree(b.d_slot);
+  cudaFree(b.d_bar);
+  free(b.act);
+  free(b.h_slot);
+  return DEVO_OK;
 }
 
 extern "C" const devo_backend devo__gpu_backend = {"gpu",

@@ -130,6 +130,20 @@ struct devo__gpu_vargs {
   double *gbox;                /* GOBL: per-coordinate min (dim) then max (dim) */
 };
 
+/* One trial of a batch launch (devo__gpu_batch: the slots in device memory): its arguments, its
+ * first generation's predecessor and its last generation in this launch. */
+struct devo__gpu_bslot {
+  devo__gpu_args a;
+  devo__gpu_vargs va;
+  uint32_t gen0, gen_end;
+};
+/* A batch launch's parameters: trial t owns blocks t * bpt .. t * bpt + bpt - 1. */
+struct devo__gpu_batch {
+  const devo__gpu_bslot *slot;
+  unsigned int *bar; /* the launch's one grid barrier counter, zeroed before it */
+  int bpt;
+};
+
 /* The variant kernels of one run (kernels/gpu_vfused.cu), host-side handles. */
 struct devo__gpu_vktab {
   const void *gen;         /* (args, vargs, k): one generation, base + k (graph mode) */
@@ -227,6 +241,18 @@ void devo__gpu_fast_launch_cfg(const devo__gpu_fast_cfg *cfg, cudaStream_t st,
                                cudaLaunchConfig_t *lc, cudaLaunchAttribute *at, int coop);
 cudaError_t devo__gpu_fast_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args a, uint32_t gen0,
                                   uint32_t ngens, cudaStream_t st);
+/* Batches (kernels/gpu_fast.cu, devo__gpu_persist_loop_batch): the batch kernel that advances
+ * several trials planned alike (cfg from devo__gpu_fast_plan for kind and var) in one launch, or
+ * NULL where there is none (version 1's kernels; version 2's for rand1bin without GOBL only);
+ * how many such trials the device keeps resident at once; the launch of ntrials trials (slots in
+ * b.slot, each with lanes and vpb set; b.bar zeroed; cooperative, so that a grid that cannot be
+ * co-resident fails instead of hanging). */
+const void *devo__gpu_fast_batch_kernel(int kind, const devo__variant *var,
+                                        const devo__gpu_fast_cfg *cfg);
+cudaError_t devo__gpu_batch_capacity(const void *kern, const devo__gpu_fast_cfg *cfg,
+                                     const cudaDeviceProp *p, int *trials);
+cudaError_t devo__gpu_batch_launch(const void *kern, const devo__gpu_fast_cfg *cfg,
+                                   devo__gpu_batch b, int ntrials, uint32_t ngens, cudaStream_t st);
 /* kernels/gpu_cec.cu: CEC F01..F10 at D <= 128 with the matrices resident in the shared memory of
  * one block or of a two-block cluster (sm_90); want: DEVO__GPU_CEC_PAIR, DEVO__GPU_CEC_VL1; *ok = 0
  * where it does not apply. Launched by devo__gpu_fast_launch (cluster = 1 or 2). */
@@ -653,6 +679,34 @@ __device__ __forceinline__ void devo__gpu_persist_loop(const devo__gpu_args &a, 
       break;
   }
 }
+
+/* The same loop for a batch launch (gpu_fast.cu's batch kernels): the grid holds the blocks of
+ * several trials, each with its own a (its buffers, seed, counters) and its own generations
+ * gen0 + 1 .. gen_end (gen_end <= gen0 + ngens), and one barrier counter bar serves them all. A
+ * trial that reached its target or its gen_end cannot leave: the others still count its blocks'
+ * arrivals, so its blocks go on arriving, idle (no step, no draws), to the launch's end. */
+template <class Step, class Draw>
+__device__ __forceinline__ void devo__gpu_persist_loop_batch(const devo__gpu_args &a, uint32_t gen0,
+                                                             uint32_t ngens, uint32_t gen_end,
+                                                             unsigned int *bar, Step &step,
+                                                             Draw &draw)
+{
+  bool idle = false;
+  for (uint32_t k = 1; k <= ngens; ++k) {
+    const uint32_t gen = gen0 + k;
+    if (!idle)
+      step(gen);
+    if (k == ngens)
+      break;
+    devo__grid_arrive(bar);
+    idle = idle || gen == gen_end;
+    if (!idle)
+      draw(gen + 1u);
+    devo__grid_wait(bar, k * gridDim.x, false);
+    idle = idle || devo__gpu_stopped(a, gen);
+  }
+}
+
 
 /* GOBL's jump decisions (devo__gobl_jump) of a persistent kernel, 32 generations at a time: lane
  * l of every warp decides generation base + l and a ballot gives every thread the window's mask,

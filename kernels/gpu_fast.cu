@@ -181,14 +181,16 @@ __device__ __forceinline__ double devo__fast_eval(const devo__gpu_args &a, const
   return devo__gpu_fitness(f);
 }
 
-/* Generations gen0 + 1 .. gen0 + ngens; block b's group g owns vector b * vpb + g throughout. */
-template <int KIND, int C>
-__global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
-    devo__k_fast(devo__gpu_args a, uint32_t gen0, uint32_t ngens)
+/* Generations gen0 + 1 .. gen0 + ngens; block blk's group g owns vector blk * vpb + g
+ * throughout. BATCH: blk is the block's index within its trial's blocks, and the loop is the
+ * batch's (gen_end, bar: devo__gpu_persist_loop_batch). */
+template <int KIND, int C, bool BATCH>
+__device__ __forceinline__ void devo__fast_run(const devo__gpu_args &a, int blk, uint32_t gen0,
+                                               uint32_t ngens, uint32_t gen_end, unsigned int *bar)
 {
   const int lanes = a.lanes, d = a.dim;
   const int grp = (int)threadIdx.x / lanes, lane = (int)threadIdx.x % lanes;
-  const int i = (int)blockIdx.x * a.vpb + grp;
+  const int i = blk * a.vpb + grp;
   const bool active = i < a.np;
   const size_t row = (size_t)(active ? i : 0) * (size_t)d;
   double *red = devo__sm;
@@ -216,7 +218,30 @@ __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
                            gen);
   };
   draw(gen0 + 1u);
-  devo__gpu_persist_loop(a, gen0, ngens, step, draw);
+  if constexpr (BATCH)
+    devo__gpu_persist_loop_batch(a, gen0, ngens, gen_end, bar, step, draw);
+  else
+    devo__gpu_persist_loop(a, gen0, ngens, step, draw);
+}
+
+template <int KIND, int C>
+__global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
+    devo__k_fast(devo__gpu_args a, uint32_t gen0, uint32_t ngens)
+{
+  devo__fast_run<KIND, C, false>(a, (int)blockIdx.x, gen0, ngens, 0u, NULL);
+}
+
+/* The batch kernel of version 1 (devo__gpu_batch_launch): trial t = blockIdx.x / bpt runs with
+ * its slot's arguments, generations slot gen0 + 1 .. gen_end, all trials behind one barrier. */
+template <int KIND, int C>
+__global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
+    devo__k_fastb(devo__gpu_batch b, uint32_t ngens)
+{
+  const int t = (int)blockIdx.x / b.bpt;
+  const devo__gpu_bslot *sl = b.slot + t;
+  const devo__gpu_args a = sl->a;
+  devo__fast_run<KIND, C, true>(a, (int)blockIdx.x - t * b.bpt, sl->gen0, ngens, sl->gen_end,
+                                b.bar);
 }
 
 /* ---- version 2: every DE variant (issue 18) ---------------------------------------------- */
@@ -225,15 +250,16 @@ __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
  * va.var; block b's group g owns vector b * vpb + g throughout. A launch after the generation
  * that reached the target (an earlier launch of the host's chunk, before a GOBL jump) does
  * nothing. */
-template <int KIND, int S, int X, int C, bool G>
-__global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
-    devo__k_fastv(devo__gpu_args a, devo__gpu_vargs va, uint32_t gen0, uint32_t ngens)
+template <int KIND, int S, int X, int C, bool G, bool BATCH>
+__device__ __forceinline__ void devo__fastv_run(const devo__gpu_args &a, const devo__gpu_vargs &va,
+                                                int blk, uint32_t gen0, uint32_t ngens,
+                                                uint32_t gen_end, unsigned int *bar)
 {
-  if (devo__gpu_stopped(a, gen0))
-    return;
+  if (!BATCH && devo__gpu_stopped(a, gen0))
+    return; /* (a batch's trials have not stopped: the host takes them out) */
   const int lanes = a.lanes, d = a.dim;
   const int grp = (int)threadIdx.x / lanes, lane = (int)threadIdx.x % lanes;
-  const int i = (int)blockIdx.x * a.vpb + grp;
+  const int i = blk * a.vpb + grp;
   const bool active = i < a.np;
   const size_t row = (size_t)(active ? i : 0) * (size_t)d;
   double *red = devo__sm;
@@ -411,7 +437,33 @@ __global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
     }
     devo__var_state_load(a, va, gen, i, jde, fi, Fi, CRi);
   };
-  devo__gpu_vpersist_loop<G>(a, va.var.gobl, gen0, ngens, jde, step, draw, jump, reload);
+  if constexpr (BATCH) {
+    static_assert(!G, "a batch runs no GOBL jumps (their barriers differ by trial)");
+    draw(gen0 + 1u);
+    devo__gpu_persist_loop_batch(a, gen0, ngens, gen_end, bar, step, draw);
+  } else {
+    devo__gpu_vpersist_loop<G>(a, va.var.gobl, gen0, ngens, jde, step, draw, jump, reload);
+  }
+}
+
+template <int KIND, int S, int X, int C, bool G>
+__global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
+    devo__k_fastv(devo__gpu_args a, devo__gpu_vargs va, uint32_t gen0, uint32_t ngens)
+{
+  devo__fastv_run<KIND, S, X, C, G, false>(a, va, (int)blockIdx.x, gen0, ngens, 0u, NULL);
+}
+
+/* The batch kernel of version 2, for rand1bin (with or without jDE; no GOBL): as devo__k_fastb. */
+template <int KIND>
+__global__ void __launch_bounds__(DEVO__FAST_MAX_THREADS)
+    devo__k_fastvb(devo__gpu_batch b, uint32_t ngens)
+{
+  const int t = (int)blockIdx.x / b.bpt;
+  const devo__gpu_bslot *sl = b.slot + t;
+  const devo__gpu_args a = sl->a;
+  const devo__gpu_vargs va = sl->va;
+  devo__fastv_run<KIND, DEVO__STRAT_RAND1, DEVO__XOVER_BIN, 1, false, true>(
+      a, va, (int)blockIdx.x - t * b.bpt, sl->gen0, ngens, sl->gen_end, b.bar);
 }
 
 /* ---- host side --------------------------------------------------------------------------- */
@@ -567,4 +619,53 @@ cudaError_t devo__gpu_fastv_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args
   a.vpb = cfg->vpb;
   devo__gpu_fast_launch_cfg(cfg, st, &lc, at, 1);
   return cudaLaunchKernelExC(&lc, cfg->kern, args);
+}
+
+/* ---- batches (engine/batch.c through kernels/gpu_backend.cu) ------------------------------ */
+
+const void *devo__gpu_fast_batch_kernel(int kind, const devo__variant *var,
+                                        const devo__gpu_fast_cfg *cfg)
+{
+  switch (kind) {
+#define DEVO__FASTB_CASE(K)                                                                        \
+  case K:                                                                                          \
+    if (!var)                                                                                      \
+      return cfg->kern == devo__fast_kernel(K, cfg->c)                                             \
+                 ? (cfg->c == 1 ? (const void *)devo__k_fastb<K, 1>                                \
+                                : (cfg->c == 2 ? (const void *)devo__k_fastb<K, 2>                 \
+                                               : (const void *)devo__k_fastb<K, 4>))               \
+                 : NULL;                                                                           \
+    return var->strategy == DEVO__STRAT_RAND1 && var->crossover == DEVO__XOVER_BIN &&              \
+                   var->gobl == 0.0 && cfg->c == 1 &&                                              \
+                   cfg->kern == (const void *)devo__k_fastv<K, DEVO__STRAT_RAND1,                  \
+                                                             DEVO__XOVER_BIN, 1, false>            \
+               ? (const void *)devo__k_fastvb<K>                                                   \
+               : NULL;
+    DEVO__GPU_FOR_KINDS(DEVO__FASTB_CASE)
+#undef DEVO__FASTB_CASE
+  default:
+    return NULL;
+  }
+}
+
+cudaError_t devo__gpu_batch_capacity(const void *kern, const devo__gpu_fast_cfg *cfg,
+                                     const cudaDeviceProp *p, int *trials)
+{
+  int occ = 0;
+  cudaError_t e =
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, cfg->threads, cfg->smem);
+  *trials = e == cudaSuccess ? occ * p->multiProcessorCount / cfg->blocks : 0;
+  return e;
+}
+
+cudaError_t devo__gpu_batch_launch(const void *kern, const devo__gpu_fast_cfg *cfg,
+                                   devo__gpu_batch b, int ntrials, uint32_t ngens, cudaStream_t st)
+{
+  cudaLaunchConfig_t lc;
+  cudaLaunchAttribute at[2];
+  void *args[] = {&b, &ngens};
+  b.bpt = cfg->blocks;
+  devo__gpu_fast_launch_cfg(cfg, st, &lc, at, 1);
+  lc.gridDim = dim3((unsigned)(cfg->blocks * ntrials));
+  return cudaLaunchKernelExC(&lc, kern, args);
 }

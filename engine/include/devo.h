@@ -619,11 +619,16 @@ int devo_gpu_select(int device);
  * and best, bit for bit, whatever the thread count and the other trials. A trial's time limit
  * counts from the start of its own solve; its own thread count still applies inside it (B trials
  * of t threads each use up to threads x t cores); a user objective that several trials share is
- * called from several threads at once, so it must be thread-safe (as for threads > 1). On the
- * GPU backend a trial runs through the solo GPU path (up to `threads` of them at once on the
- * device); a kernel that advances the trials of one shape together may come behind the same
- * calls. Trials are sorted into groups of one shape (backend and GPU design, problem kind and
- * dimension, NP, variant family, islands): trials of different shapes never share such a kernel.
+ * called from several threads at once, so it must be thread-safe (as for threads > 1). Trials
+ * are sorted into groups of one shape (backend and GPU design, problem kind and dimension, NP,
+ * variant family, islands). On the GPU backend's fused design a group is one work item, run on
+ * the device of the thread that calls devo_batch_solve: its trials are begun in order as the
+ * device has room for them and advanced together, one persistent launch with one grid barrier
+ * for all of them per chunk, where a batch kernel takes them (today the classic functions with
+ * the small-D kernel, DE/rand/1/bin with or without jDE, no GOBL; each trial still computes
+ * exactly what it computes alone, and stops where it would alone); trials that none takes run
+ * alone through the solo GPU path as their turn comes (their time limit counts from their own
+ * start). Trials of different groups never share a launch.
  * Afterwards each solver holds its own result (devo_solver_best, devo_solver_stats,
  * devo_solver_population, ...).
  * Thread-safety: a batch is used by one thread at a time, except devo_batch_interrupt (any
