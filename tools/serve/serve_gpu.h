@@ -16,9 +16,9 @@
 
 /* GPUs that --gpus may list. */
 #define SERVE_GPU_MAX 64
-/* GPU searches at once on one GPU. One: two searches sharing a GPU each get about half of it
- * (the GPU search keeps hundreds of chains resident, one block each, filling the device), so
- * both would answer worse than one on the GPU and one on a CPU core; not measured with more. */
+/* GPU searches at once on one GPU. One: two searches sharing a GPU would each get only part of
+ * it (the GPU search keeps hundreds of chains resident, one block each, to fill the device);
+ * more than one has not been measured (docs/serve.md, "The GPUs"). */
 #define SERVE_GPU_SLOTS 1
 
 /* What --gpus asked for. */
