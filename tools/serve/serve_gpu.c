@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "serve_gpu.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,19 +32,16 @@ struct serve_gpus {
 /* ---- --gpus -----------------------------------------------------------------------------------
  */
 
-/* One element of the list (len bytes at s): a device index 0 .. 9999, or -1. */
-static int index_of(const char *s, size_t len)
+/* One element of the list (len bytes at p, up to a ',' or the end): a device index 0 .. 9999
+ * in decimal digits alone (no sign, no blank), or -1. */
+static int index_of(const char *p, size_t len)
 {
-  int v = 0;
-  size_t i;
-  if (len == 0 || len > 4)
+  char *end;
+  long d;
+  if (len == 0 || len > 4 || !isdigit((unsigned char)p[0]))
     return -1;
-  for (i = 0; i < len; ++i) {
-    if (s[i] < '0' || s[i] > '9')
-      return -1;
-    v = 10 * v + (s[i] - '0');
-  }
-  return v;
+  d = strtol(p, &end, 10);
+  return end == p + len ? (int)d : -1;
 }
 
 int serve_gpu_parse(const char *v, serve_gpu_list *l, char *err, size_t errlen)
