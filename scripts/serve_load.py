@@ -22,6 +22,11 @@ With --large 4096x256,8192x1024 one more client sends large bodies (matrices of 
 turn, values integers of up to 4 digits, limit --large-limit) for as long as the others run: each
 answer must come by its limit + 5 ms, a schedule (checked like the others) or a refusal (413,
 503) alike, never late; their latencies, statuses and phases are reported apart.
+--search asks for a search (gpu-ls and ig imply --objective makespan); --gpus LIST is passed to
+the server it starts (devo serve --gpus): the answers are counted by the GPU they ran on and by
+why a request that wanted a GPU searched on the CPU (gpu_fallback: busy, absent), and the worst
+lateness (answer time less the limit, client and server side) is reported with the throughput,
+so that --gpus 0 and --gpus all can be compared on a machine with several GPUs.
 
   python3 scripts/serve_load.py --devo build/devo --clients 8 --requests 2000 \\
       --matrix etc_data/512x16/u_c_hihi.csv --time-limit 0.05 [--workers N] [--server-args ...]
@@ -29,6 +34,8 @@ answer must come by its limit + 5 ms, a schedule (checked like the others) or a 
   python3 scripts/serve_load.py --devo build/devo --client-cpus 0-3 --server-cpus 4-15 ...
   python3 scripts/serve_load.py --devo build/devo --clients 8 --requests 10000 --time-limit 0.1 \
       --matrix etc_data/512x16/u_c_hihi.csv --large 4096x256,8192x1024 --large-limit 2
+  python3 scripts/serve_load.py --devo build/devo --clients 16 --requests 4000 --time-limit 0.1 \
+      --matrix etc_data/512x16/u_c_hihi.csv --search gpu-ls --gpus all   (then --gpus 0)
 """
 import argparse
 import http.client
@@ -98,6 +105,8 @@ def start_server(args):
     cmd = [args.devo, "serve", "--listen", "127.0.0.1:0", "--queue", str(args.queue)]
     if args.workers:
         cmd += ["--workers", str(args.workers)]
+    if args.gpus:
+        cmd += ["--gpus", args.gpus]
     cmd += args.server_args
     pin = None
     if args.server_cpus:
@@ -146,7 +155,7 @@ def client(args, body, etc, host, port, counter, results):
     its figures in results (one dict, at the end)."""
     n, m = len(etc), len(etc[0])
     out = {"lat": [], "lat_sent": [], "srv": [], "phases": [], "backend": [], "admission": [], "makespan": [], "problems": [], "admissions": {}, "backends": {},
-           "bad_sent": 0, "bad_ok": 0}
+           "gpus": {}, "fallbacks": {}, "bad_sent": 0, "bad_ok": 0}
     c = http.client.HTTPConnection(host, port, timeout=60)
     while True:
         with counter.get_lock():
@@ -210,6 +219,10 @@ def client(args, body, etc, host, port, counter, results):
         else:
             out["admissions"][a["admission"]] = out["admissions"].get(a["admission"], 0) + 1
             out["backends"][a["backend"]] = out["backends"].get(a["backend"], 0) + 1
+            where = "cpu" if a.get("gpu") is None else "gpu %d" % a["gpu"]
+            out["gpus"][where] = out["gpus"].get(where, 0) + 1
+            if a.get("gpu_fallback"):
+                out["fallbacks"][a["gpu_fallback"]] = out["fallbacks"].get(a["gpu_fallback"], 0) + 1
             out["backend"][-1] = a["backend"]
             out["admission"][-1] = a["admission"]
             out["makespan"][-1] = a["makespan"]
@@ -333,6 +346,10 @@ def main():
     ap.add_argument("--time-limit", type=float, default=0.05)
     ap.add_argument("--backend", default=None)
     ap.add_argument("--objective", default=None, help="weighted (the default of devo) or makespan")
+    ap.add_argument("--search", choices=("auto", "pipeline", "ig", "gpu-ls"), default=None,
+                    help="the requests' search (ig and gpu-ls: objective makespan)")
+    ap.add_argument("--gpus", default=None, metavar="LIST",
+                    help="devo serve --gpus of the server it starts (all, or 0,1,...)")
     ap.add_argument("--bad-every", type=int, default=0)
     ap.add_argument("--client-cpus", type=cpu_list, default=None, metavar="LIST",
                     help="run the clients on these CPUs only (e.g. 0-3); default: any")
@@ -351,6 +368,10 @@ def main():
     req = {"etc": etc, "time_limit": args.time_limit}
     if args.backend:
         req["backend"] = args.backend
+    if args.search:
+        req["search"] = args.search
+        if args.search in ("ig", "gpu-ls") and not args.objective:
+            args.objective = "makespan"  # the only objective of these searches
     if args.objective:
         req["objective"] = args.objective
     body = json.dumps(req).encode()
@@ -407,6 +428,7 @@ def main():
 
     lat_sent = []
     lat, srv, phases, bk, adm, mk, problems, admissions, backends = [], [], [], [], [], [], [], {}, {}
+    on_gpu, fallbacks = {}, {}
     bad_sent = bad_ok = 0
     for o in outs:
         lat += o["lat"]
@@ -423,6 +445,10 @@ def main():
             admissions[k] = admissions.get(k, 0) + v
         for k, v in o["backends"].items():
             backends[k] = backends.get(k, 0) + v
+        for k, v in o["gpus"].items():
+            on_gpu[k] = on_gpu.get(k, 0) + v
+        for k, v in o["fallbacks"].items():
+            fallbacks[k] = fallbacks.get(k, 0) + v
     if proc:
         proc.terminate()
         rc = proc.wait(60)
@@ -444,10 +470,16 @@ def main():
         if a and t > limit + 0.005:
             over_by_adm[a] = over_by_adm.get(a, 0) + 1
     overruns, over_by_part = overrun_report(lat, srv, phases, bk, adm, limit)
+    # the worst lateness: answer time less the limit (client: from the body sent; server: from
+    # the complete body to the answer queued), negative when every answer came before its limit
+    late_client = max(lat_sent) - limit if lat_sent else float("nan")
+    late_server = max((t for t in srv if t == t), default=float("nan")) - limit
     out = {
         "requests": args.requests, "clients": args.clients, "mode": args.mode, "tasks": n,
         "machines": m, "time_limit": limit, "answered": len(lat), "problems": len(problems),
-        "admissions": admissions, "backends": backends,
+        "admissions": admissions, "backends": backends, "search": args.search,
+        "gpus": args.gpus, "answers_by_gpu": on_gpu, "gpu_fallbacks": fallbacks,
+        "worst_lateness_client_ms": 1e3 * late_client, "worst_lateness_server_ms": 1e3 * late_server,
         "p50_ms": cl["p50_ms"], "p99_ms": cl["p99_ms"], "max_ms": cl["max_ms"],
         "overruns_limit_plus_5ms": cl["over"], "client": cl, "client_from_body_sent": cs, "server_queued": sv,
         "client_minus_server": gap, "server_by_backend": by_backend,
@@ -465,6 +497,10 @@ def main():
     print("%d good requests answered of %d (%d clients as %s, %d x %d, limit %.3f s), %d problems" %
           (len(lat), args.requests - bad_sent, args.clients, args.mode, n, m, limit, len(problems)))
     print("admissions %s, backends %s" % (admissions, backends))
+    if args.search or args.gpus or fallbacks or len(on_gpu) > 1:
+        print("search %s, server --gpus %s: answers by GPU %s, GPU fallbacks %s" % (
+            args.search or "(default)", args.gpus or "(default)",
+            dict(sorted(on_gpu.items())), fallbacks))
     row = "%-28s p50 %6.1f ms, p99 %6.1f ms, max %6.1f ms; over limit + 5 ms: %d"
     print(row % ("latency, client:", cl["p50_ms"], cl["p99_ms"], cl["max_ms"], cl["over"]))
     print(row % ("latency, client (body sent):", cs["p50_ms"], cs["p99_ms"], cs["max_ms"], cs["over"]))
@@ -490,6 +526,8 @@ def main():
             fmt_cpus(args.client_cpus), fmt_cpus(args.server_cpus)))
     print("mean makespan of the searched answers %.6g" % mean_mk)
     print("throughput %.1f requests/s over %.1f s" % (out["throughput_rps"], wall))
+    print("worst lateness (answer time - limit): client %.2f ms, server %.2f ms" % (
+        1e3 * late_client, 1e3 * late_server))
     if bad_sent:
         print("malformed requests %d, with the right status %d" % (bad_sent, bad_ok))
     print("server RSS %d KiB before, %d KiB after" % (rss0, rss1))

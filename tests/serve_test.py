@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """serve_test.py: integration and fault tests of `devo serve` (ctest serve.api, serve.admission,
 serve.faults, serve.shutdown, serve.strict, serve.slow_clients, serve.parse_deadline,
-serve.mixed_deadline). Each starts the real server on a free port of 127.0.0.1, talks to it with
+serve.mixed_deadline, serve.gpus). Each starts the real server on a free port of 127.0.0.1, talks to it with
 http.client (or a raw socket where a client must misbehave), and checks the answers: schedules
 against `devo schedule` run with the same seed and a fixed step count (identical assignments),
 makespans recomputed here from the matrix, every refusal's status and where it points, and the
@@ -811,11 +811,88 @@ def case_mixed_deadline(devo, src):
                        "needed: the promise was not tested" % clean)
 
 
+def serve_exit(devo, *args):
+    """devo serve with args that it must refuse: its exit code and stderr lines."""
+    p = subprocess.run([devo, "serve", "--listen", "127.0.0.1:0", *args], capture_output=True,
+                       text=True, timeout=30)
+    return p.returncode, p.stderr.splitlines()
+
+
+def case_gpus(devo, src):
+    """--gpus: a bad list exits 2 with one line naming the option and the bad element; --gpus all
+    starts wherever it runs, and on a machine without a GPU it says so and answers gpu-ls requests
+    on the CPU (search ig, backend cpu, gpu_fallback absent), counted in /metrics. The placement
+    on several GPUs is measured by scripts/serve_load.py --search gpu-ls on a GPU machine."""
+    for value, element in (("", "empty list"), ("0,,1", "empty element"), ("x", "'x'"),
+                           ("0,gpu1", "'gpu1'"), ("-1", "'-1'"), ("1.5", "'1.5'"),
+                           ("0,1,0", "device 0 is listed twice"), ("all,0", "'all'"),
+                           ("1,all", "'all'"), ("4096", "device 4096"), ("99999", "'99999'")):
+        rc, lines = serve_exit(devo, "--gpus", value)
+        check(rc == 2, "--gpus %r: exit %s, expected 2" % (value, rc))
+        check(len(lines) == 1 and lines[0].startswith("devo serve: --gpus") and element in lines[0],
+              "--gpus %r: one line naming --gpus and %s: %s" % (value, element, lines))
+    rc, lines = serve_exit(devo, "--gpus", "all", "--backend", "cpu")
+    check(rc == 2 and len(lines) == 1 and "--backend cpu" in lines[0],
+          "--gpus with --backend cpu: exit %s, %s" % (rc, lines))
+    etc = read_csv(os.path.join(src, "etc_data", "512x16", "u_c_hihi.csv"))
+    s = Server(devo, "--workers", "2", "--gpus", "all")
+    try:
+        st, h = s.json("GET", "/v1/health")
+        absent = any("--gpus all: no GPU is visible" in l for l in s.lines)
+        check(st == 200 and isinstance(h.get("gpus"), list), "health gpus: %s" % h)
+        check(absent == (h.get("gpus") == []), "no GPU said (%s) iff none listed: %s" % (absent, h))
+        if absent:
+            check(h["gpu"] is None, "health gpu without GPUs: %r" % h["gpu"])
+            # with no GPU, an explicit index is bad usage
+            rc, lines = serve_exit(devo, "--gpus", "0")
+            check(rc == 2 and len(lines) == 1 and "device 0" in lines[0] and "no GPU" in lines[0],
+                  "--gpus 0 without a GPU: exit %s, %s" % (rc, lines))
+        n_gpu_ls = 3
+        for k in range(n_gpu_ls):
+            st, a = s.json("POST", "/v1/schedule", {"etc": etc, "objective": "makespan",
+                                                    "time_limit": 0.1, "search": "gpu-ls",
+                                                    "seed": k + 1})
+            check(st == 200 and len(a.get("assignment", [])) == 512, "gpu-ls status %d" % st)
+            check(math.isclose(makespan(etc, a["assignment"]), a["makespan"], rel_tol=1e-12),
+                  "gpu-ls answer valid")
+            if absent:
+                check((a["search"], a["backend"], a["gpu"], a["gpu_fallback"]) ==
+                      ("ig", "cpu", None, "absent"),
+                      "gpu-ls without a GPU: search %s backend %s gpu %s gpu_fallback %s" %
+                      (a["search"], a["backend"], a["gpu"], a["gpu_fallback"]))
+            elif a["backend"] == "gpu":  # on a GPU (one request at a time: never busy here)
+                check(a["gpu"] in [g["device"] for g in h["gpus"]] and a["gpu_fallback"] is None,
+                      "gpu-ls on a GPU: gpu %s gpu_fallback %s" % (a["gpu"], a["gpu_fallback"]))
+        # a request that does not want a GPU: no fallback said (IG of the makespan on the CPU)
+        st, a = s.json("POST", "/v1/schedule", {"etc": etc, "objective": "makespan",
+                                                "time_limit": 0.05, "search": "ig"})
+        check(st == 200 and a["gpu"] is None and a["gpu_fallback"] is None,
+              "ig: gpu %s gpu_fallback %s" % (a.get("gpu"), a.get("gpu_fallback")))
+        st, data, _ = s.request("GET", "/metrics")
+        text = data.decode()
+        m = dict(re.findall(r'^(devo_\S+) (\S+)$', text, re.M))
+        for name in ("devo_gpu_requests_total", "devo_gpu_searches_running",
+                     "devo_gpu_fallbacks_total"):
+            check("# TYPE %s " % name in text, "metrics: %s declared" % name)
+        busy = m.get('devo_gpu_fallbacks_total{reason="busy"}')
+        gone = m.get('devo_gpu_fallbacks_total{reason="absent"}')
+        check(busy == "0", "busy fallbacks (one request at a time): %s" % busy)
+        per_gpu = sum(int(v) for k, v in m.items() if k.startswith("devo_gpu_requests_total{"))
+        if absent:
+            check(gone == str(n_gpu_ls), "absent fallbacks %s, expected %d" % (gone, n_gpu_ls))
+            check(per_gpu == 0, "requests on GPUs without one: %d" % per_gpu)
+        else:
+            check(per_gpu + int(gone) == n_gpu_ls, "requests per GPU %d" % per_gpu)
+    finally:
+        check(s.stop() == 0, "exit code")
+
+
 def main():
     case, devo, src = sys.argv[1], sys.argv[2], sys.argv[3]
     {"api": case_api, "admission": case_admission, "faults": case_faults,
      "shutdown": case_shutdown, "strict": case_strict, "slow_clients": case_slow_clients,
-     "parse_deadline": case_parse_deadline, "mixed_deadline": case_mixed_deadline}[case](devo, src)
+     "parse_deadline": case_parse_deadline, "mixed_deadline": case_mixed_deadline,
+     "gpus": case_gpus}[case](devo, src)
     if FAILURES:
         print("%d check(s) failed" % len(FAILURES))
         return 1

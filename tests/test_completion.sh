@@ -112,6 +112,8 @@ if grep -qx serve <<<"$commands"; then
   got=$(complete_line "$devo serve --")
   grep -qx -- --format <<<"$got" && fail "devo serve --<TAB> offers --format"
   grep -qx -- --listen <<<"$got" || fail "devo serve --<TAB> lacks --listen"
+  grep -qx -- --gpus <<<"$got" || fail "devo serve --<TAB> lacks --gpus"
+  expect "$devo serve --gpus " all
 fi
 offers "$devo solve --" --problem --algorithm --quiet --version --help
 offers "$devo schedule --" --objective --quiet --format --out

@@ -29,7 +29,8 @@ _devo_options() {
   rank) echo "--format= --alpha= --tiebreak= --models --pairs" ;;
   serve)
     echo "--listen= --workers= --queue= --max-connections= --max-per-address= --max-body=
-      --max-memory= --read-timeout= --parse-rate= --time-limit= --max-time-limit= --backend=" ;;
+      --max-memory= --read-timeout= --parse-rate= --time-limit= --max-time-limit= --backend=
+      --gpus=" ;;
   etc-gen)
     echo "--tasks= --machines= --class= --method= --consistency= --task-het= --mach-het= --mean=
       --v-task= --v-mach= --seed= --out=" ;;
@@ -60,6 +61,7 @@ _devo_values() {
   *:--heuristic) echo "olb met mct min-min max-min sufferage" ;;
   *:--local-search) echo "on off" ;;
   *:--search) echo "auto pipeline ig gpu-ls" ;;
+  serve:--gpus) echo "all" ;; # or device indices: 0,1
   schedule:--format) echo "text csv json" ;;
   rank:--format) echo "md csv" ;;
   *:--protocol) echo "janssen2024" ;;

@@ -6,7 +6,8 @@
  * cannot start in time is answered at once by the MCT heuristic (O(nm)) and says so. The
  * deadline of a request counts from the moment its body is complete in memory. The answer is
  * the JSON of `devo schedule --format json` (tools/sched_json.c). Nothing of the search is here:
- * the GPU is made ready once (devo_gpu_warmup) and handed to one search at a time. */
+ * the GPUs of --gpus are made ready once (devo_gpu_warmup on each) and each handed to one search
+ * at a time (tools/serve/serve_gpu.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #if defined(__GLIBC__)
@@ -33,6 +34,7 @@
 #include "tools/json_out.h"
 #include "tools/sched_json.h"
 #include "serve_conn.h"
+#include "serve_gpu.h"
 #include "serve_req.h"
 
 /* The deadline budget of a request is the library's (devo_schedule_budget, engine/budget.c): the
@@ -118,6 +120,11 @@ static const char *const serve_help =
     "  --backend B          backend of requests that give none: cpu, gpu or auto (default auto);\n"
     "                       gpu and auto search on the GPU when it is free (one search at a\n"
     "                       time), else on the CPU; with cpu the GPU is not started\n"
+    "  --gpus LIST          the GPUs to search on: all, or device indices such as 0,1 (default:\n"
+    "                       GPU 0 when one is usable); each made ready at start and given to\n"
+    "                       one search at a time, the least busy first; when all are busy a\n"
+    "                       request searches on the CPU (\"gpu_fallback\": \"busy\"); all on a\n"
+    "                       machine without GPUs answers on the CPU, an index there is refused\n"
     "  --help               this text\n"
     "Each request is logged as one line on stderr: method, path, body bytes, status, latency\n"
     "(from the complete request to the answer), admission and stop reason. SIGTERM or SIGINT:\n"
@@ -159,6 +166,7 @@ typedef struct serve_opts {
   size_t max_body, max_memory;
   double read_timeout, time_limit, max_time_limit;
   double parse_rate; /* MB/s of a JSON body assumed until one was measured */
+  serve_gpu_list gpus;
 } serve_opts;
 
 /* A request waiting for a search slot (on its connection thread's stack). */
@@ -187,10 +195,8 @@ typedef struct server {
    * ready (search end + fixed reserve), 0 when not late; under mu */
   double late[2][LATE_WINDOW];
   unsigned late_next[2];
-  /* the GPU: ready once at start, one search at a time */
-  int gpu_ok;
-  char gpu_name[256];
-  atomic_int gpu_busy;
+  /* the GPUs: ready once at start, one search at a time on each (serve_gpu.h) */
+  serve_gpus *gpus;
   /* the reading rates (bytes/s) of the last PARSE_WINDOW large bodies, JSON [0] and CSV [1]
    * (0: none yet), and the memory kept for the requests in flight; under mu */
   double parse_rate[2][PARSE_WINDOW];
@@ -301,15 +307,35 @@ static void opts_default(serve_opts *o)
   o->backend = DEVO_BACKEND_AUTO;
 }
 
+/* --gpus against --backend and the GPUs this process sees. */
+static int check_gpus(const serve_opts *o)
+{
+  char err[256];
+  if (o->gpus.given && o->backend == DEVO_BACKEND_CPU)
+    return cli_usage_error("serve", "--gpus with --backend cpu: the GPUs are not started then");
+  if (serve_gpu_check(&o->gpus, o->gpus.given && !o->gpus.all ? devo_gpu_count() : 0, err,
+                      sizeof err))
+    return cli_usage_error("serve", "%s", err);
+  return 0;
+}
+
 static int parse(int argc, char **argv, serve_opts *o)
 {
-  static const char *const names[] = {"--listen=",          "--workers=",
-                                      "--queue=",           "--max-connections=",
-                                      "--max-body=",        "--read-timeout=",
-                                      "--time-limit=",      "--max-time-limit=",
-                                      "--backend=",         "--help",
-                                      "--max-per-address=", "--max-memory=",
-                                      "--parse-rate=",      NULL};
+  static const char *const names[] = {"--listen=",
+                                      "--workers=",
+                                      "--queue=",
+                                      "--max-connections=",
+                                      "--max-body=",
+                                      "--read-timeout=",
+                                      "--time-limit=",
+                                      "--max-time-limit=",
+                                      "--backend=",
+                                      "--help",
+                                      "--max-per-address=",
+                                      "--max-memory=",
+                                      "--parse-rate=",
+                                      "--gpus=",
+                                      NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
   const char *v;
   int pos = 1, k, r = 0;
@@ -362,6 +388,12 @@ static int parse(int argc, char **argv, serve_opts *o)
       if (!(o->parse_rate >= 1.0 && o->parse_rate <= 1e6))
         r = cli_usage_error("serve", "--parse-rate must be MB/s in [1, 1e6], got %s", v);
       break;
+    case 13: {
+      char err[256];
+      if (serve_gpu_parse(v, &o->gpus, err, sizeof err))
+        r = cli_usage_error("serve", "%s", err);
+      break;
+    }
     default:
       break;
     }
@@ -376,7 +408,7 @@ static int parse(int argc, char **argv, serve_opts *o)
                            "--max-memory %zu is less than %d times --max-body %zu: the largest "
                            "body could never be read",
                            o->max_memory, MEMORY_PER_BODY_BYTE, o->max_body);
-  return 0;
+  return check_gpus(o);
 }
 
 /* ---- admission: search slots and the queue ------------------------------------------------ */
@@ -634,7 +666,7 @@ static enum MHD_Result health(server *s, struct MHD_Connection *c, req *q)
     json_obj(&j);
     json_kv_bool(&j, "ready", !atomic_load(&s->stopping));
     json_kv_str(&j, "version", devo_version());
-    json_kv_str(&j, "gpu", s->gpu_ok ? s->gpu_name : NULL);
+    serve_gpus_health(s->gpus, &j);
     json_kv_int(&j, "workers", s->o.workers);
     json_kv_int(&j, "running", s->running);
     json_kv_int(&j, "queue_length", s->queued);
@@ -692,6 +724,7 @@ static enum MHD_Result metrics(server *s, struct MHD_Connection *c, req *q)
           "# TYPE devo_searches_running gauge\ndevo_searches_running %d\n",
           s->running);
   pthread_mutex_unlock(&s->mu);
+  serve_gpus_metrics(s->gpus, f);
   fclose(f);
   return respond(s, c, q, 200, OUT_INFO, buf, len, "text/plain; version=0.0.4");
 }
@@ -702,6 +735,8 @@ static enum MHD_Result metrics(server *s, struct MHD_Connection *c, req *q)
 typedef struct extra_info {
   const char *admission;
   double queue_wait;
+  int gpu;              /* the CUDA index of the GPU the search ran on, -1: the CPU */
+  const char *fallback; /* why a request that wanted a GPU searched on the CPU, or NULL */
 } extra_info;
 
 static void extra_members(json_out *j, const void *ud)
@@ -709,6 +744,37 @@ static void extra_members(json_out *j, const void *ud)
   const extra_info *x = (const extra_info *)ud;
   json_kv_str(j, "admission", x->admission);
   json_kv_num(j, "queue_wait", x->queue_wait);
+  json_key(j, "gpu");
+  if (x->gpu >= 0)
+    json_int(j, x->gpu);
+  else
+    json_null(j);
+  json_kv_str(j, "gpu_fallback", x->fallback);
+}
+
+/* The GPU of request r's search when it wants one: backend gpu or auto, and a search that runs
+ * on the GPU (the DE pipeline or gpu-ls, as devo_schedule_search_for picks it on a ready GPU).
+ * Returns its place in s->gpus (the device chosen for this thread), or -1 for the CPU, with
+ * *fallback saying why when it wanted a GPU: "busy" (every GPU of --gpus running a search: it
+ * does not wait, see serve_gpu.h), "absent" (no usable GPU; said only to a request that asked for
+ * one, backend gpu or search gpu-ls, not to backend auto). */
+static int pick_gpu(server *s, const serve_req *r, const devo_schedule_opts *so,
+                    const char **fallback)
+{
+  const int asked = r->backend == DEVO_BACKEND_GPU || r->search == DEVO_SEARCH_GPU_LS;
+  int ran, k;
+  *fallback = NULL;
+  if (r->backend == DEVO_BACKEND_CPU)
+    return -1;
+  ran = devo_schedule_search_for(so, devo_etc_ntasks(r->e), devo_etc_nmach(r->e), 1);
+  if (ran != DEVO_SEARCH_PIPELINE && ran != DEVO_SEARCH_GPU_LS)
+    return -1;
+  k = serve_gpus_take(s->gpus, asked);
+  if (k == SERVE_GPU_BUSY)
+    *fallback = "busy";
+  else if (k == SERVE_GPU_ABSENT && asked)
+    *fallback = "absent";
+  return k >= 0 ? k : -1;
 }
 
 /* The learned part of the reserve of a search on backend b (0 CPU, 1 GPU). */
@@ -754,7 +820,7 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
                   char **buf, size_t *len, devo_schedule_result *res)
 {
   const int n = devo_etc_ntasks(r->e);
-  int *assign = (int *)malloc((size_t)n * sizeof(int)), st, gpu = 0;
+  int *assign = (int *)malloc((size_t)n * sizeof(int)), st, gpu = 0, place = -1;
   double t_run;
   double *start = (double *)malloc((size_t)n * sizeof(double));
   double *finish = (double *)malloc((size_t)n * sizeof(double));
@@ -764,6 +830,7 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
   extra_info x;
   FILE *f;
   memset(res, 0, sizeof *res);
+  x.fallback = NULL;
   if (!assign || !start || !finish) {
     st = DEVO_E_NOMEM;
     goto done;
@@ -777,16 +844,13 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
   so.steps = r->steps;
   so.chains = r->chains;
   so.heuristic = quick ? DEVO_HEUR_MCT : -1;
-  /* the GPU slot only for a search that uses it: the DE pipeline or the GPU search (the IG
-   * search of the makespan runs on the CPU); without a GPU, gpu-ls runs IG on the CPU, and the
-   * answer's search and backend say so */
+  /* a GPU slot only for a search that uses it: the DE pipeline or the GPU search (the IG
+   * search of the makespan runs on the CPU); without a free GPU, gpu-ls runs IG on the CPU, and
+   * the answer's search, backend and gpu_fallback say so */
   so.time_limit = r->time_limit; /* for the rule of search auto; the budget's below */
-  if (!quick && r->backend != DEVO_BACKEND_CPU && s->gpu_ok) {
-    const int ran = devo_schedule_search_for(&so, n, devo_etc_nmach(r->e), 1);
-    int free_gpu = 0;
-    if (ran == DEVO_SEARCH_PIPELINE || ran == DEVO_SEARCH_GPU_LS)
-      gpu = atomic_compare_exchange_strong(&s->gpu_busy, &free_gpu, 1);
-  }
+  if (!quick)
+    place = pick_gpu(s, r, &so, &x.fallback);
+  gpu = place >= 0;
   so.backend = gpu ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU;
   t_run = now_s();
   st = request_budget(r, q, so.backend, t_run, &b, res->message, sizeof res->message);
@@ -799,7 +863,7 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
     st = devo_schedule_run(r->e, &so, assign, res);
   }
   if (gpu)
-    atomic_store(&s->gpu_busy, 0);
+    serve_gpus_give(s->gpus, place);
   q->t_searched = now_s();
   if (st == DEVO_OK)
     st = devo_etc_timeline(r->e, assign, r->order, start, finish);
@@ -818,6 +882,7 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
   sa.deadline_met = sa.elapsed <= r->time_limit + b.slack;
   x.admission = quick ? "quick" : "search";
   x.queue_wait = waited;
+  x.gpu = res->backend == DEVO_BACKEND_GPU ? serve_gpus_device(s->gpus, place) : -1;
   sa.extra = extra_members;
   sa.extra_ud = &x;
   f = open_memstream(buf, len);
@@ -1455,18 +1520,6 @@ static int listen_tcp(const char *spec)
 
 /* ---- the service ---------------------------------------------------------------------------- */
 
-static void start_gpu(server *s)
-{
-  if (s->o.backend == DEVO_BACKEND_CPU)
-    return;
-  if (devo_gpu_warmup() == DEVO_OK && devo_gpu_available(s->gpu_name, sizeof s->gpu_name)) {
-    s->gpu_ok = 1;
-    fprintf(stderr, "devo serve: GPU ready: %s\n", s->gpu_name);
-  } else {
-    fprintf(stderr, "devo serve: no usable GPU: searching on the CPU\n");
-  }
-}
-
 static int server_init(server *s, const serve_opts *o)
 {
   pthread_condattr_t ca;
@@ -1484,7 +1537,6 @@ static int server_init(server *s, const serve_opts *o)
   pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* the clock of the deadlines */
   pthread_cond_init(&s->cv, &ca);
   pthread_condattr_destroy(&ca);
-  atomic_store(&s->gpu_busy, 0);
   return 0;
 }
 
@@ -1540,7 +1592,12 @@ int cmd_serve(int argc, char **argv)
   fd = unix_path ? listen_unix(o.listen) : listen_tcp(o.listen);
   if (fd < 0) /* -2: a bad --listen, -1: it could not be bound */
     return fd == -2 ? CLI_USAGE : CLI_RUNTIME;
-  start_gpu(&s);
+  /* the GPUs of --gpus made ready before any request (with --backend cpu: none) */
+  s.gpus = serve_gpus_start(&o.gpus, o.backend != DEVO_BACKEND_CPU);
+  if (!s.gpus) {
+    close(fd);
+    return cli_runtime_error("serve", "out of memory");
+  }
   /* every thread (libmicrohttpd's too) inherits the mask: the signals come to sigwait below */
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
@@ -1567,10 +1624,12 @@ int cmd_serve(int argc, char **argv)
     serve_guard_stop(s.guard);
     return cli_runtime_error("serve", "cannot start the HTTP server (libmicrohttpd)");
   }
-  fprintf(stderr, "devo serve: ready (workers %d, queue %d, backend %s)\n", o.workers, o.queue,
-          o.backend == DEVO_BACKEND_CPU ? "cpu"
-          : s.gpu_ok                    ? "gpu when free"
-                                        : "cpu");
+  fprintf(stderr, "devo serve: ready (workers %d, queue %d, backend %s, GPUs %d)\n", o.workers,
+          o.queue,
+          o.backend == DEVO_BACKEND_CPU   ? "cpu"
+          : serve_gpus_usable(s.gpus) > 0 ? "gpu when free"
+                                          : "cpu",
+          serve_gpus_usable(s.gpus));
   while (sig != SIGINT && sig != SIGTERM)
     if (sigwait(&set, &sig) != 0)
       sig = 0;
@@ -1583,5 +1642,6 @@ int cmd_serve(int argc, char **argv)
   fprintf(stderr, "devo serve: stopped\n");
   free(s.slot_deadline);
   free(s.free_at);
+  serve_gpus_free(s.gpus);
   return CLI_OK;
 }
