@@ -1274,6 +1274,7 @@ static int start_ranks(exp_args *a)
 #ifdef DEVO_HAVE_MPI
   return exp_mpi_begin(&a->rank, &a->size, &a->local);
 #else
+  (void)a;
   return cli_usage_error(CMD,
                          "started by mpirun as one of %d ranks but built without MPI: run it "
                          "without mpirun, or build devo with MPI (libopenmpi-dev)",
