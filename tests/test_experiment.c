@@ -4,7 +4,7 @@
  * uninterrupted run's rows (wall-time columns aside, in any order), a changed spec refused on
  * resume, the trace's last point per trial equal to the trial's row, --dry-run, results read back
  * as CSV (CRLF, quoting), the shards of a grid (--shard K/N, a Slurm job array) together equal to
- * the whole run. */
+ * the whole run; under mpirun (MPI) the rows of one process, resumed after a worker killed. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -163,10 +163,9 @@ static int cmp_line(const void *a, const void *b)
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The rows of a results file without the header lines and the wall-time columns (time = 12th,
- * target_time = 14th), sorted: what two runs with the same seeds must agree on (rows come as
- * trials end, so with --jobs above 1 their order may differ). */
-static char *rows_without_times(const char *path)
+/* The rows of a CSV file without its header lines and without columns c1 and c2 (0-based; -1:
+ * none), sorted. */
+static char *rows_without(const char *path, int c1, int c2)
 {
   char *text = tc_slurp(path, NULL), *out, *line, *save = NULL, **lines;
   size_t n = 0, nl = 0, k;
@@ -183,7 +182,7 @@ static char *rows_without_times(const char *path)
     for (; *p; ++p) {
       if (*p == ',')
         ++col;
-      else if (col == 11 || col == 13)
+      else if (col == c1 || col == c2)
         continue;
       *q++ = *p;
     }
@@ -197,6 +196,14 @@ static char *rows_without_times(const char *path)
   free(lines);
   free(text);
   return out;
+}
+
+/* The rows of a results file without the wall-time columns (time = 12th, target_time = 14th),
+ * sorted: what two runs with the same seeds must agree on (rows come as trials end, so with
+ * --jobs above 1 their order may differ). */
+static char *rows_without_times(const char *path)
+{
+  return rows_without(path, 11, 13);
 }
 
 static int count_char(const char *s, char c)
@@ -771,6 +778,217 @@ TEST_CASE(shards_cover_grid)
   tc_expect_refused(cmd, 2, "devo experiment: SLURM_ARRAY_TASK_COUNT ", "'x'");
 }
 
+/* ---- MPI: mpirun -np N devo experiment ------------------------------------------------------ */
+
+/* Skips the case unless mpirun is here and the devo under test links an MPI library. */
+static void need_mpi(void)
+{
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "command -v mpirun && ldd %s | grep -q libmpi", tc_devo_bin());
+  if (tc_run(cmd, NULL, NULL) != 0)
+    TC_SKIP("no mpirun, or the devo under test was built without MPI");
+}
+
+/* "mpirun ... -np N DEVO experiment ARGS" into cmd: as root too, more ranks than cores. */
+static void mpirun_cmd(char *cmd, size_t len, int np, const char *args)
+{
+  snprintf(cmd, len,
+           "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -q --oversubscribe "
+           "-np %d %s experiment %s",
+           np, tc_devo_bin(), args);
+}
+
+/* The data rows of a results file, each checked whole (a line end, 15 fields). */
+static int whole_rows(const char *path)
+{
+  char *text = tc_slurp(path, NULL), *p, *nl;
+  int n = 0;
+  CHECK(text != NULL);
+  for (p = text; p && *p; p = nl + 1) {
+    nl = strchr(p, '\n');
+    CHECKF(nl != NULL, "%s: an unfinished last row: '%s'", path, p);
+    if (!nl)
+      break;
+    *nl = 0;
+    if (p[0] == '#' || strncmp(p, "algorithm,", 10) == 0)
+      continue;
+    CHECKF(count_char(p, ',') == 14, "%s: not a whole row: '%s'", path, p);
+    n++;
+  }
+  free(text);
+  return n;
+}
+
+/* With 3 ranks and with 2, the results and the trace hold the rows of one process (wall times
+ * aside, in any order); rank 0 alone prints the dry run; a worker's failure (no GPU for the
+ * gpu-naive backend) ends the job with one process's exit code and its one line. */
+SLOW_CASE(mpi_rows_equal_single)
+{
+  char cmd[2048], args[1024], spec[256], *one, *many, *tone, *tmany, *out = NULL;
+  const char *res = tc_path_in("mpi1.csv"), *tr = tc_path_in("mpi1-trace.csv");
+  const char *mres = tc_path_in("mpi-n.csv"), *mtr = tc_path_in("mpi-n-trace.csv");
+  int np;
+  need_mpi();
+  snprintf(spec, sizeof spec, "%s", tc_path_in("mpi1.spec"));
+  make_spec(spec, res, tr, 3);
+  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+  one = rows_without_times(res);
+  tone = rows_without(tr, 7, -1);
+  CHECK(one && count_char(one, '\n') == 24 && tone && count_char(tone, '\n') > 24);
+  for (np = 3; np >= 2; --np) {
+    make_spec(spec, mres, mtr, 3);
+    remove(mres);
+    remove(mtr);
+    mpirun_cmd(cmd, sizeof cmd, np, spec);
+    CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+    many = rows_without_times(mres);
+    tmany = rows_without(mtr, 7, -1);
+    CHECKF(one && many && strcmp(one, many) == 0, "-np %d:\n%s\none process:\n%s", np, many, one);
+    CHECKF(tone && tmany && strcmp(tone, tmany) == 0, "-np %d: the traces differ", np);
+    free(many);
+    free(tmany);
+  }
+  /* the dry run: printed once, by rank 0 */
+  snprintf(args, sizeof args, "%s --dry-run", spec);
+  mpirun_cmd(cmd, sizeof cmd, 3, args);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strstr(out, "trials       24 (24 already in ") &&
+             !strstr(strstr(out, "trials       24") + 1, "trials       24"),
+         "%s", out ? out : "");
+  free(out);
+  free(one);
+  free(tone);
+  /* a worker's failure: one process's exit code (1) and its one line */
+  if (devo_gpu_available(NULL, 0))
+    TC_SKIP("a GPU is usable here: a worker's failure is not tested");
+  snprintf(args, sizeof args,
+           "output = %s\nproblems = sphere\ndims = 5\nnp = 20\ntrials = 2\nbudget = 1000\n"
+           "backend = cpu gpu-naive\n[algorithm de]\n",
+           mres);
+  write_file(spec, args);
+  remove(mres);
+  mpirun_cmd(cmd, sizeof cmd, 3, spec);
+  tc_expect_refused(cmd, 1, "devo experiment: backend gpu-naive: no CUDA device", "");
+}
+
+/* Under mpirun, a results file that holds some rows resumes: only the missing trials run. A
+ * worker killed (kill -9) mid-run ends the job; the file holds whole rows, each trial once, and
+ * the same command completes it. Each time the rows equal one process's. */
+SLOW_CASE(mpi_resume_and_kill9)
+{
+  char cmd[2048], text[512], want[128], *ref, *got, *err = NULL, *out = NULL;
+  const char *spec = tc_path_in("mk.spec"), *res = tc_path_in("mk.csv");
+  int rows, k;
+  FILE *f;
+  need_mpi();
+  snprintf(text, sizeof text,
+           "output = %s\nproblems = rastrigin F03\ndims = 10\nnp = 50\ntrials = 10\n"
+           "budget = 300000\n[algorithm de]\nf = 0.5\n",
+           res);
+  write_file(spec, text);
+  snprintf(cmd, sizeof cmd, "%s experiment %s", tc_devo_bin(), spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+  ref = rows_without_times(res);
+  CHECK(ref && count_char(ref, '\n') == 20);
+  /* the header and the first 7 rows kept: 13 trials run */
+  got = tc_slurp(res, NULL);
+  f = fopen(res, "w");
+  CHECK(got && f);
+  for (k = 0, rows = 0; got && f && got[k] && rows < 2 + 7; ++k) { /* 2 header lines */
+    fputc(got[k], f);
+    rows += got[k] == '\n';
+  }
+  if (f)
+    fclose(f);
+  free(got);
+  CHECK_EQ_INT(whole_rows(res), 7);
+  mpirun_cmd(cmd, sizeof cmd, 3, spec);
+  CHECK_EQ_INT(tc_run(cmd, NULL, &err), 0);
+  CHECKF(err && strstr(err, "7 of 20 trials already done, resuming") &&
+             strstr(err, "20 trials done (13 now)"),
+         "%s", err ? err : "");
+  free(err);
+  got = rows_without_times(res);
+  CHECKF(ref && got && strcmp(ref, got) == 0, "resumed:\n%s\none process:\n%s", got, ref);
+  free(got);
+  /* kill -9 of rank 1 (a child of mpirun whose environment says so) after 4 rows */
+  remove(res);
+  snprintf(cmd, sizeof cmd,
+           "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -q --oversubscribe "
+           "-np 3 %s experiment %s 2>/dev/null & m=$!; n=0; i=0; while [ $n -lt 6 ] && "
+           "[ $i -lt 5000 ]; do sleep 0.005; i=$((i+1)); n=$(cat %s 2>/dev/null | wc -l); done; "
+           "for p in $(pgrep -P $m); do grep -qz '^OMPI_COMM_WORLD_RANK=1$' /proc/$p/environ && "
+           "kill -9 $p && echo killed; done; wait $m; echo $?",
+           tc_devo_bin(), spec, res);
+  CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+  CHECKF(out && strncmp(out, "killed\n", 7) == 0 && atoi(out + 7) != 0,
+         "no worker killed, or the job went on: %s", out ? out : "");
+  free(out);
+  rows = whole_rows(res);
+  CHECKF(rows >= 4 && rows < 20, "%d rows after the kill", rows);
+  each_trial_once(res, rows);
+  mpirun_cmd(cmd, sizeof cmd, 3, spec);
+  err = NULL;
+  CHECK_EQ_INT(tc_run(cmd, NULL, &err), 0);
+  snprintf(want, sizeof want, "%d of 20 trials already done, resuming", rows);
+  CHECKF(err && strstr(err, want), "no '%s' in %s", want, err ? err : "");
+  free(err);
+  got = rows_without_times(res);
+  CHECKF(ref && got && strcmp(ref, got) == 0, "after the kill:\n%s\none process:\n%s", got, ref);
+  free(got);
+  free(ref);
+}
+
+/* A spec of 2 quick trials into res. */
+static void two_trials(const char *spec, const char *res)
+{
+  char text[512];
+  snprintf(text, sizeof text,
+           "output = %s\nproblems = sphere\ndims = 5\nnp = 20\ntrials = 2\nbudget = 1000\n"
+           "[algorithm de]\n",
+           res);
+  write_file(spec, text);
+}
+
+/* A launcher's size of 1, or not a number, is no launcher: every build runs as one process. Bad
+ * --gpu values: exit 2, one line. */
+TEST_CASE(launcher_size_and_gpu_option)
+{
+  char cmd[2048];
+  const char *spec = tc_path_in("ln.spec"), *res = tc_path_in("ln.csv");
+  const char *const bad[] = {"-1", "x", "1.5", "1024", ""};
+  const char *const one[] = {"OMPI_COMM_WORLD_SIZE=1",
+                             "OMPI_COMM_WORLD_SIZE=x PMI_SIZE=", "PMIX_SIZE=0"};
+  int k;
+  two_trials(spec, res);
+  for (k = 0; k < 3; ++k) {
+    remove(res);
+    snprintf(cmd, sizeof cmd, "env %s %s experiment %s 2>/dev/null", one[k], tc_devo_bin(), spec);
+    CHECKF(tc_run(cmd, NULL, NULL) == 0 && whole_rows(res) == 2, "%s", one[k]);
+  }
+  for (k = 0; k < (int)(sizeof bad / sizeof bad[0]); ++k) {
+    snprintf(cmd, sizeof cmd, "%s experiment %s --dry-run --gpu='%s'", tc_devo_bin(), spec, bad[k]);
+    tc_expect_refused(cmd, 2, "devo experiment: --gpu ", bad[k]);
+  }
+}
+
+/* A devo without MPI started as one of several ranks refuses (exit 2, one line, no file), so that
+ * N copies never write one file. Only a devo without MPI can show it: with MPI, skipped. */
+TEST_CASE(launcher_refused_without_mpi)
+{
+  char cmd[2048];
+  const char *spec = tc_path_in("lr.spec"), *res = tc_path_in("lr.csv");
+  snprintf(cmd, sizeof cmd, "ldd %s | grep -q libmpi", tc_devo_bin());
+  if (tc_run(cmd, NULL, NULL) == 0)
+    TC_SKIP("the devo under test has MPI: its refusal without MPI is not tested");
+  two_trials(spec, res);
+  snprintf(cmd, sizeof cmd, "env OMPI_COMM_WORLD_SIZE=3 %s experiment %s", tc_devo_bin(), spec);
+  tc_expect_refused(
+      cmd, 2, "devo experiment: started by mpirun as one of 3 ranks but built without MPI", "");
+  CHECK(access(res, F_OK) != 0);
+}
+
 /* Every option of `devo solve --help` has a spec key (the line below is accepted by the spec
  * reader: --dry-run exits 0) or a reason not to be one. A new option of devo solve fails this
  * test until it gets a key here (and in cli_spec.c) or a reason. */
@@ -914,6 +1132,10 @@ int main(int argc, char **argv)
                                   TC(progress_bar_and_lines),
                                   TC(dry_run_and_protocol),
                                   TC(naive_backend),
-                                  TC(resume_reads_csv)};
+                                  TC(resume_reads_csv),
+                                  TC(mpi_rows_equal_single),
+                                  TC(mpi_resume_and_kill9),
+                                  TC(launcher_size_and_gpu_option),
+                                  TC(launcher_refused_without_mpi)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }

@@ -18,11 +18,19 @@
 #include <time.h>
 #include <unistd.h>
 
+static FILE *report_to; /* NULL: stderr */
+
+void cli_report_to(FILE *f)
+{
+  report_to = f;
+}
+
 static int vreport(int code, const char *cmd, const char *fmt, va_list ap)
 {
-  fprintf(stderr, "devo%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  FILE *f = report_to ? report_to : stderr;
+  fprintf(f, "devo%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+  vfprintf(f, fmt, ap);
+  fputc('\n', f);
   return code;
 }
 

@@ -41,6 +41,9 @@ int cli_runtime_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Where the one-line errors above go from now on: f, or stderr again with NULL. An MPI worker of
+ * devo experiment collects its own for rank 0, which prints the job's one line. */
+void cli_report_to(FILE *f);
 /* Exit code for a library status: errors of input (invalid, parse, I/O on an input file) are 2,
  * others 1. */
 int cli_exit_for_status(int status);

@@ -5,7 +5,8 @@
  * hash in the header), a progress bar on a terminal, SIGINT/SIGTERM keeping every finished row.
  * The trials of one problem and backend run as batches of the library (devo_batch): the cpu
  * backend's on --jobs threads at once, the others one at a time. --shard K/N (or a Slurm job
- * array's task) runs one of N round-robin parts of the grid into a file of its own. */
+ * array's task) runs one of N round-robin parts of the grid into a file of its own. Started by
+ * mpirun as N ranks, rank 0 hands the trials out to the others (tools/mpi_experiment.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -22,6 +23,8 @@
 #include "csv_rows.h"
 #include "experiment.h"
 #include "json_out.h"
+#include "mpi_env.h"
+#include "mpi_experiment.h"
 #include "tool_util.h"
 
 static const char *const experiment_help =
@@ -46,6 +49,11 @@ static const char *const experiment_help =
     "                         with .K-of-N before its extension (results.3-of-8.csv); default:\n"
     "                         a Slurm job array's task (SLURM_ARRAY_TASK_ID, _MIN, _STEP and\n"
     "                         _COUNT); devo rank takes all N files together\n"
+    "  --gpu K                the CUDA device K (0 .. 1023) of the gpu backends (default: 0;\n"
+    "                         with MPI, a rank's node-local rank modulo the devices)\n"
+    "MPI: mpirun -np N devo experiment SPEC runs the trials on N-1 ranks, one at a time each\n"
+    "(--jobs is ignored), handed out by rank 0, which writes the one results file; the rows\n"
+    "equal one process's; after a crash the same command resumes (docs/experiment.md, MPI).\n"
     "SIGINT or SIGTERM stops after the running trials' rows are dropped: the finished rows stay,\n"
     "and the same command resumes (exit 1). A second signal ends the process at once.\n"
     "One writer: the results and trace files are locked for the whole run; a second run on\n"
@@ -437,6 +445,7 @@ typedef struct run_state {
   int64_t total, done_before, done_now;
   double t_start, last_draw;
   pthread_mutex_t mu;
+  FILE *lines; /* an MPI worker's: each trial's line, without the count, for rank 0 */
 } run_state;
 
 /* One trial of a batch: its place in the grid, its solver and its trace. */
@@ -609,6 +618,16 @@ typedef struct batch_run {
   int rc; /* 0, or the exit code of the first failure (3: interrupted by a signal) */
 } batch_run;
 
+/* One more trial done, and its line when stderr is no terminal (the bar shows it at the next
+ * report of a running trial): "devo experiment: DONE/ALL what" (the caller holds r->mu). */
+static void count_done(run_state *r, const char *what)
+{
+  r->done_now++;
+  if (!r->tty)
+    fprintf(stderr, "devo experiment: %lld/%lld %s\n", (long long)(r->done_before + r->done_now),
+            (long long)r->total, what);
+}
+
 /* The end of one trial (the batch calls this one at a time): its trace and row, then the
  * line or the bar. Non-zero stops the batch. */
 static int on_trial_done(void *ud, int idx, devo_solver *v, int status)
@@ -620,6 +639,7 @@ static int on_trial_done(void *ud, int idx, devo_solver *v, int status)
   const trial *t = &tr->t;
   devo_stats st;
   double best;
+  char line[1024];
   if (br->rc)
     return 1; /* the batch stops after a failure: the trials it cut short write no row */
   if (status < 0) {
@@ -644,16 +664,16 @@ static int on_trial_done(void *ud, int idx, devo_solver *v, int status)
     br->rc = cli_runtime_error(CMD, "%s: write error: %s", s->output, strerror(errno));
     return 1;
   }
+  snprintf(line, sizeof line,
+           "%s %s D=%d NP=%d seed %llu %s: error %.3e, %lld evaluations, %.3f s, %s",
+           s->algos[t->a].name, s->problems[t->pr], s->dims[t->d], s->nps[t->n],
+           (unsigned long long)s->seeds[t->sd], exp_backend_name(s->backends[t->b]), best,
+           (long long)st.evaluations, st.elapsed, devo_status_name(st.status));
   pthread_mutex_lock(&r->mu);
-  r->done_now++; /* the bar shows it at the next report of a running trial */
-  if (!r->tty)
-    fprintf(stderr,
-            "devo experiment: %lld/%lld %s %s D=%d NP=%d seed %llu %s: error %.3e, %lld "
-            "evaluations, %.3f s, %s\n",
-            (long long)(r->done_before + r->done_now), (long long)r->total, s->algos[t->a].name,
-            s->problems[t->pr], s->dims[t->d], s->nps[t->n], (unsigned long long)s->seeds[t->sd],
-            exp_backend_name(s->backends[t->b]), best, (long long)st.evaluations, st.elapsed,
-            devo_status_name(st.status));
+  if (r->lines)
+    fputs(line, r->lines);
+  else
+    count_done(r, line);
   pthread_mutex_unlock(&r->mu);
   return 0;
 }
@@ -822,13 +842,24 @@ static int run_backend(run_state *r, const char *done, devo_problem *p, trial t,
   return rc;
 }
 
+/* Problem t->pr at dimension t->d into *p: 0, or the exit code after the message. */
+static int make_problem(const exp_spec *s, const trial *t, devo_problem **p)
+{
+  char err[512];
+  int rc, line;
+  if ((rc = exp_problem_make(s, t->pr, s->dims[t->d], p, &line, err, sizeof err)) == 0)
+    return 0;
+  return rc == DEVO_E_NOMEM ? cli_runtime_error(CMD, "%s", err)
+         : line             ? cli_usage_error(CMD, "%s:%d: %s", s->path, line, err)
+                            : cli_usage_error(CMD, "%s", err);
+}
+
 /* Every trial not yet done, problem by problem (each problem's data is made once). */
 static int run_grid(run_state *r, const char *done, FILE *out, FILE *tf)
 {
   const exp_spec *s = r->s;
-  char err[512];
   trial t;
-  int rc = 0, line;
+  int rc = 0;
   for (t.pr = 0; !rc && t.pr < s->nproblems; ++t.pr)
     for (t.d = 0; !rc && t.d < s->ndims; ++t.d) {
       devo_problem *p = NULL;
@@ -840,10 +871,8 @@ static int run_grid(run_state *r, const char *done, FILE *out, FILE *tf)
               pending += !done[trial_index(s, &t)];
       if (!pending)
         continue;
-      if ((rc = exp_problem_make(s, t.pr, s->dims[t.d], &p, &line, err, sizeof err)) != 0)
-        return rc == DEVO_E_NOMEM ? cli_runtime_error(CMD, "%s", err)
-               : line             ? cli_usage_error(CMD, "%s:%d: %s", s->path, line, err)
-                                  : cli_usage_error(CMD, "%s", err);
+      if ((rc = make_problem(s, &t, &p)) != 0)
+        return rc;
       for (t.b = 0; !rc && t.b < s->nbackends; ++t.b)
         rc = run_backend(r, done, p, t, out, tf);
       devo_problem_destroy(p);
@@ -856,6 +885,9 @@ typedef struct exp_args {
   const char *spec, *out, *protocol;
   int trials, dry, jobs, shard, nshards;
   const char *shard_from; /* "--shard" or the Slurm variable of its count */
+  int gpu;                /* --gpu K; -1: not given */
+  int rank, size, local;  /* of MPI (size 1: one process) and among the ranks of this node */
+  int led;                /* rank 0 handed out the trials (or told the workers to stop) */
 } exp_args;
 
 /* One variable of a Slurm job array's task (lo .. INT32_MAX) into *out; def when unset. */
@@ -893,14 +925,16 @@ static int slurm_shard(exp_args *a)
 
 static int parse_args(int argc, char **argv, exp_args *a)
 {
-  static const char *const names[] = {"--out=",    "--protocol=", "--dry-run", "--help",
-                                      "--trials=", "--jobs=",     "--shard=",  NULL};
+  static const char *const names[] = {"--out=",  "--protocol=", "--dry-run", "--help", "--trials=",
+                                      "--jobs=", "--shard=",    "--gpu=",    NULL};
   const char **spec = &a->spec, **out = &a->out, **protocol = &a->protocol;
   int *trials = &a->trials, *dry = &a->dry, *jobs = &a->jobs;
   const char *v;
   int pos = 1, k;
   *spec = *out = *protocol = NULL;
   *dry = *trials = 0;
+  a->gpu = -1;
+  a->size = 1;
   while ((k = cli_next(CMD, argc, argv, &pos, names, &v)) != -1) {
     switch (k) {
     case -2:
@@ -941,6 +975,13 @@ static int parse_args(int argc, char **argv, exp_args *a)
                                EXP_SHARDS_MAX);
       a->shard_from = "--shard";
       break;
+    case 7: {
+      int64_t n;
+      if (cli_count(CMD, "--gpu", v, 0, 1023, &n) != 0)
+        return CLI_USAGE;
+      a->gpu = (int)n;
+      break;
+    }
     default:
       fputs(experiment_help, stdout);
       exit(CLI_OK);
@@ -962,12 +1003,22 @@ static void catch_signals(void)
   sigaction(SIGTERM, &sa, NULL);
 }
 
-static int gpu_check(const exp_spec *s)
+/* With a gpu backend in the grid: this process's device (--gpu K; under MPI the node-local rank
+ * modulo the devices; else the default, 0) chosen and usable. 0, or the exit code. */
+static int gpu_check(const exp_spec *s, const exp_args *a)
 {
   char msg[256];
   int k;
   for (k = 0; k < s->nbackends; ++k)
     if (!is_cpu(s->backends[k])) {
+      const int n = devo_gpu_count();
+      if (n > 0 && a->gpu >= n)
+        return cli_usage_error(CMD, "--gpu %d: not a CUDA device of this machine (%d: 0 .. %d)",
+                               a->gpu, n, n - 1);
+      if (n > 0 && (a->gpu >= 0 || a->size > 1) &&
+          devo_gpu_select(a->gpu >= 0 ? a->gpu : a->local % n) != DEVO_OK)
+        return cli_runtime_error(CMD, "GPU %d cannot be chosen",
+                                 a->gpu >= 0 ? a->gpu : a->local % n);
       /* also creates the CUDA context before the first trial, out of every trial's time */
       if (!devo_gpu_available(msg, sizeof msg))
         return cli_runtime_error(CMD, "backend %s: no CUDA device (%s)",
@@ -977,20 +1028,148 @@ static int gpu_check(const exp_spec *s)
   return 0;
 }
 
-static int run_all(const exp_spec *s, char *done, int64_t ndone, int fresh, out_locks *lk, int jobs)
+/* ---- MPI (tools/mpi_experiment.c) ------------------------------------------------------------ */
+#ifdef DEVO_HAVE_MPI
+
+/* What rank 0 writes the workers' rows through, and what a worker runs its trials with. */
+typedef struct rank_state {
+  run_state *r;
+  FILE *out, *tf;
+  devo_problem *p; /* a worker's problem, made for at.pr and at.d: kept for the next trial */
+  trial at;
+} rank_state;
+
+/* Trial number idx of the grid (trial_index's inverse). */
+static trial trial_at(const exp_spec *s, int64_t idx)
+{
+  trial t;
+  t.sd = (int)(idx % s->nseeds);
+  idx /= s->nseeds;
+  t.n = (int)(idx % s->nnps);
+  idx /= s->nnps;
+  t.d = (int)(idx % s->ndims);
+  idx /= s->ndims;
+  t.pr = (int)(idx % s->nproblems);
+  idx /= s->nproblems;
+  t.a = (int)(idx % s->nalgos);
+  t.b = (int)(idx / s->nalgos);
+  return t;
+}
+
+/* A worker's trial: alone, as one batch (the rows exactly as one process writes them). */
+static int work_trial(void *ud, int64_t idx, FILE *trace, FILE *row, FILE *line)
+{
+  rank_state *w = (rank_state *)ud;
+  const exp_spec *s = w->r->s;
+  trial_run tr;
+  int rc;
+  memset(&tr, 0, sizeof tr);
+  tr.t = trial_at(s, idx);
+  if (!w->p || w->at.pr != tr.t.pr || w->at.d != tr.t.d) {
+    devo_problem_destroy(w->p);
+    w->p = NULL;
+    if ((rc = make_problem(s, &tr.t, &w->p)) != 0)
+      return rc;
+    w->at = tr.t;
+  }
+  w->r->lines = line;
+  rc = run_batch(w->r, w->p, &tr, 1, row, s->trace ? trace : NULL);
+  clear_trials(&tr, 1);
+  return rc;
+}
+
+/* Rank 0: a worker's trial, written as run_batch writes one (the trace's rows first). */
+static int lead_done(void *ud, const char *trace, size_t ntrace, const char *row, size_t nrow,
+                     const char *line)
+{
+  rank_state *l = (rank_state *)ud;
+  if (l->tf && ntrace) {
+    fwrite(trace, 1, ntrace, l->tf);
+    fflush(l->tf);
+  }
+  fwrite(row, 1, nrow, l->out);
+  fflush(l->out);
+  if (ferror(l->out) || (l->tf && ferror(l->tf)))
+    return cli_runtime_error(CMD, "%s: write error: %s", l->r->s->output, strerror(errno));
+  count_done(l->r, line);
+  return 0;
+}
+
+/* The trials not yet done in run_grid's order (a worker keeps its problem from one trial to the
+ * next) into *todo (*n of them): 0, or the exit code. */
+static int todo_list(const exp_spec *s, const char *done, int64_t **todo, int64_t *n)
+{
+  trial t;
+  *n = 0;
+  if (!(*todo = malloc(sizeof **todo * (size_t)(exp_grid_size(s) + 1))))
+    return cli_runtime_error(CMD, "out of memory for %lld trials", (long long)exp_grid_size(s));
+  for (t.pr = 0; t.pr < s->nproblems; ++t.pr)
+    for (t.d = 0; t.d < s->ndims; ++t.d)
+      for (t.b = 0; t.b < s->nbackends; ++t.b)
+        for (t.a = 0; t.a < s->nalgos; ++t.a)
+          for (t.n = 0; t.n < s->nnps; ++t.n)
+            for (t.sd = 0; t.sd < s->nseeds; ++t.sd)
+              if (!done[trial_index(s, &t)])
+                (*todo)[(*n)++] = trial_index(s, &t);
+  return 0;
+}
+
+/* Rank 0 under MPI: the trials not yet done handed out to the workers, their rows written. */
+static int lead_ranks(run_state *r, const char *done, FILE *out, FILE *tf, exp_args *a)
+{
+  rank_state l;
+  int64_t *todo = NULL, n = 0;
+  int rc = todo_list(r->s, done, &todo, &n);
+  const exp_mpi_hooks h = {&l, NULL, lead_done};
+  memset(&l, 0, sizeof l);
+  l.r = r;
+  l.out = out;
+  l.tf = tf;
+  r->tty = 0; /* lines, not the bar: trials end on other ranks */
+  a->led = 1;
+  rc = exp_mpi_lead(a->size, todo, n, rc, &h);
+  free(todo);
+  return rc;
+}
+
+/* A worker: trials from rank 0 until told to stop; rc: its own failure before. */
+static int work_ranks(const exp_spec *s, const exp_args *a, int rc)
+{
+  run_state r;
+  rank_state w;
+  memset(&r, 0, sizeof r);
+  memset(&w, 0, sizeof w);
+  r.s = s;
+  r.jobs = 1;
+  pthread_mutex_init(&r.mu, NULL);
+  w.r = &r;
+  if (!rc && !a->dry)
+    rc = gpu_check(s, a);
+  {
+    const exp_mpi_hooks h = {&w, work_trial, NULL};
+    rc = exp_mpi_work(rc, &h);
+  }
+  devo_problem_destroy(w.p);
+  pthread_mutex_destroy(&r.mu);
+  return rc;
+}
+#endif /* DEVO_HAVE_MPI */
+
+static int run_all(const exp_spec *s, char *done, int64_t ndone, int fresh, out_locks *lk,
+                   exp_args *a)
 {
   run_state r;
   FILE *out, *tf = NULL;
   int rc;
   memset(&r, 0, sizeof r);
   r.s = s;
-  r.jobs = jobs;
+  r.jobs = a->jobs;
   pthread_mutex_init(&r.mu, NULL);
   r.tty = isatty(STDERR_FILENO);
   r.total = shard_size(s);
   r.done_before = ndone;
   r.t_start = tool_now();
-  if ((rc = gpu_check(s)) != 0)
+  if (a->size == 1 && (rc = gpu_check(s, a)) != 0)
     return rc;
   if (!(out = open_results(s, fresh)))
     return CLI_USAGE;
@@ -1001,8 +1180,15 @@ static int run_all(const exp_spec *s, char *done, int64_t ndone, int fresh, out_
   if (ndone)
     fprintf(stderr, "devo experiment: %s: %lld of %lld trials already done, resuming\n", s->output,
             (long long)ndone, (long long)r.total);
-  catch_signals();
-  rc = run_grid(&r, done, out, tf);
+#ifdef DEVO_HAVE_MPI
+  if (a->size > 1) /* no signal handlers: mpirun ends the job, and the rows stay whole */
+    rc = lead_ranks(&r, done, out, tf, a);
+  else
+#endif
+  {
+    catch_signals();
+    rc = run_grid(&r, done, out, tf);
+  }
   pthread_mutex_destroy(&r.mu);
   if (r.tty)
     fputs("\r\033[K", stderr);
@@ -1050,46 +1236,83 @@ static int take_shard(exp_spec *s, const exp_args *a)
   return 0;
 }
 
+/* Rank 0 (the one process without MPI): the results read, the trials run or handed out, or the
+ * dry run's grid. */
+static int lead(exp_spec *s, exp_args *a)
+{
+  out_locks lk;
+  char *done = calloc((size_t)exp_grid_size(s), 1);
+  int rc, fresh = 1;
+  int64_t ndone = 0, k;
+  if (!done)
+    return cli_runtime_error(CMD, "out of memory for %lld trials", (long long)exp_grid_size(s));
+  stop_signal = 0;
+  lk.out = lk.trace = -1;
+  rc = a->dry ? 0 : lock_outputs(s, &lk); /* before the results are read: one writer */
+  if (!rc)
+    rc = read_results(s, done, &ndone, &fresh, !a->dry);
+  if (!rc && !a->dry)
+    exp_lock_mark(lk.out); /* read_results closed a descriptor of the file */
+  for (k = 0; s->nshards && k < exp_grid_size(s); ++k)
+    if (k % s->nshards != s->shard - 1)
+      done[k] = 2; /* another shard's: never run here (1: a row in the results) */
+  if (!rc)
+    rc = a->dry ? dry_run(s, ndone) : run_all(s, done, ndone, fresh, &lk, a);
+  unlock_output(s->trace, &lk.trace, lk.trace_made);
+  unlock_output(s->output, &lk.out, lk.out_made);
+  free(done);
+  return rc;
+}
+
+/* Started by a launcher as one of several ranks: MPI started (a->rank, a->size, a->local), or
+ * without MPI the refusal, so that N copies never write one file. 0, or the exit code. */
+static int start_ranks(exp_args *a)
+{
+  const int n = cli_launcher_size();
+  if (n < 2)
+    return 0;
+#ifdef DEVO_HAVE_MPI
+  return exp_mpi_begin(&a->rank, &a->size, &a->local);
+#else
+  (void)a;
+  return cli_usage_error(CMD,
+                         "started by mpirun as one of %d ranks but built without MPI: run it "
+                         "without mpirun, or build devo with MPI (libopenmpi-dev)",
+                         n);
+#endif
+}
+
 int cmd_experiment(int argc, char **argv)
 {
   exp_args a;
   exp_spec s;
-  out_locks lk;
-  char err[1024], *done = NULL;
-  int dry, rc, fresh = 1, jobs;
-  int64_t ndone = 0, k;
+  char err[1024];
+  int rc, loaded;
   memset(&a, 0, sizeof a);
-  if ((rc = parse_args(argc, argv, &a)) != 0)
+  if ((rc = parse_args(argc, argv, &a)) != 0 || (rc = start_ranks(&a)) != 0)
     return rc;
-  dry = a.dry;
-  jobs = a.jobs;
-  if (jobs == 0) { /* the default: every online processor */
+  if (a.jobs == 0) { /* the default: every online processor */
     const long n = sysconf(_SC_NPROCESSORS_ONLN);
-    jobs = n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+    a.jobs = n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
   }
-  if (exp_spec_load(a.spec, a.protocol, a.trials, a.out, &s, err, sizeof err) != 0)
-    return cli_usage_error(CMD, "%s", err);
-  if ((rc = take_shard(&s, &a)) == 0 && !(done = calloc((size_t)exp_grid_size(&s), 1)))
-    rc = cli_runtime_error(CMD, "out of memory for %lld trials", (long long)exp_grid_size(&s));
-  if (rc) {
+  loaded = exp_spec_load(a.spec, a.protocol, a.trials, a.out, &s, err, sizeof err) == 0;
+  rc = loaded ? take_shard(&s, &a) : cli_usage_error(CMD, "%s", err);
+#ifdef DEVO_HAVE_MPI
+  if (a.rank > 0)
+    rc = work_ranks(&s, &a, rc); /* s is not read after a failure */
+  else if (!rc)
+    rc = lead(&s, &a);
+  if (a.size > 1 && a.rank == 0 && !a.led) /* the workers told to stop */
+    rc = exp_mpi_lead(a.size, NULL, 0, rc, NULL);
+#else
+  if (!rc)
+    rc = lead(&s, &a);
+#endif
+  if (loaded)
     exp_spec_free(&s);
-    return rc;
-  }
-  stop_signal = 0;
-  lk.out = lk.trace = -1;
-  rc = dry ? 0 : lock_outputs(&s, &lk); /* before the results are read: one writer */
-  if (!rc)
-    rc = read_results(&s, done, &ndone, &fresh, !dry);
-  if (!rc && !dry)
-    exp_lock_mark(lk.out); /* read_results closed a descriptor of the file */
-  for (k = 0; s.nshards && k < exp_grid_size(&s); ++k)
-    if (k % s.nshards != s.shard - 1)
-      done[k] = 2; /* another shard's: never run here (1: a row in the results) */
-  if (!rc)
-    rc = dry ? dry_run(&s, ndone) : run_all(&s, done, ndone, fresh, &lk, jobs);
-  unlock_output(s.trace, &lk.trace, lk.trace_made);
-  unlock_output(s.output, &lk.out, lk.out_made);
-  free(done);
-  exp_spec_free(&s);
+#ifdef DEVO_HAVE_MPI
+  if (a.size > 1)
+    exp_mpi_end();
+#endif
   return rc;
 }

@@ -25,7 +25,7 @@ _devo_options() {
     echo "--problem= --dim= --cec-data= --data-seed= --seed= --backend= --lower= --upper=
       --ranges= --max-input-bytes=" ;;
   list-problems) echo "--csv" ;;
-  experiment) echo "--out= --protocol= --trials= --jobs= --shard= --dry-run" ;;
+  experiment) echo "--out= --protocol= --trials= --jobs= --shard= --gpu= --dry-run" ;;
   rank) echo "--format= --alpha= --tiebreak= --models --pairs" ;;
   serve)
     echo "--listen= --workers= --queue= --max-connections= --max-per-address= --max-body=
