@@ -9,6 +9,7 @@
  * the GPU is made ready once (devo_gpu_warmup) and handed to one search at a time. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -197,6 +198,11 @@ typedef struct server {
   unsigned parse_next[2];
   size_t memory_used;
   serve_guard *guard;
+  /* the connections: accepted here, their first head checked (serve_head_wait) on a thread of
+   * their own, then handed to libmicrohttpd */
+  struct MHD_Daemon *daemon;
+  int listen_fd, checking; /* checking: threads looking at a first head; under mu */
+  pthread_t acceptor;
 } server;
 
 /* Routes. */
@@ -572,16 +578,15 @@ static enum MHD_Result respond(server *s, struct MHD_Connection *c, req *q, int 
   return ok;
 }
 
-/* The JSON error object: {"error": {"status", "message", "field", "row", "column"}}. */
-static enum MHD_Result respond_error(server *s, struct MHD_Connection *c, req *q, int http,
-                                     int outcome, const serve_err *e)
+/* The JSON error object: {"error": {"status", "message", "field", "row", "column"}}, malloc'd
+ * (*len bytes), or NULL when out of memory. */
+static char *error_json(int http, const serve_err *e, size_t *len)
 {
   char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
+  FILE *f = open_memstream(&buf, len);
   json_out j;
   if (!f)
-    return MHD_NO;
+    return NULL;
   if (json_init(&j, f) == 0) {
     json_obj(&j);
     json_key(&j, "error");
@@ -599,6 +604,16 @@ static enum MHD_Result respond_error(server *s, struct MHD_Connection *c, req *q
     json_done(&j);
   }
   fclose(f);
+  return buf;
+}
+
+static enum MHD_Result respond_error(server *s, struct MHD_Connection *c, req *q, int http,
+                                     int outcome, const serve_err *e)
+{
+  size_t len = 0;
+  char *buf = error_json(http, e, &len);
+  if (!buf)
+    return MHD_NO;
   return respond(s, c, q, http, outcome, buf, len, "application/json");
 }
 
@@ -1111,21 +1126,19 @@ static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const c
   return MHD_YES;
 }
 
-/* The body's framing, refused when it is ambiguous (a proxy in front and this service could
- * read different bodies: request smuggling), and its memory kept. MHD_YES when the body may
- * come, with nothing queued. */
+/* The body's framing, refused when it is ambiguous or chunked (serve_head_framing: the same
+ * rule as for the first head of a connection, which is checked before libmicrohttpd reads it;
+ * this one holds for the later requests of a connection), and its memory kept. MHD_YES when the
+ * body may come, with nothing queued. */
 static enum MHD_Result check_framing(server *s, struct MHD_Connection *c, req *q)
 {
   framing f;
+  serve_head h;
   const char *cl;
   memset(&f, 0, sizeof f);
   MHD_get_connection_values(c, MHD_HEADER_KIND, count_framing, &f);
-  if (f.cl > 1 || (f.cl && f.te) || f.te > 1 || f.bad_cl)
-    return respond_msg(s, c, q, 400, OUT_BAD_REQUEST, "%s: the end of the body is ambiguous",
-                       f.bad_cl   ? "a Content-Length that is not a number"
-                       : f.cl > 1 ? "two Content-Length headers"
-                       : f.cl     ? "Content-Length and Transfer-Encoding together"
-                                  : "two Transfer-Encoding headers");
+  if (serve_head_framing(f.cl, f.bad_cl, f.te, &h))
+    return respond_msg(s, c, q, h.status, OUT_HTTP_ERROR, "%s", h.msg);
   cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
   if (cl && strtod(cl, NULL) > (double)s->o.max_body)
     return respond_msg(s, c, q, 413, OUT_TOO_LARGE,
@@ -1343,8 +1356,9 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     const union MHD_ConnectionInfo *peer =
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    serve_conn *g = fd ? serve_guard_adopt(s->guard, fd->connect_fd) : NULL;
     *socket_context =
-        fd ? serve_guard_open(s->guard, fd->connect_fd, peer ? peer->client_addr : NULL) : NULL;
+        g || !fd ? g : serve_guard_open(s->guard, fd->connect_fd, peer ? peer->client_addr : NULL);
   } else {
     serve_guard_close(s->guard, (serve_conn *)*socket_context);
     *socket_context = NULL;
@@ -1364,6 +1378,121 @@ static void on_guard_cut(void *ud, int why, const char *addr)
   pthread_mutex_lock(&s->mu);
   s->outcomes[out]++;
   pthread_mutex_unlock(&s->mu);
+}
+
+/* ---- the first head of a connection ------------------------------------------------------ */
+
+/* A connection accepted, its first head to be checked. */
+typedef struct incoming {
+  server *s;
+  int fd;
+  socklen_t len;
+  struct sockaddr_storage peer;
+} incoming;
+
+/* A head refused before libmicrohttpd read it: counted (http_error), logged, answered with the
+ * JSON error, the connection ended. */
+static void refuse_head(server *s, const incoming *in, const serve_head *h)
+{
+  serve_err e;
+  size_t blen = 0;
+  char *body, *ans, addr[64] = "a UNIX socket";
+  int n;
+  if (in->peer.ss_family != AF_UNIX)
+    getnameinfo((const struct sockaddr *)&in->peer, in->len, addr, sizeof addr, NULL, 0,
+                NI_NUMERICHOST);
+  memset(&e, 0, sizeof e);
+  snprintf(e.msg, sizeof e.msg, "%s", h->msg);
+  pthread_mutex_lock(&s->mu);
+  s->outcomes[OUT_HTTP_ERROR]++;
+  pthread_mutex_unlock(&s->mu);
+  fprintf(stderr, "devo serve: head from %s refused: %d http_error: %s\n", addr, h->status, h->msg);
+  if (!(body = error_json(h->status, &e, &blen)) || !(ans = (char *)malloc(blen + 256))) {
+    free(body);
+    return;
+  }
+  n = snprintf(ans, 256,
+               "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: "
+               "%zu\r\nConnection: close\r\n\r\n",
+               h->status, MHD_get_reason_phrase_for((unsigned int)h->status), blen);
+  memcpy(ans + n, body, blen);
+  serve_head_refuse(in->fd, ans, (size_t)n + blen);
+  free(body);
+  free(ans);
+}
+
+/* A connection's thread until its first head is whole: checked, then handed to libmicrohttpd
+ * (whose thread for it reads it), or refused as JSON here. libmicrohttpd 0.9.75 has no hook for
+ * the error answers it makes itself (HTML), so a head it would refuse never reaches it. */
+static void *check_first_head(void *arg)
+{
+  incoming *in = (incoming *)arg;
+  server *s = in->s;
+  serve_conn *conn = serve_guard_open(s->guard, in->fd, (struct sockaddr *)&in->peer);
+  serve_head h;
+  int rc = 0;
+  if (conn && serve_guard_cut(s->guard, conn) == SG_OPEN)
+    rc = serve_head_wait(in->fd, &s->stopping, &h);
+  if (rc > 0 && atomic_load(&s->stopping)) {
+    h.status = 503;
+    snprintf(h.msg, sizeof h.msg, "the service is stopping");
+    rc = -1;
+  }
+  if (rc > 0) {
+    serve_guard_hand(s->guard, conn);
+    if (MHD_add_connection(s->daemon, in->fd, (struct sockaddr *)&in->peer, in->len) != MHD_YES)
+      serve_guard_close(s->guard, conn); /* its socket closed by libmicrohttpd */
+  } else {
+    if (rc < 0)
+      refuse_head(s, in, &h);
+    serve_guard_close(s->guard, conn);
+    close(in->fd);
+  }
+  pthread_mutex_lock(&s->mu);
+  s->checking--;
+  pthread_cond_broadcast(&s->cv);
+  pthread_mutex_unlock(&s->mu);
+  free(in);
+  return NULL;
+}
+
+/* Accepts connections until the service stops, each to a thread of check_first_head. */
+static void *accept_loop(void *arg)
+{
+  server *s = (server *)arg;
+  pthread_attr_t at;
+  pthread_attr_init(&at);
+  pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+  pthread_attr_setstacksize(&at, 256 << 10); /* the head's 16 KiB and little else */
+  while (!atomic_load(&s->stopping)) {
+    incoming *in = (incoming *)calloc(1, sizeof *in);
+    pthread_t th;
+    if (!in)
+      break;
+    in->s = s;
+    in->len = sizeof in->peer;
+    in->fd = accept(s->listen_fd, (struct sockaddr *)&in->peer, &in->len);
+    if (in->fd < 0) {
+      const int e = errno;
+      free(in);
+      if (e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM)
+        nanosleep(&(struct timespec){0, 10000000L}, NULL); /* until descriptors are freed */
+      continue;
+    }
+    fcntl(in->fd, F_SETFD, FD_CLOEXEC);
+    pthread_mutex_lock(&s->mu);
+    s->checking++;
+    pthread_mutex_unlock(&s->mu);
+    if (pthread_create(&th, &at, check_first_head, in) != 0) {
+      close(in->fd);
+      free(in);
+      pthread_mutex_lock(&s->mu);
+      s->checking--;
+      pthread_mutex_unlock(&s->mu);
+    }
+  }
+  pthread_attr_destroy(&at);
+  return NULL;
 }
 
 /* ---- the listening socket ----------------------------------------------------------------- */
@@ -1492,15 +1621,16 @@ static int server_init(server *s, const serve_opts *o)
  * deadline, or by --read-timeout while its body arrives). */
 static void drain(server *s, struct MHD_Daemon *d, const char *unix_path)
 {
-  MHD_socket lfd = MHD_quiesce_daemon(d);
   const double until = now_s() + s->o.max_time_limit + s->o.read_timeout + 1.0;
-  if (lfd != MHD_INVALID_SOCKET)
-    close(lfd);
+  atomic_store(&s->stopping, 1);
+  shutdown(s->listen_fd, SHUT_RDWR); /* accept4 returns: the acceptor sees stopping */
+  pthread_join(s->acceptor, NULL);
+  close(s->listen_fd);
   if (unix_path)
     unlink(unix_path);
   pthread_mutex_lock(&s->mu);
-  atomic_store(&s->stopping, 1);
-  while (s->active > 0 && now_s() < until) {
+  /* the heads being looked at end within 0.2 s (serve_head_wait looks at stopping) */
+  while ((s->active > 0 || s->checking > 0) && now_s() < until) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     t.tv_nsec += 50000000L;
@@ -1555,17 +1685,25 @@ int cmd_serve(int argc, char **argv)
   }
   /* libmicrohttpd's own limit is above the guard's, so that a new connection is seen by the
    * guard, which may close an older one to make room for it */
-  d = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
-                           MHD_USE_POLL | MHD_USE_ITC | MHD_USE_ERROR_LOG,
-                       0, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, &s,
-                       MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_TIMEOUT, tmo,
-                       MHD_OPTION_CONNECTION_LIMIT, (unsigned int)o.max_conn + CONN_HEADROOM,
-                       MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s, MHD_OPTION_NOTIFY_CONNECTION,
-                       on_connection, &s, MHD_OPTION_END);
+  d = MHD_start_daemon(
+      MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC |
+          MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET,
+      0, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, &s,
+      MHD_OPTION_CONNECTION_TIMEOUT, tmo, MHD_OPTION_CONNECTION_LIMIT,
+      (unsigned int)o.max_conn + CONN_HEADROOM, MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s,
+      MHD_OPTION_NOTIFY_CONNECTION, on_connection, &s, MHD_OPTION_END);
   if (!d) {
     close(fd);
     serve_guard_stop(s.guard);
     return cli_runtime_error("serve", "cannot start the HTTP server (libmicrohttpd)");
+  }
+  s.daemon = d;
+  s.listen_fd = fd;
+  if (pthread_create(&s.acceptor, NULL, accept_loop, &s) != 0) {
+    MHD_stop_daemon(d);
+    close(fd);
+    serve_guard_stop(s.guard);
+    return cli_runtime_error("serve", "cannot start the thread that accepts connections");
   }
   fprintf(stderr, "devo serve: ready (workers %d, queue %d, backend %s)\n", o.workers, o.queue,
           o.backend == DEVO_BACKEND_CPU ? "cpu"
