@@ -8,6 +8,7 @@
  * the JSON of `devo schedule --format json` (tools/sched_json.c). Nothing of the search is here:
  * the GPU is made ready once (devo_gpu_warmup) and handed to one search at a time. */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <errno.h>
 #include <fcntl.h>
 #if defined(__GLIBC__)
@@ -24,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -221,6 +223,7 @@ typedef struct req {
   int parsed;
   char *body;
   size_t len, cap;
+  int mapped;       /* body is a mapping of its own (body_alloc) */
   size_t reserved;  /* memory kept for it (server's memory_used) */
   void *spare;      /* memory to free once answered (serve_err.spare) */
   devo_etc *matrix; /* the request's matrix, freed once answered: freeing a large one takes ms */
@@ -929,6 +932,34 @@ static void parse_rate_record(server *s, int csv, double rate)
   pthread_mutex_unlock(&s->mu);
 }
 
+/* A body's block of cap bytes. One larger than INLINE_PARSE_BYTES is mapped on its own, so that
+ * it goes back to the system once its matrix is read (body_free), before the search: the heap
+ * would keep it (mallopt in cmd_serve), and a request's peak would be its body, its matrix and
+ * the search's copy of the matrix instead of the two matrices. */
+static void body_alloc(req *q, size_t cap)
+{
+  q->mapped = cap > INLINE_PARSE_BYTES;
+  if (q->mapped) {
+    void *m = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    q->body = m == MAP_FAILED ? NULL : (char *)m;
+  } else {
+    q->body = (char *)malloc(cap);
+  }
+  q->cap = q->body ? cap : 0;
+  q->mapped &= q->body != NULL;
+}
+
+static void body_free(req *q)
+{
+  if (q->mapped)
+    munmap(q->body, q->cap);
+  else
+    free(q->body);
+  q->body = NULL;
+  q->cap = 0;
+  q->mapped = 0;
+}
+
 /* The head of a request: its options, so that its deadline is known. */
 static int read_head(server *s, struct MHD_Connection *c, req *q, serve_req *r, serve_err *err)
 {
@@ -998,8 +1029,7 @@ static int read_matrix(server *s, struct MHD_Connection *c, req *q, serve_req *r
   q->d_parse = large ? t1 - t0 : t1 - q->t_complete;
   q->parsed = 1;
   if (rc == 0) {
-    free(q->body); /* the matrix is in r->e now (a refused body is freed after its answer) */
-    q->body = NULL;
+    body_free(q);     /* the matrix is in r->e now (a refused body is freed after its answer) */
     q->matrix = r->e; /* q's from now on */
     if (reserve_search(s, q, r->e) == 0)
       return 0;
@@ -1150,8 +1180,7 @@ static enum MHD_Result check_framing(server *s, struct MHD_Connection *c, req *q
                          "no memory left for a body of %zu bytes (--max-memory %zu bytes, "
                          "%d times each body in flight): try again",
                          n, s->o.max_memory, MEMORY_PER_BODY_BYTE);
-    q->body = (char *)malloc(n + 1); /* its exact size: no doubling */
-    q->cap = q->body ? n + 1 : 0;
+    body_alloc(q, n + 1); /* its exact size: no doubling */
   }
   return MHD_YES;
 }
@@ -1205,11 +1234,13 @@ static enum MHD_Result body_piece(server *s, req *q, const char *data, size_t si
     q->too_large = 1;
   }
   if (q->too_large || q->len + size > s->o.max_body) {
-    free(q->body);
-    q->body = NULL;
-    q->cap = 0;
+    body_free(q);
     q->too_large = 1;
     q->len += size; /* counted for the log, not kept */
+    return MHD_YES;
+  }
+  if (q->len + size + 1 > q->cap && q->mapped) { /* more than its Content-Length: not reached */
+    q->too_large = 1;
     return MHD_YES;
   }
   if (q->len + size + 1 > q->cap) {
@@ -1316,7 +1347,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
   s->active--;
   pthread_cond_broadcast(&s->cv);
   pthread_mutex_unlock(&s->mu);
-  free(q->body);
+  body_free(q);
   free(q->spare);
   devo_etc_destroy(q->matrix);
   free(q);
