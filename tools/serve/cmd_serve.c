@@ -1227,8 +1227,9 @@ static enum MHD_Result first_call(server *s, struct MHD_Connection *c, req *q, c
 }
 
 /* Appends a piece of the body. libmicrohttpd (0.9.75) takes an answer only before the body or
- * after all of it: a body that grows past --max-body (or --max-memory) without a Content-Length
- * that said so is read to its end and dropped, then answered 413 (503); one still arriving after
+ * after all of it: a body that grows past what --max-memory has left is read to its end and
+ * dropped, then answered 503 (a chunked body, which could grow past --max-body, is refused
+ * before it comes: check_framing); one still arriving after
  * --read-timeout has its connection closed by the guard (serve_conn.c), since no answer can be
  * sent then (logged as 408). */
 static enum MHD_Result body_piece(server *s, req *q, const char *data, size_t size)
@@ -1360,10 +1361,11 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
   *con_cls = NULL;
 }
 
-/* libmicrohttpd's diagnostics, as log lines. The error answers it makes itself (a malformed
- * request line or chunk, headers over its memory limit, an unknown HTTP version: 0.9.75 writes
- * them as HTML, with no way to change them) are counted as outcome http_error from its line
- * about them. */
+/* libmicrohttpd's diagnostics, as log lines. The error answers it still makes itself (on the
+ * later requests of a kept-alive connection, whose heads it reads before the service sees them:
+ * a malformed request line or header, headers over its memory limit, an unknown HTTP version;
+ * 0.9.75 writes them as HTML, with no way to change them) are counted as outcome http_error from
+ * its line about them. The first head of a connection is checked before (check_first_head). */
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
   server *s = (server *)cls;
