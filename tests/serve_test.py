@@ -314,6 +314,29 @@ def raw(port, data, read=True, timeout=10):
         sk.close()
 
 
+def exchange(port, data, limit=5.0):
+    """Sends bytes on a fresh connection and reads until the server closes it (or limit
+    seconds): what came, and the seconds it took."""
+    sk = socket.create_connection(("127.0.0.1", port), timeout=10)
+    t0 = time.monotonic()
+    got = b""
+    try:
+        try:
+            sk.sendall(data)
+        except OSError:
+            pass  # answered early and closed: the answer may still be there
+        while time.monotonic() - t0 < limit:
+            piece = sk.recv(65536)
+            if not piece:
+                break
+            got += piece
+    except OSError:
+        pass
+    finally:
+        sk.close()
+    return got, time.monotonic() - t0
+
+
 def trickle(port, limit):
     """A client that sends its body one byte every 0.2 s: its connection is closed once
     --read-timeout is over (libmicrohttpd 0.9.75 sends no answer in the middle of a body).
@@ -415,7 +438,7 @@ def case_faults(devo, src):
             status = raw(s.port, b"POST /v1/schedule HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\n"
                          b"Transfer-Encoding: chunked\r\n\r\n" + (b"%x\r\n" % len(chunk) + chunk + b"\r\n") * 2
                          + b"0\r\n\r\n")
-            check(status == 413, "oversize chunked body: %d" % status)
+            check(status == 411, "chunked body (bodies need Content-Length): %d" % status)
             status = raw(s.port, b"POST /v1/schedule HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n"
                          % ((1 << 20) + 1))
             check(status == 413, "oversize body (Content-Length): %d" % status)
@@ -440,7 +463,8 @@ def case_faults(devo, src):
         st, data, _ = s.request("GET", "/metrics")
         m = dict(re.findall(r'^(devo_\S+) (\S+)$', data.decode(), re.M))
         check(int(m['devo_requests_total{outcome="bad_request"}']) >= 4 * 26, "bad_request count")
-        check(int(m['devo_requests_total{outcome="too_large"}']) == 8, "too_large count")
+        check(int(m['devo_requests_total{outcome="too_large"}']) == 4, "too_large count")
+        check(int(m['devo_requests_total{outcome="http_error"}']) == 8, "http_error count (411, 400)")
         check(int(m['devo_requests_total{outcome="timeout"}']) == 1, "timeout count")
     finally:
         rc = s.stop()
@@ -551,35 +575,64 @@ def case_strict(devo, src):
         # connection closed (a second request behind it is never read: no smuggling)
         for name, head in (("two Content-Length", b"Content-Length: 16\r\nContent-Length: 5\r\n"),
                            ("Content-Length and chunked", b"Content-Length: 16\r\nTransfer-Encoding: chunked\r\n")):
-            sk = socket.create_connection(("127.0.0.1", s.port), timeout=10)
-            sk.sendall(b"POST /v1/schedule HTTP/1.1\r\nHost: x\r\n" + head + b"\r\n" +
-                       b'{"etc": [[1,2]]}' + b"GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
-            got = b""
-            t0 = time.monotonic()
-            try:
-                while time.monotonic() - t0 < 5:
-                    piece = sk.recv(65536)
-                    if not piece:
-                        break
-                    got += piece
-            except OSError:
-                pass
-            sk.close()
+            got, _ = exchange(s.port, b"POST /v1/schedule HTTP/1.1\r\nHost: x\r\n" + head + b"\r\n" +
+                              b'{"etc": [[1,2]]}' + b"GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
             m = re.match(rb"HTTP/1\.1 (\d+)", got)
             body = got.split(b"\r\n\r\n", 1)[-1]
             check(m is not None and m.group(1) == b"400" and b'"error"' in body,
                   "%s: refused with a JSON 400: %r" % (name, got[:200]))
             check(got.count(b"HTTP/1.1 ") == 1, "%s: one answer only, connection closed: %r" % (name, got[-200:]))
-        # errors that libmicrohttpd makes itself are counted, and a garbage request line does
-        # not hold its connection
-        t0 = time.monotonic()
-        raw(s.port, b"GARBAGE REQUEST LINE HERE\r\n\r\n")
-        check(time.monotonic() - t0 < 2.0, "garbage request line held %.2f s" % (time.monotonic() - t0))
-        raw(s.port, b"GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 70000 + b"\r\n\r\n")
+        # the errors of the HTTP layer (those libmicrohttpd would make itself as HTML) are JSON,
+        # counted as http_error, and the connection closed at once
+        heads = [  # (name, bytes, status)
+            ("garbage request line", b"GARBAGE REQUEST LINE HERE\r\n\r\n", 400),
+            ("request line without spaces", b"HELLO\r\n\r\n", 400),
+            ("TLS on the plain port", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03", 400),
+            ("HTTP/2.0 request line", b"GET /v1/health HTTP/2.0\r\nHost: x\r\n\r\n", 505),
+            ("header too large", b"GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 70000 + b"\r\n\r\n", 431),
+            ("too many header fields", b"GET /v1/health HTTP/1.1\r\nHost: x\r\n" + b"X-A: 1\r\n" * 101 + b"\r\n", 431),
+            ("target too long", b"GET /" + b"a" * 20000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+            ("header line without colon", b"GET /v1/health HTTP/1.1\r\nHost: x\r\nno colon\r\n\r\n", 400),
+            ("line folding", b"GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n  2\r\n\r\n", 400),
+            ("no Host", b"GET /v1/health HTTP/1.1\r\n\r\n", 400),
+            ("bad Content-Length", b"POST /v1/schedule HTTP/1.1\r\nHost: x\r\nContent-Length: 1x\r\n\r\n{}", 400),
+            ("negative Content-Length", b"POST /v1/schedule HTTP/1.1\r\nHost: x\r\nContent-Length: -2\r\n\r\n{}", 400),
+            ("Content-Length of 23 digits", b"POST /v1/schedule HTTP/1.1\r\nHost: x\r\nContent-Length: " + b"9" * 23 + b"\r\n\r\n", 413),
+            ("chunked body", b"POST /v1/schedule HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+             b"10\r\n{\"etc\": [[1,2]]}\r\n0\r\n\r\n", 411),
+            ("malformed chunk", b"POST /v1/schedule HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 411),
+        ]
         st, data, _ = s.request("GET", "/metrics")
-        m = dict(re.findall(r'^(devo_\S+) (\S+)$', data.decode(), re.M))
-        check(int(m.get('devo_requests_total{outcome="http_error"}', 0)) >= 2,
-              "libmicrohttpd's own errors counted: %s" % m.get('devo_requests_total{outcome="http_error"}'))
+        before = int(re.search(rb'outcome="http_error"\} (\d+)', data).group(1))
+        for name, head, want in heads:
+            got, took = exchange(s.port, head)
+            m = re.match(rb"HTTP/1\.1 (\d+)", got)
+            try:
+                e = json.loads(got.split(b"\r\n\r\n", 1)[1])["error"]
+            except (IndexError, ValueError, KeyError):
+                e = None
+            check(m is not None and int(m.group(1)) == want and e is not None and e["status"] == want
+                  and e["message"], "%s: a JSON %d: %r" % (name, want, got[:300]))
+            check(b"application/json" in got.split(b"\r\n\r\n", 1)[0], "%s: JSON content type" % name)
+            check(took < 2.0, "%s: connection held %.2f s" % (name, took))
+        st, data, _ = s.request("GET", "/metrics")
+        after = int(re.search(rb'outcome="http_error"\} (\d+)', data).group(1))
+        check(after - before == len(heads), "http_error counted %d of %d" % (after - before, len(heads)))
+        # a later request of a keep-alive connection: chunked refused as JSON too (before any
+        # chunk is read), and the service still answers on new connections
+        c = http.client.HTTPConnection("127.0.0.1", s.port, timeout=10)
+        c.request("GET", "/v1/health")
+        r = c.getresponse()
+        check(r.status == 200 and json.loads(r.read())["ready"] is True, "keep-alive: first request")
+        c.request("POST", "/v1/schedule", body=iter([b'{"etc": [[1, 2]]}']),
+                  headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+        r = c.getresponse()
+        data = r.read()
+        check(r.status == 411 and json.loads(data)["error"]["status"] == 411,
+              "keep-alive: chunked body refused as JSON: %d %r" % (r.status, data[:200]))
+        c.close()
+        st, h = s.json("GET", "/v1/health")
+        check(st == 200 and h["ready"] is True, "still serving after the bad heads")
     finally:
         rc = s.stop()
     check(rc == 0, "exit code %s" % rc)

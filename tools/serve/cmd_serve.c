@@ -9,7 +9,9 @@
  * the GPUs of --gpus are made ready once (devo_gpu_warmup on each) and each handed to one search
  * at a time (tools/serve/serve_gpu.c). */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <errno.h>
+#include <fcntl.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -70,6 +73,11 @@
 #define PARSE_ANSWER_S    0.002
 #define SEARCH_PER_CELL_S 12e-9
 #define QUICK_PER_CELL_S  4e-9
+/* How far past its time limit a search of a large matrix stops: its last step (a pass over the
+ * matrix) ends after the limit, 16.8 ms for 8189 x 4096 (0.5 ns a value) on the loaded 2-core
+ * machine; kept back from the search (with the learnt reserve, the larger of the two), so that
+ * the first large request is on time too. 512 x 16: 5 us. */
+#define SEARCH_STOP_PER_CELL_S 0.6e-9
 /* Memory kept for a request while its body arrives and is read: the body and its matrix (8
  * bytes a value, at least 2 bytes a value in JSON and CSV alike: 4 times the body at most);
  * once it is read, what its search needs instead (reserve_search). */
@@ -203,6 +211,11 @@ typedef struct server {
   unsigned parse_next[2];
   size_t memory_used;
   serve_guard *guard;
+  /* the connections: accepted here, their first head checked (serve_head_wait) on a thread of
+   * their own, then handed to libmicrohttpd */
+  struct MHD_Daemon *daemon;
+  int listen_fd, checking; /* checking: threads looking at a first head; under mu */
+  pthread_t acceptor;
 } server;
 
 /* Routes. */
@@ -221,6 +234,7 @@ typedef struct req {
   int parsed;
   char *body;
   size_t len, cap;
+  int mapped;       /* body is a mapping of its own (body_alloc) */
   size_t reserved;  /* memory kept for it (server's memory_used) */
   void *spare;      /* memory to free once answered (serve_err.spare) */
   devo_etc *matrix; /* the request's matrix, freed once answered: freeing a large one takes ms */
@@ -604,16 +618,15 @@ static enum MHD_Result respond(server *s, struct MHD_Connection *c, req *q, int 
   return ok;
 }
 
-/* The JSON error object: {"error": {"status", "message", "field", "row", "column"}}. */
-static enum MHD_Result respond_error(server *s, struct MHD_Connection *c, req *q, int http,
-                                     int outcome, const serve_err *e)
+/* The JSON error object: {"error": {"status", "message", "field", "row", "column"}}, malloc'd
+ * (*len bytes), or NULL when out of memory. */
+static char *error_json(int http, const serve_err *e, size_t *len)
 {
   char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
+  FILE *f = open_memstream(&buf, len);
   json_out j;
   if (!f)
-    return MHD_NO;
+    return NULL;
   if (json_init(&j, f) == 0) {
     json_obj(&j);
     json_key(&j, "error");
@@ -631,6 +644,16 @@ static enum MHD_Result respond_error(server *s, struct MHD_Connection *c, req *q
     json_done(&j);
   }
   fclose(f);
+  return buf;
+}
+
+static enum MHD_Result respond_error(server *s, struct MHD_Connection *c, req *q, int http,
+                                     int outcome, const serve_err *e)
+{
+  size_t len = 0;
+  char *buf = error_json(http, e, &len);
+  if (!buf)
+    return MHD_NO;
   return respond(s, c, q, http, outcome, buf, len, "application/json");
 }
 
@@ -855,10 +878,11 @@ static int search(server *s, const serve_req *r, double deadline, int quick, dou
   t_run = now_s();
   st = request_budget(r, q, so.backend, t_run, &b, res->message, sizeof res->message);
   if (st == DEVO_OK) {
-    /* the learnt part of the reserve, at most LATE_MAX_SHARE of the search's time */
-    so.time_limit =
-        quick ? b.search
-              : fmax(b.search - fmin(late_reserve(s, gpu), LATE_MAX_SHARE * b.search), 1e-6);
+    /* the learnt part of the reserve, or the last step of a large matrix's search if more, at
+     * most LATE_MAX_SHARE of the search's time */
+    const double keep =
+        fmax(late_reserve(s, gpu), SEARCH_STOP_PER_CELL_S * (double)n * devo_etc_nmach(r->e));
+    so.time_limit = quick ? b.search : fmax(b.search - fmin(keep, LATE_MAX_SHARE * b.search), 1e-6);
     q->budget = so.time_limit;
     st = devo_schedule_run(r->e, &so, assign, res);
   }
@@ -979,6 +1003,34 @@ static void parse_rate_record(server *s, int csv, double rate)
   pthread_mutex_unlock(&s->mu);
 }
 
+/* A body's block of cap bytes. One larger than INLINE_PARSE_BYTES is mapped on its own, so that
+ * it goes back to the system once its matrix is read (body_free), before the search: the heap
+ * would keep it (mallopt in cmd_serve), and a request's peak would be its body, its matrix and
+ * the search's copy of the matrix instead of the two matrices. */
+static void body_alloc(req *q, size_t cap)
+{
+  q->mapped = cap > INLINE_PARSE_BYTES;
+  if (q->mapped) {
+    void *m = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    q->body = m == MAP_FAILED ? NULL : (char *)m;
+  } else {
+    q->body = (char *)malloc(cap);
+  }
+  q->cap = q->body ? cap : 0;
+  q->mapped &= q->body != NULL;
+}
+
+static void body_free(req *q)
+{
+  if (q->mapped)
+    munmap(q->body, q->cap);
+  else
+    free(q->body);
+  q->body = NULL;
+  q->cap = 0;
+  q->mapped = 0;
+}
+
 /* The head of a request: its options, so that its deadline is known. */
 static int read_head(server *s, struct MHD_Connection *c, req *q, serve_req *r, serve_err *err)
 {
@@ -1048,8 +1100,7 @@ static int read_matrix(server *s, struct MHD_Connection *c, req *q, serve_req *r
   q->d_parse = large ? t1 - t0 : t1 - q->t_complete;
   q->parsed = 1;
   if (rc == 0) {
-    free(q->body); /* the matrix is in r->e now (a refused body is freed after its answer) */
-    q->body = NULL;
+    body_free(q);     /* the matrix is in r->e now (a refused body is freed after its answer) */
     q->matrix = r->e; /* q's from now on */
     if (reserve_search(s, q, r->e) == 0)
       return 0;
@@ -1176,21 +1227,19 @@ static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const c
   return MHD_YES;
 }
 
-/* The body's framing, refused when it is ambiguous (a proxy in front and this service could
- * read different bodies: request smuggling), and its memory kept. MHD_YES when the body may
- * come, with nothing queued. */
+/* The body's framing, refused when it is ambiguous or chunked (serve_head_framing: the same
+ * rule as for the first head of a connection, which is checked before libmicrohttpd reads it;
+ * this one holds for the later requests of a connection), and its memory kept. MHD_YES when the
+ * body may come, with nothing queued. */
 static enum MHD_Result check_framing(server *s, struct MHD_Connection *c, req *q)
 {
   framing f;
+  serve_head h;
   const char *cl;
   memset(&f, 0, sizeof f);
   MHD_get_connection_values(c, MHD_HEADER_KIND, count_framing, &f);
-  if (f.cl > 1 || (f.cl && f.te) || f.te > 1 || f.bad_cl)
-    return respond_msg(s, c, q, 400, OUT_BAD_REQUEST, "%s: the end of the body is ambiguous",
-                       f.bad_cl   ? "a Content-Length that is not a number"
-                       : f.cl > 1 ? "two Content-Length headers"
-                       : f.cl     ? "Content-Length and Transfer-Encoding together"
-                                  : "two Transfer-Encoding headers");
+  if (serve_head_framing(f.cl, f.bad_cl, f.te, &h))
+    return respond_msg(s, c, q, h.status, OUT_HTTP_ERROR, "%s", h.msg);
   cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
   if (cl && strtod(cl, NULL) > (double)s->o.max_body)
     return respond_msg(s, c, q, 413, OUT_TOO_LARGE,
@@ -1202,8 +1251,7 @@ static enum MHD_Result check_framing(server *s, struct MHD_Connection *c, req *q
                          "no memory left for a body of %zu bytes (--max-memory %zu bytes, "
                          "%d times each body in flight): try again",
                          n, s->o.max_memory, MEMORY_PER_BODY_BYTE);
-    q->body = (char *)malloc(n + 1); /* its exact size: no doubling */
-    q->cap = q->body ? n + 1 : 0;
+    body_alloc(q, n + 1); /* its exact size: no doubling */
   }
   return MHD_YES;
 }
@@ -1244,8 +1292,9 @@ static enum MHD_Result first_call(server *s, struct MHD_Connection *c, req *q, c
 }
 
 /* Appends a piece of the body. libmicrohttpd (0.9.75) takes an answer only before the body or
- * after all of it: a body that grows past --max-body (or --max-memory) without a Content-Length
- * that said so is read to its end and dropped, then answered 413 (503); one still arriving after
+ * after all of it: a body that grows past what --max-memory has left is read to its end and
+ * dropped, then answered 503 (a chunked body, which could grow past --max-body, is refused
+ * before it comes: check_framing); one still arriving after
  * --read-timeout has its connection closed by the guard (serve_conn.c), since no answer can be
  * sent then (logged as 408). */
 static enum MHD_Result body_piece(server *s, req *q, const char *data, size_t size)
@@ -1257,11 +1306,13 @@ static enum MHD_Result body_piece(server *s, req *q, const char *data, size_t si
     q->too_large = 1;
   }
   if (q->too_large || q->len + size > s->o.max_body) {
-    free(q->body);
-    q->body = NULL;
-    q->cap = 0;
+    body_free(q);
     q->too_large = 1;
     q->len += size; /* counted for the log, not kept */
+    return MHD_YES;
+  }
+  if (q->len + size + 1 > q->cap && q->mapped) { /* more than its Content-Length: not reached */
+    q->too_large = 1;
     return MHD_YES;
   }
   if (q->len + size + 1 > q->cap) {
@@ -1368,17 +1419,18 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
   s->active--;
   pthread_cond_broadcast(&s->cv);
   pthread_mutex_unlock(&s->mu);
-  free(q->body);
+  body_free(q);
   free(q->spare);
   devo_etc_destroy(q->matrix);
   free(q);
   *con_cls = NULL;
 }
 
-/* libmicrohttpd's diagnostics, as log lines. The error answers it makes itself (a malformed
- * request line or chunk, headers over its memory limit, an unknown HTTP version: 0.9.75 writes
- * them as HTML, with no way to change them) are counted as outcome http_error from its line
- * about them. */
+/* libmicrohttpd's diagnostics, as log lines. The error answers it still makes itself (on the
+ * later requests of a kept-alive connection, whose heads it reads before the service sees them:
+ * a malformed request line or header, headers over its memory limit, an unknown HTTP version;
+ * 0.9.75 writes them as HTML, with no way to change them) are counted as outcome http_error from
+ * its line about them. The first head of a connection is checked before (check_first_head). */
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
   server *s = (server *)cls;
@@ -1408,8 +1460,9 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     const union MHD_ConnectionInfo *peer =
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    serve_conn *g = fd ? serve_guard_adopt(s->guard, fd->connect_fd) : NULL;
     *socket_context =
-        fd ? serve_guard_open(s->guard, fd->connect_fd, peer ? peer->client_addr : NULL) : NULL;
+        g || !fd ? g : serve_guard_open(s->guard, fd->connect_fd, peer ? peer->client_addr : NULL);
   } else {
     serve_guard_close(s->guard, (serve_conn *)*socket_context);
     *socket_context = NULL;
@@ -1429,6 +1482,121 @@ static void on_guard_cut(void *ud, int why, const char *addr)
   pthread_mutex_lock(&s->mu);
   s->outcomes[out]++;
   pthread_mutex_unlock(&s->mu);
+}
+
+/* ---- the first head of a connection ------------------------------------------------------ */
+
+/* A connection accepted, its first head to be checked. */
+typedef struct incoming {
+  server *s;
+  int fd;
+  socklen_t len;
+  struct sockaddr_storage peer;
+} incoming;
+
+/* A head refused before libmicrohttpd read it: counted (http_error), logged, answered with the
+ * JSON error, the connection ended. */
+static void refuse_head(server *s, const incoming *in, const serve_head *h)
+{
+  serve_err e;
+  size_t blen = 0;
+  char *body, *ans, addr[64] = "a UNIX socket";
+  int n;
+  if (in->peer.ss_family != AF_UNIX)
+    getnameinfo((const struct sockaddr *)&in->peer, in->len, addr, sizeof addr, NULL, 0,
+                NI_NUMERICHOST);
+  memset(&e, 0, sizeof e);
+  snprintf(e.msg, sizeof e.msg, "%s", h->msg);
+  pthread_mutex_lock(&s->mu);
+  s->outcomes[OUT_HTTP_ERROR]++;
+  pthread_mutex_unlock(&s->mu);
+  fprintf(stderr, "devo serve: head from %s refused: %d http_error: %s\n", addr, h->status, h->msg);
+  if (!(body = error_json(h->status, &e, &blen)) || !(ans = (char *)malloc(blen + 256))) {
+    free(body);
+    return;
+  }
+  n = snprintf(ans, 256,
+               "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: "
+               "%zu\r\nConnection: close\r\n\r\n",
+               h->status, MHD_get_reason_phrase_for((unsigned int)h->status), blen);
+  memcpy(ans + n, body, blen);
+  serve_head_refuse(in->fd, ans, (size_t)n + blen);
+  free(body);
+  free(ans);
+}
+
+/* A connection's thread until its first head is whole: checked, then handed to libmicrohttpd
+ * (whose thread for it reads it), or refused as JSON here. libmicrohttpd 0.9.75 has no hook for
+ * the error answers it makes itself (HTML), so a head it would refuse never reaches it. */
+static void *check_first_head(void *arg)
+{
+  incoming *in = (incoming *)arg;
+  server *s = in->s;
+  serve_conn *conn = serve_guard_open(s->guard, in->fd, (struct sockaddr *)&in->peer);
+  serve_head h;
+  int rc = 0;
+  if (conn && serve_guard_cut(s->guard, conn) == SG_OPEN)
+    rc = serve_head_wait(in->fd, &s->stopping, &h);
+  if (rc > 0 && atomic_load(&s->stopping)) {
+    h.status = 503;
+    snprintf(h.msg, sizeof h.msg, "the service is stopping");
+    rc = -1;
+  }
+  if (rc > 0) {
+    serve_guard_hand(s->guard, conn);
+    if (MHD_add_connection(s->daemon, in->fd, (struct sockaddr *)&in->peer, in->len) != MHD_YES)
+      serve_guard_close(s->guard, conn); /* its socket closed by libmicrohttpd */
+  } else {
+    if (rc < 0)
+      refuse_head(s, in, &h);
+    serve_guard_close(s->guard, conn);
+    close(in->fd);
+  }
+  pthread_mutex_lock(&s->mu);
+  s->checking--;
+  pthread_cond_broadcast(&s->cv);
+  pthread_mutex_unlock(&s->mu);
+  free(in);
+  return NULL;
+}
+
+/* Accepts connections until the service stops, each to a thread of check_first_head. */
+static void *accept_loop(void *arg)
+{
+  server *s = (server *)arg;
+  pthread_attr_t at;
+  pthread_attr_init(&at);
+  pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+  pthread_attr_setstacksize(&at, 256 << 10); /* the head's 16 KiB and little else */
+  while (!atomic_load(&s->stopping)) {
+    incoming *in = (incoming *)calloc(1, sizeof *in);
+    pthread_t th;
+    if (!in)
+      break;
+    in->s = s;
+    in->len = sizeof in->peer;
+    in->fd = accept(s->listen_fd, (struct sockaddr *)&in->peer, &in->len);
+    if (in->fd < 0) {
+      const int e = errno;
+      free(in);
+      if (e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM)
+        nanosleep(&(struct timespec){0, 10000000L}, NULL); /* until descriptors are freed */
+      continue;
+    }
+    fcntl(in->fd, F_SETFD, FD_CLOEXEC);
+    pthread_mutex_lock(&s->mu);
+    s->checking++;
+    pthread_mutex_unlock(&s->mu);
+    if (pthread_create(&th, &at, check_first_head, in) != 0) {
+      close(in->fd);
+      free(in);
+      pthread_mutex_lock(&s->mu);
+      s->checking--;
+      pthread_mutex_unlock(&s->mu);
+    }
+  }
+  pthread_attr_destroy(&at);
+  return NULL;
 }
 
 /* ---- the listening socket ----------------------------------------------------------------- */
@@ -1544,15 +1712,16 @@ static int server_init(server *s, const serve_opts *o)
  * deadline, or by --read-timeout while its body arrives). */
 static void drain(server *s, struct MHD_Daemon *d, const char *unix_path)
 {
-  MHD_socket lfd = MHD_quiesce_daemon(d);
   const double until = now_s() + s->o.max_time_limit + s->o.read_timeout + 1.0;
-  if (lfd != MHD_INVALID_SOCKET)
-    close(lfd);
+  atomic_store(&s->stopping, 1);
+  shutdown(s->listen_fd, SHUT_RDWR); /* accept4 returns: the acceptor sees stopping */
+  pthread_join(s->acceptor, NULL);
+  close(s->listen_fd);
   if (unix_path)
     unlink(unix_path);
   pthread_mutex_lock(&s->mu);
-  atomic_store(&s->stopping, 1);
-  while (s->active > 0 && now_s() < until) {
+  /* the heads being looked at end within 0.2 s (serve_head_wait looks at stopping) */
+  while ((s->active > 0 || s->checking > 0) && now_s() < until) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     t.tv_nsec += 50000000L;
@@ -1612,17 +1781,25 @@ int cmd_serve(int argc, char **argv)
   }
   /* libmicrohttpd's own limit is above the guard's, so that a new connection is seen by the
    * guard, which may close an older one to make room for it */
-  d = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
-                           MHD_USE_POLL | MHD_USE_ITC | MHD_USE_ERROR_LOG,
-                       0, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, &s,
-                       MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_TIMEOUT, tmo,
-                       MHD_OPTION_CONNECTION_LIMIT, (unsigned int)o.max_conn + CONN_HEADROOM,
-                       MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s, MHD_OPTION_NOTIFY_CONNECTION,
-                       on_connection, &s, MHD_OPTION_END);
+  d = MHD_start_daemon(
+      MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC |
+          MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET,
+      0, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, &s,
+      MHD_OPTION_CONNECTION_TIMEOUT, tmo, MHD_OPTION_CONNECTION_LIMIT,
+      (unsigned int)o.max_conn + CONN_HEADROOM, MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s,
+      MHD_OPTION_NOTIFY_CONNECTION, on_connection, &s, MHD_OPTION_END);
   if (!d) {
     close(fd);
     serve_guard_stop(s.guard);
     return cli_runtime_error("serve", "cannot start the HTTP server (libmicrohttpd)");
+  }
+  s.daemon = d;
+  s.listen_fd = fd;
+  if (pthread_create(&s.acceptor, NULL, accept_loop, &s) != 0) {
+    MHD_stop_daemon(d);
+    close(fd);
+    serve_guard_stop(s.guard);
+    return cli_runtime_error("serve", "cannot start the thread that accepts connections");
   }
   fprintf(stderr, "devo serve: ready (workers %d, queue %d, backend %s, GPUs %d)\n", o.workers,
           o.queue,

@@ -10,6 +10,8 @@
 #ifndef DEVO_SERVE_CONN_H
 #define DEVO_SERVE_CONN_H
 
+#include <stdatomic.h>
+#include <stddef.h>
 #include <sys/socket.h>
 
 typedef struct serve_guard serve_guard;
@@ -46,5 +48,49 @@ void serve_guard_phase(serve_guard *g, serve_conn *c, int phase);
 int serve_guard_cut(serve_guard *g, const serve_conn *c);
 /* The connection is gone (before its socket is closed): the entry is freed. */
 void serve_guard_close(serve_guard *g, serve_conn *c);
+/* The connection is being handed to libmicrohttpd (its head checked): not timed or closed by
+ * the guard until serve_guard_adopt finds it by its socket, which it returns to phase SG_WAIT
+ * with its clock running on. NULL when no entry is being handed with that socket. */
+void serve_guard_hand(serve_guard *g, serve_conn *c);
+serve_conn *serve_guard_adopt(serve_guard *g, int fd);
+
+/* ---- the head of a request, checked before libmicrohttpd reads it -------------------------- */
+
+/* The largest head (request line and header fields) and the most header fields taken: well
+ * inside what libmicrohttpd's default 32 KiB of memory per connection holds, so that it never
+ * refuses a head itself (its refusals are HTML). */
+#define SERVE_HEAD_MAX    (16u << 10)
+#define SERVE_HEAD_FIELDS 100
+
+/* A refused head: the HTTP status and the message of its JSON error. */
+typedef struct serve_head {
+  int status;
+  char msg[200];
+} serve_head;
+
+/* The first n bytes that came on a connection, as far as they go: 1 when they hold a whole head
+ * that libmicrohttpd can take (request line METHOD SP TARGET SP HTTP/1.x, header fields NAME:
+ * VALUE, Host with HTTP/1.1, at most one Content-Length, of digits, no Transfer-Encoding: a body
+ * needs its Content-Length), -1 when they show it is not one (*h says why, at once: a garbage
+ * request line is refused by its first bad byte), 0 when more bytes are needed. */
+int serve_head_check(const char *p, size_t n, serve_head *h);
+
+/* The framing of a body (request smuggling: a proxy in front and this service must not read
+ * different bodies): cl Content-Length headers (bad_cl: one is not a number), te
+ * Transfer-Encoding headers. 0 when the body is framed by at most one Content-Length, else -1
+ * with *h: 400 when ambiguous, 411 for Transfer-Encoding (chunked bodies are not taken, so that
+ * libmicrohttpd never reads a chunk: its chunk errors are HTML). */
+int serve_head_framing(int cl, int bad_cl, int te, serve_head *h);
+
+/* Waits for the head of the first request of the connection fd, looking at its bytes without
+ * taking them (MSG_PEEK: libmicrohttpd reads them then). 1 when it is whole and good, -1 when it
+ * is refused (*h), 0 when the connection ended first (the client left, or the guard closed it:
+ * its --read-timeout) or *stop became set. */
+int serve_head_wait(int fd, const atomic_int *stop, serve_head *h);
+
+/* Sends a refusal (len bytes: status line, headers and body) on fd and ends the connection
+ * cleanly: the client's bytes that follow are read and dropped for a while (at most 1 MiB, 1 s)
+ * so that closing the socket does not reset the connection before the answer is read. */
+void serve_head_refuse(int fd, const char *answer, size_t len);
 
 #endif /* DEVO_SERVE_CONN_H */
