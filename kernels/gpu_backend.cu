@@ -1315,6 +1315,9 @@ static int devo__bt_join(devo__bt *b, devo_solver *s, int k)
   b->act[b->nact].k = k;
   b->act[b->nact].prev = 1;
   b->nact++;
+  const size_t used = strlen(s->info);
+  snprintf(s->info + used, sizeof s->info - used, "; in a batch (up to %d trials per launch)",
+           b->cap);
   return 1;
 }
 

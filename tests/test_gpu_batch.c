@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/* test_gpu_batch.c: devo_batch on the GPU's fused design. A group's trials that gpu_fast.cu's
+ * batch kernels take (classic functions at small D, rand1bin with and without jDE) advance
+ * together, one launch per chunk, and each ends bit for bit where and as it ends alone
+ * (population, fitness, best, counts, status), stopping by evaluations, generations or a
+ * target reached by some trials only; the trials that no batch kernel takes (another strategy,
+ * GOBL, a CEC function, an ETC problem) run alone inside the same batch with the same result; a
+ * batch of one; a group larger than the device keeps resident (trials begun as others end).
+ * Every case exits 77 where no CUDA device is usable. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/include/devo.h"
+#include "tests/tcheck.h"
+
+static void need_gpu(void)
+{
+  static char msg[256];
+  if (!devo_gpu_available(msg, sizeof msg))
+    TC_SKIP(msg);
+}
+
+typedef struct trial_cfg {
+  int prob;
+  const char *algo, *strategy; /* a preset, or a strategy */
+  int np;
+  uint64_t seed;
+  int64_t max_evals, max_gens;
+  double target; /* NAN: none */
+  int batched;   /* 1: a batch kernel takes it */
+} trial_cfg;
+
+typedef struct result {
+  int status;
+  devo_stats st;
+  double best;
+  double *x, *pop, *fit;
+  char info[512];
+} result;
+
+static devo_solver *configure(devo_problem *p, const trial_cfg *c)
+{
+  devo_solver *s = NULL;
+  CHECK_EQ_INT(devo_solver_create(&s, p, NULL), DEVO_OK);
+  if (c->algo)
+    CHECKF(devo_solver_set_algorithm(s, c->algo) == DEVO_OK, "%s", devo_solver_errmsg(s));
+  if (c->strategy)
+    CHECKF(devo_solver_set_strategy_name(s, c->strategy) == DEVO_OK, "%s", devo_solver_errmsg(s));
+  CHECK_EQ_INT(devo_solver_set_np(s, c->np), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_seed(s, c->seed), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_max_evals(s, c->max_evals), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_max_generations(s, c->max_gens), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_target(s, c->target), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_backend(s, DEVO_BACKEND_GPU), DEVO_OK);
+  return s;
+}
+
+static void take(devo_solver *s, int np, int d, int status, result *r)
+{
+  r->status = status;
+  devo_solver_stats(s, &r->st);
+  r->x = (double *)calloc((size_t)d, sizeof(double));
+  r->pop = (double *)calloc((size_t)np * d, sizeof(double));
+  r->fit = (double *)calloc((size_t)np, sizeof(double));
+  CHECKF(devo_solver_best(s, &r->best, r->x) == DEVO_OK, "%s", devo_solver_errmsg(s));
+  CHECK_EQ_INT(devo_solver_population(s, r->pop, r->fit), DEVO_OK);
+  snprintf(r->info, sizeof r->info, "%s", devo_solver_backend_info(s));
+}
+
+static void drop(result *r)
+{
+  free(r->x);
+  free(r->pop);
+  free(r->fit);
+  memset(r, 0, sizeof *r);
+}
+
+static int same_run(const result *a, const result *b, int np, int d)
+{
+  return a->status == b->status && a->st.generations == b->st.generations &&
+         a->st.evaluations == b->st.evaluations &&
+         memcmp(&a->best, &b->best, sizeof a->best) == 0 &&
+         memcmp(a->x, b->x, (size_t)d * sizeof(double)) == 0 &&
+         memcmp(a->pop, b->pop, (size_t)np * d * sizeof(double)) == 0 &&
+         memcmp(a->fit, b->fit, (size_t)np * sizeof(double)) == 0;
+}
+
+static devo_problem *make(const char *name, int dim)
+{
+  devo_problem *p = NULL;
+  CHECK_EQ_INT(devo_problem_create(&p, NULL), DEVO_OK);
+  CHECKF(devo_problem_set_builtin(p, name, dim, 1, NULL) == DEVO_OK, "%s", devo_problem_errmsg(p));
+  return p;
+}
+
+/* Every trial alone, then all as one batch on `threads` threads: each the same run, bit for bit;
+ * the batched ones say so. Returns how many reached their target. */
+static int batch_vs_solo(devo_problem *const *probs, const trial_cfg *mix, int n, int threads)
+{
+  devo_solver **s = (devo_solver **)calloc((size_t)n, sizeof *s);
+  result *solo = (result *)calloc((size_t)n, sizeof *solo), inb;
+  devo_batch *b = NULL;
+  int k, targets = 0;
+  CHECK(s && solo);
+  for (k = 0; k < n; ++k) {
+    const int d = devo_problem_dim(probs[mix[k].prob]);
+    s[k] = configure(probs[mix[k].prob], &mix[k]);
+    take(s[k], mix[k].np, d, devo_solve(s[k]), &solo[k]);
+    CHECKF(!strstr(solo[k].info, "in a batch"), "trial %d alone: %s", k, solo[k].info);
+    devo_solver_destroy(s[k]);
+    s[k] = configure(probs[mix[k].prob], &mix[k]);
+  }
+  CHECK_EQ_INT(devo_batch_create(&b, NULL), DEVO_OK);
+  CHECK_EQ_INT(devo_batch_set_threads(b, threads), DEVO_OK);
+  for (k = 0; k < n; ++k)
+    CHECK_EQ_INT(devo_batch_add(b, s[k]), DEVO_OK);
+  CHECKF(devo_batch_solve(b) == DEVO_OK, "%s", devo_batch_errmsg(b));
+  for (k = 0; k < n; ++k) {
+    const int d = devo_problem_dim(probs[mix[k].prob]);
+    take(s[k], mix[k].np, d, devo_batch_status(b, k), &inb);
+    CHECKF(same_run(&solo[k], &inb, mix[k].np, d),
+           "trial %d (%s, seed %llu): alone %s after %lld evaluations, best %.17g; in the batch %s "
+           "after %lld, best %.17g",
+           k, mix[k].algo ? mix[k].algo : mix[k].strategy, (unsigned long long)mix[k].seed,
+           devo_status_name(solo[k].status), (long long)solo[k].st.evaluations, solo[k].best,
+           devo_status_name(inb.status), (long long)inb.st.evaluations, inb.best);
+    CHECKF((strstr(inb.info, "in a batch") != NULL) == mix[k].batched, "trial %d: %s", k,
+           inb.info);
+    targets += inb.status == DEVO_TARGET_REACHED;
+    drop(&inb);
+    drop(&solo[k]);
+    devo_solver_destroy(s[k]);
+  }
+  devo_batch_destroy(b);
+  free(s);
+  free(solo);
+  return targets;
+}
+
+/* The mix: rastrigin D = 10 and sphere D = 16 (batch kernels), rand1bin and jDE, stopping by
+ * evaluations, generations and a target (sphere: 1e-3 within 60,000 evaluations at NP = 32,
+ * not within 3,000); best2exp, GOjDE (GOBL) and F05 alone inside the same batch. */
+TEST_CASE(batch_equals_solo)
+{
+  need_gpu();
+  devo_problem *probs[3] = {make("rastrigin", 10), make("sphere", 16), make("F05", 10)};
+  static const trial_cfg mix[] = {
+      {0, NULL, "rand1bin", 50, 1, 20000, 0, NAN, 1},
+      {0, NULL, "rand1bin", 50, 2, 35050, 0, NAN, 1},
+      {0, NULL, "rand1bin", 50, 3, 0, 333, NAN, 1},
+      {0, "jde", NULL, 50, 4, 30000, 0, NAN, 1},
+      {0, "jde", NULL, 50, 5, 0, 210, NAN, 1},
+      {0, NULL, "best2exp", 50, 6, 15000, 0, NAN, 0},
+      {0, "gojde", NULL, 50, 7, 15000, 0, NAN, 0},
+      {1, NULL, "rand1bin", 32, 8, 60000, 0, 1e-3, 1},
+      {1, NULL, "rand1bin", 32, 9, 3000, 0, 1e-3, 1},
+      {1, NULL, "rand1bin", 32, 10, 0, 97, NAN, 1},
+      {2, NULL, "rand1bin", 40, 11, 8000, 0, NAN, 0},
+  };
+  const int n = (int)(sizeof mix / sizeof mix[0]);
+  CHECK_EQ_INT(batch_vs_solo(probs, mix, n, 1), 1);
+  CHECK_EQ_INT(batch_vs_solo(probs, mix, n, 2), 1);
+  for (int k = 0; k < 3; ++k)
+    devo_problem_destroy(probs[k]);
+}
+
+/* A batch of one trial is its solve. */
+TEST_CASE(batch_of_one)
+{
+  need_gpu();
+  devo_problem *p = make("griewank", 12);
+  static const trial_cfg one[] = {{0, "jde", NULL, 24, 12, 9000, 0, NAN, 1}};
+  CHECK_EQ_INT(batch_vs_solo(&p, one, 1, 1), 0);
+  devo_problem_destroy(p);
+}
+
+/* More trials than the device keeps resident (sphere D = 32, NP = 1000: a few hundred blocks of
+ * 256 threads per trial): trials begin as others end, each still its solve alone. */
+TEST_CASE(batch_refills)
+{
+  need_gpu();
+  devo_problem *p = make("sphere", 32);
+  trial_cfg mix[24];
+  for (int k = 0; k < 24; ++k) {
+    const trial_cfg c = {0, NULL, "rand1bin", 1000, (uint64_t)k + 21, 20000 + 3000 * (k % 5), 0,
+                         NAN, 1};
+    mix[k] = c;
+  }
+  CHECK_EQ_INT(batch_vs_solo(&p, mix, 24, 1), 0);
+  devo_problem_destroy(p);
+}
+
+int main(int argc, char **argv)
+{
+  static const tc_case cases[] = {TC(batch_equals_solo), TC(batch_of_one), TC(batch_refills)};
+  return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
+}
