@@ -350,13 +350,16 @@ int cli_mpi_islands(const devo_solver *tmpl, const cli_islands_job *job, cli_sol
   c.dim = job->dim;
   devo_solver_get_islands(tmpl, &c.K, &c.G, &c.topology);
   block(c.K, c.size, c.rank, &c.first, &c.count);
-  if (ctx_layout(&c) != 0) {
-    snprintf(r->err, sizeof r->err, "out of memory for the exchange of %d islands of %d", c.K,
-             c.dim);
+  st = ctx_layout(&c);
+  /* every rank learns of one that could not: the exchanges need them all */
+  MPI_Allreduce(MPI_IN_PLACE, &st, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (st != 0) {
+    if (c.rank == 0)
+      snprintf(r->err, sizeof r->err,
+               "no room for the exchange of %d islands of dimension %d over %d ranks (out of "
+               "memory, or over 2^31 - 1 numbers)",
+               c.K, c.dim, c.size);
     why = DEVO_E_NOMEM;
-    r->silent = c.rank != 0;
-    if (c.rank != 0)
-      r->err[0] = 0;
   } else {
     t_begin = MPI_Wtime();
     st = start_islands(&c, tmpl, local_rank, r->err, sizeof r->err);
