@@ -370,8 +370,8 @@ static void print_box(const devo_problem *p)
   free(b);
 }
 
-/* The answer of a solve that ended with st > 0 from the solver (r->x: dim doubles). */
-static void result_of(devo_solver *s, const solve_args *a, int st, cli_solve_result *r)
+/* The answer of a solve that ended normally, from the solver (r->x: dim doubles). */
+static void result_of(devo_solver *s, const solve_args *a, cli_solve_result *r)
 {
   devo_solver_best(s, &r->best, r->x);
   devo_solver_stats(s, &r->stats);
@@ -379,7 +379,6 @@ static void result_of(devo_solver *s, const solve_args *a, int st, cli_solve_res
   cli_variant_run_state(s, &a->var, a->np, &r->run);
   r->have_shade = a->var.v.adapt != DEVO_ADAPT_NONE &&
                   devo_solver_shade_state(s, &r->shade, NULL, NULL, NULL, NULL, NULL) == DEVO_OK;
-  r->stats.status = st;
 }
 
 static int report(const solve_args *a, devo_problem *p, const cli_solve_result *r, int st)
@@ -587,7 +586,7 @@ static int solve_here(const solve_args *a, devo_problem *p, devo_solver *s, cli_
   if (st < 0)
     snprintf(r->err, sizeof r->err, "%s", devo_solver_errmsg(s));
   else
-    result_of(s, a, st, r);
+    result_of(s, a, r);
   return st;
 }
 
@@ -616,7 +615,7 @@ static int solve_and_report(const solve_args *a, devo_problem *p, devo_solver *s
   } else
 #endif
     st = solve_here(a, p, s, &r);
-  (void)backend;
+  (void)backend; /* the MPI run's only: solve_here's solver has it */
   if (st < 0) {
     rc = cli_exit_for_status(st);
     if (r.err[0])

@@ -337,7 +337,7 @@ int cli_mpi_islands(const devo_solver *tmpl, const cli_islands_job *job, cli_sol
 {
   ctx c;
   view v;
-  char island_info[256] = "";
+  char island_info[512] = "";
   double t_begin, init_s;
   int local_rank = 0, st, why;
   memset(&c, 0, sizeof c);

@@ -12,7 +12,7 @@ typedef struct cli_solve_result {
   double best;
   double *x; /* dim doubles, the caller's */
   devo_stats stats;
-  char info[512];         /* devo_solver_backend_info, or the MPI run's own */
+  char info[1024];        /* devo_solver_backend_info, or the MPI run's own */
   cli_variant_run run;    /* cli_variant_run_state of the solver (MPI: of the best island) */
   devo_shade_state shade; /* JADE/SHADE: the final state (have_shade) */
   int have_shade;
