@@ -332,6 +332,23 @@ int devo_islands_migrate(devo_islands *isl)
   return DEVO_OK;
 }
 
+/* An island's population size now (L-SHADE shrinks it; 0 before its first generation: NP). */
+static int island_np(const devo_solver *t)
+{
+  return t->np_now > 0 ? t->np_now : t->o.np;
+}
+
+int64_t devo_islands_np(const devo_islands *isl)
+{
+  int64_t n = 0;
+  int k;
+  if (!isl || !isl->started)
+    return 0;
+  for (k = 0; k < isl->count; ++k)
+    n += island_np(isl->isl[k]);
+  return n;
+}
+
 int devo_islands_progress(const devo_islands *isl, devo_progress *out)
 {
   int k;
@@ -403,7 +420,7 @@ static void gather(devo_solver *s, const devo_islands *isl)
   for (k = 0; k < isl->count; ++k) {
     const devo_solver *t = isl->isl[k];
     s->evals += t->evals;
-    s->np_now += t->np_now > 0 ? t->np_now : t->o.np;
+    s->np_now += island_np(t);
   }
   s->best_f = best_island(isl)->best_f;
 }

@@ -496,8 +496,12 @@ TEST_CASE(islands_split_equals_local)
   CHECKF(devo_islands_create(&h[0], s, 0, 2, NULL, err, sizeof err) == DEVO_OK, "%s", err);
   CHECKF(devo_islands_create(&h[1], s, 2, 1, NULL, err, sizeof err) == DEVO_OK, "%s", err);
   CHECK_EQ_INT(devo_islands_migrate(h[0]), DEVO_E_STATE); /* not all islands here */
+  CHECK_EQ_INT(devo_islands_np(h[0]), 0);                 /* not started */
   CHECK_EQ_INT(devo_islands_start(h[0]), DEVO_OK);
   CHECK_EQ_INT(devo_islands_start(h[1]), DEVO_OK);
+  CHECK_EQ_INT(devo_islands_np(h[0]), 2 * np); /* what a generation of the handle's islands costs */
+  CHECK_EQ_INT(devo_islands_np(h[1]), np);
+  CHECK_EQ_INT(devo_islands_np(NULL), 0);
   for (g = 0; g < 24; g += G) {
     CHECK_EQ_INT(devo_islands_step(h[0], G), DEVO_OK);
     CHECK_EQ_INT(devo_islands_step(h[1], G), DEVO_OK);
@@ -671,6 +675,96 @@ TEST_CASE(solve_islands)
   free(plain);
 }
 
+/* mpirun with the environment it needs as root, on this many ranks (more than cores) */
+#define MPIRUN                                                                                     \
+  "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np"
+
+/* The text of member key ("best", "x") of a JSON object as devo printed it, into buf ("" when
+ * absent): the exact digits, so that two answers compare bit for bit. */
+static const char *json_text(const char *json, const char *key, char *buf, size_t len)
+{
+  char pat[64];
+  const char *p, *e;
+  snprintf(pat, sizeof pat, "\"%s\":", key);
+  buf[0] = 0;
+  if (!json || !(p = strstr(json, pat)))
+    return buf;
+  p += strlen(pat);
+  e = *p == '[' ? strchr(p, ']') + 1 : p + strcspn(p, ",}");
+  if ((size_t)(e - p) < len)
+    snprintf(buf, len, "%.*s", (int)(e - p), p);
+  return buf;
+}
+
+/* One configuration on N = 1, 2 and 3 ranks against the run without mpirun: the same JSON
+ * object but for the wall times and the backend's description (so best, x, stop, generations,
+ * evaluations and a variant's final state to the last digit); one answer, from rank 0, that
+ * names the ranks and the time spent migrating. */
+static void mpi_same(const char *args, const char *stop)
+{
+  static const char *strip = "sed -E 's/\"(elapsed|init_seconds|migration_seconds)\":[^,]*,//g; "
+                             "s/\"backend_info\":\"[^\"]*\",//; s/\"ranks\":[0-9]+,//'";
+  char cmd[1024], ranks[32], x[4096], *ref = NULL, *raw = NULL;
+  int n;
+  snprintf(cmd, sizeof cmd, "%s solve %s --json | %s", tc_devo_bin(), args, strip);
+  CHECK_EQ_INT(tc_run(cmd, &ref, NULL), 0);
+  CHECKF(ref && strstr(ref, stop) && json_text(ref, "x", x, sizeof x)[0] == '[', "%s", ref);
+  for (n = 1; n <= 3; ++n) {
+    char *out = NULL;
+    const char *v, *path = tc_path_in("mpi.json");
+    snprintf(cmd, sizeof cmd, "%s %d %s solve %s --json > %s", MPIRUN, n, tc_devo_bin(), args,
+             path);
+    CHECK_EQ_INT(tc_run(cmd, NULL, NULL), 0);
+    raw = tc_slurp(path, NULL);
+    v = raw ? strstr(raw, "\"version\"") : NULL;
+    CHECKF(v && !strstr(v + 1, "\"version\""), "one answer: %s", raw);
+    json_text(raw, "ranks", ranks, sizeof ranks);
+    CHECKF(n == 1 ? ranks[0] == 0 : atoi(ranks) == n, "%d ranks: \"ranks\":%s", n, ranks);
+    CHECK(n == 1 || (raw && strstr(raw, "\"migration_seconds\":")));
+    free(raw);
+    raw = NULL;
+    snprintf(cmd, sizeof cmd, "%s < %s", strip, path);
+    CHECK_EQ_INT(tc_run(cmd, &out, NULL), 0);
+    CHECKF(ref && out && strcmp(ref, out) == 0, "%d ranks:\n%s\nvs\n%s", n, out, ref);
+    free(out);
+  }
+  free(ref);
+}
+
+/* mpirun -np N devo solve --islands K: the answer of the run in one process (best and x to the
+ * last digit) whatever N, N > K included: ring with an evaluation limit that ends inside a
+ * stretch, full topology with a target reached inside one, a variant whose state comes from the
+ * rank of the best island. Skipped without mpirun or in a devo built without MPI. */
+TEST_CASE(solve_islands_mpi)
+{
+  char cmd[1024], *out = NULL, *err = NULL;
+  if (tc_run("command -v mpirun >/dev/null", NULL, NULL) != 0) {
+    TC_SKIP("no mpirun");
+    return;
+  }
+  snprintf(cmd, sizeof cmd,
+           "%s 2 %s solve --problem sphere --dim 2 --np 4 --max-gens 1 --islands 2 --json", MPIRUN,
+           tc_devo_bin());
+  tc_run(cmd, &out, &err);
+  if (err && strstr(err, "built without MPI")) {
+    free(out);
+    free(err);
+    TC_SKIP("devo built without MPI");
+    return;
+  }
+  CHECKF(out && strstr(out, "\"ranks\":2"), "%s\n%s", out, err);
+  free(out);
+  free(err);
+  mpi_same("--problem F05 --dim 10 --np 20 --max-evals 31111 --islands 6 --migration-interval 7",
+           "DEVO_EVAL_LIMIT");
+  mpi_same("--problem sphere --dim 10 --np 20 --max-evals 100000 --target 1e-3 --islands 5 "
+           "--migration-interval 7 --topology full",
+           "DEVO_TARGET_REACHED");
+  mpi_same("--problem F03 --dim 10 --algorithm jade --np 20 --max-gens 40 --islands 2 "
+           "--migration-interval 6 --topology full",
+           "DEVO_GEN_LIMIT");
+}
+
 /* The spec `text` at `spec` is refused by --dry-run: one line naming spec:line and `word`. */
 static void spec_refused(const char *spec, const char *text, int line, const char *word)
 {
@@ -704,6 +798,10 @@ TEST_CASE(bad_values_exit_2)
   snprintf(cmd, sizeof cmd, "%s %s --islands 4 --max-evals 100 --np 30", tc_devo_bin(),
            "solve --problem sphere --dim 4");
   tc_expect_refused(cmd, 2, "devo solve: evaluation limit 100 over 4 islands", "");
+  /* one of several ranks of a launcher (mpirun's environment): with MPI the ranks share the
+   * islands of one run, so one population is refused; without MPI every run is (N answers) */
+  snprintf(cmd, sizeof cmd, "OMPI_COMM_WORLD_SIZE=3 %s %s", tc_devo_bin(), solve);
+  tc_expect_refused(cmd, 2, "devo solve: started as one of 3", "");
   snprintf(text, sizeof text, "%sbudget = 1000\n[algorithm a]\nislands = 0\n", grid);
   spec_refused(spec, text, 7, "islands: expects an integer in 1 .. 4096");
   snprintf(cmd, sizeof cmd, "%s experiment %s --jobs 0", tc_devo_bin(), spec);
@@ -732,6 +830,7 @@ int main(int argc, char **argv)
                                   TC(islands_budget_and_refusals),
                                   TC(experiment_jobs_equal),
                                   TC(solve_islands),
+                                  TC(solve_islands_mpi),
                                   TC(bad_values_exit_2)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }

@@ -14,6 +14,8 @@
 #include "cli.h"
 #include "cli_progress.h"
 #include "json_out.h"
+#include "mpi_env.h"
+#include "mpi_islands.h"
 
 static const char *const solve_help =
     "usage: devo solve --problem NAME --dim D [options]\n"
@@ -61,6 +63,10 @@ static const char *const solve_help =
     "                      the island(s) it goes to, where better (default 50)\n"
     "  --topology T        ring (island k to k + 1 mod K, default) or full (each island gets\n"
     "                      the best of all the others)\n"
+    "  mpirun -np N devo solve ... --islands K  spreads the K islands over N MPI ranks in\n"
+    "                      blocks (a devo built with MPI; ranks beyond K idle): the answer of\n"
+    "                      one process, bit for bit; rank 0 prints it (--json: \"ranks\",\n"
+    "                      \"migration_seconds\"). Under mpirun, --islands 1 is refused\n"
     "output:\n"
     "  --json              one JSON object (with the best vector) instead of the summary\n"
     "  --print-x           also print the best vector\n"
@@ -90,6 +96,9 @@ static void on_signal(int sig)
   stop_signal = sig;
   if (active_solver)
     devo_interrupt(active_solver);
+#ifdef DEVO_HAVE_MPI
+  cli_mpi_islands_interrupt();
+#endif
 }
 
 static void catch_signals(void (*handler)(int))
@@ -272,10 +281,9 @@ static int parse(int argc, char **argv, solve_args *a)
 
 /* The algorithm line of a jade/shade/lshade run (without its closing parenthesis) and its final
  * population and archive sizes. */
-static void print_shade(devo_solver *s, const solve_args *a)
+static void print_shade(const cli_solve_result *r, const solve_args *a)
 {
   const devo_variant *v = &a->var.v;
-  devo_shade_state st;
   printf("algorithm    %s (current-to-pbest/1/bin, p %g, archive rate %g", a->var.algorithm, v->p,
          v->arc_rate);
   if (v->adapt == DEVO_ADAPT_JADE)
@@ -284,8 +292,9 @@ static void print_shade(devo_solver *s, const solve_args *a)
     printf(", H %d", v->hist);
   if (v->lpsr)
     printf(", NP %d -> %d", a->np, v->np_min);
-  if (devo_solver_shade_state(s, &st, NULL, NULL, NULL, NULL, NULL) == DEVO_OK)
-    printf("; final NP %d, archive %d of %d", st.np, st.archive_size, st.archive_cap);
+  if (r->have_shade)
+    printf("; final NP %d, archive %d of %d", r->shade.np, r->shade.archive_size,
+           r->shade.archive_cap);
 }
 
 static void print_vector(FILE *f, const double *x, int dim, const char *sep)
@@ -361,26 +370,29 @@ static void print_box(const devo_problem *p)
   free(b);
 }
 
-static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
+/* The answer of a solve that ended normally, from the solver (r->x: dim doubles). */
+static void result_of(devo_solver *s, const solve_args *a, cli_solve_result *r)
+{
+  devo_solver_best(s, &r->best, r->x);
+  devo_solver_stats(s, &r->stats);
+  snprintf(r->info, sizeof r->info, "%s", devo_solver_backend_info(s));
+  cli_variant_run_state(s, &a->var, a->np, &r->run);
+  r->have_shade = a->var.v.adapt != DEVO_ADAPT_NONE &&
+                  devo_solver_shade_state(s, &r->shade, NULL, NULL, NULL, NULL, NULL) == DEVO_OK;
+}
+
+static int report(const solve_args *a, devo_problem *p, const cli_solve_result *r, int st)
 {
   static const char *const rules[] = {"reinit", "clip", "reflect", "midpoint"};
-  devo_stats stats;
-  cli_variant_run run;
-  double best, fstar = devo_problem_fstar(p);
-  int dim = devo_problem_dim(p);
-  double *x = (double *)malloc((size_t)dim * sizeof(double));
-  if (!x)
-    return cli_runtime_error("solve", "out of memory for the best vector");
-  devo_solver_best(s, &best, x);
-  devo_solver_stats(s, &stats);
-  cli_variant_run_state(s, &a->var, a->np, &run);
+  const devo_stats stats = r->stats;
+  const cli_variant_run run = r->run;
+  const double best = r->best, *x = r->x, fstar = devo_problem_fstar(p);
+  const int dim = devo_problem_dim(p);
   if (a->json) {
     json_out j;
     int k;
-    if (json_init(&j, stdout) != 0) {
-      free(x);
+    if (json_init(&j, stdout) != 0)
       return cli_runtime_error("solve", "out of memory for the JSON output");
-    }
     json_obj(&j);
     json_kv_str(&j, "version", devo_version());
     json_kv_str(&j, "problem", a->problem);
@@ -397,7 +409,7 @@ static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
     json_kv_str(&j, "stop", devo_status_name(st));
     json_kv_int(&j, "status", st);
     json_kv_str(&j, "backend", stats.backend == DEVO_BACKEND_GPU ? "gpu" : "cpu");
-    json_kv_str(&j, "backend_info", devo_solver_backend_info(s));
+    json_kv_str(&j, "backend_info", r->info);
     json_kv_uint(&j, "seed", a->seed);
     json_kv_int(&j, "np", a->np);
     if (!a->var.v.jde && a->var.v.adapt == DEVO_ADAPT_NONE) {
@@ -417,16 +429,18 @@ static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
       json_kv_int(&j, "migration_interval", a->mig_interval);
       json_kv_str(&j, "topology", a->topology == DEVO_TOPOLOGY_RING ? "ring" : "full");
     }
+    if (r->ranks > 0) { /* over MPI (tools/mpi_islands.c) */
+      json_kv_int(&j, "ranks", r->ranks);
+      json_kv_num(&j, "migration_seconds", r->migration_seconds);
+    }
     json_key(&j, "x");
     json_arr(&j);
     for (k = 0; k < dim; ++k)
       json_num(&j, x[k]);
     json_end_arr(&j);
     json_end_obj(&j);
-    if (json_done(&j) != 0) {
-      free(x);
+    if (json_done(&j) != 0)
       return cli_runtime_error("solve", "out of memory for the JSON output");
-    }
   } else {
     printf("problem      %s (dimension %d)\n", a->problem, dim);
     printf("best         %.17g\n", best);
@@ -436,13 +450,13 @@ static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
     printf("generations  %lld\n", (long long)stats.generations);
     printf("elapsed      %.6f s\n", stats.elapsed);
     printf("stop         %s (%s)\n", devo_status_name(st), devo_status_message(st));
-    printf("backend      %s\n", devo_solver_backend_info(s));
+    printf("backend      %s\n", r->info);
     if (a->islands > 1)
       printf("islands      %d (%s, migration every %lld generations; evaluations of all)\n",
              a->islands, a->topology == DEVO_TOPOLOGY_RING ? "ring" : "full",
              (long long)a->mig_interval);
     if (a->var.v.adapt != DEVO_ADAPT_NONE)
-      print_shade(s, a);
+      print_shade(r, a);
     else
       printf("algorithm    %s (%s%s", cli_variant_algorithm(&a->var),
              devo_strategy_name(a->var.v.strategy, a->var.v.crossover),
@@ -462,7 +476,6 @@ static int report(const solve_args *a, devo_problem *p, devo_solver *s, int st)
       printf("\n");
     }
   }
-  free(x);
   return cli_stdout_done("solve");
 }
 
@@ -475,9 +488,9 @@ static int setter(devo_solver *s, int st)
   return 1;
 }
 
-/* The solver's options from a; 0, or 1 after printing the setter's message. fstar: the
- * problem's optimum (NAN: unknown; the target is then relative to 0). */
-static int apply_options(devo_solver *s, const solve_args *a, int backend, double fstar)
+/* The objective value of --target E (NAN: none). fstar: the problem's optimum (NAN: unknown;
+ * the target is then relative to 0). */
+static double target_value(const solve_args *a, double fstar)
 {
   double target = (double)NAN;
   if (!isnan(a->target)) {
@@ -488,6 +501,13 @@ static int apply_options(devo_solver *s, const solve_args *a, int backend, doubl
     while (target - f0 > a->target)
       target = nextafter(target, -(double)INFINITY);
   }
+  return target;
+}
+
+/* The solver's options from a; 0, or 1 after printing the setter's message. */
+static int apply_options(devo_solver *s, const solve_args *a, int backend, double fstar)
+{
+  const double target = target_value(a, fstar);
   return setter(s, devo_solver_set_np(s, a->np)) || setter(s, devo_solver_set_f(s, a->f)) ||
          setter(s, devo_solver_set_cr(s, a->cr)) || setter(s, devo_solver_set_seed(s, a->seed)) ||
          setter(s, devo_solver_set_bounds(s, a->bounds)) ||
@@ -522,15 +542,105 @@ static int check_options(const solve_args *a)
   return rc;
 }
 
+/* Under a launcher of N > 1 ranks (mpirun): with MPI, the ranks share the islands of one run
+ * (tools/mpi_islands.c), so K >= 2 is needed; without MPI, N copies would print N answers. */
+static int check_launcher(const solve_args *a)
+{
+  const int n = cli_launcher_size();
+  if (n < 2)
+    return CLI_OK;
+#ifdef DEVO_HAVE_MPI
+  if (a->islands < 2)
+    return cli_usage_error("solve",
+                           "started as one of %d MPI ranks: the ranks share the islands of one "
+                           "run (--islands K, K >= 2); a single population runs without mpirun",
+                           n);
+  return CLI_OK;
+#else
+  (void)a;
+  return cli_usage_error("solve",
+                         "started as one of %d ranks (mpirun), but this devo was built without "
+                         "MPI: each copy would print its own answer; run it without mpirun",
+                         n);
+#endif
+}
+
+/* devo_solve in this process, with the progress line on a terminal; the answer or the error in
+ * r. */
+static int solve_here(const solve_args *a, devo_problem *p, devo_solver *s, cli_solve_result *r)
+{
+  cli_progress prog;
+  int st;
+  /* on a terminal only: elsewhere no callback at all, so scripts get the run they always got */
+  memset(&prog, 0, sizeof prog);
+  if (cli_progress_wanted(a->quiet)) {
+    cli_progress_solve(&prog, devo_problem_fstar(p), a->max_evals, a->max_gens, a->time_limit);
+    (void)devo_solver_set_progress(s, cli_progress_update, &prog); /* cannot fail here */
+  }
+  active_solver = s;
+  if (stop_signal) /* a signal while the problem was made: stop right after the first population */
+    devo_interrupt(s);
+  st = devo_solve(s);
+  active_solver = NULL;
+  cli_progress_done(&prog);
+  if (st < 0)
+    snprintf(r->err, sizeof r->err, "%s", devo_solver_errmsg(s));
+  else
+    result_of(s, a, r);
+  return st;
+}
+
+/* The solve (here, or the islands over the MPI ranks that started this process) and its
+ * answer (rank 0's only): the exit code. */
+static int solve_and_report(const solve_args *a, devo_problem *p, devo_solver *s, int backend)
+{
+  cli_solve_result r;
+  int st, rc = CLI_OK;
+  memset(&r, 0, sizeof r);
+  r.x = (double *)malloc((size_t)devo_problem_dim(p) * sizeof(double));
+  if (!r.x)
+    return cli_runtime_error("solve", "out of memory for the best vector");
+#ifdef DEVO_HAVE_MPI
+  if (a->islands > 1 && cli_launcher_size() > 1) {
+    const cli_islands_job job = {&a->var,
+                                 devo_problem_dim(p),
+                                 a->np,
+                                 a->threads,
+                                 backend == DEVO_BACKEND_GPU ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU,
+                                 a->max_evals,
+                                 a->max_gens,
+                                 target_value(a, devo_problem_fstar(p)),
+                                 a->time_limit};
+    st = cli_mpi_islands(s, &job, &r);
+  } else
+#endif
+    st = solve_here(a, p, s, &r);
+  (void)backend; /* the MPI run's only: solve_here's solver has it */
+  if (st < 0) {
+    rc = cli_exit_for_status(st);
+    if (r.err[0])
+      fprintf(stderr, "devo solve: %s\n", r.err);
+  } else if (!r.silent) {
+    if (a->verbose) {
+      fprintf(stderr, "devo solve: %s\n", r.info);
+      print_box(p);
+    }
+    rc = report(a, p, &r, st);
+  }
+  free(r.x);
+  return rc;
+}
+
 int cmd_solve(int argc, char **argv)
 {
   solve_args a;
   devo_problem *p = NULL;
   devo_solver *s = NULL;
-  cli_progress prog;
   char msg[256];
   int st, rc, backend;
   rc = parse(argc, argv, &a);
+  if (!rc)
+    rc = check_launcher(&a);
   if (rc)
     return rc;
   stop_signal = 0;
@@ -575,28 +685,7 @@ int cmd_solve(int argc, char **argv)
     devo_problem_destroy(p);
     return CLI_USAGE;
   }
-  /* on a terminal only: elsewhere no callback at all, so scripts get the run they always got */
-  memset(&prog, 0, sizeof prog);
-  if (cli_progress_wanted(a.quiet)) {
-    cli_progress_solve(&prog, devo_problem_fstar(p), a.max_evals, a.max_gens, a.time_limit);
-    (void)devo_solver_set_progress(s, cli_progress_update, &prog); /* cannot fail here */
-  }
-  active_solver = s;
-  if (stop_signal) /* a signal while the problem was made: stop right after the first population */
-    devo_interrupt(s);
-  st = devo_solve(s);
-  active_solver = NULL;
-  cli_progress_done(&prog);
-  if (st < 0) {
-    rc = cli_exit_for_status(st);
-    fprintf(stderr, "devo solve: %s\n", devo_solver_errmsg(s));
-  } else {
-    if (a.verbose) {
-      fprintf(stderr, "devo solve: %s\n", devo_solver_backend_info(s));
-      print_box(p);
-    }
-    rc = report(&a, p, s, st);
-  }
+  rc = solve_and_report(&a, p, s, backend);
   devo_solver_destroy(s);
   devo_problem_destroy(p);
   return rc;

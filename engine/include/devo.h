@@ -773,6 +773,12 @@ int devo_islands_migrate(devo_islands *isl);
  * best over them; elapsed: seconds since devo_islands_start. DEVO_OK, DEVO_E_INVALID,
  * DEVO_E_STATE. */
 int devo_islands_progress(const devo_islands *isl, devo_progress *out);
+/* The population size now of the handle's islands together: what their next generation costs in
+ * evaluations (NP each; L-SHADE's linear reduction shrinks it). A caller spreading the islands
+ * over processes sums it over them for the evaluation limit (devo_solve stops before a generation
+ * of all islands would pass max_evals, and ends a stretch early at (max_evals - evaluations) / this
+ * sum generations). 0 when isl is NULL or not started. */
+int64_t devo_islands_np(const devo_islands *isl);
 /* Ends the run: every island's statistics and best are final (devo_islands_solver), with status
  * (> 0: why the caller stopped, e.g. DEVO_GEN_LIMIT) as their devo_stats.status. DEVO_OK,
  * DEVO_E_INVALID (status <= 0), DEVO_E_STATE (not started). start may follow again. */
