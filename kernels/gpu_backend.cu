@@ -1251,8 +1251,8 @@ struct devo__bt {
   devo__trial_done_fn done;
   void *ud;
   const void *kern; /* the batch kernel, NULL until a first trial joins */
-  devo__gpu_fast_cfg fc;
-  int dev, cap, nact;
+  devo__gpu_fast_cfg fc, solo; /* the batch's layout, and its trials' own (theirs alike) */
+  int np, dev, cap, nact;
   devo__bt_trial *act; /* cap, the trials in the batch */
   devo__gpu_bslot *h_slot, *d_slot;
   unsigned int *d_bar;
@@ -1272,7 +1272,9 @@ static void devo__bt_finish(devo__bt *b, int i, int st)
 static int devo__bt_setup(devo__bt *b, devo_solver *s, devo__gpu_state *g, const void *kern)
 {
   int cap = 0;
-  DEVO__CK(devo__gpu_batch_capacity(kern, &g->fc, &g->prop, &cap));
+  devo__gpu_fast_cfg fc;
+  devo__gpu_fast_batch_layout(g->a.v.kind, g->a.np, &g->fc, &fc);
+  DEVO__CK(devo__gpu_batch_capacity(kern, &fc, &g->prop, &cap));
   if (cap < 1)
     return devo__set_err(s, DEVO_E_CUDA, "the batch kernel cannot run one trial resident");
   b->cap = cap < b->n ? cap : b->n;
@@ -1284,7 +1286,9 @@ static int devo__bt_setup(devo__bt *b, devo_solver *s, devo__gpu_state *g, const
   DEVO__CK(cudaMalloc((void **)&b->d_bar, sizeof *b->d_bar));
   DEVO__CK(cudaStreamCreateWithFlags(&b->st, cudaStreamNonBlocking));
   b->kern = kern;
-  b->fc = g->fc;
+  b->fc = fc;
+  b->solo = g->fc;
+  b->np = g->a.np;
   b->dev = g->dev;
   return DEVO_OK;
 }
@@ -1306,9 +1310,10 @@ static int devo__bt_join(devo__bt *b, devo_solver *s, int k)
     const int st = devo__bt_setup(b, s, g, kern);
     if (st != DEVO_OK)
       return st;
-  } else if (kern != b->kern || g->dev != b->dev || g->fc.blocks != b->fc.blocks ||
-             g->fc.threads != b->fc.threads || g->fc.smem != b->fc.smem ||
-             g->fc.lanes != b->fc.lanes || g->fc.vpb != b->fc.vpb || b->nact == b->cap) {
+  } else if (kern != b->kern || g->dev != b->dev || g->a.np != b->np ||
+             g->fc.blocks != b->solo.blocks || g->fc.threads != b->solo.threads ||
+             g->fc.smem != b->solo.smem || g->fc.lanes != b->solo.lanes ||
+             g->fc.vpb != b->solo.vpb || b->nact == b->cap) {
     return 0;
   }
   b->act[b->nact].s = s;

@@ -244,11 +244,14 @@ cudaError_t devo__gpu_fast_launch(const devo__gpu_fast_cfg *cfg, devo__gpu_args 
 /* Batches (kernels/gpu_fast.cu, devo__gpu_persist_loop_batch): the batch kernel that advances
  * several trials planned alike (cfg from devo__gpu_fast_plan for kind and var) in one launch, or
  * NULL where there is none (version 1's kernels; version 2's for rand1bin without GOBL only);
+ * the batch's layout from a trial's (the largest blocks: fewer arrivals at the shared barrier);
  * how many such trials the device keeps resident at once; the launch of ntrials trials (slots in
  * b.slot, each with lanes and vpb set; b.bar zeroed; cooperative, so that a grid that cannot be
  * co-resident fails instead of hanging). */
 const void *devo__gpu_fast_batch_kernel(int kind, const devo__variant *var,
                                         const devo__gpu_fast_cfg *cfg);
+void devo__gpu_fast_batch_layout(int kind, int np, const devo__gpu_fast_cfg *solo,
+                                 devo__gpu_fast_cfg *out);
 cudaError_t devo__gpu_batch_capacity(const void *kern, const devo__gpu_fast_cfg *cfg,
                                      const cudaDeviceProp *p, int *trials);
 cudaError_t devo__gpu_batch_launch(const void *kern, const devo__gpu_fast_cfg *cfg,

@@ -648,6 +648,28 @@ const void *devo__gpu_fast_batch_kernel(int kind, const devo__variant *var,
   }
 }
 
+/* The batch's own layout: as many vectors per block as a block holds (the fewest blocks, so the
+ * fewest arrivals at the barrier that all trials share; a vector's arithmetic does not depend on
+ * its block), the rest of solo's plan kept. */
+void devo__gpu_fast_batch_layout(int kind, int np, const devo__gpu_fast_cfg *solo,
+                                 devo__gpu_fast_cfg *out)
+{
+  const int lanes = solo->lanes, per = lanes < 32 ? 32 / lanes : 1;
+  int vmax = DEVO__FAST_MAX_THREADS / lanes / per * per;
+  if (lanes > 32 && vmax > 15)
+    vmax = 15; /* named barriers, one per group of several warps */
+  int vpb = (np + per - 1) / per * per;
+  if (vpb > vmax)
+    vpb = vmax;
+  *out = *solo;
+  out->vpb = vpb;
+  out->threads = vpb * lanes;
+  out->blocks = (np + vpb - 1) / vpb;
+  out->smem = (size_t)DEVO__FAST_RED * vpb * sizeof(double);
+  if (kind == DEVO__P_ROSENBROCK)
+    out->smem += (size_t)vpb * lanes * solo->c * sizeof(double);
+}
+
 cudaError_t devo__gpu_batch_capacity(const void *kern, const devo__gpu_fast_cfg *cfg,
                                      const cudaDeviceProp *p, int *trials)
 {

@@ -37,7 +37,7 @@ typedef struct result {
   devo_stats st;
   double best;
   double *x, *pop, *fit;
-  char info[512];
+  char info[2048];
 } result;
 
 static devo_solver *configure(devo_problem *p, const trial_cfg *c)
