@@ -56,14 +56,26 @@
 /* "Within rounding" (DEVO_OPTIMAL): objective <= lower_bound * (1 + OPT_RTOL + the bound's own
  * rounding allowance, devo__etc_lb.rtol). */
 #define OPT_RTOL 1e-12
-/* --search auto's rule (devo_schedule_search_for), its thresholds here, to be tuned from
- * measurements: for the makespan, the GPU search on a ready GPU from AUTO_GPU_LS_MIN_TASKS tasks
- * and AUTO_GPU_LS_MIN_MACHINES machines and a limit of AUTO_GPU_LS_MIN_S, else IG; the DE
- * pipeline for lambda < 1. The GPU search has not been measured against IG yet
- * (docs/gpu-sched-ls.md): its task threshold is out of reach until it is. */
-#define AUTO_GPU_LS_MIN_TASKS    INT_MAX
-#define AUTO_GPU_LS_MIN_MACHINES 2
+/* --search auto's rule (devo_schedule_search_for), from the H100 machine's measurements of the
+ * GPU search against IG (BENCHMARKS.md, "The GPU search at 1 s", "... at 10 s", "Larger
+ * instances"; medians over the 12 Braun instances at 512 x 16 and the etc-gen classes at 4096 x
+ * 64 and 16384 x 256):
+ *  - 512 x 16, 1 s: GPU mean 0.215% above the best-known against IG on 1 thread 0.25% and on 16
+ *    threads 0.20%; 10 s: GPU 0.07% against IG on 16 threads 0.17%;
+ *  - 4096 x 64: within 0.2 points of IG on 16 threads at 1 s and 10 s but for u_c_lolo, where the
+ *    GPU was 1.5 points ahead at 1 s;
+ *  - 16384 x 256 at 1 s: the GPU behind IG on three classes of four (u_c_hihi 37.7% above Min-min
+ *    against 35.9%).
+ * So the GPU search from AUTO_GPU_LS_MIN_TASKS to AUTO_GPU_LS_MAX_TASKS tasks and
+ * AUTO_GPU_LS_MIN_MACHINES machines, from AUTO_GPU_LS_MIN_S seconds when IG would run on fewer
+ * than AUTO_GPU_LS_IG_THREADS threads (measured at 1 and 16; between them interpolated: the
+ * GPU), and from AUTO_GPU_LS_LONG_S seconds whatever the threads; IG elsewhere. */
+#define AUTO_GPU_LS_MIN_TASKS    512
+#define AUTO_GPU_LS_MAX_TASKS    4096
+#define AUTO_GPU_LS_MIN_MACHINES 16
 #define AUTO_GPU_LS_MIN_S        1.0
+#define AUTO_GPU_LS_LONG_S       10.0
+#define AUTO_GPU_LS_IG_THREADS   16
 
 void devo_schedule_opts_init(devo_schedule_opts *o)
 {
@@ -96,8 +108,10 @@ int devo_schedule_search_for(const devo_schedule_opts *o, int ntasks, int nmach,
     return o->search;
   if (o->lambda != 1.0)
     return DEVO_SEARCH_PIPELINE;
-  if (gpu_ready && ntasks >= AUTO_GPU_LS_MIN_TASKS && nmach >= AUTO_GPU_LS_MIN_MACHINES &&
-      o->time_limit >= AUTO_GPU_LS_MIN_S)
+  if (gpu_ready && ntasks >= AUTO_GPU_LS_MIN_TASKS && ntasks <= AUTO_GPU_LS_MAX_TASKS &&
+      nmach >= AUTO_GPU_LS_MIN_MACHINES &&
+      (o->time_limit >= AUTO_GPU_LS_LONG_S ||
+       (o->time_limit >= AUTO_GPU_LS_MIN_S && o->threads < AUTO_GPU_LS_IG_THREADS)))
     return DEVO_SEARCH_GPU_LS;
   return DEVO_SEARCH_IG;
 }

@@ -2566,6 +2566,35 @@ TEST_CASE(cli_gap_refused)
   remove(path);
 }
 
+/* --search auto's rule at its measured thresholds (engine/schedule.c): the GPU search only on a
+ * ready GPU, for 512 to 4096 tasks on 16+ machines, from 1 s with fewer than 16 threads and from
+ * 10 s with any; IG otherwise; the pipeline for the weighted objective; an explicit search kept. */
+TEST_CASE(search_auto_rule)
+{
+  devo_schedule_opts o;
+  devo_schedule_opts_init(&o);
+  o.lambda = 1.0;
+  o.time_limit = 1.0;
+  CHECK_EQ_INT(devo_schedule_search_for(&o, 512, 16, 1), DEVO_SEARCH_GPU_LS);
+  CHECK_EQ_INT(devo_schedule_search_for(&o, 512, 16, 0), DEVO_SEARCH_IG);
+  CHECK_EQ_INT(devo_schedule_search_for(&o, 511, 16, 1), DEVO_SEARCH_IG);
+  CHECK_EQ_INT(devo_schedule_search_for(&o, 4096, 64, 1), DEVO_SEARCH_GPU_LS);
+  CHECK_EQ_INT(devo_schedule_search_for(&o, 16384, 256, 1), DEVO_SEARCH_IG);
+  CHECK_EQ_INT(devo_schedule_search_for(&o, 512, 8, 1), DEVO_SEARCH_IG);
+  o.time_limit = 0.5;
+  CHECK_EQ_INT(devo_schedule_search_for(&o, 512, 16, 1), DEVO_SEARCH_IG);
+  o.time_limit = 1.0;
+  o.threads = 16;
+  CHECK_EQ_INT(devo_schedule_search_for(&o, 512, 16, 1), DEVO_SEARCH_IG);
+  o.time_limit = 10.0;
+  CHECK_EQ_INT(devo_schedule_search_for(&o, 512, 16, 1), DEVO_SEARCH_GPU_LS);
+  o.lambda = 0.75;
+  CHECK_EQ_INT(devo_schedule_search_for(&o, 512, 16, 1), DEVO_SEARCH_PIPELINE);
+  o.search = DEVO_SEARCH_IG;
+  CHECK_EQ_INT(devo_schedule_search_for(&o, 512, 16, 1), DEVO_SEARCH_IG);
+  CHECK_EQ_INT(devo_schedule_search_for(NULL, 512, 16, 1), DEVO_SEARCH_PIPELINE);
+}
+
 static const tc_case cases[] = {
     TC(read_csv_variants),
     TC(read_braun_variants),
@@ -2614,6 +2643,7 @@ static const tc_case cases[] = {
     TC(schedule_optimal_timing),
     TC(schedule_gap_braun),
     TC(cli_gap_refused),
+    TC(search_auto_rule),
 };
 
 int main(int argc, char **argv)

@@ -927,10 +927,11 @@ void devo_schedule_opts_init(devo_schedule_opts *o);
 
 /* The search devo_schedule_run runs for o on an instance of ntasks x nmach when gpu_ready (1: the
  * GPU is usable now, and o->backend is GPU): o->search unless it is AUTO, else the rule of AUTO,
- * its thresholds in one place (engine/schedule.c) to be tuned from measurements: the DE pipeline
- * for lambda < 1; for the makespan IG, or GPU_LS on a ready GPU from a size and a time limit
- * (not measured yet: IG always today). Returns a DEVO_SEARCH_* other than AUTO; PIPELINE for a
- * NULL o. Pure: thread-safe. */
+ * its thresholds in one place (engine/schedule.c, from the measurements of BENCHMARKS.md): the
+ * DE pipeline for lambda < 1; for the makespan GPU_LS on a ready GPU for 512 to 4096 tasks on 16
+ * or more machines with a limit of 1 s or more when o->threads < 16, or of 10 s or more whatever
+ * the threads; IG otherwise. Returns a DEVO_SEARCH_* other than AUTO; PIPELINE for a NULL o.
+ * Pure: thread-safe. */
 int devo_schedule_search_for(const devo_schedule_opts *o, int ntasks, int nmach, int gpu_ready);
 
 /* Seconds of a scheduling limit below which the GPU is not worth starting: the first GPU use of
