@@ -79,14 +79,15 @@ static double solo(const run_cfg *c, uint64_t seed, double *f, double *x)
 
 /* Wall seconds of one devo_batch_solve of trials seeds 1 .. b on threads, or -1; with ref_f,
  * ref_x (b values, b * dim) every trial is compared with them, and a difference gives -2. */
-static double batch(const run_cfg *c, int b, int threads, const double *ref_f,
-                    const double *ref_x, int dim)
+static double batch(const run_cfg *c, int b, int threads, const double *ref_f, const double *ref_x,
+                    int dim)
 {
   devo_batch *bt = NULL;
   devo_solver **s = calloc((size_t)b, sizeof *s);
   double *x = malloc((size_t)dim * sizeof *x), t = -1.0;
-  int k, st, ok = s && x && devo_batch_create(&bt, NULL) == DEVO_OK &&
-                  devo_batch_set_threads(bt, threads) == DEVO_OK;
+  int k, st,
+      ok = s && x && devo_batch_create(&bt, NULL) == DEVO_OK &&
+           devo_batch_set_threads(bt, threads) == DEVO_OK;
   for (k = 0; ok && k < b; ++k)
     ok = (s[k] = make_solver(c, (uint64_t)k + 1)) && devo_batch_add(bt, s[k]) == DEVO_OK;
   if (ok) {
@@ -139,8 +140,7 @@ int main(int argc, char **argv)
                             BENCH_INT_OPT("reps", &reps, 1, 64),
                             BENCH_STR_OPT("strategy", &strategy),
                             BENCH_FLAG_OPT("jde", &jde, 1)};
-  if ((r = bench_args("bench-batch", usage, argc, argv, opts, BENCH_NOPTS(opts), NULL)) !=
-      BENCH_GO)
+  if ((r = bench_args("bench-batch", usage, argc, argv, opts, BENCH_NOPTS(opts), NULL)) != BENCH_GO)
     return r;
   run_cfg c = {NULL, backend, np, jde, evals, strategy};
   if (devo_problem_create(&c.p, NULL) != DEVO_OK ||

@@ -1240,9 +1240,9 @@ static int devo__gpu_shade_state_hook(devo_solver *s, devo_shade_state *st, doub
  * batch's first trial) run alone through devo_solve's loop as they come. */
 struct devo__bt_trial {
   devo_solver *s;
-  int k;         /* index among the caller's trials */
-  int64_t prev;  /* the last chunk's generations (devo__next_chunk's growth) */
-  int64_t m;     /* this chunk's */
+  int k;        /* index among the caller's trials */
+  int64_t prev; /* the last chunk's generations (devo__next_chunk's growth) */
+  int64_t m;    /* this chunk's */
 };
 
 struct devo__bt {
@@ -1250,7 +1250,7 @@ struct devo__bt {
   int n, next; /* trials begun: tr[0 .. next - 1] */
   devo__trial_done_fn done;
   void *ud;
-  const void *kern; /* the batch kernel, NULL until a first trial joins */
+  const void *kern;            /* the batch kernel, NULL until a first trial joins */
   devo__gpu_fast_cfg fc, solo; /* the batch's layout, and its trials' own (theirs alike) */
   int np, dev, cap, nact;
   devo__bt_trial *act; /* cap, the trials in the batch */
@@ -1302,8 +1302,7 @@ static int devo__bt_join(devo__bt *b, devo_solver *s, int k)
   if (!g || g->sh || !g->fast || !g->persist || g->design == DEVO_GPU_MULTIKERNEL ||
       (g->var && s->o.var.gobl > 0.0))
     return 0;
-  const void *kern =
-      devo__gpu_fast_batch_kernel(g->a.v.kind, g->var ? &g->va.var : NULL, &g->fc);
+  const void *kern = devo__gpu_fast_batch_kernel(g->a.v.kind, g->var ? &g->va.var : NULL, &g->fc);
   if (!kern)
     return 0;
   if (!b->kern) {
@@ -1362,8 +1361,7 @@ static int64_t devo__bt_plan(devo__bt *b)
       st = devo__call_progress(s);
     if (st == DEVO_OK) {
       t->m = devo__next_chunk(s, b->sec_per_gen, t->prev);
-      if (s->deadline > 0.0 && b->sec_per_gen > 0.0 &&
-          s->deadline - devo__now() < b->sec_per_gen)
+      if (s->deadline > 0.0 && b->sec_per_gen > 0.0 && s->deadline - devo__now() < b->sec_per_gen)
         st = DEVO_TIME_LIMIT; /* a generation would not end before the deadline */
     }
     if (st != DEVO_OK) {

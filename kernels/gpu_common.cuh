@@ -689,10 +689,9 @@ __device__ __forceinline__ void devo__gpu_persist_loop(const devo__gpu_args &a, 
  * trial that reached its target or its gen_end cannot leave: the others still count its blocks'
  * arrivals, so its blocks go on arriving, idle (no step, no draws), to the launch's end. */
 template <class Step, class Draw>
-__device__ __forceinline__ void devo__gpu_persist_loop_batch(const devo__gpu_args &a, uint32_t gen0,
-                                                             uint32_t ngens, uint32_t gen_end,
-                                                             unsigned int *bar, Step &step,
-                                                             Draw &draw)
+__device__ __forceinline__ void
+devo__gpu_persist_loop_batch(const devo__gpu_args &a, uint32_t gen0, uint32_t ngens,
+                             uint32_t gen_end, unsigned int *bar, Step &step, Draw &draw)
 {
   bool idle = false;
   for (uint32_t k = 1; k <= ngens; ++k) {
@@ -709,7 +708,6 @@ __device__ __forceinline__ void devo__gpu_persist_loop_batch(const devo__gpu_arg
     idle = idle || devo__gpu_stopped(a, gen);
   }
 }
-
 
 /* GOBL's jump decisions (devo__gobl_jump) of a persistent kernel, 32 generations at a time: lane
  * l of every warp decides generation base + l and a ballot gives every thread the window's mask,

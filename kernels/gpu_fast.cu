@@ -637,8 +637,8 @@ const void *devo__gpu_fast_batch_kernel(int kind, const devo__variant *var,
                  : NULL;                                                                           \
     return var->strategy == DEVO__STRAT_RAND1 && var->crossover == DEVO__XOVER_BIN &&              \
                    var->gobl == 0.0 && cfg->c == 1 &&                                              \
-                   cfg->kern == (const void *)devo__k_fastv<K, DEVO__STRAT_RAND1,                  \
-                                                             DEVO__XOVER_BIN, 1, false>            \
+                   cfg->kern == (const void *)                                                     \
+                                    devo__k_fastv<K, DEVO__STRAT_RAND1, DEVO__XOVER_BIN, 1, false> \
                ? (const void *)devo__k_fastvb<K>                                                   \
                : NULL;
     DEVO__GPU_FOR_KINDS(DEVO__FASTB_CASE)

@@ -126,8 +126,7 @@ static int batch_vs_solo(devo_problem *const *probs, const trial_cfg *mix, int n
            k, mix[k].algo ? mix[k].algo : mix[k].strategy, (unsigned long long)mix[k].seed,
            devo_status_name(solo[k].status), (long long)solo[k].st.evaluations, solo[k].best,
            devo_status_name(inb.status), (long long)inb.st.evaluations, inb.best);
-    CHECKF((strstr(inb.info, "in a batch") != NULL) == mix[k].batched, "trial %d: %s", k,
-           inb.info);
+    CHECKF((strstr(inb.info, "in a batch") != NULL) == mix[k].batched, "trial %d: %s", k, inb.info);
     targets += inb.status == DEVO_TARGET_REACHED;
     drop(&inb);
     drop(&solo[k]);
@@ -184,8 +183,8 @@ TEST_CASE(batch_refills)
   devo_problem *p = make("sphere", 32);
   trial_cfg mix[24];
   for (int k = 0; k < 24; ++k) {
-    const trial_cfg c = {0, NULL, "rand1bin", 1000, (uint64_t)k + 21, 20000 + 3000 * (k % 5), 0,
-                         NAN, 1};
+    const trial_cfg c = {0, NULL, "rand1bin", 1000, (uint64_t)k + 21, 20000 + 3000 * (k % 5),
+                         0, NAN,  1};
     mix[k] = c;
   }
   CHECK_EQ_INT(batch_vs_solo(&p, mix, 24, 1), 0);
