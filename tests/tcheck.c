@@ -458,3 +458,33 @@ double tc_mwu_p(const double *a, int na, const double *b, int nb)
   }
   return w.p;
 }
+
+void tc_result_take(devo_solver *s, int np, int d, int status, tc_result *r)
+{
+  r->status = status;
+  devo_solver_stats(s, &r->st);
+  r->x = (double *)calloc((size_t)d, sizeof(double));
+  r->pop = (double *)calloc((size_t)np * d, sizeof(double));
+  r->fit = (double *)calloc((size_t)np, sizeof(double));
+  CHECKF(devo_solver_best(s, &r->best, r->x) == DEVO_OK, "%s", devo_solver_errmsg(s));
+  CHECK_EQ_INT(devo_solver_population(s, r->pop, r->fit), DEVO_OK);
+  snprintf(r->info, sizeof r->info, "%s", devo_solver_backend_info(s));
+}
+
+void tc_result_drop(tc_result *r)
+{
+  free(r->x);
+  free(r->pop);
+  free(r->fit);
+  memset(r, 0, sizeof *r);
+}
+
+int tc_result_same(const tc_result *a, const tc_result *b, int np, int d)
+{
+  return a->status == b->status && a->st.generations == b->st.generations &&
+         a->st.evaluations == b->st.evaluations &&
+         memcmp(&a->best, &b->best, sizeof a->best) == 0 &&
+         memcmp(a->x, b->x, (size_t)d * sizeof(double)) == 0 &&
+         memcmp(a->pop, b->pop, (size_t)np * d * sizeof(double)) == 0 &&
+         memcmp(a->fit, b->fit, (size_t)np * sizeof(double)) == 0;
+}

@@ -165,4 +165,19 @@ devo_problem *tc_small_problem(int which, devo_etc **e);
  * in *e. */
 devo_problem *tc_etc_small_problem(devo_etc **e);
 
+/* What a solve leaves, to compare two runs of one trial (alone, in a batch, ...): status, counts,
+ * best value and vector, the final population and fitness (np rows of d; L-SHADE fills fewer),
+ * the backend's description. tc_result_take checks that s has a best; tc_result_same compares every
+ * bit of them and the counts. */
+typedef struct tc_result {
+  int status;
+  devo_stats st;
+  double best;
+  double *x, *pop, *fit;
+  char info[2048];
+} tc_result;
+void tc_result_take(devo_solver *s, int np, int d, int status, tc_result *r);
+void tc_result_drop(tc_result *r);
+int tc_result_same(const tc_result *a, const tc_result *b, int np, int d);
+
 #endif /* DEVO_TCHECK_H */

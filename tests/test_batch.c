@@ -51,45 +51,6 @@ static devo_solver *configure(devo_problem *p, const trial_cfg *c)
   return s;
 }
 
-/* What a run leaves: status, counts, best and the final population. */
-typedef struct result {
-  int status;
-  devo_stats st;
-  double best;
-  double *x, *pop, *fit;
-} result;
-
-static void take(devo_solver *s, const devo_problem *p, int np, int status, result *r)
-{
-  const int d = devo_problem_dim(p);
-  r->status = status;
-  devo_solver_stats(s, &r->st);
-  r->x = (double *)calloc((size_t)d, sizeof(double));
-  r->pop = (double *)calloc((size_t)np * d, sizeof(double)); /* L-SHADE fills fewer rows */
-  r->fit = (double *)calloc((size_t)np, sizeof(double));
-  CHECK_EQ_INT(devo_solver_best(s, &r->best, r->x), DEVO_OK);
-  CHECK_EQ_INT(devo_solver_population(s, r->pop, r->fit), DEVO_OK);
-}
-
-static void drop(result *r)
-{
-  free(r->x);
-  free(r->pop);
-  free(r->fit);
-  memset(r, 0, sizeof *r);
-}
-
-/* a and b the same run: every bit of the population, fitness and best, and the counts. */
-static int same_run(const result *a, const result *b, int np, int d)
-{
-  return a->status == b->status && a->st.generations == b->st.generations &&
-         a->st.evaluations == b->st.evaluations &&
-         memcmp(&a->best, &b->best, sizeof a->best) == 0 &&
-         memcmp(a->x, b->x, (size_t)d * sizeof(double)) == 0 &&
-         memcmp(a->pop, b->pop, (size_t)np * d * sizeof(double)) == 0 &&
-         memcmp(a->fit, b->fit, (size_t)np * sizeof(double)) == 0;
-}
-
 /* The mix: rand1bin, best2exp, jDE, SHADE, GOJDE (GOBL) on classic, CEC and ETC problems; by
  * evaluations, generations, a target that only some trials reach, and a time limit. */
 static const trial_cfg mix[] = {
@@ -132,13 +93,14 @@ static void free_problems(void)
 static void batch_vs_solo(int threads)
 {
   devo_solver *s[NMIX];
-  result solo[NMIX], inb;
+  tc_result solo[NMIX], inb;
   devo_batch *b = NULL;
   int k, targets = 0;
   make_problems();
   for (k = 0; k < NMIX; ++k) {
     s[k] = configure(probs[mix[k].prob], &mix[k]);
-    take(s[k], probs[mix[k].prob], mix[k].np, devo_solve(s[k]), &solo[k]);
+    tc_result_take(s[k], mix[k].np, devo_problem_dim(probs[mix[k].prob]), devo_solve(s[k]),
+                   &solo[k]);
     devo_solver_destroy(s[k]);
     s[k] = configure(probs[mix[k].prob], &mix[k]);
   }
@@ -150,17 +112,19 @@ static void batch_vs_solo(int threads)
   for (k = 0; k < NMIX; ++k) {
     const int d = devo_problem_dim(probs[mix[k].prob]);
     CHECK_EQ_INT(devo_batch_status(b, NMIX - 1 - k), solo[k].status);
-    take(s[k], probs[mix[k].prob], mix[k].np, devo_batch_status(b, NMIX - 1 - k), &inb);
+    tc_result_take(s[k], mix[k].np, devo_problem_dim(probs[mix[k].prob]),
+                   devo_batch_status(b, NMIX - 1 - k), &inb);
     if (mix[k].time_limit > 0)
       CHECK_EQ_INT(inb.status, DEVO_TIME_LIMIT);
     else
-      CHECKF(same_run(&solo[k], &inb, mix[k].np, d), "trial %d (%s): %s %lld evals vs %s %lld", k,
+      CHECKF(tc_result_same(&solo[k], &inb, mix[k].np, d),
+             "trial %d (%s): %s %lld evals vs %s %lld", k,
              mix[k].algo ? mix[k].algo : mix[k].strategy, devo_status_name(solo[k].status),
              (long long)solo[k].st.evaluations, devo_status_name(inb.status),
              (long long)inb.st.evaluations);
     targets += inb.status == DEVO_TARGET_REACHED;
-    drop(&inb);
-    drop(&solo[k]);
+    tc_result_drop(&inb);
+    tc_result_drop(&solo[k]);
     devo_solver_destroy(s[k]);
   }
   CHECK_EQ_INT(targets, 1); /* the target reached by one of its two trials only */
@@ -181,17 +145,17 @@ TEST_CASE(batch_of_one)
   const trial_cfg c = {0, "jde", NULL, 16, 11, 3000, 0, NAN, 0};
   devo_solver *s = configure(p, &c);
   devo_batch *b = NULL;
-  result a, r;
-  take(s, p, c.np, devo_solve(s), &a);
+  tc_result a, r;
+  tc_result_take(s, c.np, devo_problem_dim(p), devo_solve(s), &a);
   CHECK_EQ_INT(devo_batch_create(&b, NULL), DEVO_OK);
   CHECK_EQ_INT(devo_batch_add(b, s), DEVO_OK);
   CHECK_EQ_INT(devo_batch_size(b), 1);
   CHECK_EQ_INT(devo_batch_solve(b), DEVO_OK);
-  take(s, p, c.np, devo_batch_status(b, 0), &r);
-  CHECK(same_run(&a, &r, c.np, 6));
+  tc_result_take(s, c.np, devo_problem_dim(p), devo_batch_status(b, 0), &r);
+  CHECK(tc_result_same(&a, &r, c.np, 6));
   CHECK_EQ_INT(r.status, DEVO_EVAL_LIMIT);
-  drop(&a);
-  drop(&r);
+  tc_result_drop(&a);
+  tc_result_drop(&r);
   devo_batch_destroy(b);
   devo_solver_destroy(s);
   devo_problem_destroy(p);
@@ -357,22 +321,22 @@ TEST_CASE(islands_threads_equal)
   make_problems();
   for (c = 0; c < 4; ++c)
     for (topo = DEVO_TOPOLOGY_RING; topo <= DEVO_TOPOLOGY_FULL; ++topo) {
-      result r[2];
+      tc_result r[2];
       for (t = 0; t < 2; ++t) {
         devo_solver *s = island_solver(probs[cfg[c].prob], &cfg[c], 4, 7, topo, t + 1);
         const int st = devo_solve(s);
         CHECKF(st > 0, "%s", devo_solver_errmsg(s));
-        take(s, probs[cfg[c].prob], cfg[c].np, st, &r[t]);
+        tc_result_take(s, cfg[c].np, devo_problem_dim(probs[cfg[c].prob]), st, &r[t]);
         devo_solver_destroy(s);
       }
-      CHECKF(same_run(&r[0], &r[1], cfg[c].np, devo_problem_dim(probs[cfg[c].prob])),
+      CHECKF(tc_result_same(&r[0], &r[1], cfg[c].np, devo_problem_dim(probs[cfg[c].prob])),
              "config %d topology %d: %.17g vs %.17g", c, topo, r[0].best, r[1].best);
       if (c == 0)
         CHECK_EQ_INT(r[0].st.evaluations, 8000); /* the total over the 4 islands */
       if (c == 3)
         CHECK_EQ_INT(r[0].status, DEVO_TARGET_REACHED);
-      drop(&r[0]);
-      drop(&r[1]);
+      tc_result_drop(&r[0]);
+      tc_result_drop(&r[1]);
     }
   free_problems();
 }
@@ -385,14 +349,14 @@ TEST_CASE(islands_one_equals_solve)
   const trial_cfg c = {0, "gojde", NULL, 18, 12, 0, 90, NAN, 0};
   devo_solver *s = configure(p, &c);
   devo_islands *isl = NULL;
-  result a, r;
+  tc_result a, r;
   char err[256];
   devo_progress pr;
-  take(s, p, c.np, devo_solve(s), &a);
+  tc_result_take(s, c.np, devo_problem_dim(p), devo_solve(s), &a);
   CHECK_EQ_INT(devo_solver_set_islands(s, 1, 10, DEVO_TOPOLOGY_RING), DEVO_OK);
-  take(s, p, c.np, devo_solve(s), &r);
-  CHECK(same_run(&a, &r, c.np, 8));
-  drop(&r);
+  tc_result_take(s, c.np, devo_problem_dim(p), devo_solve(s), &r);
+  CHECK(tc_result_same(&a, &r, c.np, 8));
+  tc_result_drop(&r);
   CHECKF(devo_islands_create(&isl, s, 0, 1, NULL, err, sizeof err) == DEVO_OK, "%s", err);
   CHECK_EQ_INT(devo_islands_start(isl), DEVO_OK);
   CHECK_EQ_INT(devo_islands_step(isl, 40), DEVO_OK);
@@ -403,10 +367,10 @@ TEST_CASE(islands_one_equals_solve)
   CHECK_EQ_INT(pr.generation, 90);
   CHECK_EQ_INT(pr.evaluations, 18 * 91);
   CHECK_EQ_INT(devo_islands_finish(isl, DEVO_GEN_LIMIT), DEVO_OK);
-  take(devo_islands_solver(isl, 0), p, c.np, DEVO_GEN_LIMIT, &r);
-  CHECK(same_run(&a, &r, c.np, 8));
-  drop(&a);
-  drop(&r);
+  tc_result_take(devo_islands_solver(isl, 0), c.np, devo_problem_dim(p), DEVO_GEN_LIMIT, &r);
+  CHECK(tc_result_same(&a, &r, c.np, 8));
+  tc_result_drop(&a);
+  tc_result_drop(&r);
   devo_islands_destroy(isl);
   devo_solver_destroy(s);
   devo_problem_destroy(p);
@@ -487,10 +451,10 @@ TEST_CASE(islands_split_equals_local)
   devo_solver *s = island_solver(p, &c, K, G, DEVO_TOPOLOGY_FULL, 2);
   devo_islands *h[2] = {NULL, NULL};
   double f[3], x[3][10], best = INFINITY, pop[120], fit[12];
-  result local;
+  tc_result local;
   char err[256];
   int g, k, hb = 0, kb = 0;
-  take(s, p, np, devo_solve(s), &local);
+  tc_result_take(s, np, devo_problem_dim(p), devo_solve(s), &local);
   CHECK_EQ_INT(local.status, DEVO_GEN_LIMIT);
   CHECK_EQ_INT(local.st.evaluations, (int64_t)K * np * 25);
   CHECKF(devo_islands_create(&h[0], s, 0, 2, NULL, err, sizeof err) == DEVO_OK, "%s", err);
@@ -530,7 +494,7 @@ TEST_CASE(islands_split_equals_local)
     CHECK_EQ_INT(devo_islands_finish(h[k], DEVO_GEN_LIMIT), DEVO_OK);
     devo_islands_destroy(h[k]);
   }
-  drop(&local);
+  tc_result_drop(&local);
   devo_solver_destroy(s);
   devo_problem_destroy(p);
 }

@@ -32,14 +32,6 @@ typedef struct trial_cfg {
   int batched;   /* 1: a batch kernel takes it */
 } trial_cfg;
 
-typedef struct result {
-  int status;
-  devo_stats st;
-  double best;
-  double *x, *pop, *fit;
-  char info[2048];
-} result;
-
 static devo_solver *configure(devo_problem *p, const trial_cfg *c)
 {
   devo_solver *s = NULL;
@@ -57,36 +49,6 @@ static devo_solver *configure(devo_problem *p, const trial_cfg *c)
   return s;
 }
 
-static void take(devo_solver *s, int np, int d, int status, result *r)
-{
-  r->status = status;
-  devo_solver_stats(s, &r->st);
-  r->x = (double *)calloc((size_t)d, sizeof(double));
-  r->pop = (double *)calloc((size_t)np * d, sizeof(double));
-  r->fit = (double *)calloc((size_t)np, sizeof(double));
-  CHECKF(devo_solver_best(s, &r->best, r->x) == DEVO_OK, "%s", devo_solver_errmsg(s));
-  CHECK_EQ_INT(devo_solver_population(s, r->pop, r->fit), DEVO_OK);
-  snprintf(r->info, sizeof r->info, "%s", devo_solver_backend_info(s));
-}
-
-static void drop(result *r)
-{
-  free(r->x);
-  free(r->pop);
-  free(r->fit);
-  memset(r, 0, sizeof *r);
-}
-
-static int same_run(const result *a, const result *b, int np, int d)
-{
-  return a->status == b->status && a->st.generations == b->st.generations &&
-         a->st.evaluations == b->st.evaluations &&
-         memcmp(&a->best, &b->best, sizeof a->best) == 0 &&
-         memcmp(a->x, b->x, (size_t)d * sizeof(double)) == 0 &&
-         memcmp(a->pop, b->pop, (size_t)np * d * sizeof(double)) == 0 &&
-         memcmp(a->fit, b->fit, (size_t)np * sizeof(double)) == 0;
-}
-
 static devo_problem *make(const char *name, int dim)
 {
   devo_problem *p = NULL;
@@ -100,14 +62,14 @@ static devo_problem *make(const char *name, int dim)
 static int batch_vs_solo(devo_problem *const *probs, const trial_cfg *mix, int n, int threads)
 {
   devo_solver **s = (devo_solver **)calloc((size_t)n, sizeof *s);
-  result *solo = (result *)calloc((size_t)n, sizeof *solo), inb;
+  tc_result *solo = (tc_result *)calloc((size_t)n, sizeof *solo), inb;
   devo_batch *b = NULL;
   int k, targets = 0;
   CHECK(s && solo);
   for (k = 0; k < n; ++k) {
     const int d = devo_problem_dim(probs[mix[k].prob]);
     s[k] = configure(probs[mix[k].prob], &mix[k]);
-    take(s[k], mix[k].np, d, devo_solve(s[k]), &solo[k]);
+    tc_result_take(s[k], mix[k].np, d, devo_solve(s[k]), &solo[k]);
     CHECKF(!strstr(solo[k].info, "in a batch"), "trial %d alone: %s", k, solo[k].info);
     devo_solver_destroy(s[k]);
     s[k] = configure(probs[mix[k].prob], &mix[k]);
@@ -119,8 +81,8 @@ static int batch_vs_solo(devo_problem *const *probs, const trial_cfg *mix, int n
   CHECKF(devo_batch_solve(b) == DEVO_OK, "%s", devo_batch_errmsg(b));
   for (k = 0; k < n; ++k) {
     const int d = devo_problem_dim(probs[mix[k].prob]);
-    take(s[k], mix[k].np, d, devo_batch_status(b, k), &inb);
-    CHECKF(same_run(&solo[k], &inb, mix[k].np, d),
+    tc_result_take(s[k], mix[k].np, d, devo_batch_status(b, k), &inb);
+    CHECKF(tc_result_same(&solo[k], &inb, mix[k].np, d),
            "trial %d (%s, seed %llu): alone %s after %lld evaluations, best %.17g; in the batch %s "
            "after %lld, best %.17g",
            k, mix[k].algo ? mix[k].algo : mix[k].strategy, (unsigned long long)mix[k].seed,
@@ -128,8 +90,8 @@ static int batch_vs_solo(devo_problem *const *probs, const trial_cfg *mix, int n
            devo_status_name(inb.status), (long long)inb.st.evaluations, inb.best);
     CHECKF((strstr(inb.info, "in a batch") != NULL) == mix[k].batched, "trial %d: %s", k, inb.info);
     targets += inb.status == DEVO_TARGET_REACHED;
-    drop(&inb);
-    drop(&solo[k]);
+    tc_result_drop(&inb);
+    tc_result_drop(&solo[k]);
     devo_solver_destroy(s[k]);
   }
   devo_batch_destroy(b);
