@@ -1268,6 +1268,23 @@ static void devo__bt_finish(devo__bt *b, int i, int st)
   b->done(b->ud, t.k, devo__solve_end(t.s, st));
 }
 
+/* Frees what devo__bt_setup made (also after a set-up that failed half-way). */
+static void devo__bt_release(devo__bt *b)
+{
+  if (b->st)
+    cudaStreamDestroy(b->st);
+  cudaFree(b->d_slot);
+  cudaFree(b->d_bar);
+  free(b->act);
+  free(b->h_slot);
+  b->st = NULL;
+  b->d_slot = NULL;
+  b->d_bar = NULL;
+  b->act = NULL;
+  b->h_slot = NULL;
+  b->kern = NULL;
+}
+
 /* The batch's set-up from its first trial: kernel, capacity, slots, barrier, stream. */
 static int devo__bt_setup(devo__bt *b, devo_solver *s, devo__gpu_state *g, const void *kern)
 {
@@ -1307,8 +1324,10 @@ static int devo__bt_join(devo__bt *b, devo_solver *s, int k)
     return 0;
   if (!b->kern) {
     const int st = devo__bt_setup(b, s, g, kern);
-    if (st != DEVO_OK)
+    if (st != DEVO_OK) {
+      devo__bt_release(b);
       return st;
+    }
   } else if (kern != b->kern || g->dev != b->dev || g->a.np != b->np ||
              g->fc.blocks != b->solo.blocks || g->fc.threads != b->solo.threads ||
              g->fc.smem != b->solo.smem || g->fc.lanes != b->solo.lanes ||
@@ -1452,12 +1471,7 @@ extern "C" int devo__gpu_batch_run(devo_solver *const *tr, int n, devo__trial_do
         devo__bt_finish(&b, b.nact - 1, st);
     }
   }
-  if (b.st)
-    cudaStreamDestroy(b.st);
-  cudaFree(b.d_slot);
-  cudaFree(b.d_bar);
-  free(b.act);
-  free(b.h_slot);
+  devo__bt_release(&b);
   return DEVO_OK;
 }
 
