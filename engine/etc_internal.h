@@ -9,9 +9,11 @@
 
 /* devo_problem_set_etc with the seeds given as count assignments (count * ntasks machine
  * indices, borrowed; count may be 0): the distinct ones become seed vectors, in this order.
+ * borrow: 1 makes p read e's matrix where it is instead of a copy of its own, for a caller whose
+ * e outlives p (devo_schedule_run's DE problem: one matrix less in memory); 0 copies it.
  * Same statuses and messages as devo_problem_set_etc; a failed call leaves p as it was. */
 int devo__problem_set_etc_seeds(devo_problem *p, const devo_etc *e, double lambda, int order,
-                                const int *assigns, int count);
+                                const int *assigns, int count, int borrow);
 
 /* The order in which devo_problem_set_etc seeds the heuristics (the usually strongest first,
  * since the solver keeps only NP - 4 seeds): DEVO_HEUR_COUNT entries. */

@@ -52,7 +52,7 @@ static int check_args(devo_problem *p, const devo_etc *e, double lambda, int ord
 }
 
 int devo__problem_set_etc_seeds(devo_problem *p, const devo_etc *e, double lambda, int order,
-                                const int *assigns, int count)
+                                const int *assigns, int count, int borrow)
 {
   double *etc = NULL, *ready = NULL, *seeds = NULL;
   size_t cells;
@@ -66,13 +66,15 @@ int devo__problem_set_etc_seeds(devo_problem *p, const devo_etc *e, double lambd
   n = e->ntasks;
   m = e->nmach;
   cells = (size_t)n * (size_t)m;
-  etc = (double *)devo__alloc(&p->al, cells, sizeof(double));
+  if (!borrow)
+    etc = (double *)devo__alloc(&p->al, cells, sizeof(double));
   ready = (double *)devo__alloc(&p->al, (size_t)m, sizeof(double));
   if (count > 0)
     seeds = (double *)devo__alloc(&p->al, (size_t)count * (size_t)n, sizeof(double));
-  if (!etc || !ready || (count > 0 && !seeds))
+  if ((!borrow && !etc) || !ready || (count > 0 && !seeds))
     goto nomem;
-  memcpy(etc, e->values, cells * sizeof(double));
+  if (!borrow)
+    memcpy(etc, e->values, cells * sizeof(double));
   memcpy(ready, e->ready, (size_t)m * sizeof(double));
   if (count > 0)
     nseeds = encode_seeds(n, assigns, count, seeds);
@@ -86,7 +88,7 @@ int devo__problem_set_etc_seeds(devo_problem *p, const devo_etc *e, double lambd
   p->view.dim = n;
   p->view.lower = 0.0;
   p->view.upper = (double)m;
-  p->view.etc = p->etc;
+  p->view.etc = borrow ? e->values : p->etc;
   p->view.ready = p->ready;
   p->view.ntasks = n;
   p->view.nmach = m;
@@ -117,7 +119,7 @@ int devo_problem_set_etc(devo_problem *p, const devo_etc *e, double lambda, int 
                              "_LOCAL (2)",
                              seed_heuristics);
   if (seed_heuristics == DEVO_ETC_SEED_NONE)
-    return devo__problem_set_etc_seeds(p, e, lambda, order, NULL, 0);
+    return devo__problem_set_etc_seeds(p, e, lambda, order, NULL, 0, 0);
   n = e->ntasks;
   assigns = (int *)devo__alloc(&p->al, (size_t)DEVO_HEUR_COUNT * (size_t)n, sizeof(int));
   if (!assigns)
@@ -130,7 +132,7 @@ int devo_problem_set_etc(devo_problem *p, const devo_etc *e, double lambda, int 
                                  NULL);
   }
   if (rc == DEVO_OK)
-    rc = devo__problem_set_etc_seeds(p, e, lambda, order, assigns, DEVO_HEUR_COUNT);
+    rc = devo__problem_set_etc_seeds(p, e, lambda, order, assigns, DEVO_HEUR_COUNT, 0);
   else
     rc = devo__problem_err(p, rc, "seed schedules: %s", devo_status_message(rc));
   devo__free(&p->al, assigns);

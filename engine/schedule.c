@@ -837,7 +837,8 @@ static int de_create(sched_state *s)
   int st;
   if (devo_problem_create(&d->p, s->al) != DEVO_OK)
     return fail(s->r, DEVO_E_NOMEM, "out of memory for the DE problem");
-  st = devo__problem_set_etc_seeds(d->p, s->e, s->o->lambda, s->o->order, s->seeds, s->nseeds);
+  /* the caller's matrix read where it is: d->p ends before devo_schedule_run returns */
+  st = devo__problem_set_etc_seeds(d->p, s->e, s->o->lambda, s->o->order, s->seeds, s->nseeds, 1);
   if (st != DEVO_OK)
     return fail(s->r, st, "%s", devo_problem_errmsg(d->p));
   if ((st = devo_solver_create(&d->s, d->p, s->al)) != DEVO_OK)
