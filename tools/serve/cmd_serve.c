@@ -66,7 +66,7 @@
 #define PARSE_WINDOW    8
 /* The time kept after a large body's reading for its answer: the reading stops this long before
  * the deadline (the refusal is then on time), and a search starts only by the budget's start_by
- * less what devo_schedule_run takes whatever its time limit (its copy of the matrix, its first
+ * less what devo_schedule_run takes whatever its time limit (its set-up over the matrix, its first
  * heuristics: 8 ns a value on the loaded 2-core machine, 278 ms for 8189 x 4096 given 0.1 ms) at
  * SEARCH_PER_CELL_S; else the quick answer, which takes QUICK_PER_CELL_S (MCT: 2.4 ns a value,
  * 89 ms there); else 503 at once. */
@@ -964,9 +964,11 @@ static int reserve(server *s, req *q, size_t bytes)
   return ok ? 0 : -1;
 }
 
-/* Once the matrix is read, the memory of the search in place of the body's: the matrix and the
- * copy devo_schedule_run keeps of it (devo_problem_set_etc), and the answer (about 128 bytes a
- * task). 0, or -1 when that is more than is left (the reservation then stays as it was). */
+/* Once the matrix is read, the memory of the search in place of the body's: the matrix, a second
+ * matrix's worth for the search's state (a margin: devo_schedule_run reads the matrix in place
+ * and its populations and loads are far smaller; measured, BENCHMARKS.md), and the answer
+ * (about 128 bytes a task). 0, or -1 when that is more than is left (the reservation then stays
+ * as it was). */
 static int reserve_search(server *s, req *q, const devo_etc *e)
 {
   const size_t n = (size_t)devo_etc_ntasks(e), m = (size_t)devo_etc_nmach(e);
