@@ -633,9 +633,27 @@ def case_strict(devo, src):
         c.close()
         st, h = s.json("GET", "/v1/health")
         check(st == 200 and h["ready"] is True, "still serving after the bad heads")
+        # one request per connection (the default): a bad head pipelined behind a good request is
+        # never read by libmicrohttpd (whose own answer would be HTML): the first answer says
+        # Connection: close and the connection ends with it
+        got, took = exchange(s.port, b"GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n"
+                             b"GET / HTTP/1.1\r\nHost: x\r\nBad header line\r\n\r\n")
+        check(got.count(b"HTTP/1.1 ") == 1 and b"<html" not in got.lower()
+              and re.search(rb"(?i)\r\nconnection: close\r\n", got) is not None and took < 2.0,
+              "one request per connection: %r" % got[:300])
     finally:
         rc = s.stop()
     check(rc == 0, "exit code %s" % rc)
+    # --keep-alive: more requests on one connection (their heads are libmicrohttpd's to read)
+    s = Server(devo, "--workers", "1", "--keep-alive")
+    try:
+        got, _ = exchange(s.port, b"GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n"
+                          b"GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        check(got.count(b"HTTP/1.1 200") == 2, "--keep-alive: two answers on one connection: %r"
+              % got[:300])
+    finally:
+        rc = s.stop()
+    check(rc == 0, "--keep-alive: exit code %s" % rc)
 
 
 def case_slow_clients(devo, src):

@@ -30,7 +30,7 @@ _devo_options() {
   serve)
     echo "--listen= --workers= --queue= --max-connections= --max-per-address= --max-body=
       --max-memory= --read-timeout= --parse-rate= --time-limit= --max-time-limit= --backend=
-      --gpus=" ;;
+      --gpus= --keep-alive" ;;
   etc-gen)
     echo "--tasks= --machines= --class= --method= --consistency= --task-het= --mach-het= --mean=
       --v-task= --v-mach= --seed= --out=" ;;

@@ -133,6 +133,10 @@ static const char *const serve_help =
     "                       one search at a time, the least busy first; when all are busy a\n"
     "                       request searches on the CPU (\"gpu_fallback\": \"busy\"); all on a\n"
     "                       machine without GPUs answers on the CPU, an index there is refused\n"
+    "  --keep-alive         keep a connection open for more requests (default: one request per\n"
+    "                       connection, so that every request's head is checked by the service\n"
+    "                       and every error is JSON; with it, errors in the head of a\n"
+    "                       connection's later request are libmicrohttpd's own, in HTML)\n"
     "  --help               this text\n"
     "Each request is logged as one line on stderr: method, path, body bytes, status, latency\n"
     "(from the complete request to the answer), admission and stop reason. SIGTERM or SIGINT:\n"
@@ -175,6 +179,7 @@ typedef struct serve_opts {
   double read_timeout, time_limit, max_time_limit;
   double parse_rate; /* MB/s of a JSON body assumed until one was measured */
   serve_gpu_list gpus;
+  int keep_alive; /* more than one request per connection (later heads read by libmicrohttpd) */
 } serve_opts;
 
 /* A request waiting for a search slot (on its connection thread's stack). */
@@ -335,21 +340,11 @@ static int check_gpus(const serve_opts *o)
 
 static int parse(int argc, char **argv, serve_opts *o)
 {
-  static const char *const names[] = {"--listen=",
-                                      "--workers=",
-                                      "--queue=",
-                                      "--max-connections=",
-                                      "--max-body=",
-                                      "--read-timeout=",
-                                      "--time-limit=",
-                                      "--max-time-limit=",
-                                      "--backend=",
-                                      "--help",
-                                      "--max-per-address=",
-                                      "--max-memory=",
-                                      "--parse-rate=",
-                                      "--gpus=",
-                                      NULL};
+  static const char *const names[] = {
+      "--listen=",     "--workers=",      "--queue=",           "--max-connections=",
+      "--max-body=",   "--read-timeout=", "--time-limit=",      "--max-time-limit=",
+      "--backend=",    "--help",          "--max-per-address=", "--max-memory=",
+      "--parse-rate=", "--gpus=",         "--keep-alive",       NULL};
   static const char *const backends[] = {"cpu", "gpu", "auto", NULL};
   const char *v;
   int pos = 1, k, r = 0;
@@ -408,6 +403,9 @@ static int parse(int argc, char **argv, serve_opts *o)
         r = cli_usage_error("serve", "%s", err);
       break;
     }
+    case 14:
+      o->keep_alive = 1;
+      break;
     default:
       break;
     }
@@ -600,7 +598,10 @@ static enum MHD_Result respond(server *s, struct MHD_Connection *c, req *q, int 
   if (outcome == OUT_METHOD)
     MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW,
                             q->route == R_SCHEDULE ? "POST" : "GET, HEAD");
-  if (atomic_load(&s->stopping))
+  /* one request per connection unless --keep-alive: every request's head then passes the
+   * service's own check (serve_conn.c), whose errors are JSON; libmicrohttpd answers the heads
+   * it reads itself, those of a connection's later requests, in HTML */
+  if (!s->o.keep_alive || atomic_load(&s->stopping))
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
   if (q->route == R_SCHEDULE && q->t_complete > 0.0)
     timing_headers(resp, q);
