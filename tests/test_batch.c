@@ -698,8 +698,10 @@ static void mpi_same(const char *args, const char *stop)
 /* mpirun -np N devo solve --islands K: the answer of the run in one process (best and x to the
  * last digit) whatever N, N > K included: ring with an evaluation limit that ends inside a
  * stretch, full topology with a target reached inside one, a variant whose state comes from the
- * rank of the best island. Skipped without mpirun or in a devo built without MPI. */
-TEST_CASE(solve_islands_mpi)
+ * rank of the best island. Skipped without mpirun or in a devo built without MPI. Slow: it runs
+ * Open MPI, which scripts/sanitize_check.sh's AddressSanitizer run (-LE slow) leaves out (its
+ * leak check aborts inside libmpi's own allocations). */
+SLOW_CASE(solve_islands_mpi)
 {
   char cmd[1024], *out = NULL, *err = NULL;
   if (tc_run("command -v mpirun >/dev/null", NULL, NULL) != 0) {
