@@ -4,7 +4,8 @@
 # islands spread over R MPI ranks (default 16 islands on 4 ranks) at the same total evaluations,
 # on the CPU backend with the official CEC data: a markdown table of the median error of each
 # function over the seeds, and the median share of the islands' run spent migrating (the JSON's
-# migration_seconds over elapsed: the exchanges, waiting for slower ranks included).
+# migration_seconds over elapsed: the exchanges), and apart the share spent waiting for the
+# slowest rank before each exchange (migration_wait_seconds: the stretches' imbalance).
 # usage: scripts/islands_table.sh [DEVO]   (default: build/devo; a devo built with MPI)
 #   settings from the environment (defaults): EVALS (1000000) DIM (100) SEEDS (5) NP (100)
 #   ISLANDS (16) RANKS (4) INTERVAL (50, the migration interval) TOPOLOGY (ring) THREADS (1, each
@@ -40,10 +41,10 @@ echo "CEC F01..F10 at D = $dim, $evals evaluations per run (all islands together
 echo "population, median of $seeds seeds; islands: $islands on $ranks MPI ranks, $topology"
 echo "migration every $interval generations, $threads thread(s) per rank; $(date -u +%Y-%m-%d)"
 echo
-echo "| function | 1 population: error | $islands islands on $ranks ranks: error | migration share |"
-echo "|---|---|---|---|"
+echo "| function | 1 population: error | $islands islands on $ranks ranks: error | migration share | waiting for the slowest rank |"
+echo "|---|---|---|---|---|"
 for f in $funcs; do
-  one=() isl=() share=()
+  one=() isl=() share=() wait=()
   for ((s = 1; s <= seeds; s++)); do
     j=$(solve "$devo" solve --problem "$f" --seed "$s" "${common[@]}")
     one+=("$(echo "$j" | field error)")
@@ -55,8 +56,11 @@ for f in $funcs; do
     isl+=("$(echo "$j" | field error)")
     share+=("$(awk -v m="$(echo "$j" | field migration_seconds)" -v e="$(echo "$j" | field elapsed)" \
       'BEGIN { printf "%.6f\n", (e > 0 ? m / e : 0) }')")
+    wait+=("$(awk -v m="$(echo "$j" | field migration_wait_seconds)" -v e="$(echo "$j" | field elapsed)" \
+      'BEGIN { printf "%.6f\n", (e > 0 ? m / e : 0) }')")
   done
-  printf '| %s | %.6e | %.6e | %.3g%% |\n' "$f" "$(printf '%s\n' "${one[@]}" | median)" \
+  printf '| %s | %.6e | %.6e | %.3g%% | %.3g%% |\n' "$f" "$(printf '%s\n' "${one[@]}" | median)" \
     "$(printf '%s\n' "${isl[@]}" | median)" \
-    "$(printf '%s\n' "${share[@]}" | median | awk '{ print 100 * $1 }')"
+    "$(printf '%s\n' "${share[@]}" | median | awk '{ print 100 * $1 }')" \
+    "$(printf '%s\n' "${wait[@]}" | median | awk '{ print 100 * $1 }')"
 done

@@ -666,7 +666,7 @@ static const char *json_text(const char *json, const char *key, char *buf, size_
  * names the ranks and the time spent migrating. */
 static void mpi_same(const char *args, const char *stop)
 {
-  static const char *strip = "sed -E 's/\"(elapsed|init_seconds|migration_seconds)\":[^,]*,//g; "
+  static const char *strip = "sed -E 's/\"(elapsed|init_seconds|migration_seconds|migration_wait_seconds)\":[^,]*,//g; "
                              "s/\"backend_info\":\"[^\"]*\",//; s/\"ranks\":[0-9]+,//'";
   char cmd[1024], ranks[32], x[4096], *ref = NULL, *raw = NULL;
   int n;

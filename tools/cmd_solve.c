@@ -66,7 +66,9 @@ static const char *const solve_help =
     "  mpirun -np N devo solve ... --islands K  spreads the K islands over N MPI ranks in\n"
     "                      blocks (a devo built with MPI; ranks beyond K idle): the answer of\n"
     "                      one process, bit for bit; rank 0 prints it (--json: \"ranks\",\n"
-    "                      \"migration_seconds\"). Under mpirun, --islands 1 is refused\n"
+    "                      \"migration_seconds\", \"migration_wait_seconds\": rank 0's time in\n"
+    "                      the exchanges, and waiting for the slowest rank before them). Under\n"
+    "                      mpirun, --islands 1 is refused\n"
     "output:\n"
     "  --json              one JSON object (with the best vector) instead of the summary\n"
     "  --print-x           also print the best vector\n"
@@ -432,6 +434,7 @@ static int report(const solve_args *a, devo_problem *p, const cli_solve_result *
     if (r->ranks > 0) { /* over MPI (tools/mpi_islands.c) */
       json_kv_int(&j, "ranks", r->ranks);
       json_kv_num(&j, "migration_seconds", r->migration_seconds);
+      json_kv_num(&j, "migration_wait_seconds", r->migration_wait_seconds);
     }
     json_key(&j, "x");
     json_arr(&j);

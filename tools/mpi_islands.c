@@ -36,7 +36,8 @@ typedef struct ctx {
   double *all;      /* every rank's, after an exchange */
   double *bests;    /* every island's best value, after an exchange */
   devo_islands *isl;
-  double mig_seconds;
+  double mig_seconds;  /* in the exchanges (filling, gathering, putting the migrants) */
+  double wait_seconds; /* at the barrier before each exchange: waiting for the slowest rank */
 } ctx;
 
 /* The state of the whole run after an exchange, the same on every rank. */
@@ -126,8 +127,13 @@ static int ctx_layout(ctx *c)
 static void exchange(ctx *c, int st, int time_up)
 {
   devo_progress pr;
-  double t = MPI_Wtime();
+  const double t = MPI_Wtime();
   int k;
+  /* a barrier first, so that the time waiting for the slowest rank (the stretches' imbalance)
+   * is told apart from the exchange itself */
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double tb = MPI_Wtime();
+  c->wait_seconds += tb - t;
   memset(c->mine, 0, (size_t)c->cnt[c->rank] * sizeof(double));
   if (c->isl && st >= 0 && devo_islands_progress(c->isl, &pr) == DEVO_OK) {
     c->mine[H_GENS] = (double)pr.generation;
@@ -145,7 +151,7 @@ static void exchange(ctx *c, int st, int time_up)
   }
   MPI_Allgatherv(c->mine, c->cnt[c->rank], MPI_DOUBLE, c->all, c->cnt, c->disp, MPI_DOUBLE,
                  MPI_COMM_WORLD);
-  c->mig_seconds += MPI_Wtime() - t;
+  c->mig_seconds += MPI_Wtime() - tb;
 }
 
 static void make_view(ctx *c, view *v)
@@ -318,6 +324,7 @@ static void answer(ctx *c, const view *v, int why, double t_begin, double init_s
   r->have_shade = fs.have_shade;
   r->ranks = c->size;
   r->migration_seconds = c->mig_seconds;
+  r->migration_wait_seconds = c->wait_seconds;
   snprintf(r->info, sizeof r->info,
            "islands: %d x (%s), %s migration every %lld generations, %d MPI ranks, %d thread%s "
            "each",

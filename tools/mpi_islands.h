@@ -16,10 +16,11 @@ typedef struct cli_solve_result {
   cli_variant_run run;    /* cli_variant_run_state of the solver (MPI: of the best island) */
   devo_shade_state shade; /* JADE/SHADE: the final state (have_shade) */
   int have_shade;
-  int ranks;                /* > 0: the MPI ranks the islands ran on */
-  double migration_seconds; /* MPI: rank 0's seconds in the exchanges (gather and put) */
-  int silent;               /* 1 on the ranks other than 0: rank 0 reports */
-  char err[512];            /* the error to print (empty: printed already, or another rank's) */
+  int ranks;                     /* > 0: the MPI ranks the islands ran on */
+  double migration_seconds;      /* MPI: rank 0's seconds in the exchanges (gather and put) */
+  double migration_wait_seconds; /* MPI: rank 0's seconds waiting for the slowest rank first */
+  int silent;                    /* 1 on the ranks other than 0: rank 0 reports */
+  char err[512]; /* the error to print (empty: printed already, or another rank's) */
 } cli_solve_result;
 
 /* What the islands run needs besides the template solver: the variant (for the final state),
