@@ -488,3 +488,20 @@ int tc_result_same(const tc_result *a, const tc_result *b, int np, int d)
          memcmp(a->pop, b->pop, (size_t)np * d * sizeof(double)) == 0 &&
          memcmp(a->fit, b->fit, (size_t)np * sizeof(double)) == 0;
 }
+
+devo_solver *tc_trial_solver(devo_problem *p, const tc_trial *t)
+{
+  devo_solver *s = NULL;
+  CHECK_EQ_INT(devo_solver_create(&s, p, NULL), DEVO_OK);
+  if (t->algo)
+    CHECKF(devo_solver_set_algorithm(s, t->algo) == DEVO_OK, "%s", devo_solver_errmsg(s));
+  if (t->strategy)
+    CHECKF(devo_solver_set_strategy_name(s, t->strategy) == DEVO_OK, "%s", devo_solver_errmsg(s));
+  CHECK_EQ_INT(devo_solver_set_np(s, t->np), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_seed(s, t->seed), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_max_evals(s, t->max_evals), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_max_generations(s, t->max_gens), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_target(s, t->target), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_time_limit(s, t->time_limit), DEVO_OK);
+  return s;
+}

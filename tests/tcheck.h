@@ -165,6 +165,19 @@ devo_problem *tc_small_problem(int which, devo_etc **e);
  * in *e. */
 devo_problem *tc_etc_small_problem(devo_etc **e);
 
+/* One trial of a batch test: its problem (an index into the test's own table), a preset or a
+ * strategy (either may be NULL), NP, seed and stopping rules (0 or NAN: off); tc_trial_solver
+ * makes its solver on p (the solver's default backend, the CPU). */
+typedef struct tc_trial {
+  int prob;
+  const char *algo, *strategy;
+  int np;
+  uint64_t seed;
+  int64_t max_evals, max_gens;
+  double target, time_limit;
+} tc_trial;
+devo_solver *tc_trial_solver(devo_problem *p, const tc_trial *t);
+
 /* What a solve leaves, to compare two runs of one trial (alone, in a batch, ...): status, counts,
  * best value and vector, the final population and fitness (np rows of d; L-SHADE fills fewer),
  * the backend's description. tc_result_take checks that s has a best; tc_result_same compares every

@@ -22,38 +22,9 @@ static devo_problem *make(const char *name, int dim)
   return p;
 }
 
-/* One trial of the mix: its algorithm and its stopping rules. */
-typedef struct trial_cfg {
-  int prob;         /* index into the problems */
-  const char *algo; /* preset, or NULL for a strategy */
-  const char *strategy;
-  int np;
-  uint64_t seed;
-  int64_t max_evals, max_gens;
-  double target;     /* NAN = none */
-  double time_limit; /* 0 = none: the trial is deterministic */
-} trial_cfg;
-
-static devo_solver *configure(devo_problem *p, const trial_cfg *c)
-{
-  devo_solver *s = NULL;
-  CHECK_EQ_INT(devo_solver_create(&s, p, NULL), DEVO_OK);
-  if (c->algo)
-    CHECKF(devo_solver_set_algorithm(s, c->algo) == DEVO_OK, "%s", devo_solver_errmsg(s));
-  if (c->strategy)
-    CHECKF(devo_solver_set_strategy_name(s, c->strategy) == DEVO_OK, "%s", devo_solver_errmsg(s));
-  CHECK_EQ_INT(devo_solver_set_np(s, c->np), DEVO_OK);
-  CHECK_EQ_INT(devo_solver_set_seed(s, c->seed), DEVO_OK);
-  CHECK_EQ_INT(devo_solver_set_max_evals(s, c->max_evals), DEVO_OK);
-  CHECK_EQ_INT(devo_solver_set_max_generations(s, c->max_gens), DEVO_OK);
-  CHECK_EQ_INT(devo_solver_set_target(s, c->target), DEVO_OK);
-  CHECK_EQ_INT(devo_solver_set_time_limit(s, c->time_limit), DEVO_OK);
-  return s;
-}
-
 /* The mix: rand1bin, best2exp, jDE, SHADE, GOJDE (GOBL) on classic, CEC and ETC problems; by
  * evaluations, generations, a target that only some trials reach, and a time limit. */
-static const trial_cfg mix[] = {
+static const tc_trial mix[] = {
     {0, NULL, "rand1bin", 20, 1, 4000, 0, NAN, 0},
     {0, NULL, "rand1bin", 20, 2, 0, 150, NAN, 0},
     {1, NULL, "best2exp", 24, 3, 6000, 0, NAN, 0},
@@ -98,11 +69,11 @@ static void batch_vs_solo(int threads)
   int k, targets = 0;
   make_problems();
   for (k = 0; k < NMIX; ++k) {
-    s[k] = configure(probs[mix[k].prob], &mix[k]);
+    s[k] = tc_trial_solver(probs[mix[k].prob], &mix[k]);
     tc_result_take(s[k], mix[k].np, devo_problem_dim(probs[mix[k].prob]), devo_solve(s[k]),
                    &solo[k]);
     devo_solver_destroy(s[k]);
-    s[k] = configure(probs[mix[k].prob], &mix[k]);
+    s[k] = tc_trial_solver(probs[mix[k].prob], &mix[k]);
   }
   CHECK_EQ_INT(devo_batch_create(&b, NULL), DEVO_OK);
   CHECK_EQ_INT(devo_batch_set_threads(b, threads), DEVO_OK);
@@ -142,8 +113,8 @@ TEST_CASE(batch_equals_solo)
 TEST_CASE(batch_of_one)
 {
   devo_problem *p = make("rosenbrock", 6);
-  const trial_cfg c = {0, "jde", NULL, 16, 11, 3000, 0, NAN, 0};
-  devo_solver *s = configure(p, &c);
+  const tc_trial c = {0, "jde", NULL, 16, 11, 3000, 0, NAN, 0};
+  devo_solver *s = tc_trial_solver(p, &c);
   devo_batch *b = NULL;
   tc_result a, r;
   tc_result_take(s, c.np, devo_problem_dim(p), devo_solve(s), &a);
@@ -181,7 +152,7 @@ static int on_done(void *ud, int trial, devo_solver *s, int status)
 TEST_CASE(batch_stops)
 {
   devo_problem *p = make("sphere", 5);
-  trial_cfg c = {0, NULL, "rand1bin", 12, 1, 0, 30, NAN, 0};
+  tc_trial c = {0, NULL, "rand1bin", 12, 1, 0, 30, NAN, 0};
   devo_solver *s[6];
   devo_batch *b = NULL;
   done_log log;
@@ -189,7 +160,7 @@ TEST_CASE(batch_stops)
   CHECK_EQ_INT(devo_batch_create(&b, NULL), DEVO_OK);
   for (k = 0; k < 6; ++k) {
     c.seed = (uint64_t)k + 1;
-    s[k] = configure(p, &c);
+    s[k] = tc_trial_solver(p, &c);
     CHECK_EQ_INT(devo_batch_add(b, s[k]), DEVO_OK);
   }
   memset(&log, 0, sizeof log);
@@ -224,8 +195,8 @@ TEST_CASE(batch_stops)
 TEST_CASE(batch_refusals)
 {
   devo_problem *p = make("sphere", 5);
-  trial_cfg c = {0, NULL, "rand1bin", 12, 1, 0, 20, NAN, 0};
-  devo_solver *a = configure(p, &c), *z = NULL;
+  tc_trial c = {0, NULL, "rand1bin", 12, 1, 0, 20, NAN, 0};
+  devo_solver *a = tc_trial_solver(p, &c), *z = NULL;
   devo_batch *b = NULL;
   CHECK_EQ_INT(devo_batch_create(NULL, NULL), DEVO_E_INVALID);
   CHECK_EQ_INT(devo_batch_create(&b, NULL), DEVO_OK);
@@ -261,22 +232,22 @@ TEST_CASE(batch_refusals)
 TEST_CASE(batch_groups)
 {
   devo_problem *p5 = make("sphere", 5), *q5 = make("rastrigin", 5), *p6 = make("sphere", 6);
-  trial_cfg c = {0, NULL, "rand1bin", 12, 1, 0, 5, NAN, 0};
+  tc_trial c = {0, NULL, "rand1bin", 12, 1, 0, 5, NAN, 0};
   devo_solver *s[6];
   devo_batch *b = NULL;
   int k;
-  s[0] = configure(p5, &c);
+  s[0] = tc_trial_solver(p5, &c);
   c.seed = 2;
   c.max_gens = 7;
-  s[1] = configure(p5, &c);
-  s[2] = configure(p6, &c); /* another dimension */
-  s[3] = configure(q5, &c); /* another kind (rastrigin) */
+  s[1] = tc_trial_solver(p5, &c);
+  s[2] = tc_trial_solver(p6, &c); /* another dimension */
+  s[3] = tc_trial_solver(q5, &c); /* another kind (rastrigin) */
   c.np = 14;
-  s[4] = configure(p5, &c); /* another NP */
+  s[4] = tc_trial_solver(p5, &c); /* another NP */
   c.np = 12;
   c.algo = "jde";
   c.strategy = NULL;
-  s[5] = configure(p5, &c); /* another variant family */
+  s[5] = tc_trial_solver(p5, &c); /* another variant family */
   CHECK_EQ_INT(devo_solver_set_f(s[1], 0.7), DEVO_OK);
   CHECK_EQ_INT(devo_batch_create(&b, NULL), DEVO_OK);
   for (k = 0; k < 6; ++k)
@@ -298,10 +269,10 @@ TEST_CASE(batch_groups)
 
 /* ---- islands ------------------------------------------------------------------------------ */
 
-static devo_solver *island_solver(devo_problem *p, const trial_cfg *c, int k, int64_t interval,
+static devo_solver *island_solver(devo_problem *p, const tc_trial *c, int k, int64_t interval,
                                   int topology, int threads)
 {
-  devo_solver *s = configure(p, c);
+  devo_solver *s = tc_trial_solver(p, c);
   CHECKF(devo_solver_set_islands(s, k, interval, topology) == DEVO_OK, "%s", devo_solver_errmsg(s));
   CHECK_EQ_INT(devo_solver_set_threads(s, threads), DEVO_OK);
   return s;
@@ -311,7 +282,7 @@ static devo_solver *island_solver(devo_problem *p, const trial_cfg *c, int k, in
  * best island's population), for ring and full topologies, a variant, and a target. */
 TEST_CASE(islands_threads_equal)
 {
-  static const trial_cfg cfg[] = {
+  static const tc_trial cfg[] = {
       {0, NULL, "rand1bin", 16, 3, 8000, 0, NAN, 0},
       {1, "jde", NULL, 16, 4, 0, 60, NAN, 0},
       {2, "lshade", NULL, 20, 5, 12000, 0, NAN, 0},
@@ -346,8 +317,8 @@ TEST_CASE(islands_threads_equal)
 TEST_CASE(islands_one_equals_solve)
 {
   devo_problem *p = make("rastrigin", 8);
-  const trial_cfg c = {0, "gojde", NULL, 18, 12, 0, 90, NAN, 0};
-  devo_solver *s = configure(p, &c);
+  const tc_trial c = {0, "gojde", NULL, 18, 12, 0, 90, NAN, 0};
+  devo_solver *s = tc_trial_solver(p, &c);
   devo_islands *isl = NULL;
   tc_result a, r;
   char err[256];
@@ -382,7 +353,7 @@ TEST_CASE(islands_one_equals_solve)
 static void check_migration(int topology)
 {
   devo_problem *p = make("rastrigin", 6);
-  const trial_cfg c = {0, NULL, "rand1bin", 10, 21, 0, 100, NAN, 0};
+  const tc_trial c = {0, NULL, "rand1bin", 10, 21, 0, 100, NAN, 0};
   const int np = 10, d = 6, K = 3;
   devo_solver *s = island_solver(p, &c, K, 5, topology, 1);
   devo_islands *isl = NULL;
@@ -446,7 +417,7 @@ TEST_CASE(islands_migration_rule)
 TEST_CASE(islands_split_equals_local)
 {
   devo_problem *p = make("F05", 10);
-  const trial_cfg c = {0, "jde", NULL, 12, 33, 0, 24, NAN, 0};
+  const tc_trial c = {0, "jde", NULL, 12, 33, 0, 24, NAN, 0};
   const int K = 3, G = 4, np = 12, d = 10;
   devo_solver *s = island_solver(p, &c, K, G, DEVO_TOPOLOGY_FULL, 2);
   devo_islands *h[2] = {NULL, NULL};
@@ -504,7 +475,7 @@ TEST_CASE(islands_split_equals_local)
 TEST_CASE(islands_budget_and_refusals)
 {
   devo_problem *p = make("sphere", 5);
-  const trial_cfg c = {0, NULL, "rand1bin", 20, 1, 4010, 0, NAN, 0};
+  const tc_trial c = {0, NULL, "rand1bin", 20, 1, 4010, 0, NAN, 0};
   devo_solver *s = island_solver(p, &c, 4, 10, DEVO_TOPOLOGY_RING, 2);
   devo_islands *isl = NULL;
   devo_stats st;
@@ -666,8 +637,9 @@ static const char *json_text(const char *json, const char *key, char *buf, size_
  * names the ranks and the time spent migrating. */
 static void mpi_same(const char *args, const char *stop)
 {
-  static const char *strip = "sed -E 's/\"(elapsed|init_seconds|migration_seconds|migration_wait_seconds)\":[^,]*,//g; "
-                             "s/\"backend_info\":\"[^\"]*\",//; s/\"ranks\":[0-9]+,//'";
+  static const char *strip =
+      "sed -E 's/\"(elapsed|init_seconds|migration_seconds|migration_wait_seconds)\":[^,]*,//g; "
+      "s/\"backend_info\":\"[^\"]*\",//; s/\"ranks\":[0-9]+,//'";
   char cmd[1024], ranks[32], x[4096], *ref = NULL, *raw = NULL;
   int n;
   snprintf(cmd, sizeof cmd, "%s solve %s --json | %s", tc_devo_bin(), args, strip);

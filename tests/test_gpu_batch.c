@@ -22,33 +22,6 @@ static void need_gpu(void)
     TC_SKIP(msg);
 }
 
-typedef struct trial_cfg {
-  int prob;
-  const char *algo, *strategy; /* a preset, or a strategy */
-  int np;
-  uint64_t seed;
-  int64_t max_evals, max_gens;
-  double target; /* NAN: none */
-  int batched;   /* 1: a batch kernel takes it */
-} trial_cfg;
-
-static devo_solver *configure(devo_problem *p, const trial_cfg *c)
-{
-  devo_solver *s = NULL;
-  CHECK_EQ_INT(devo_solver_create(&s, p, NULL), DEVO_OK);
-  if (c->algo)
-    CHECKF(devo_solver_set_algorithm(s, c->algo) == DEVO_OK, "%s", devo_solver_errmsg(s));
-  if (c->strategy)
-    CHECKF(devo_solver_set_strategy_name(s, c->strategy) == DEVO_OK, "%s", devo_solver_errmsg(s));
-  CHECK_EQ_INT(devo_solver_set_np(s, c->np), DEVO_OK);
-  CHECK_EQ_INT(devo_solver_set_seed(s, c->seed), DEVO_OK);
-  CHECK_EQ_INT(devo_solver_set_max_evals(s, c->max_evals), DEVO_OK);
-  CHECK_EQ_INT(devo_solver_set_max_generations(s, c->max_gens), DEVO_OK);
-  CHECK_EQ_INT(devo_solver_set_target(s, c->target), DEVO_OK);
-  CHECK_EQ_INT(devo_solver_set_backend(s, DEVO_BACKEND_GPU), DEVO_OK);
-  return s;
-}
-
 static devo_problem *make(const char *name, int dim)
 {
   devo_problem *p = NULL;
@@ -57,9 +30,22 @@ static devo_problem *make(const char *name, int dim)
   return p;
 }
 
+/* A trial of tcheck's record on the GPU, and whether a batch kernel takes it. */
+typedef struct gpu_trial {
+  tc_trial t;
+  int batched;
+} gpu_trial;
+
+static devo_solver *gpu_solver(devo_problem *p, const gpu_trial *g)
+{
+  devo_solver *s = tc_trial_solver(p, &g->t);
+  CHECK_EQ_INT(devo_solver_set_backend(s, DEVO_BACKEND_GPU), DEVO_OK);
+  return s;
+}
+
 /* Every trial alone, then all as one batch on `threads` threads: each the same run, bit for bit;
  * the batched ones say so. Returns how many reached their target. */
-static int batch_vs_solo(devo_problem *const *probs, const trial_cfg *mix, int n, int threads)
+static int batch_vs_solo(devo_problem *const *probs, const gpu_trial *mix, int n, int threads)
 {
   devo_solver **s = (devo_solver **)calloc((size_t)n, sizeof *s);
   tc_result *solo = (tc_result *)calloc((size_t)n, sizeof *solo), inb;
@@ -67,12 +53,12 @@ static int batch_vs_solo(devo_problem *const *probs, const trial_cfg *mix, int n
   int k, targets = 0;
   CHECK(s && solo);
   for (k = 0; k < n; ++k) {
-    const int d = devo_problem_dim(probs[mix[k].prob]);
-    s[k] = configure(probs[mix[k].prob], &mix[k]);
-    tc_result_take(s[k], mix[k].np, d, devo_solve(s[k]), &solo[k]);
+    const int d = devo_problem_dim(probs[mix[k].t.prob]);
+    s[k] = gpu_solver(probs[mix[k].t.prob], &mix[k]);
+    tc_result_take(s[k], mix[k].t.np, d, devo_solve(s[k]), &solo[k]);
     CHECKF(!strstr(solo[k].info, "in a batch"), "trial %d alone: %s", k, solo[k].info);
     devo_solver_destroy(s[k]);
-    s[k] = configure(probs[mix[k].prob], &mix[k]);
+    s[k] = gpu_solver(probs[mix[k].t.prob], &mix[k]);
   }
   CHECK_EQ_INT(devo_batch_create(&b, NULL), DEVO_OK);
   CHECK_EQ_INT(devo_batch_set_threads(b, threads), DEVO_OK);
@@ -80,12 +66,12 @@ static int batch_vs_solo(devo_problem *const *probs, const trial_cfg *mix, int n
     CHECK_EQ_INT(devo_batch_add(b, s[k]), DEVO_OK);
   CHECKF(devo_batch_solve(b) == DEVO_OK, "%s", devo_batch_errmsg(b));
   for (k = 0; k < n; ++k) {
-    const int d = devo_problem_dim(probs[mix[k].prob]);
-    tc_result_take(s[k], mix[k].np, d, devo_batch_status(b, k), &inb);
-    CHECKF(tc_result_same(&solo[k], &inb, mix[k].np, d),
+    const int d = devo_problem_dim(probs[mix[k].t.prob]);
+    tc_result_take(s[k], mix[k].t.np, d, devo_batch_status(b, k), &inb);
+    CHECKF(tc_result_same(&solo[k], &inb, mix[k].t.np, d),
            "trial %d (%s, seed %llu): alone %s after %lld evaluations, best %.17g; in the batch %s "
            "after %lld, best %.17g",
-           k, mix[k].algo ? mix[k].algo : mix[k].strategy, (unsigned long long)mix[k].seed,
+           k, mix[k].t.algo ? mix[k].t.algo : mix[k].t.strategy, (unsigned long long)mix[k].t.seed,
            devo_status_name(solo[k].status), (long long)solo[k].st.evaluations, solo[k].best,
            devo_status_name(inb.status), (long long)inb.st.evaluations, inb.best);
     CHECKF((strstr(inb.info, "in a batch") != NULL) == mix[k].batched, "trial %d: %s", k, inb.info);
@@ -107,18 +93,18 @@ TEST_CASE(batch_equals_solo)
 {
   need_gpu();
   devo_problem *probs[3] = {make("rastrigin", 10), make("sphere", 16), make("F05", 10)};
-  static const trial_cfg mix[] = {
-      {0, NULL, "rand1bin", 50, 1, 20000, 0, NAN, 1},
-      {0, NULL, "rand1bin", 50, 2, 35050, 0, NAN, 1},
-      {0, NULL, "rand1bin", 50, 3, 0, 333, NAN, 1},
-      {0, "jde", NULL, 50, 4, 30000, 0, NAN, 1},
-      {0, "jde", NULL, 50, 5, 0, 210, NAN, 1},
-      {0, NULL, "best2exp", 50, 6, 15000, 0, NAN, 0},
-      {0, "gojde", NULL, 50, 7, 15000, 0, NAN, 0},
-      {1, NULL, "rand1bin", 32, 8, 60000, 0, 1e-3, 1},
-      {1, NULL, "rand1bin", 32, 9, 3000, 0, 1e-3, 1},
-      {1, NULL, "rand1bin", 32, 10, 0, 97, NAN, 1},
-      {2, NULL, "rand1bin", 40, 11, 8000, 0, NAN, 0},
+  static const gpu_trial mix[] = {
+      {{0, NULL, "rand1bin", 50, 1, 20000, 0, NAN, 0}, 1},
+      {{0, NULL, "rand1bin", 50, 2, 35050, 0, NAN, 0}, 1},
+      {{0, NULL, "rand1bin", 50, 3, 0, 333, NAN, 0}, 1},
+      {{0, "jde", NULL, 50, 4, 30000, 0, NAN, 0}, 1},
+      {{0, "jde", NULL, 50, 5, 0, 210, NAN, 0}, 1},
+      {{0, NULL, "best2exp", 50, 6, 15000, 0, NAN, 0}, 0},
+      {{0, "gojde", NULL, 50, 7, 15000, 0, NAN, 0}, 0},
+      {{1, NULL, "rand1bin", 32, 8, 60000, 0, 1e-3, 0}, 1},
+      {{1, NULL, "rand1bin", 32, 9, 3000, 0, 1e-3, 0}, 1},
+      {{1, NULL, "rand1bin", 32, 10, 0, 97, NAN, 0}, 1},
+      {{2, NULL, "rand1bin", 40, 11, 8000, 0, NAN, 0}, 0},
   };
   const int n = (int)(sizeof mix / sizeof mix[0]);
   CHECK_EQ_INT(batch_vs_solo(probs, mix, n, 1), 1);
@@ -132,7 +118,7 @@ TEST_CASE(batch_of_one)
 {
   need_gpu();
   devo_problem *p = make("griewank", 12);
-  static const trial_cfg one[] = {{0, "jde", NULL, 24, 12, 9000, 0, NAN, 1}};
+  static const gpu_trial one[] = {{{0, "jde", NULL, 24, 12, 9000, 0, NAN, 0}, 1}};
   CHECK_EQ_INT(batch_vs_solo(&p, one, 1, 1), 0);
   devo_problem_destroy(p);
 }
@@ -143,10 +129,10 @@ TEST_CASE(batch_refills)
 {
   need_gpu();
   devo_problem *p = make("sphere", 32);
-  trial_cfg mix[24];
+  gpu_trial mix[24];
   for (int k = 0; k < 24; ++k) {
-    const trial_cfg c = {0, NULL, "rand1bin", 1000, (uint64_t)k + 21, 20000 + 3000 * (k % 5),
-                         0, NAN,  1};
+    const gpu_trial c = {
+        {0, NULL, "rand1bin", 1000, (uint64_t)k + 21, 20000 + 3000 * (k % 5), 0, NAN, 0}, 1};
     mix[k] = c;
   }
   CHECK_EQ_INT(batch_vs_solo(&p, mix, 24, 1), 0);
