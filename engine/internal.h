@@ -340,15 +340,14 @@ int devo__interrupted(const devo_solver *s);
  * ends the run (st: what the run came to; returned, or the best vector's copy error). */
 int devo__solve_begin(devo_solver *s, double t0);
 int devo__solve_end(devo_solver *s, int st);
-/* And the loop between them, whole (devo__solve_loop: chunks until a stopping rule) or by its
- * steps for a caller that advances several solvers itself (the GPU batch): the stopping rules in
- * devo.h's order (DEVO_OK: go on), the progress callback (DEVO_STOPPED_BY_CALLBACK when it asks
- * to stop), and the next chunk's generations from the seconds per generation measured so far
- * (0: unknown) and the last chunk's. */
+/* And the loop between them, whole (devo__solve_loop: chunks until a stopping rule), or step by
+ * step for a caller that advances several solvers itself (the GPU batch): devo__solve_step is
+ * the loop's check before a chunk: the stopping rules in devo.h's order, the progress callback,
+ * then *chunk becomes the next chunk's generations (grown from *chunk, the last one, by the
+ * seconds per generation measured so far, 0: unknown), or DEVO_TIME_LIMIT when a generation
+ * would not end before the deadline. DEVO_OK: run *chunk generations; else why the run ends. */
 int devo__solve_loop(devo_solver *s);
-int devo__stop_reason(devo_solver *s);
-int devo__call_progress(devo_solver *s);
-int64_t devo__next_chunk(const devo_solver *s, double sec_per_gen, int64_t prev);
+int devo__solve_step(devo_solver *s, double sec_per_gen, int64_t *chunk);
 
 /* The islands backend (engine/islands.c): devo_solve of a solver with islands > 1 runs its
  * islands through it (every island a solver of its own on the CPU backend). */

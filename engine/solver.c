@@ -322,7 +322,7 @@ static int validate(devo_solver *s)
 }
 
 /* The stopping rules, in priority order; DEVO_OK means go on. */
-int devo__stop_reason(devo_solver *s)
+static int stop_reason(devo_solver *s)
 {
   const devo__opts *o = &s->o;
   if (devo__interrupted(s))
@@ -338,7 +338,7 @@ int devo__stop_reason(devo_solver *s)
   return DEVO_OK;
 }
 
-int devo__call_progress(devo_solver *s)
+static int call_progress(devo_solver *s)
 {
   devo_progress pr;
   if (!s->o.progress)
@@ -351,7 +351,7 @@ int devo__call_progress(devo_solver *s)
 }
 
 /* Generations for the next chunk, from the measured seconds per generation (0 = unknown). */
-int64_t devo__next_chunk(const devo_solver *s, double sec_per_gen, int64_t prev)
+static int64_t next_chunk(const devo_solver *s, double sec_per_gen, int64_t prev)
 {
   const devo__opts *o = &s->o;
   double span = CHUNK_SECONDS;
@@ -419,6 +419,19 @@ static int best_is_seed(const devo_solver *s)
   return 0;
 }
 
+int devo__solve_step(devo_solver *s, double sec_per_gen, int64_t *chunk)
+{
+  int st = stop_reason(s);
+  if (st == DEVO_OK)
+    st = call_progress(s);
+  if (st != DEVO_OK)
+    return st;
+  *chunk = next_chunk(s, sec_per_gen, *chunk);
+  if (s->deadline > 0.0 && sec_per_gen > 0.0 && s->deadline - devo__now() < sec_per_gen)
+    return DEVO_TIME_LIMIT; /* a generation would not end before the deadline */
+  return DEVO_OK;
+}
+
 /* Chunks of generations after the backend's start, until a stopping rule or an error. */
 int devo__solve_loop(devo_solver *s)
 {
@@ -427,14 +440,8 @@ int devo__solve_loop(devo_solver *s)
   /* the first generation too is skipped when it would not end before the deadline */
   double sec_per_gen = s->gen_estimate, t;
   for (;;) {
-    st = devo__stop_reason(s);
-    if (st == DEVO_OK)
-      st = devo__call_progress(s);
-    if (st != DEVO_OK)
+    if ((st = devo__solve_step(s, sec_per_gen, &chunk)) != DEVO_OK)
       return st;
-    chunk = devo__next_chunk(s, sec_per_gen, chunk);
-    if (s->deadline > 0.0 && sec_per_gen > 0.0 && s->deadline - devo__now() < sec_per_gen)
-      return DEVO_TIME_LIMIT; /* a generation would not end before the deadline */
     before = s->gens;
     t = devo__now();
     st = s->bk->run(s, chunk);

@@ -1235,14 +1235,14 @@ static int devo__gpu_shade_state_hook(devo_solver *s, devo_shade_state *st, doub
 /* A group's trials on one GPU, those that a batch kernel of gpu_fast.cu can take advanced together:
  * each chunk is one launch of every such trial's blocks behind one grid barrier
  * (devo__gpu_persist_loop_batch), each trial with its own chunk length from devo_solve's rules
- * (devo__next_chunk), so that it stops where it would alone and computes what it would alone.
+ * (devo__solve_step), so that it stops where it would alone and computes what it would alone.
  * Trials that no batch kernel takes (another kernel, GOBL, SHADE, another configuration than the
  * batch's first trial) run alone through devo_solve's loop as they come. */
 struct devo__bt_trial {
   devo_solver *s;
   int k;        /* index among the caller's trials */
-  int64_t prev; /* the last chunk's generations (devo__next_chunk's growth) */
-  int64_t m;    /* this chunk's */
+  int64_t m;    /* this chunk's generations (the next one grows from it: devo__solve_step) */
+  int64_t done; /* of them, those that ran (up to the target) */
 };
 
 struct devo__bt {
@@ -1336,7 +1336,7 @@ static int devo__bt_join(devo__bt *b, devo_solver *s, int k)
   }
   b->act[b->nact].s = s;
   b->act[b->nact].k = k;
-  b->act[b->nact].prev = 1;
+  b->act[b->nact].m = 1; /* devo_solve's first chunk */
   b->nact++;
   const size_t used = strlen(s->info);
   snprintf(s->info + used, sizeof s->info - used, "; in a batch (up to %d trials per launch)",
@@ -1375,14 +1375,7 @@ static int64_t devo__bt_plan(devo__bt *b)
   for (int i = 0; i < b->nact;) {
     devo__bt_trial *t = &b->act[i];
     devo_solver *s = t->s;
-    int st = devo__stop_reason(s);
-    if (st == DEVO_OK)
-      st = devo__call_progress(s);
-    if (st == DEVO_OK) {
-      t->m = devo__next_chunk(s, b->sec_per_gen, t->prev);
-      if (s->deadline > 0.0 && b->sec_per_gen > 0.0 && s->deadline - devo__now() < b->sec_per_gen)
-        st = DEVO_TIME_LIMIT; /* a generation would not end before the deadline */
-    }
+    const int st = devo__solve_step(s, b->sec_per_gen, &t->m);
     if (st != DEVO_OK) {
       devo__bt_finish(b, i, st);
       continue;
@@ -1424,8 +1417,8 @@ static int devo__bt_chunk(devo__bt *b, int64_t ngens, devo_solver *s)
   for (int i = 0; i < b->nact; ++i) {
     devo__bt_trial *t = &b->act[i];
     devo__gpu_state *g = (devo__gpu_state *)t->s->bk_state;
-    t->m = devo__gpu_done(g, b->h_slot[i].gen0, t->m);
-    const int st = devo__gpu_best_enqueue(t->s, g, t->s->gens + t->m, b->st);
+    t->done = devo__gpu_done(g, b->h_slot[i].gen0, t->m);
+    const int st = devo__gpu_best_enqueue(t->s, g, t->s->gens + t->done, b->st);
     if (st != DEVO_OK)
       return st;
   }
@@ -1435,9 +1428,8 @@ static int devo__bt_chunk(devo__bt *b, int64_t ngens, devo_solver *s)
     devo__gpu_state *g = (devo__gpu_state *)t->s->bk_state;
     g->best_idx = g->h_ctl->best_idx;
     t->s->best_f = g->h_ctl->best;
-    t->s->gens += t->m;
-    t->s->evals += t->m * (int64_t)g->a.np;
-    t->prev = t->m > 0 ? t->m : 1;
+    t->s->gens += t->done;
+    t->s->evals += t->done * (int64_t)g->a.np;
   }
   return DEVO_OK;
 }
