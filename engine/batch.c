@@ -10,7 +10,6 @@
  * its own, through devo_solve. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,19 +35,8 @@ struct devo_batch {
   pthread_mutex_t mu; /* one done callback at a time */
 };
 
-static int batch_err(devo_batch *b, int status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static int batch_err(devo_batch *b, int status, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(b->err, sizeof b->err, fmt, ap);
-  va_end(ap);
-  return status;
-}
+/* the batch's message (devo__errf), returning the status */
+#define batch_err(b, ...) devo__errf((b)->err, sizeof(b)->err, __VA_ARGS__)
 
 int devo_batch_create(devo_batch **out, const devo_allocator *alloc)
 {

@@ -5,7 +5,6 @@
  * The margins were measured for those two programs (BENCHMARKS.md); they live here, once, so that
  * a resource manager that links devo keeps its deadlines the same way. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "internal.h"
@@ -55,20 +54,7 @@
 /* Bytes per matrix value accepted (a double is 8). */
 #define MAX_VALUE_BYTES 64
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int
-invalid(char *err, size_t errlen, const char *fmt, ...)
-{
-  if (err && errlen > 0) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return DEVO_E_INVALID;
-}
+#define invalid(err, errlen, ...) devo__errf((err), (errlen), DEVO_E_INVALID, __VA_ARGS__)
 
 static int check(const devo_budget_opts *o, char *err, size_t errlen)
 {

@@ -274,6 +274,13 @@ void devo__gpu_evaluator_destroy(devo__gpu_evaluator *e);
  * DEVO_E_NODEVICE, DEVO_E_NOMEM or DEVO_E_CUDA with a message in err. */
 int devo__gpu_copy_rate(size_t bytes, int reps, double *bytes_per_s, char *err, size_t errlen);
 
+/* Formats a message (printf-like) into err (errlen bytes; nothing when err is NULL or errlen 0)
+ * and returns status: every "set the message, return the status" of the engine. */
+int devo__errf(char *err, size_t errlen, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
 /* Formats the solver's error message (printf-like) and returns status. */
 int devo__set_err(devo_solver *s, int status, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -13,7 +13,6 @@
  * backend behind devo_solve for a solver with islands > 1 (the solve loop's stopping rules, its
  * progress callback and its interrupt then apply to the whole model). */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,19 +59,8 @@ int devo_migration_source(int topology, int islands, int island, const double *b
   return src;
 }
 
-static int isl_err(devo_islands *isl, int status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static int isl_err(devo_islands *isl, int status, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(isl->err, sizeof isl->err, fmt, ap);
-  va_end(ap);
-  return status;
-}
+/* the handle's message (devo__errf), returning the status */
+#define isl_err(isl, ...) devo__errf((isl)->err, sizeof(isl)->err, __VA_ARGS__)
 
 const char *devo_islands_errmsg(const devo_islands *isl)
 {

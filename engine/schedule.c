@@ -5,7 +5,6 @@
  * exactly what the command does (issue 5). */
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -125,18 +124,7 @@ const char *devo_schedule_search_name(int search)
   return search_names[search];
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int
-fail(devo_schedule_result *r, int status, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(r->message, sizeof r->message, fmt, ap);
-  va_end(ap);
-  return status;
-}
+#define fail(r, ...) devo__errf((r)->message, sizeof(r)->message, __VA_ARGS__)
 
 /* 1 when the caller's interrupt flag is up (devo.h: o->interrupt). */
 static int interrupted(const devo_schedule_opts *o)

@@ -42,6 +42,17 @@ const char *devo_status_message(int status)
   }
 }
 
+int devo__errf(char *err, size_t errlen, int status, const char *fmt, ...)
+{
+  if (err && errlen > 0) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return status;
+}
+
 int devo__set_err(devo_solver *s, int status, const char *fmt, ...)
 {
   va_list ap;

@@ -2,7 +2,6 @@
 /* variant.c: the public side of the DE variants (devo.h, "DE variants"): names, presets,
  * validation and the solver's setters. The operators themselves are problems/de_variant.h. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,8 +59,9 @@ int devo_strategy_min_np(int strategy)
  * list, for both directions of the copy. */
 #define VARIANT_MEMBERS(X)                                                                         \
   X(strategy)                                                                                      \
-  X(crossover) X(jde) X(tau1) X(tau2) X(fl) X(fu) X(crl) X(cru) X(gobl) X(adapt) X(p) X(arc_rate)  \
-      X(hist) X(c) X(lpsr) X(np_min)
+  X(crossover)                                                                                     \
+  X(jde) X(tau1) X(tau2) X(fl) X(fu) X(crl) X(cru) X(gobl) X(adapt) X(p) X(arc_rate) X(hist) X(c)  \
+      X(lpsr) X(np_min)
 #define COPY_MEMBER_(m) to->m = from->m;
 
 static void from_internal(const devo__variant *from, devo_variant *to)
@@ -80,21 +80,7 @@ void devo_variant_init(devo_variant *v)
   from_internal(&d, v);
 }
 
-static int verr(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static int verr(char *err, size_t errlen, const char *fmt, ...)
-{
-  va_list ap;
-  if (err && errlen > 0) {
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return DEVO_E_INVALID;
-}
+#define verr(err, errlen, ...) devo__errf((err), (errlen), DEVO_E_INVALID, __VA_ARGS__)
 
 /* Each test is false for NaN. */
 static int in01(double x)
