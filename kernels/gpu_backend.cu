@@ -1285,12 +1285,46 @@ static void devo__bt_release(devo__bt *b)
   b->kern = NULL;
 }
 
-/* The batch's set-up from its first trial: kernel, capacity, slots, barrier, stream. */
-static int devo__bt_setup(devo__bt *b, devo_solver *s, devo__gpu_state *g, const void *kern)
+/* The batch kernel that can take trial s (started), NULL if none, and into *solo the layout its
+ * run has alone: a specialised kernel's (gpu_fast.cu: rand1bin with or without jDE), or the
+ * general variant kernel's (gpu_vfused.cu version 1: the variants of the block and general
+ * kinds that no specialised kernel hosts, e.g. jDE on the CEC compositions). GOBL (jumps between
+ * launches), SHADE, the multikernel design and other barriers run alone. */
+static const void *devo__bt_kernel(const devo_solver *s, const devo__gpu_state *g,
+                                   devo__gpu_fast_cfg *solo)
+{
+  if (!g || g->sh || !g->persist || g->design == DEVO_GPU_MULTIKERNEL ||
+      (g->var && s->o.var.gobl > 0.0))
+    return NULL;
+  if (g->fast) {
+    *solo = g->fc;
+    return devo__gpu_fast_batch_kernel(g->a.v.kind, g->var ? &g->va.var : NULL, &g->fc);
+  }
+  if (!g->var || g->var_multi || g->barrier != DEVO__BARRIER_ACQUIRE ||
+      g->kt.persist != g->vk.persist)
+    return NULL;
+  memset(solo, 0, sizeof *solo);
+  solo->kern = g->kt.persist;
+  solo->lanes = g->a.lanes;
+  solo->vpb = g->a.vpb;
+  solo->c = 1;
+  solo->threads = g->threads;
+  solo->blocks = g->pgrid;
+  solo->smem = g->smem;
+  return devo__gpu_vfused_batch_kernel(g->a.v.kind);
+}
+
+/* The batch's set-up from its first trial: kernel, layout (a specialised kernel's own, the
+ * general variant kernel's the trial's), capacity, slots, barrier, stream. */
+static int devo__bt_setup(devo__bt *b, devo_solver *s, devo__gpu_state *g, const void *kern,
+                          const devo__gpu_fast_cfg *solo)
 {
   int cap = 0;
-  devo__gpu_fast_cfg fc;
-  devo__gpu_fast_batch_layout(g->a.v.kind, g->a.np, &g->fc, &fc);
+  devo__gpu_fast_cfg fc = *solo;
+  if (g->fast)
+    devo__gpu_fast_batch_layout(g->a.v.kind, g->a.np, solo, &fc);
+  else
+    DEVO__CK(devo__gpu_smem_max(kern, &g->prop));
   DEVO__CK(devo__gpu_batch_capacity(kern, &fc, &g->prop, &cap));
   if (cap < 1)
     return devo__set_err(s, DEVO_E_CUDA, "the batch kernel cannot run one trial resident");
@@ -1304,34 +1338,37 @@ static int devo__bt_setup(devo__bt *b, devo_solver *s, devo__gpu_state *g, const
   DEVO__CK(cudaStreamCreateWithFlags(&b->st, cudaStreamNonBlocking));
   b->kern = kern;
   b->fc = fc;
-  b->solo = g->fc;
+  b->solo = *solo;
   b->np = g->a.np;
   b->dev = g->dev;
   return DEVO_OK;
 }
 
-/* Whether trial s (started) joins the batch: 1 joined, 0 not (it runs alone), < 0 an error. */
+/* Whether trial s (started) joins the batch: 1 joined, 0 not (it runs alone), < 0 an error. A
+ * batch with no trial left takes the next trial's kernel and layout (a group's trials of
+ * another kernel, e.g. the CEC compositions after F01..F07, batch in their turn). */
 static int devo__bt_join(devo__bt *b, devo_solver *s, int k)
 {
   if (s->bk != &devo__gpu_backend)
     return 0;
   devo__gpu_state *g = (devo__gpu_state *)s->bk_state;
-  if (!g || g->sh || !g->fast || !g->persist || g->design == DEVO_GPU_MULTIKERNEL ||
-      (g->var && s->o.var.gobl > 0.0))
-    return 0;
-  const void *kern = devo__gpu_fast_batch_kernel(g->a.v.kind, g->var ? &g->va.var : NULL, &g->fc);
+  devo__gpu_fast_cfg solo;
+  const void *kern = devo__bt_kernel(s, g, &solo);
   if (!kern)
     return 0;
+  const int same = kern == b->kern && g->dev == b->dev && g->a.np == b->np &&
+                   solo.blocks == b->solo.blocks && solo.threads == b->solo.threads &&
+                   solo.smem == b->solo.smem && solo.lanes == b->solo.lanes &&
+                   solo.vpb == b->solo.vpb;
+  if (b->kern && !same && b->nact == 0)
+    devo__bt_release(b);
   if (!b->kern) {
-    const int st = devo__bt_setup(b, s, g, kern);
+    const int st = devo__bt_setup(b, s, g, kern, &solo);
     if (st != DEVO_OK) {
       devo__bt_release(b);
       return st;
     }
-  } else if (kern != b->kern || g->dev != b->dev || g->a.np != b->np ||
-             g->fc.blocks != b->solo.blocks || g->fc.threads != b->solo.threads ||
-             g->fc.smem != b->solo.smem || g->fc.lanes != b->solo.lanes ||
-             g->fc.vpb != b->solo.vpb || b->nact == b->cap) {
+  } else if (!same || b->nact == b->cap) {
     return 0;
   }
   b->act[b->nact].s = s;

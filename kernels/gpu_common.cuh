@@ -158,6 +158,10 @@ struct devo__gpu_vktab {
                               kinds of DEVO__GPU_FOR_KINDS; NULL for the others) */
 };
 int devo__gpu_vfused_fill(int kind, const devo__variant *var, devo__gpu_vktab *t);
+/* The batch kernel of gpu_vfused.cu's version 1 (devo__k_vpersistb: the block kinds and the
+ * general kinds, launched by devo__gpu_batch_launch with the trials' own layout), NULL for the
+ * other kinds. */
+const void *devo__gpu_vfused_batch_kernel(int kind);
 
 /* JADE, SHADE and L-SHADE (kernels/gpu_shade.cu): a run's device state and host loop.
  * start: after the initial population (a->pop0, a->fit) exists: the SHADE buffers, the initial

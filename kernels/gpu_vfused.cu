@@ -18,6 +18,10 @@
  *                      stores for rastrigin, ptxas -v, CUDA 13), reloaded from L2 after every
  *                      barrier. Version 1 stays selectable (DEVO__GPU_VAR_GENERAL) and runs the
  *                      other kinds.
+ *   devo__k_vpersistb  version 1 for a batch of trials (the many-runs batch, engine/batch.c):
+ *                      each trial's blocks as its own run's grid, one barrier for all of them
+ *                      (the block kinds CEC and ETC and the general kinds, whose variant runs
+ *                      no specialised kernel hosts)
  *   devo__k_vinit      jDE's initial F_i = 0.5, CR_i = 0.9 (after devo__k_init)
  *   devo__k_gobl_box, devo__k_gobl_opp, devo__k_gobl_select   a GOBL jump generation, three
  *                      launches: per-coordinate min and max, the opposites and their evaluation,
@@ -219,18 +223,23 @@ __global__ void __launch_bounds__(1024)
                                     devo__sm, best, NULL);
 }
 
-/* Generations gen0 + 1 .. gen0 + ngens. A launch after the generation that reached the target
- * (an earlier launch of the same chunk, e.g. before a GOBL jump) does nothing. S, X: the
- * compiled-in strategy and crossover (version 2), or -1 (version 1, the run's). */
-template <int KIND, int S = -1, int X = -1>
-__global__ void __launch_bounds__(1024) devo__k_vpersist(devo__gpu_args a, devo__gpu_vargs v,
-                                                         uint32_t gen0, uint32_t ngens, int barrier)
+/* Generations gen0 + 1 .. gen0 + ngens of the blocks blk (of nblk: the run's grid, or its trial's
+ * share of a batch's), with one split barrier per generation counted over the whole grid. A launch
+ * after the generation that reached the target (an earlier launch of the same chunk, e.g. before a
+ * GOBL jump) does nothing. S, X: the compiled-in strategy and crossover (version 2), or -1 (version
+ * 1, the run's). bar: a batch's barrier (a run's is a.ctl->bar). BATCH: a batch launch's trial
+ * (devo__k_vpersistb), which stops stepping after gen_end or its target but goes on arriving at the
+ * barrier that the other trials share, as devo__gpu_persist_loop_batch does. */
+template <int KIND, int S, int X, bool BATCH>
+__device__ __forceinline__ void
+devo__vpersist_run(const devo__gpu_args &a, const devo__gpu_vargs &v, int blk, int nblk,
+                   uint32_t gen0, uint32_t ngens, uint32_t gen_end, unsigned int *bar, int barrier)
 {
-  if (devo__gpu_stopped(a, gen0))
-    return;
+  if (!BATCH && devo__gpu_stopped(a, gen0))
+    return; /* (a batch's trials have not stopped: the host takes them out) */
   const int grp = (int)threadIdx.x / a.lanes, lane = (int)threadIdx.x % a.lanes;
   double *s_trial = a.trial_shared ? devo__sm + DEVO__RED_DOUBLES + (size_t)grp * a.dim : NULL;
-  const int64_t stride = (int64_t)gridDim.x * a.vpb;
+  const int64_t stride = (int64_t)nblk * a.vpb;
   /* with one vector slot per block, the next generation's draws are made while the block waits
    * at the barrier (as devo__k_persist does with its indices): they need no other block's data
    * (jDE's F_i, CR_i of vector i0 were written by this group, before the arrival's
@@ -241,32 +250,61 @@ __global__ void __launch_bounds__(1024) devo__k_vpersist(devo__gpu_args a, devo_
    * more than DEVO__VP_PRE groups (D < 32) draw after the barrier. */
   __shared__ devo__vdraw s_pre[DEVO__VP_PRE];
   const bool one_slot = stride >= a.np && a.vpb <= DEVO__VP_PRE;
-  const int i0 = (int)blockIdx.x * a.vpb + grp;
+  const int i0 = blk * a.vpb + grp;
   const int draw_lane = grp == 0 && a.lanes > 32 ? 32 : 0;
-  bool have_pre = false;
+  bool have_pre = false, idle = false;
   devo__gpu_stage<KIND>(a, devo__sm);
   for (uint32_t k = 1; k <= ngens; ++k) {
     const uint32_t gen = gen0 + k;
-    const int best = devo__gpu_vbest_of<S, X>(a, v, gen);
-    for (int64_t b = (int64_t)blockIdx.x * a.vpb; b < a.np; b += stride)
-      devo__vfused_vector<KIND, S, X>(a, v, gen, (int)(b + grp), lane, s_trial, devo__sm, best,
-                                      have_pre ? &s_pre[grp] : NULL);
+    if (!idle) {
+      const int best = devo__gpu_vbest_of<S, X>(a, v, gen);
+      for (int64_t b = (int64_t)blk * a.vpb; b < a.np; b += stride)
+        devo__vfused_vector<KIND, S, X>(a, v, gen, (int)(b + grp), lane, s_trial, devo__sm, best,
+                                        have_pre ? &s_pre[grp] : NULL);
+    }
     if (k == ngens)
       break; /* the end of the kernel is the last barrier */
-    if (barrier == DEVO__BARRIER_CG) {
+    if (!BATCH && barrier == DEVO__BARRIER_CG) {
       cg::this_grid().sync();
     } else {
-      devo__grid_arrive(&a.ctl->bar);
-      if (one_slot && i0 < a.np) {
+      devo__grid_arrive(BATCH ? bar : &a.ctl->bar);
+      if (BATCH)
+        idle = idle || gen == gen_end;
+      if (!idle && one_slot && i0 < a.np) {
         if (lane == draw_lane)
           s_pre[grp] = devo__gpu_vdraw<S, X>(a, v, gen + 1u, i0);
         have_pre = true;
       }
-      devo__grid_wait(&a.ctl->bar, k * gridDim.x, barrier == DEVO__BARRIER_RELAXED);
+      devo__grid_wait(BATCH ? bar : &a.ctl->bar, k * gridDim.x, barrier == DEVO__BARRIER_RELAXED);
     }
-    if (devo__gpu_stopped(a, gen))
-      break;
+    if (devo__gpu_stopped(a, gen)) {
+      if (!BATCH)
+        break;
+      idle = true;
+    }
   }
+}
+
+template <int KIND, int S = -1, int X = -1>
+__global__ void __launch_bounds__(1024) devo__k_vpersist(devo__gpu_args a, devo__gpu_vargs v,
+                                                         uint32_t gen0, uint32_t ngens, int barrier)
+{
+  devo__vpersist_run<KIND, S, X, false>(a, v, (int)blockIdx.x, (int)gridDim.x, gen0, ngens,
+                                        gen0 + ngens, NULL, barrier);
+}
+
+/* The batch kernel of version 1 (devo__gpu_batch_launch; the block kinds and the general kinds,
+ * which no specialised batch kernel hosts): trial t = blockIdx.x / bpt runs with its slot's
+ * arguments, generations slot gen0 + 1 .. gen_end, all trials behind one acquire barrier. */
+template <int KIND>
+__global__ void __launch_bounds__(1024) devo__k_vpersistb(devo__gpu_batch b, uint32_t ngens)
+{
+  const int t = (int)blockIdx.x / b.bpt;
+  const devo__gpu_bslot *sl = b.slot + t;
+  const devo__gpu_args a = sl->a;
+  const devo__gpu_vargs v = sl->va;
+  devo__vpersist_run<KIND, -1, -1, true>(a, v, (int)blockIdx.x - t * b.bpt, b.bpt, sl->gen0, ngens,
+                                         sl->gen_end, b.bar, DEVO__BARRIER_ACQUIRE);
 }
 
 /* jDE's initial F_i and CR_i (Brest et al. 2006) into the generation-0 buffers. */
@@ -496,4 +534,18 @@ int devo__gpu_vfused_fill(int kind, const devo__variant *var, devo__gpu_vktab *t
   t->gobl_box1 = (const void *)devo__k_gobl_box;
   t->gobl_select = (const void *)devo__k_gobl_select;
   return 0;
+}
+
+const void *devo__gpu_vfused_batch_kernel(int kind)
+{
+  switch (kind) {
+#define DEVO__VPERSISTB_CASE(K)                                                                    \
+  case K:                                                                                          \
+    return (const void *)devo__k_vpersistb<K>;
+    DEVO__GPU_FOR_GENERAL_KINDS(DEVO__VPERSISTB_CASE)
+    DEVO__GPU_FOR_BLOCK_KINDS(DEVO__VPERSISTB_CASE)
+#undef DEVO__VPERSISTB_CASE
+  default:
+    return NULL;
+  }
 }

@@ -4,8 +4,10 @@
  * together, one launch per chunk, and each ends bit for bit where and as it ends alone
  * (population, fitness, best, counts, status), stopping by evaluations, generations or a
  * target reached by some trials only; the trials that no batch kernel takes (another strategy,
- * GOBL, a CEC function, an ETC problem) run alone inside the same batch with the same result; a
- * batch of one; a group larger than the device keeps resident (trials begun as others end).
+ * GOBL, a CEC function, an ETC problem) run alone inside the same batch with the same result; the
+ * variants that only gpu_vfused.cu's general kernel hosts (CEC compositions, ETC) batch on its
+ * batch kernel; a batch of one; a group larger than the device keeps resident (trials begun as
+ * others end).
  * Every case exits 77 where no CUDA device is usable. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -113,6 +115,36 @@ TEST_CASE(batch_equals_solo)
     devo_problem_destroy(probs[k]);
 }
 
+/* gpu_vfused.cu's batch kernel: the variants that no specialised kernel hosts (jDE and
+ * rand2bin on the CEC compositions, jDE on an ETC problem) batch with their own layout; stops by
+ * evaluations, generations and a target (F09's error 340 at NP = 30: on the CPU the long trial
+ * reaches it after 6,120 evaluations, the short one ends at 370.8 after its 1,500); jDE on F02
+ * (gpu_cec.cu's variant kernel) runs alone in between. */
+TEST_CASE(batch_general_variants)
+{
+  need_gpu();
+  devo_etc *e = NULL;
+  devo_problem *probs[5] = {make("F08", 10), make("F09", 10), make("F02", 10), make("F10", 10),
+                            tc_small_problem(2, &e)};
+  static const gpu_trial mix[] = {
+      {{0, "jde", NULL, 30, 31, 12000, 0, NAN, 0}, 1},
+      {{0, "jde", NULL, 30, 32, 0, 150, NAN, 0}, 1},
+      {{1, "jde", NULL, 30, 33, 60000, 0, 340.0, 0}, 1},
+      {{1, "jde", NULL, 30, 34, 1500, 0, 340.0, 0}, 1},
+      {{0, NULL, "rand2bin", 30, 35, 9000, 0, NAN, 0}, 1},
+      {{2, "jde", NULL, 30, 36, 9000, 0, NAN, 0}, 0},
+      {{3, "jde", NULL, 30, 37, 9000, 0, NAN, 0}, 1},
+      {{3, "jde", NULL, 30, 38, 0, 77, NAN, 0}, 1},
+      {{4, "jde", NULL, 30, 39, 6000, 0, NAN, 0}, 1},
+      {{4, "jde", NULL, 30, 40, 0, 90, NAN, 0}, 1},
+  };
+  const int n = (int)(sizeof mix / sizeof mix[0]);
+  CHECK_EQ_INT(batch_vs_solo(probs, mix, n, 1), 1);
+  for (int k = 0; k < 5; ++k)
+    devo_problem_destroy(probs[k]);
+  devo_etc_destroy(e);
+}
+
 /* A batch of one trial is its solve. */
 TEST_CASE(batch_of_one)
 {
@@ -141,6 +173,7 @@ TEST_CASE(batch_refills)
 
 int main(int argc, char **argv)
 {
-  static const tc_case cases[] = {TC(batch_equals_solo), TC(batch_of_one), TC(batch_refills)};
+  static const tc_case cases[] = {TC(batch_equals_solo), TC(batch_general_variants),
+                                  TC(batch_of_one), TC(batch_refills)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }
