@@ -815,13 +815,14 @@ static int dry_run(const exp_spec *s, int64_t ndone)
 }
 
 /* The trials not yet done of problem p and backend t->b (t->pr, t->d set), in the grid's order,
- * as batches of at most max(64, 8 jobs) trials: finished trials give their memory back while
- * the threads stay busy. */
+ * as batches of at most max(64, 8 jobs) trials on the CPU (finished trials give their memory
+ * back while the threads stay busy) and 256 on the fused GPU design (a group's trials share its
+ * launches: the more of them, the fuller the device). */
 static int run_backend(run_state *r, const char *done, devo_problem *p, trial t, FILE *out,
                        FILE *tf)
 {
   const exp_spec *s = r->s;
-  const int most = r->jobs > 8 ? 8 * r->jobs : 64;
+  const int most = s->backends[t.b] == EXP_BK_GPU ? 256 : r->jobs > 8 ? 8 * r->jobs : 64;
   trial_run *tr = calloc((size_t)most, sizeof *tr);
   int n = 0, rc = 0;
   if (!tr)
@@ -1095,22 +1096,60 @@ static int lead_done(void *ud, const char *trace, size_t ntrace, const char *row
   return 0;
 }
 
-/* The trials not yet done in run_grid's order (a worker keeps its problem from one trial to the
- * next) into *todo (*n of them): 0, or the exit code. */
+/* A trial's generations at most (its evaluation budget over NP, or the spec's generations): the
+ * measure of its length for the MPI queue (a GPU generation costs about the same at every NP:
+ * BENCHMARKS.md), 0 when it has neither bound. */
+static int64_t trial_gens(const exp_spec *s, const trial *t)
+{
+  const int64_t budget = exp_budget(s, s->dims[t->d]);
+  int64_t g = budget > 0 ? budget / s->nps[t->n] : 0;
+  if (s->max_gens > 0 && (g == 0 || s->max_gens < g))
+    g = s->max_gens;
+  return g;
+}
+
+typedef struct todo_key {
+  int64_t gens, pos, idx; /* length, place in run_grid's order, trial number */
+} todo_key;
+
+/* The longest first (the queue's tail is then its short trials), else run_grid's order. */
+static int cmp_longest(const void *x, const void *y)
+{
+  const todo_key *a = (const todo_key *)x, *b = (const todo_key *)y;
+  if (a->gens != b->gens)
+    return a->gens > b->gens ? -1 : 1;
+  return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* The trials not yet done into *todo (*n of them), the longest first and otherwise in run_grid's
+ * order (a worker keeps its problem from one trial to the next): 0, or the exit code. */
 static int todo_list(const exp_spec *s, const char *done, int64_t **todo, int64_t *n)
 {
   trial t;
+  todo_key *k;
+  int64_t i;
   *n = 0;
-  if (!(*todo = malloc(sizeof **todo * (size_t)(exp_grid_size(s) + 1))))
+  *todo = malloc(sizeof **todo * (size_t)(exp_grid_size(s) + 1));
+  k = malloc(sizeof *k * (size_t)(exp_grid_size(s) + 1));
+  if (!*todo || !k) {
+    free(k);
     return cli_runtime_error(CMD, "out of memory for %lld trials", (long long)exp_grid_size(s));
+  }
   for (t.pr = 0; t.pr < s->nproblems; ++t.pr)
     for (t.d = 0; t.d < s->ndims; ++t.d)
       for (t.b = 0; t.b < s->nbackends; ++t.b)
         for (t.a = 0; t.a < s->nalgos; ++t.a)
           for (t.n = 0; t.n < s->nnps; ++t.n)
             for (t.sd = 0; t.sd < s->nseeds; ++t.sd)
-              if (!done[trial_index(s, &t)])
-                (*todo)[(*n)++] = trial_index(s, &t);
+              if (!done[trial_index(s, &t)]) {
+                k[*n].gens = trial_gens(s, &t);
+                k[*n].pos = *n;
+                k[(*n)++].idx = trial_index(s, &t);
+              }
+  qsort(k, (size_t)*n, sizeof *k, cmp_longest);
+  for (i = 0; i < *n; ++i)
+    (*todo)[i] = k[i].idx;
+  free(k);
   return 0;
 }
 
