@@ -51,9 +51,10 @@ static const char *const experiment_help =
     "                         _COUNT); devo rank takes all N files together\n"
     "  --gpu K                the CUDA device K (0 .. 1023) of the gpu backends (default: 0;\n"
     "                         with MPI, a rank's node-local rank modulo the devices)\n"
-    "MPI: mpirun -np N devo experiment SPEC runs the trials on N-1 ranks, one at a time each\n"
-    "(--jobs is ignored), handed out by rank 0, which writes the one results file; the rows\n"
-    "equal one process's; after a crash the same command resumes (docs/experiment.md, MPI).\n"
+    "MPI: mpirun -np N devo experiment SPEC runs the trials on N-1 ranks, handed out by rank 0\n"
+    "in units of one cell's seeds (a gpu unit: up to 64 trials, run as one batch; a cpu unit: up\n"
+    "to --jobs trials, default 1 under MPI), longest first; rank 0 writes the one results file;\n"
+    "the rows equal one process's; after a crash the same command resumes (docs/experiment.md).\n"
     "SIGINT or SIGTERM stops after the running trials' rows are dropped: the finished rows stay,\n"
     "and the same command resumes (exit 1). A second signal ends the process at once.\n"
     "One writer: the results and trace files are locked for the whole run; a second run on\n"
@@ -671,7 +672,7 @@ static int on_trial_done(void *ud, int idx, devo_solver *v, int status)
            (long long)st.evaluations, st.elapsed, devo_status_name(st.status));
   pthread_mutex_lock(&r->mu);
   if (r->lines)
-    fputs(line, r->lines);
+    fprintf(r->lines, "%s\n", line); /* a worker's unit: one line per trial */
   else
     count_done(r, line);
   pthread_mutex_unlock(&r->mu);
@@ -887,6 +888,7 @@ typedef struct exp_args {
   int trials, dry, jobs, shard, nshards;
   const char *shard_from; /* "--shard" or the Slurm variable of its count */
   int gpu;                /* --gpu K; -1: not given */
+  int jobs_given;         /* --jobs N as given, 0: not given (MPI's cpu units then hold one) */
   int rank, size, local;  /* of MPI (size 1: one process) and among the ranks of this node */
   int led;                /* rank 0 handed out the trials (or told the workers to stop) */
 } exp_args;
@@ -1057,29 +1059,36 @@ static trial trial_at(const exp_spec *s, int64_t idx)
   return t;
 }
 
-/* A worker's trial: alone, as one batch (the rows exactly as one process writes them). */
-static int work_trial(void *ud, int64_t idx, FILE *trace, FILE *row, FILE *line)
+/* A worker's unit: trials idx[0..n) of one cell, as one batch (the rows exactly as one process
+ * writes them). */
+static int work_unit(void *ud, const int64_t *idx, int n, FILE *trace, FILE *row, FILE *line)
 {
   rank_state *w = (rank_state *)ud;
   const exp_spec *s = w->r->s;
-  trial_run tr;
-  int rc;
-  memset(&tr, 0, sizeof tr);
-  tr.t = trial_at(s, idx);
-  if (!w->p || w->at.pr != tr.t.pr || w->at.d != tr.t.d) {
+  trial_run *tr = calloc((size_t)n, sizeof *tr);
+  int rc, k;
+  if (!tr)
+    return cli_runtime_error(CMD, "out of memory for %d trials", n);
+  for (k = 0; k < n; ++k)
+    tr[k].t = trial_at(s, idx[k]);
+  if (!w->p || w->at.pr != tr[0].t.pr || w->at.d != tr[0].t.d) {
     devo_problem_destroy(w->p);
     w->p = NULL;
-    if ((rc = make_problem(s, &tr.t, &w->p)) != 0)
+    if ((rc = make_problem(s, &tr[0].t, &w->p)) != 0) {
+      free(tr);
       return rc;
-    w->at = tr.t;
+    }
+    w->at = tr[0].t;
   }
   w->r->lines = line;
-  rc = run_batch(w->r, w->p, &tr, 1, row, s->trace ? trace : NULL);
-  clear_trials(&tr, 1);
+  rc = run_batch(w->r, w->p, tr, n, row, s->trace ? trace : NULL);
+  clear_trials(tr, n);
+  free(tr);
   return rc;
 }
 
-/* Rank 0: a worker's trial, written as run_batch writes one (the trace's rows first). */
+/* Rank 0: a worker's unit, written as run_batch writes it (the trace's rows first), and each of
+ * its trials counted with its line. */
 static int lead_done(void *ud, const char *trace, size_t ntrace, const char *row, size_t nrow,
                      const char *line)
 {
@@ -1092,7 +1101,14 @@ static int lead_done(void *ud, const char *trace, size_t ntrace, const char *row
   fflush(l->out);
   if (ferror(l->out) || (l->tf && ferror(l->tf)))
     return cli_runtime_error(CMD, "%s: write error: %s", l->r->s->output, strerror(errno));
-  count_done(l->r, line);
+  while (*line) {
+    const char *end = strchr(line, '\n');
+    const size_t len = end ? (size_t)(end - line) : strlen(line);
+    char one[1024];
+    snprintf(one, sizeof one, "%.*s", (int)(len < sizeof one ? len : sizeof one - 1), line);
+    count_done(l->r, one);
+    line += len + (end != NULL);
+  }
   return 0;
 }
 
@@ -1153,20 +1169,62 @@ static int todo_list(const exp_spec *s, const char *done, int64_t **todo, int64_
   return 0;
 }
 
-/* Rank 0 under MPI: the trials not yet done handed out to the workers, their rows written. */
+/* The trials a worker runs as one batch under MPI: a gpu backend's up to 64 (a batch kernel takes
+ * a group's trials together), a cpu backend's up to --jobs when given (1 by default: one rank per
+ * core), the others' one. */
+static int unit_most(const exp_spec *s, const trial *t, const exp_args *a)
+{
+  if (s->backends[t->b] == EXP_BK_GPU)
+    return 64;
+  if (s->backends[t->b] == EXP_BK_CPU && a->jobs_given > 0)
+    return a->jobs_given;
+  return 1;
+}
+
+/* todo[0..n) cut into units of consecutive trials of one cell (problem, dimension, backend,
+ * algorithm, NP) of at most unit_most trials: *unit (freed by the caller) gets their starts and
+ * n at the end, *nunits their number. 0, or the exit code. */
+static int make_units(const exp_spec *s, const exp_args *a, const int64_t *todo, int64_t n,
+                      int64_t **unit, int64_t *nunits)
+{
+  int64_t i, len = 0;
+  trial first;
+  *nunits = 0;
+  if (!(*unit = malloc(sizeof **unit * (size_t)(n + 1))))
+    return cli_runtime_error(CMD, "out of memory for %lld trials", (long long)n);
+  memset(&first, 0, sizeof first);
+  for (i = 0; i < n; ++i) {
+    const trial t = trial_at(s, todo[i]);
+    if (len == 0 || t.pr != first.pr || t.d != first.d || t.b != first.b || t.a != first.a ||
+        t.n != first.n || len == unit_most(s, &first, a)) {
+      (*unit)[(*nunits)++] = i;
+      first = t;
+      len = 0;
+    }
+    ++len;
+  }
+  (*unit)[*nunits] = n;
+  return 0;
+}
+
+/* Rank 0 under MPI: the trials not yet done handed out to the workers in units, their rows
+ * written. */
 static int lead_ranks(run_state *r, const char *done, FILE *out, FILE *tf, exp_args *a)
 {
   rank_state l;
-  int64_t *todo = NULL, n = 0;
+  int64_t *todo = NULL, *unit = NULL, n = 0, nunits = 0;
   int rc = todo_list(r->s, done, &todo, &n);
   const exp_mpi_hooks h = {&l, NULL, lead_done};
+  if (!rc)
+    rc = make_units(r->s, a, todo, n, &unit, &nunits);
   memset(&l, 0, sizeof l);
   l.r = r;
   l.out = out;
   l.tf = tf;
   r->tty = 0; /* lines, not the bar: trials end on other ranks */
   a->led = 1;
-  rc = exp_mpi_lead(a->size, todo, n, rc, &h);
+  rc = exp_mpi_lead(a->size, todo, unit, nunits, rc, &h);
+  free(unit);
   free(todo);
   return rc;
 }
@@ -1179,13 +1237,13 @@ static int work_ranks(const exp_spec *s, const exp_args *a, int rc)
   memset(&r, 0, sizeof r);
   memset(&w, 0, sizeof w);
   r.s = s;
-  r.jobs = 1;
+  r.jobs = a->jobs_given > 0 ? a->jobs_given : 1; /* a cpu unit's threads */
   pthread_mutex_init(&r.mu, NULL);
   w.r = &r;
   if (!rc && !a->dry)
     rc = gpu_check(s, a);
   {
-    const exp_mpi_hooks h = {&w, work_trial, NULL};
+    const exp_mpi_hooks h = {&w, work_unit, NULL};
     rc = exp_mpi_work(rc, &h);
   }
   devo_problem_destroy(w.p);
@@ -1330,6 +1388,7 @@ int cmd_experiment(int argc, char **argv)
   memset(&a, 0, sizeof a);
   if ((rc = parse_args(argc, argv, &a)) != 0 || (rc = start_ranks(&a)) != 0)
     return rc;
+  a.jobs_given = a.jobs;
   if (a.jobs == 0) { /* the default: every online processor */
     const long n = sysconf(_SC_NPROCESSORS_ONLN);
     a.jobs = n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
@@ -1342,7 +1401,7 @@ int cmd_experiment(int argc, char **argv)
   else if (!rc)
     rc = lead(&s, &a);
   if (a.size > 1 && a.rank == 0 && !a.led) /* the workers told to stop */
-    rc = exp_mpi_lead(a.size, NULL, 0, rc, NULL);
+    rc = exp_mpi_lead(a.size, NULL, NULL, 0, rc, NULL);
 #else
   if (!rc)
     rc = lead(&s, &a);

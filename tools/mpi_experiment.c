@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* mpi_experiment.c: the MPI protocol of devo experiment (mpi_experiment.h). A dynamic work queue
- * by point-to-point messages: a worker sends what it has (nothing yet, a finished trial's rows, or
- * its failure) and rank 0 answers with the next trial number or with "stop". Only rank 0 writes
- * the files, a whole row at a time, so a killed job leaves whole rows and a rerun resumes as after
- * a single process. Only the main thread of a rank calls MPI (MPI_THREAD_FUNNELED). */
+ * by point-to-point messages: a worker sends what it has (nothing yet, a finished unit's rows, or
+ * its failure) and rank 0 answers with the next unit's trial numbers or with "stop". Only rank 0
+ * writes the files, a whole row at a time, so a killed job leaves whole rows and a rerun resumes as
+ * after a single process. Only the main thread of a rank calls MPI (MPI_THREAD_FUNNELED). */
 #define _POSIX_C_SOURCE 200809L
 #include "mpi_experiment.h"
 
@@ -19,7 +19,7 @@
 enum { TAG_DONE = 1, TAG_WORK = 2, TAG_STOP = 3 };
 
 /* A worker's message: this header, then the texts trace, row, err and line (NUL added by rank 0).
- * idx -1: no trial (the first message, or a failure before any). */
+ * idx: the unit's first trial, -1: none (the first message, or a failure before any). */
 enum { H_IDX, H_RC, H_TRACE, H_ROW, H_ERR, H_LINE, H_COUNT };
 
 /* A worker's collected one-line errors (cli_report_to), sent with its next message. */
@@ -119,22 +119,32 @@ static void send_done(int64_t idx, int rc, text *t)
 int exp_mpi_work(int rc, const exp_mpi_hooks *h)
 {
   text t[3];
-  int64_t idx = -1;
+  int64_t *idx = NULL;
+  int n = 0;
   memset(t, 0, sizeof t);
   for (;;) {
     MPI_Status st;
     int k;
-    send_done(idx, rc, t);
+    send_done(n > 0 ? idx[0] : -1, rc, t);
     MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
     if (st.MPI_TAG != TAG_WORK) {
       MPI_Recv(NULL, 0, MPI_BYTE, 0, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      free(idx);
       return 0;
     }
-    MPI_Recv(&idx, 1, MPI_INT64_T, 0, TAG_WORK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Get_count(&st, MPI_INT64_T, &n);
+    free(idx);
+    if (n < 1 || !(idx = malloc(sizeof *idx * (size_t)n))) {
+      cli_report_to(NULL); /* cannot take the unit: this rank says it and ends the job */
+      cli_runtime_error(CMD, "out of memory for a unit of %d trials", n);
+      cli_mpi_abort(1);
+      return CLI_RUNTIME;
+    }
+    MPI_Recv(idx, n, MPI_INT64_T, 0, TAG_WORK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     for (k = 0; k < 3; ++k)
       t[k].f = open_memstream(&t[k].buf, &t[k].len);
     rc = !t[0].f || !t[1].f || !t[2].f ? cli_runtime_error(CMD, "out of memory")
-                                       : h->run(h->ud, idx, t[0].f, t[1].f, t[2].f);
+                                       : h->run(h->ud, idx, n, t[0].f, t[1].f, t[2].f);
   }
 }
 
@@ -160,7 +170,8 @@ static int receive(char **msg, int64_t *hd)
   return st.MPI_SOURCE;
 }
 
-int exp_mpi_lead(int size, const int64_t *todo, int64_t n, int rc, const exp_mpi_hooks *h)
+int exp_mpi_lead(int size, const int64_t *todo, const int64_t *unit, int64_t nunits, int rc,
+                 const exp_mpi_hooks *h)
 {
   int64_t next = 0;
   int live = size - 1, write_failed = 0;
@@ -184,8 +195,10 @@ int exp_mpi_lead(int size, const int64_t *todo, int64_t n, int rc, const exp_mpi
       rc = rc ? rc : w;
     }
     free(msg);
-    if (!rc && next < n) {
-      MPI_Send(&todo[next++], 1, MPI_INT64_T, from, TAG_WORK, MPI_COMM_WORLD);
+    if (!rc && next < nunits) {
+      MPI_Send(&todo[unit[next]], (int)(unit[next + 1] - unit[next]), MPI_INT64_T, from, TAG_WORK,
+               MPI_COMM_WORLD);
+      ++next;
     } else {
       MPI_Send(NULL, 0, MPI_BYTE, from, TAG_STOP, MPI_COMM_WORLD);
       --live;
