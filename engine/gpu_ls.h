@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "include/devo.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -57,8 +59,8 @@ typedef struct devo__gls_opts {
   int ndevices;
 } devo__gls_opts;
 
-/* The most devices (slots) of one search. */
-#define DEVO__GLS_MAX_DEVICES 64
+/* The most devices (slots) of one search: devo_schedule_opts.gpus's. */
+#define DEVO__GLS_MAX_DEVICES DEVO_GPUS_MAX
 /* Launches of a slot between two exchanges of the best schedules (with the default DE period
  * of 8, 32 steps per chain: about 4 ms at 512 x 16 on an H100). */
 #define DEVO__GLS_XCHG_LAUNCHES 4
