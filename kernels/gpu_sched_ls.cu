@@ -39,7 +39,17 @@
  * begins at a DE step (the launch boundary is the barrier that DE's snapshot of the chains
  * needs), and nothing depends on timing or on the order in which threads run, so a step budget
  * gives the same bits on every run. Under a deadline the blocks stop themselves when
- * %globaltimer passes it (between moves), so how many steps ran varies. */
+ * %globaltimer passes it (between moves), so how many steps ran varies.
+ *
+ * Several devices (devo__gls_opts.devices): one host thread per listed device ("slot"), each
+ * running the loop above on its device with its own memory, stream, chains and seed
+ * (devo_island_seed(seed, slot)). Every DEVO__GLS_XCHG_LAUNCHES launches a slot copies its best
+ * chain to the host and offers it to a best kept under a mutex (lowest by makespan, slot, chain);
+ * a slot whose best is worse than the kept one copies it over its worst chain, schedule and
+ * makespan, between launches. With a step budget the offers and the reads meet at a barrier
+ * (one that a slot leaves when it ends, so a slot stopped by an error, the deadline or the
+ * callback holds up no other), so the exchanges happen at the same step counts with the same
+ * schedules on every run; under a deadline alone no slot waits for another. */
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <stdarg.h>
