@@ -2549,21 +2549,28 @@ TEST_CASE(schedule_gap_braun)
   devo_etc_destroy(e);
 }
 
+/* devo schedule OPT with each of the nbad values bad on a 3 x 2 matrix: exit 2 with one line
+ * naming OPT; then with the arguments ok: exit 0. */
+static void cli_option_refused(const char *opt, const char *const *bad, size_t nbad, const char *ok)
+{
+  char path[64], cmd[512];
+  size_t k;
+  snprintf(path, sizeof path, "/tmp/devo_test_etc_opt_%ld.csv", (long)getpid());
+  write_file(path, "3,5\n4,2\n6,6\n", 12);
+  for (k = 0; k < nbad; ++k) {
+    snprintf(cmd, sizeof cmd, "%s schedule %s %s '%s'", tc_devo_bin(), path, opt, bad[k]);
+    tc_expect_refused(cmd, 2, "devo schedule:", opt);
+  }
+  snprintf(cmd, sizeof cmd, "%s schedule %s %s", tc_devo_bin(), path, ok);
+  CHECKF(tc_run(cmd, NULL, NULL) == 0, "%s", cmd);
+  remove(path);
+}
+
 /* devo schedule --gap: a fraction in [0, 1]; anything else exits 2 with one line naming it. */
 TEST_CASE(cli_gap_refused)
 {
   static const char *const bad[] = {"-0.01", "nan", "abc", "5", "1.5", "inf", ""};
-  char path[64], cmd[512];
-  size_t k;
-  snprintf(path, sizeof path, "/tmp/devo_test_etc_gap_%ld.csv", (long)getpid());
-  write_file(path, "3,5\n4,2\n6,6\n", 12);
-  for (k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
-    snprintf(cmd, sizeof cmd, "%s schedule %s --gap '%s'", tc_devo_bin(), path, bad[k]);
-    tc_expect_refused(cmd, 2, "devo schedule:", "--gap");
-  }
-  snprintf(cmd, sizeof cmd, "%s schedule %s --gap 1 --time-limit 5", tc_devo_bin(), path);
-  CHECK(tc_run(cmd, NULL, NULL) == 0);
-  remove(path);
+  cli_option_refused("--gap", bad, sizeof bad / sizeof bad[0], "--gap 1 --time-limit 5");
 }
 
 /* devo_schedule_opts.gpus: -1 (every device) .. DEVO_GPUS_MAX, and no more than the visible
@@ -2618,20 +2625,8 @@ TEST_CASE(schedule_gpus_option)
 TEST_CASE(cli_gpus_refused)
 {
   static const char *const bad[] = {"x", "-3", "0", "65", "", "1.5", "all2", "-1"};
-  char path[64], cmd[512];
-  size_t k;
-  snprintf(path, sizeof path, "/tmp/devo_test_etc_gpus_%ld.csv", (long)getpid());
-  write_file(path, "3,5\n4,2\n6,6\n", 12);
-  for (k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
-    snprintf(cmd, sizeof cmd, "%s schedule %s --gpus '%s'", tc_devo_bin(), path, bad[k]);
-    tc_expect_refused(cmd, 2, "devo schedule:", "--gpus");
-  }
-  snprintf(cmd, sizeof cmd,
-           "%s schedule %s --gpus all --search gpu-ls --objective makespan --steps 20 "
-           "--time-limit 5",
-           tc_devo_bin(), path);
-  CHECK(tc_run(cmd, NULL, NULL) == 0);
-  remove(path);
+  cli_option_refused("--gpus", bad, sizeof bad / sizeof bad[0],
+                     "--gpus all --search gpu-ls --objective makespan --steps 20 --time-limit 5");
 }
 
 /* --search auto's rule at its measured thresholds (engine/schedule.c): the GPU search only on a
