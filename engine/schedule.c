@@ -227,8 +227,9 @@ static int check_opts(const devo_schedule_opts *o, devo_schedule_result *r)
                 "gpus %d: must be a count 1 .. %d, 0 (the calling thread's device) or %d (every "
                 "device)",
                 o->gpus, DEVO_GPUS_MAX, DEVO_GPUS_ALL);
-  /* without any device the GPU search falls back to the CPU, as it does for one GPU */
-  if (o->gpus > 1) {
+  /* without any device the GPU search falls back to the CPU, as it does for one GPU; with the
+   * CPU backend no device is asked (the driver's start would count against the limit) */
+  if (o->gpus > 1 && o->backend != DEVO_BACKEND_CPU) {
     const int count = devo__gpu_count();
     if (count >= 1 && o->gpus > count)
       return fail(r, DEVO_E_INVALID, "gpus %d: only %d CUDA device(s) visible", o->gpus, count);

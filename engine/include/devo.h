@@ -882,9 +882,10 @@ typedef struct devo_schedule_opts {
                     devices 0 .. N - 1, one search each with its own chains (as many as each
                     keeps resident with chains 0) and seed, their best schedules exchanged every
                     few launches (docs/scheduling.md, "Several GPUs"); DEVO_GPUS_ALL = every
-                    visible device (at most DEVO_GPUS_MAX). A count above the visible devices,
-                    or any other value, is DEVO_E_INVALID (r->message says which); where no
-                    device is visible the search falls back to the CPU as it does for one GPU.
+                    visible device (at most DEVO_GPUS_MAX). A count above the visible devices
+                    (looked at unless backend is CPU), or any other value, is DEVO_E_INVALID
+                    (r->message says which); where no device is visible the search falls back
+                    to the CPU as it does for one GPU.
                     With steps the answer is the same on every run for a fixed seed, chains
                     and gpus (unless the deadline comes first); r->ils_rounds and
                     r->candidates count every GPU's chains */
