@@ -13,7 +13,9 @@
  *    The ablation of issue 19 (item 2) runs here too: --de-every K (0 = no DE), --perturb random
  *    (no large neighbourhood: random kicks instead of iterated greedy), --chains N (1 = one
  *    chain), through devo__schedule_run_tuned (engine/gpu_ls.h); without them the call is
- *    devo_schedule_run itself. scripts/bench_sched_gpu.sh runs the tables. */
+ *    devo_schedule_run itself. scripts/bench_sched_gpu.sh runs the tables.
+ * In both, --gpus N,M,... runs the table once per GPU count, the search on devices 0 .. N - 1
+ * at once (devo__gls_opts.devices; devo_schedule_opts.gpus), for 1, 2, 4 GPUs side by side. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,9 +28,9 @@
 
 static const char *const usage =
     "usage: bench-gpu-ls [--seconds S] [--reps N] [--class C] [--chains N] [--block B]\n"
-    "                    [--de-every K] [--perturb ig|random]\n"
+    "                    [--de-every K] [--perturb ig|random] [--gpus N,...]\n"
     "       bench-gpu-ls --file F [--seconds S] [--seeds N] [--search gpu-ls|ig] [--threads T]\n"
-    "                    [--chains N] [--de-every K] [--perturb ig|random]\n"
+    "                    [--chains N] [--de-every K] [--perturb ig|random] [--gpus N,...]\n"
     "\n"
     "Without --file: candidates evaluated per second by the GPU search, all chains together,\n"
     "at 512 x 16 and 4096 x 64 (etc-gen class C, default u_c_hihi, seed 1; every chain from the\n"
@@ -40,12 +42,18 @@ static const char *const usage =
     "search's ablation (gpu-ls only): --chains N (0 = as many as the device keeps resident;\n"
     "DE needs 4 or more), --de-every K (default 8, 0 = no DE), --perturb ig (default: the\n"
     "iterated greedy's removal and greedy reinsertion, the large neighbourhood) or random (the\n"
-    "same 2 to 6 drawn tasks each to a uniformly drawn other machine).\n";
+    "same 2 to 6 drawn tasks each to a uniformly drawn other machine).\n"
+    "--gpus N,M,...: the table once per count, the search on GPUs 0 .. N-1 at once, each with\n"
+    "its own chains (--chains per GPU) and seed, the best schedules exchanged every 4 launches\n"
+    "(default 1: one GPU).\n";
 
 typedef struct bopts {
   double seconds;
   int reps, chains, block, de_every, seeds, threads, search, perturb;
   int tuned; /* --de-every or --perturb given: the answers go through devo__schedule_run_tuned */
+  int gpus[8], ngpus; /* --gpus: the GPU counts, one table each */
+  int ndev;           /* the count of the table being made */
+  int devices[64];    /* 0 .. 63: devices 0 .. ndev - 1 */
   const char *cls, *file;
 } bopts;
 
@@ -66,6 +74,8 @@ static int one_run(const devo_etc *e, const int *start, const bopts *b, int *out
   o.f = 0.5;
   o.cr = 0.9;
   o.deadline = devo__now() + b->seconds;
+  o.devices = b->devices;
+  o.ndevices = b->ndev;
   st = devo__gpu_sched_ls(e, start, 1, out, &o, r, err, sizeof err);
   if (st != DEVO_OK) {
     fprintf(stderr, "bench-gpu-ls: %s: %s\n", devo_status_name(st), err);
@@ -117,10 +127,11 @@ static int run_size(const bopts *b, int n, int m)
   qsort(rate, (size_t)b->reps, sizeof rate[0], bench_cmp_double);
   qsort(mrate, (size_t)b->reps, sizeof mrate[0], bench_cmp_double);
   qsort(srate, (size_t)b->reps, sizeof srate[0], bench_cmp_double);
-  printf("| %s | %d x %d | %d x %d | %.1f M/s | %.1f M/s | %.1f M/s | %.3g | %.0f | %.6g -> "
-         "%.6g |\n",
-         b->cls, n, m, r.chains, r.block, rate[b->reps / 2] * 1e-6, rate[0] * 1e-6,
-         rate[b->reps - 1] * 1e-6, mrate[b->reps / 2], srate[b->reps / 2], ms0, msf);
+  printf("| %d | %s | %d x %d | %d x %d | %.1f M/s | %.1f M/s | %.1f M/s | %.3g | %.0f | %lld | "
+         "%.6g -> %.6g |\n",
+         r.devices, b->cls, n, m, r.chains, r.block, rate[b->reps / 2] * 1e-6, rate[0] * 1e-6,
+         rate[b->reps - 1] * 1e-6, mrate[b->reps / 2], srate[b->reps / 2], (long long)r.exchanges,
+         ms0, msf);
   devo_etc_destroy(e);
   free(v);
   free(start);
@@ -128,10 +139,10 @@ static int run_size(const bopts *b, int n, int m)
   return 0;
 }
 
-static int throughput(const bopts *b)
+static int throughput(bopts *b)
 {
   char date[64], msg[256];
-  int rc;
+  int rc, k;
   if (!devo_gpu_available(msg, sizeof msg)) {
     fprintf(stderr, "bench-gpu-ls: %s\n", msg);
     return 1;
@@ -141,21 +152,51 @@ static int throughput(const bopts *b)
          "after a warm-up\n\n",
          devo_version(), date, msg, b->de_every,
          b->perturb == DEVO__GLS_PERTURB_RANDOM ? "random" : "ig", b->reps, b->seconds);
-  printf("| class | size | chains x threads | candidates/s median | lowest | highest | moves/s "
-         "| steps/s | makespan (MCT -> last run) |\n|---|---|---|---:|---:|---:|---:|---:|---|\n");
-  if ((rc = run_size(b, 512, 16)) != 0)
-    return rc;
-  return run_size(b, 4096, 64);
+  printf("| GPUs | class | size | chains x threads | candidates/s median | lowest | highest | "
+         "moves/s | steps/s | exchanges | makespan (MCT -> last run) |\n"
+         "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
+  for (k = 0; k < b->ngpus; ++k) {
+    b->ndev = b->gpus[k];
+    if ((rc = run_size(b, 512, 16)) != 0 || (rc = run_size(b, 4096, 64)) != 0)
+      return rc;
+  }
+  return 0;
 }
 
-static int answers(const bopts *b)
+/* The seeds' rows of the answers' table for the GPU count b->ndev (after a warm-up run). */
+static int answer_rows(const bopts *b, const devo_etc *e, const devo__gls_tune *tune, int *a)
 {
-  devo_etc *e = NULL;
   devo_schedule_opts so;
   devo_schedule_result r;
+  int s;
+  for (s = 0; s <= b->seeds; ++s) { /* s = 0: warm-up, 0.05 s, not printed */
+    devo_schedule_opts_init(&so);
+    so.lambda = 1.0;
+    so.search = b->search;
+    so.backend = b->search == DEVO_SEARCH_GPU_LS ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU;
+    so.threads = b->threads;
+    so.chains = b->chains;
+    so.gpus = b->ndev;
+    so.seed = (uint64_t)(s ? s : 1);
+    so.time_limit = s ? b->seconds : 0.05;
+    if (devo__schedule_run_tuned(e, &so, b->tuned ? tune : NULL, a, &r) != DEVO_OK) {
+      fprintf(stderr, "bench-gpu-ls: %s\n", r.message);
+      return 1;
+    }
+    if (s)
+      printf("| %d | %d | %.6f | %.4f | %lld | %lld | %s |\n", b->ndev, s, r.makespan, r.elapsed,
+             (long long)r.ils_rounds, (long long)r.candidates,
+             r.backend == DEVO_BACKEND_GPU ? "gpu" : "cpu");
+  }
+  return 0;
+}
+
+static int answers(bopts *b)
+{
+  devo_etc *e = NULL;
   devo__gls_tune tune;
   char err[256], date[64], msg[256];
-  int *a, s;
+  int *a, k, rc;
   FILE *f = fopen(b->file, "rb");
   if (!f || devo_etc_read(&e, f, b->file, DEVO_ETC_AUTO, 0, NULL, err, sizeof err) != DEVO_OK) {
     fprintf(stderr, "bench-gpu-ls: %s: %s\n", b->file, f ? err : "cannot open");
@@ -183,29 +224,15 @@ static int answers(const bopts *b)
   else
     printf("; %d thread(s), chains %d (0: auto)", b->threads, b->chains);
   printf("\n\n");
-  printf("| seed | makespan | seconds | steps | candidates | backend |\n"
-         "|---:|---:|---:|---:|---:|---|\n");
-  for (s = 0; s <= b->seeds; ++s) { /* s = 0: warm-up, 0.05 s, not printed */
-    devo_schedule_opts_init(&so);
-    so.lambda = 1.0;
-    so.search = b->search;
-    so.backend = b->search == DEVO_SEARCH_GPU_LS ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU;
-    so.threads = b->threads;
-    so.chains = b->chains;
-    so.seed = (uint64_t)(s ? s : 1);
-    so.time_limit = s ? b->seconds : 0.05;
-    if (devo__schedule_run_tuned(e, &so, b->tuned ? &tune : NULL, a, &r) != DEVO_OK) {
-      fprintf(stderr, "bench-gpu-ls: %s\n", r.message);
-      return 1;
-    }
-    if (s)
-      printf("| %d | %.6f | %.4f | %lld | %lld | %s |\n", s, r.makespan, r.elapsed,
-             (long long)r.ils_rounds, (long long)r.candidates,
-             r.backend == DEVO_BACKEND_GPU ? "gpu" : "cpu");
+  printf("| GPUs | seed | makespan | seconds | steps | candidates | backend |\n"
+         "|---:|---:|---:|---:|---:|---:|---|\n");
+  for (k = 0, rc = 0; k < b->ngpus && rc == 0; ++k) {
+    b->ndev = b->gpus[k];
+    rc = answer_rows(b, e, &tune, a);
   }
   free(a);
   devo_etc_destroy(e);
-  return 0;
+  return rc;
 }
 
 int main(int argc, char **argv)
@@ -225,6 +252,10 @@ int main(int argc, char **argv)
   b.threads = 1;
   b.cls = "u_c_hihi";
   b.search = DEVO_SEARCH_GPU_LS;
+  b.gpus[0] = 1;
+  b.ngpus = 1;
+  for (rc = 0; rc < 64; ++rc)
+    b.devices[rc] = rc;
   {
     /* --de-every and --perturb, given, send the answers through devo__schedule_run_tuned */
     const bench_opt opts[] = {BENCH_POS_OPT("seconds", &b.seconds, 600),
@@ -246,7 +277,8 @@ int main(int argc, char **argv)
                               BENCH_STR_OPT("file", &b.file),
                               BENCH_INT_OPT("seeds", &b.seeds, 1, 100),
                               BENCH_INT_OPT("threads", &b.threads, 1, 1024),
-                              BENCH_CHOICE_OPT("search", &b.search, searches, search_v)};
+                              BENCH_CHOICE_OPT("search", &b.search, searches, search_v),
+                              BENCH_INTS_OPT("gpus", b.gpus, &b.ngpus, 8, 1, 64)};
     if ((rc = bench_args("bench-gpu-ls", usage, argc, argv, opts, BENCH_NOPTS(opts), NULL)) !=
         BENCH_GO)
       return rc;

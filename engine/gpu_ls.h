@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "include/devo.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -42,7 +44,26 @@ typedef struct devo__gls_opts {
   /* read between kernel launches (a launch: the steps from one DE step to the next, about a
    * millisecond at 512 x 16): non-zero stops the search (DEVO_INTERRUPTED). May be NULL. */
   const volatile sig_atomic_t *interrupt;
+  /* The devices of the search: ndevices 0 (or devices NULL): the calling thread's current
+   * device, one search. Else devices[0 .. ndevices - 1] (CUDA device indices, 1 ..
+   * DEVO__GLS_MAX_DEVICES of them; one may be listed more than once: several searches on one
+   * GPU): one host thread per entry ("slot"; slot 0 is the calling thread, whose current device
+   * is set back afterwards) runs the search above on its device with its own memory and stream,
+   * chains as given (0: as many as that device keeps resident) and the seed
+   * devo_island_seed(seed, slot) (slot 0: seed itself, so one slot is the one-device search bit
+   * for bit). Every DEVO__GLS_XCHG_LAUNCHES launches each slot offers its best chain to a best
+   * kept on the host, and a slot whose best is worse copies that best over its worst chain
+   * (gpu_sched_ls.cu, "Several devices"). progress is called by slot 0 alone, with its steps
+   * and the best over every slot known to it. */
+  const int *devices;
+  int ndevices;
 } devo__gls_opts;
+
+/* The most devices (slots) of one search: devo_schedule_opts.gpus's. */
+#define DEVO__GLS_MAX_DEVICES DEVO_GPUS_MAX
+/* Launches of a slot between two exchanges of the best schedules (with the default DE period
+ * of 8, 32 steps per chain: about 4 ms at 512 x 16 on an H100). */
+#define DEVO__GLS_XCHG_LAUNCHES 4
 
 /* Perturbations (devo__gls_opts.perturb). Both draw 2 to 6 tasks (with repetition) from the
  * same random numbers; they differ in where each drawn task goes:
@@ -64,19 +85,29 @@ typedef struct devo__gls_result {
   int64_t moves;      /* local-search moves applied, all chains together */
   int64_t candidates; /* neighbourhood candidates evaluated, all chains together */
   double seconds;     /* wall time of the search loop (launches), without set-up */
-  int chains, block;  /* what ran */
+  int chains, block;  /* what ran (chains: all slots together) */
   int status;         /* DEVO_OK (steps done), DEVO_TIME_LIMIT, DEVO_STOPPED_BY_CALLBACK,
-                         DEVO_INTERRUPTED */
+                         DEVO_INTERRUPTED; of several slots the first of INTERRUPTED,
+                         STOPPED_BY_CALLBACK, TIME_LIMIT that one of them ended with, else OK */
+  int devices;        /* slots that ran: 1 for the one-device search */
+  int64_t exchanges;  /* exchanges of the best schedules, all slots together (one per slot and
+                         exchange); 0 with one slot */
+  int64_t imports;    /* of these, those where the slot's best was worse than the best kept on
+                         the host, which then replaced the slot's worst chain */
 } devo__gls_result;
 
 /* Improves the best of starts (nstarts >= 1 assignments of ntasks machine indices each; chain q
  * starts from starts[q % nstarts]) for the makespan and writes the best schedule found into
  * assign (never worse by devo_etc_evaluate's makespan than the best start a chain got: all of them
  * when chains >= nstarts, else the first chains). Deterministic for
- * a fixed seed, chains, block, de_every and steps when no deadline is reached. Thread-safe
- * across calls (each call has its own device memory and stream). Returns DEVO_OK (r->status
- * says how it ended), DEVO_E_INVALID (bad options, or the instance needs more shared memory
- * than the device has: err says which), DEVO_E_NODEVICE, DEVO_E_NOMEM, DEVO_E_CUDA. */
+ * a fixed seed, chains, block, de_every, steps and device list when no deadline is reached
+ * (several slots exchange at fixed launch counts then, meeting at a barrier). With several
+ * slots the answer is the best over them (ties: the lowest slot, then the lowest chain).
+ * Thread-safe across calls (each call has its own device memory and stream). Returns DEVO_OK
+ * (r->status says how it ended), DEVO_E_INVALID (bad options, a device index out of range, or
+ * the instance needs more shared memory than the device has: err says which), DEVO_E_NODEVICE,
+ * DEVO_E_NOMEM, DEVO_E_CUDA; an error of one slot fails the whole search with that slot's
+ * message, prefixed with its slot and device. */
 int devo__gpu_sched_ls(const struct devo_etc *e, const int *starts, int nstarts, int *assign,
                        const devo__gls_opts *o, devo__gls_result *r, char *err, size_t errlen);
 

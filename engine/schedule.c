@@ -222,6 +222,18 @@ static int check_opts(const devo_schedule_opts *o, devo_schedule_result *r)
     return fail(r, DEVO_E_INVALID, "chains %d: must be in [0, 4096]", o->chains);
   if (!(o->gap >= 0.0 && o->gap <= 1.0))
     return fail(r, DEVO_E_INVALID, "gap %g: must be a fraction in [0, 1] (0.01 = 1%%)", o->gap);
+  if (o->gpus < DEVO_GPUS_ALL || o->gpus > DEVO_GPUS_MAX)
+    return fail(r, DEVO_E_INVALID,
+                "gpus %d: must be a count 1 .. %d, 0 (the calling thread's device) or %d (every "
+                "device)",
+                o->gpus, DEVO_GPUS_MAX, DEVO_GPUS_ALL);
+  /* without any device the GPU search falls back to the CPU, as it does for one GPU; with the
+   * CPU backend no device is asked (the driver's start would count against the limit) */
+  if (o->gpus > 1 && o->backend != DEVO_BACKEND_CPU) {
+    const int count = devo__gpu_count();
+    if (count >= 1 && o->gpus > count)
+      return fail(r, DEVO_E_INVALID, "gpus %d: only %d CUDA device(s) visible", o->gpus, count);
+  }
   {
     char msg[256];
     if (devo_variant_check(&o->variant, msg, sizeof msg) != DEVO_OK)
@@ -469,6 +481,20 @@ static int stage_ig(const devo_etc *e, const devo_schedule_opts *o, const prices
   return keep_search_answer(e, o, cur, best, r);
 }
 
+/* devo_schedule_opts.gpus as the GPU search's device list (gpu_ls.h) in devs (DEVO_GPUS_MAX
+ * ints): none for 0 (the calling thread's device), else devices 0 .. N - 1, N every visible one
+ * for DEVO_GPUS_ALL (none when no device is visible: the one-device search then fails as it
+ * would alone). Returns the count. */
+static int gls_devices(int gpus, int *devs)
+{
+  int n = gpus == DEVO_GPUS_ALL ? devo__gpu_count() : gpus, k;
+  if (n > DEVO_GPUS_MAX)
+    n = DEVO_GPUS_MAX;
+  for (k = 0; k < n; ++k)
+    devs[k] = k;
+  return n;
+}
+
 /* The GPU stage (issue 19 item 2, kernels/gpu_sched_ls.cu): the chains start from the best
  * schedule so far, the heuristics' (plain, nheur of them) and the prices' start, round robin,
  * and search to the deadline or o->steps per chain; cur and *best receive the answer when it is
@@ -483,7 +509,7 @@ static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, const devo_
   devo__gls_opts go;
   devo__gls_result gr;
   ig_progress pp;
-  int *starts, st;
+  int *starts, st, devs[DEVO_GPUS_MAX];
   *ran = 0;
   if (deadline - devo__now() <= 0.0)
     return DEVO_OK;
@@ -505,6 +531,8 @@ static int stage_gls(const devo_etc *e, const devo_schedule_opts *o, const devo_
   go.cr = o->cr;
   go.deadline = deadline;
   go.interrupt = o->interrupt;
+  go.ndevices = gls_devices(o->gpus, devs);
+  go.devices = devs;
   pp.o = o;
   pp.t0 = t0;
   if (o->progress) {

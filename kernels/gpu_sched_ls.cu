@@ -39,8 +39,19 @@
  * begins at a DE step (the launch boundary is the barrier that DE's snapshot of the chains
  * needs), and nothing depends on timing or on the order in which threads run, so a step budget
  * gives the same bits on every run. Under a deadline the blocks stop themselves when
- * %globaltimer passes it (between moves), so how many steps ran varies. */
+ * %globaltimer passes it (between moves), so how many steps ran varies.
+ *
+ * Several devices (devo__gls_opts.devices): one host thread per listed device ("slot"), each
+ * running the loop above on its device with its own memory, stream, chains and seed
+ * (devo_island_seed(seed, slot)). Every DEVO__GLS_XCHG_LAUNCHES launches a slot copies its best
+ * chain to the host and offers it to a best kept under a mutex (lowest by makespan, slot, chain);
+ * a slot whose best is worse than the kept one copies it over its worst chain, schedule and
+ * makespan, between launches. With a step budget the offers and the reads meet at a barrier
+ * (one that a slot leaves when it ends, so a slot stopped by an error, the deadline or the
+ * callback holds up no other), so the exchanges happen at the same step counts with the same
+ * schedules on every run; under a deadline alone no slot waits for another. */
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -746,33 +757,234 @@ static int devo__gls_check(const devo_etc *e, const int *starts, int nstarts, co
   if (o->de_every > 0 && !(o->f > 0.0 && o->f <= 2.0 && o->cr >= 0.0 && o->cr <= 1.0))
     return devo__gls_fail(err, errlen, DEVO_E_INVALID,
                           "DE weights f %g, cr %g: need f in (0, 2], cr in [0, 1]", o->f, o->cr);
+  if (o->ndevices < 0 || o->ndevices > DEVO__GLS_MAX_DEVICES || (o->ndevices > 0 && !o->devices))
+    return devo__gls_fail(err, errlen, DEVO_E_INVALID,
+                          "ndevices %d: must be in [0, %d], with a list of that many devices",
+                          o->ndevices, DEVO__GLS_MAX_DEVICES);
   return DEVO_OK;
 }
 
-/* The chunk loop: launches until the steps are done, the deadline passes or the callback asks
- * to stop; *par receives the buffer that holds the answer. */
-static int devo__gls_loop(const devo__gls_opts *o, devo__gls_mem *d, devo__gls_args *g, int block,
-                          size_t smem, int *par, devo__gls_result *r, char *err, size_t errlen)
+/* ---- several devices -------------------------------------------------------------------- */
+
+/* What the slots of one search share, under mu: a barrier that a slot can leave (a slot that
+ * ends, by its steps, the deadline or an error, must not leave the others waiting for it), the
+ * stop that one slot asks of all, and the best schedule offered so far. */
+struct devo__gls_shared {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int live, arrived; /* slots still in the barrier's count; arrived at the current round */
+  unsigned round;
+  int nslots;
+  int sync;            /* steps > 0: the exchanges meet at the barrier (deterministic) */
+  int stopped, status; /* a slot asked every slot to stop, with this status */
+  int have, best_slot, best_chain;
+  double best_ms;
+  int *best_a; /* n ints */
+};
+
+/* One slot: its call's arguments and results, and its exchange scratch. */
+struct devo__gls_peer {
+  devo__gls_shared *sh;
+  int slot, device;
+  const devo_etc *e;
+  const int *starts;
+  int nstarts;
+  devo__gls_opts o; /* the caller's, with the slot's seed; progress only in slot 0 */
+  int *assign;      /* n ints: the slot's answer */
+  int *a;           /* n ints: a schedule on its way to or from the host's best */
+  double *hms;      /* P makespans (allocated at the first exchange) */
+  int64_t exchanges, imports;
+  devo__gls_result r;
+  int st;
+  char err[256];
+};
+
+static void devo__gls_bar_wait(devo__gls_shared *sh)
+{
+  pthread_mutex_lock(&sh->mu);
+  if (++sh->arrived >= sh->live) {
+    sh->arrived = 0;
+    ++sh->round;
+    pthread_cond_broadcast(&sh->cv);
+  } else {
+    const unsigned r = sh->round;
+    while (r == sh->round)
+      pthread_cond_wait(&sh->cv, &sh->mu);
+  }
+  pthread_mutex_unlock(&sh->mu);
+}
+
+/* A slot that ends leaves the barrier's count; the others waiting for it go on. */
+static void devo__gls_bar_leave(devo__gls_shared *sh)
+{
+  pthread_mutex_lock(&sh->mu);
+  --sh->live;
+  if (sh->arrived > 0 && sh->arrived >= sh->live) {
+    sh->arrived = 0;
+    ++sh->round;
+    pthread_cond_broadcast(&sh->cv);
+  }
+  pthread_mutex_unlock(&sh->mu);
+}
+
+/* Asks every slot to stop before its next launch (the first status asked stays). */
+static void devo__gls_stop_all(devo__gls_shared *sh, int status)
+{
+  pthread_mutex_lock(&sh->mu);
+  if (!sh->stopped) {
+    sh->stopped = 1;
+    sh->status = status;
+  }
+  pthread_mutex_unlock(&sh->mu);
+}
+
+/* 1 when a slot asked every slot to stop; its status into *status. */
+static int devo__gls_stop_asked(devo__gls_shared *sh, int *status)
+{
+  int stopped;
+  pthread_mutex_lock(&sh->mu);
+  stopped = sh->stopped;
+  if (stopped)
+    *status = sh->status;
+  pthread_mutex_unlock(&sh->mu);
+  return stopped;
+}
+
+/* Slot's best chain (makespan ms, schedule a) kept when it is lower by (makespan, slot, chain):
+ * the kept best after a round of offers does not depend on their order. */
+static void devo__gls_offer(devo__gls_shared *sh, int n, double ms, int slot, int chain,
+                            const int *a)
+{
+  pthread_mutex_lock(&sh->mu);
+  if (!sh->have || ms < sh->best_ms ||
+      (ms == sh->best_ms &&
+       (slot < sh->best_slot || (slot == sh->best_slot && chain < sh->best_chain)))) {
+    sh->have = 1;
+    sh->best_ms = ms;
+    sh->best_slot = slot;
+    sh->best_chain = chain;
+    memcpy(sh->best_a, a, (size_t)n * sizeof(int));
+  }
+  pthread_mutex_unlock(&sh->mu);
+}
+
+/* The kept best into a and *ms when it is lower than *ms; 1 then. */
+static int devo__gls_take_best(devo__gls_shared *sh, int n, double *ms, int *a)
+{
+  int take;
+  pthread_mutex_lock(&sh->mu);
+  take = sh->have && sh->best_ms < *ms;
+  if (take) {
+    *ms = sh->best_ms;
+    memcpy(a, sh->best_a, (size_t)n * sizeof(int));
+  }
+  pthread_mutex_unlock(&sh->mu);
+  return take;
+}
+
+/* One exchange of slot x between launches (no kernel runs on its buffers): its best chain of
+ * buffer par (lowest makespan, lowest chain) offered to the kept best; then, when the kept best
+ * is lower, it replaces the slot's worst chain (highest makespan, highest chain), schedule and
+ * makespan. With sync the slots meet at the barrier after the offers and after the reads, so
+ * every slot reads the best of the same round. */
+static int devo__gls_exchange(devo__gls_peer *x, devo__gls_mem *d, devo__gls_args *g, int par,
+                              char *err, size_t errlen)
+{
+  devo__gls_shared *sh = x->sh;
+  const int P = g->P, n = g->n;
+  int bq = 0, wq = 0, take;
+  double ms;
+  if (!x->hms && !(x->hms = (double *)malloc((size_t)P * sizeof(double))))
+    return devo__gls_fail(err, errlen, DEVO_E_NOMEM, "out of memory");
+  DEVO__GCK(cudaMemcpyAsync(x->hms, g->ms + (size_t)par * P, (size_t)P * sizeof(double),
+                            cudaMemcpyDeviceToHost, d->st));
+  DEVO__GCK(cudaStreamSynchronize(d->st));
+  for (int q = 1; q < P; ++q) {
+    if (x->hms[q] < x->hms[bq])
+      bq = q;
+    if (x->hms[q] >= x->hms[wq])
+      wq = q;
+  }
+  DEVO__GCK(cudaMemcpyAsync(x->a, g->pop + ((size_t)par * P + bq) * n, (size_t)n * sizeof(int),
+                            cudaMemcpyDeviceToHost, d->st));
+  DEVO__GCK(cudaStreamSynchronize(d->st));
+  devo__gls_offer(sh, n, x->hms[bq], x->slot, bq, x->a);
+  if (sh->sync)
+    devo__gls_bar_wait(sh);
+  ms = x->hms[bq];
+  take = devo__gls_take_best(sh, n, &ms, x->a);
+  if (sh->sync)
+    devo__gls_bar_wait(sh);
+  ++x->exchanges;
+  if (!take)
+    return DEVO_OK;
+  ++x->imports;
+  DEVO__GCK(cudaMemcpyAsync(g->pop + ((size_t)par * P + wq) * n, x->a, (size_t)n * sizeof(int),
+                            cudaMemcpyHostToDevice, d->st));
+  DEVO__GCK(
+      cudaMemcpyAsync(g->ms + (size_t)par * P + wq, &ms, sizeof ms, cudaMemcpyHostToDevice, d->st));
+  DEVO__GCK(cudaStreamSynchronize(d->st));
+  return DEVO_OK;
+}
+
+/* Whether the search stops before the next launch: its steps are done, the interrupt, the
+ * deadline, or (of several slots) another slot asked; why into r->status. */
+static int devo__gls_halt(const devo__gls_opts *o, long long s, devo__gls_peer *x,
+                          devo__gls_result *r)
+{
+  if (o->steps > 0 && s >= o->steps)
+    return 1;
+  if (o->interrupt && *o->interrupt) {
+    r->status = DEVO_INTERRUPTED;
+    return 1;
+  }
+  if (o->deadline > 0.0 && devo__now() >= o->deadline) {
+    r->status = DEVO_TIME_LIMIT;
+    return 1;
+  }
+  return x && devo__gls_stop_asked(x->sh, &r->status);
+}
+
+/* The progress callback after a launch: the best of buffer par (hms: P doubles of scratch) and,
+ * of several slots, the kept best when lower. *stop = 1 when the callback asks to stop. */
+static cudaError_t devo__gls_report(const devo__gls_opts *o, const devo__gls_args *g, int par,
+                                    long long s, double *hms, devo__gls_peer *x, int *stop)
 {
   const int P = g->P;
-  long long s = 0;
+  cudaError_t ce =
+      cudaMemcpy(hms, g->ms + (size_t)par * P, (size_t)P * sizeof(double), cudaMemcpyDeviceToHost);
+  if (ce != cudaSuccess)
+    return ce;
+  double best = hms[0];
+  for (int q = 1; q < P; ++q)
+    best = hms[q] < best ? hms[q] : best;
+  if (x) {
+    pthread_mutex_lock(&x->sh->mu);
+    if (x->sh->have && x->sh->best_ms < best)
+      best = x->sh->best_ms;
+    pthread_mutex_unlock(&x->sh->mu);
+  }
+  *stop = o->progress(o->progress_ud, s, best) != 0;
+  return cudaSuccess;
+}
+
+/* The chunk loop: launches until the steps are done, the deadline passes or the callback asks
+ * to stop; *par receives the buffer that holds the answer. x: the slot of a search on several
+ * devices (its stops and exchanges), NULL for one device. */
+static int devo__gls_loop(const devo__gls_opts *o, devo__gls_mem *d, devo__gls_args *g, int block,
+                          size_t smem, int *par, devo__gls_result *r, devo__gls_peer *x, char *err,
+                          size_t errlen)
+{
+  const int P = g->P;
+  long long s = 0, launches = 0;
   double *hms = NULL;
   cudaError_t ce = cudaSuccess;
+  int st = DEVO_OK;
   r->status = DEVO_OK;
   *par = 0;
   if (o->progress && !(hms = (double *)malloc((size_t)P * sizeof(double))))
     return devo__gls_fail(err, errlen, DEVO_E_NOMEM, "out of memory");
-  for (;;) {
-    if (o->steps > 0 && s >= o->steps)
-      break;
-    if (o->interrupt && *o->interrupt) {
-      r->status = DEVO_INTERRUPTED;
-      break;
-    }
-    if (o->deadline > 0.0 && devo__now() >= o->deadline) {
-      r->status = DEVO_TIME_LIMIT;
-      break;
-    }
+  while (!devo__gls_halt(o, s, x, r)) {
     int len = g->de_every > 0 ? g->de_every - (int)(s % g->de_every) : DEVO__GLS_CHUNK;
     if (o->steps > 0 && o->steps - s < len)
       len = (int)(o->steps - s);
@@ -785,24 +997,28 @@ static int devo__gls_loop(const devo__gls_opts *o, devo__gls_mem *d, devo__gls_a
       break;
     s += len;
     *par ^= 1;
+    ++launches;
     if (hms) {
-      ce = cudaMemcpy(hms, g->ms + (size_t)*par * P, (size_t)P * sizeof(double),
-                      cudaMemcpyDeviceToHost);
-      if (ce != cudaSuccess)
+      int stop = 0;
+      if ((ce = devo__gls_report(o, g, *par, s, hms, x, &stop)) != cudaSuccess)
         break;
-      double best = hms[0];
-      for (int q = 1; q < P; ++q)
-        best = hms[q] < best ? hms[q] : best;
-      if (o->progress(o->progress_ud, s, best) != 0) {
+      if (stop) {
         r->status = DEVO_STOPPED_BY_CALLBACK;
+        if (x)
+          devo__gls_stop_all(x->sh, DEVO_STOPPED_BY_CALLBACK);
         break;
       }
     }
+    /* not after the last launch: its answer is read anyway */
+    if (x && x->sh->nslots > 1 && launches % DEVO__GLS_XCHG_LAUNCHES == 0 &&
+        !(o->steps > 0 && s >= o->steps) && !(o->deadline > 0.0 && devo__now() >= o->deadline) &&
+        (st = devo__gls_exchange(x, d, g, *par, err, errlen)) != DEVO_OK)
+      break;
   }
   free(hms);
   if (ce != cudaSuccess)
     return devo__gls_cuerr(err, errlen, ce, "the search kernel", __LINE__);
-  return DEVO_OK;
+  return st;
 }
 
 /* Chains from the device's residency: as many blocks as fit at once, at most 1024. */
@@ -910,18 +1126,16 @@ static int devo__gls_answer(const devo_etc *e, const devo__gls_args *g, int par,
   return DEVO_OK;
 }
 
-extern "C" int devo__gpu_sched_ls(const devo_etc *e, const int *starts, int nstarts, int *assign,
-                                  const devo__gls_opts *o, devo__gls_result *r, char *err,
-                                  size_t errlen)
+/* The search on the calling thread's current device (devo__gpu_sched_ls's of one device, or one
+ * slot's of several: x, else NULL); the options are checked. */
+static int devo__gls_search(const devo_etc *e, const int *starts, int nstarts, int *assign,
+                            const devo__gls_opts *o, devo__gls_result *r, devo__gls_peer *x,
+                            char *err, size_t errlen)
 {
   devo__gls_mem d;
   devo__gls_args g;
   devo__gls_dev dv;
   int st, P, block, par = 0;
-  if (err && errlen)
-    err[0] = 0;
-  if ((st = devo__gls_check(e, starts, nstarts, assign, o, r, err, errlen)) != DEVO_OK)
-    return st;
   memset(r, 0, sizeof *r);
   block = o->block ? o->block : 256;
   const int n = e->ntasks, m = e->nmach;
@@ -946,11 +1160,172 @@ extern "C" int devo__gpu_sched_ls(const devo_etc *e, const int *starts, int nsta
   if (st == DEVO_OK) {
     const double t1 = devo__now();
     if (m >= 2)
-      st = devo__gls_loop(o, &d, &g, block, smem, &par, r, err, errlen);
+      st = devo__gls_loop(o, &d, &g, block, smem, &par, r, x, err, errlen);
     r->seconds = devo__now() - t1;
   }
   if (st == DEVO_OK)
     st = devo__gls_answer(e, &g, par, assign, r, err, errlen);
   devo__gls_free(&d);
+  r->devices = 1;
   return st;
+}
+
+/* One slot's thread (slot 0: the calling thread): its device, its search; an error asks every
+ * slot to stop. It leaves the barrier whatever happened. */
+static void *devo__gls_slot_main(void *arg)
+{
+  devo__gls_peer *x = (devo__gls_peer *)arg;
+  const cudaError_t ce = cudaSetDevice(x->device);
+  if (ce != cudaSuccess)
+    x->st = devo__gls_cuerr(x->err, sizeof x->err, ce, "cudaSetDevice", __LINE__);
+  else
+    x->st = devo__gls_search(x->e, x->starts, x->nstarts, x->assign, &x->o, &x->r, x, x->err,
+                             sizeof x->err);
+  if (x->st != DEVO_OK)
+    devo__gls_stop_all(x->sh, x->st);
+  devo__gls_bar_leave(x->sh);
+  return NULL;
+}
+
+/* The slots' arguments and memory (px: ns of them, zeroed) and the shared state. */
+static int devo__gls_slots_init(const devo_etc *e, const int *starts, int nstarts,
+                                const devo__gls_opts *o, devo__gls_shared *sh, devo__gls_peer *px,
+                                char *err, size_t errlen)
+{
+  const int ns = o->ndevices, n = e->ntasks;
+  sh->live = sh->nslots = ns;
+  sh->sync = o->steps > 0;
+  if (!(sh->best_a = (int *)malloc((size_t)n * sizeof(int))))
+    return devo__gls_fail(err, errlen, DEVO_E_NOMEM, "out of memory");
+  for (int k = 0; k < ns; ++k) {
+    devo__gls_peer *x = px + k;
+    x->sh = sh;
+    x->slot = k;
+    x->device = o->devices[k];
+    x->e = e;
+    x->starts = starts;
+    x->nstarts = nstarts;
+    x->o = *o;
+    x->o.seed = devo_island_seed(o->seed, k); /* slot 0: the seed itself */
+    x->o.devices = NULL;
+    x->o.ndevices = 0;
+    if (k > 0) {
+      x->o.progress = NULL;
+      x->o.progress_ud = NULL;
+    }
+    x->assign = (int *)malloc((size_t)n * sizeof(int));
+    x->a = (int *)malloc((size_t)n * sizeof(int));
+    if (!x->assign || !x->a)
+      return devo__gls_fail(err, errlen, DEVO_E_NOMEM, "out of memory");
+  }
+  return DEVO_OK;
+}
+
+/* The slots' results into assign and r: the first failed slot's error, else the best answer
+ * (lowest makespan, the lowest slot on ties: each slot's answer is already its lowest chain),
+ * the counts summed and the status that outranks the others. */
+static int devo__gls_combine(const devo__gls_peer *px, int ns, int n, int *assign,
+                             devo__gls_result *r, char *err, size_t errlen)
+{
+  static const int rank[] = {DEVO_OK, DEVO_TIME_LIMIT, DEVO_STOPPED_BY_CALLBACK, DEVO_INTERRUPTED};
+  int best = 0, top = 0;
+  for (int k = 0; k < ns; ++k)
+    if (px[k].st != DEVO_OK)
+      return devo__gls_fail(err, errlen, px[k].st, "device %d (slot %d of %d): %s", px[k].device, k,
+                            ns, px[k].err);
+  memset(r, 0, sizeof *r);
+  for (int k = 0; k < ns; ++k) {
+    const devo__gls_result *q = &px[k].r;
+    r->steps += q->steps;
+    r->moves += q->moves;
+    r->candidates += q->candidates;
+    r->chains += q->chains;
+    r->seconds = q->seconds > r->seconds ? q->seconds : r->seconds;
+    r->exchanges += px[k].exchanges;
+    r->imports += px[k].imports;
+    for (int j = 3; j > top; --j)
+      if (q->status == rank[j])
+        top = j;
+    if (q->makespan < px[best].r.makespan)
+      best = k;
+  }
+  r->block = px[0].r.block;
+  r->status = rank[top];
+  r->devices = ns;
+  r->makespan = px[best].r.makespan;
+  memcpy(assign, px[best].assign, (size_t)n * sizeof(int));
+  return DEVO_OK;
+}
+
+/* The search on o->ndevices slots: slot 0 on the calling thread (its current device set back
+ * afterwards), every other on a thread of its own. */
+static int devo__gls_multi(const devo_etc *e, const int *starts, int nstarts, int *assign,
+                           const devo__gls_opts *o, devo__gls_result *r, char *err, size_t errlen)
+{
+  const int ns = o->ndevices;
+  devo__gls_shared sh;
+  devo__gls_peer *px = (devo__gls_peer *)calloc((size_t)ns, sizeof *px);
+  pthread_t th[DEVO__GLS_MAX_DEVICES];
+  int count = 0, prev = 0, st, k;
+  memset(r, 0, sizeof *r);
+  cudaError_t ce = cudaGetDeviceCount(&count);
+  if (ce != cudaSuccess || count < 1) {
+    free(px);
+    return devo__gls_fail(err, errlen, DEVO_E_NODEVICE, "no CUDA device: %s",
+                          ce != cudaSuccess ? cudaGetErrorString(ce) : "none visible");
+  }
+  for (k = 0; k < ns; ++k)
+    if (o->devices[k] < 0 || o->devices[k] >= count) {
+      free(px);
+      return devo__gls_fail(err, errlen, DEVO_E_INVALID,
+                            "device %d (slot %d): %d CUDA device(s) visible", o->devices[k], k,
+                            count);
+    }
+  memset(&sh, 0, sizeof sh);
+  pthread_mutex_init(&sh.mu, NULL);
+  pthread_cond_init(&sh.cv, NULL);
+  st = px ? devo__gls_slots_init(e, starts, nstarts, o, &sh, px, err, errlen)
+          : devo__gls_fail(err, errlen, DEVO_E_NOMEM, "out of memory");
+  if (st == DEVO_OK && (ce = cudaGetDevice(&prev)) != cudaSuccess)
+    st = devo__gls_cuerr(err, errlen, ce, "cudaGetDevice", __LINE__);
+  if (st == DEVO_OK) {
+    int started[DEVO__GLS_MAX_DEVICES] = {0};
+    for (k = 1; k < ns; ++k)
+      if (!(started[k] = pthread_create(&th[k], NULL, devo__gls_slot_main, px + k) == 0)) {
+        px[k].st =
+            devo__gls_fail(px[k].err, sizeof px[k].err, DEVO_E_NOMEM, "cannot start its thread");
+        devo__gls_stop_all(&sh, px[k].st);
+        devo__gls_bar_leave(&sh);
+      }
+    devo__gls_slot_main(px);
+    for (k = 1; k < ns; ++k)
+      if (started[k])
+        pthread_join(th[k], NULL);
+    cudaSetDevice(prev);
+    st = devo__gls_combine(px, ns, e->ntasks, assign, r, err, errlen);
+  }
+  for (k = 0; px && k < ns; ++k) {
+    free(px[k].assign);
+    free(px[k].a);
+    free(px[k].hms);
+  }
+  free(px);
+  free(sh.best_a);
+  pthread_mutex_destroy(&sh.mu);
+  pthread_cond_destroy(&sh.cv);
+  return st;
+}
+
+extern "C" int devo__gpu_sched_ls(const devo_etc *e, const int *starts, int nstarts, int *assign,
+                                  const devo__gls_opts *o, devo__gls_result *r, char *err,
+                                  size_t errlen)
+{
+  int st;
+  if (err && errlen)
+    err[0] = 0;
+  if ((st = devo__gls_check(e, starts, nstarts, assign, o, r, err, errlen)) != DEVO_OK)
+    return st;
+  if (o->ndevices > 0)
+    return devo__gls_multi(e, starts, nstarts, assign, o, r, err, errlen);
+  return devo__gls_search(e, starts, nstarts, assign, o, r, NULL, err, errlen);
 }

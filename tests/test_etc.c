@@ -2549,21 +2549,84 @@ TEST_CASE(schedule_gap_braun)
   devo_etc_destroy(e);
 }
 
+/* devo schedule OPT with each of the nbad values bad on a 3 x 2 matrix: exit 2 with one line
+ * naming OPT; then with the arguments ok: exit 0. */
+static void cli_option_refused(const char *opt, const char *const *bad, size_t nbad, const char *ok)
+{
+  char path[64], cmd[512];
+  size_t k;
+  snprintf(path, sizeof path, "/tmp/devo_test_etc_opt_%ld.csv", (long)getpid());
+  write_file(path, "3,5\n4,2\n6,6\n", 12);
+  for (k = 0; k < nbad; ++k) {
+    snprintf(cmd, sizeof cmd, "%s schedule %s %s '%s'", tc_devo_bin(), path, opt, bad[k]);
+    tc_expect_refused(cmd, 2, "devo schedule:", opt);
+  }
+  snprintf(cmd, sizeof cmd, "%s schedule %s %s", tc_devo_bin(), path, ok);
+  CHECKF(tc_run(cmd, NULL, NULL) == 0, "%s", cmd);
+  remove(path);
+}
+
 /* devo schedule --gap: a fraction in [0, 1]; anything else exits 2 with one line naming it. */
 TEST_CASE(cli_gap_refused)
 {
   static const char *const bad[] = {"-0.01", "nan", "abc", "5", "1.5", "inf", ""};
-  char path[64], cmd[512];
-  size_t k;
-  snprintf(path, sizeof path, "/tmp/devo_test_etc_gap_%ld.csv", (long)getpid());
-  write_file(path, "3,5\n4,2\n6,6\n", 12);
-  for (k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
-    snprintf(cmd, sizeof cmd, "%s schedule %s --gap '%s'", tc_devo_bin(), path, bad[k]);
-    tc_expect_refused(cmd, 2, "devo schedule:", "--gap");
+  cli_option_refused("--gap", bad, sizeof bad / sizeof bad[0], "--gap 1 --time-limit 5");
+}
+
+/* devo_schedule_opts.gpus: -1 (every device) .. DEVO_GPUS_MAX, and no more than the visible
+ * devices where there are any; anything else is DEVO_E_INVALID naming it. Without a device (the
+ * CPU-only build, a machine without GPU) any count falls back to the CPU search as one GPU does:
+ * the same answer as gpus 0 with a step budget. */
+TEST_CASE(schedule_gpus_option)
+{
+  static const int bad[] = {-2, -100, DEVO_GPUS_MAX + 1};
+  devo_etc *e = gen_etc("u_c_hihi", 256, 16);
+  devo_schedule_opts o;
+  devo_schedule_result r0, r1;
+  int a0[256], a1[256], k;
+  const int count = devo_gpu_count();
+  char want[32];
+  devo_schedule_opts_init(&o);
+  CHECK_EQ_INT(o.gpus, 0);
+  o.lambda = 1.0;
+  o.search = DEVO_SEARCH_GPU_LS;
+  o.backend = DEVO_BACKEND_GPU;
+  o.time_limit = 30.0;
+  o.steps = 20;
+  o.chains = 4;
+  for (k = 0; k < (int)(sizeof bad / sizeof bad[0]); ++k) {
+    o.gpus = bad[k];
+    CHECK_EQ_INT(devo_schedule_run(e, &o, a1, &r1), DEVO_E_INVALID);
+    snprintf(want, sizeof want, "gpus %d", bad[k]);
+    CHECKF(strstr(r1.message, want) != NULL, "'%s' does not name %s", r1.message, want);
   }
-  snprintf(cmd, sizeof cmd, "%s schedule %s --gap 1 --time-limit 5", tc_devo_bin(), path);
-  CHECK(tc_run(cmd, NULL, NULL) == 0);
-  remove(path);
+  if (count > 0 && count < DEVO_GPUS_MAX) {
+    o.gpus = count + 1;
+    CHECK_EQ_INT(devo_schedule_run(e, &o, a1, &r1), DEVO_E_INVALID);
+    CHECKF(strstr(r1.message, "visible") != NULL, "%s", r1.message);
+  }
+  if (count == 0) {
+    o.gpus = 0;
+    CHECKF(devo_schedule_run(e, &o, a0, &r0) == DEVO_OK, "%s", r0.message);
+    for (k = 0; k < 2; ++k) {
+      o.gpus = k == 0 ? 2 : DEVO_GPUS_ALL;
+      CHECKF(devo_schedule_run(e, &o, a1, &r1) == DEVO_OK, "%s", r1.message);
+      CHECK_EQ_INT(r1.backend, DEVO_BACKEND_CPU);
+      CHECK_EQ_INT(r1.search, DEVO_SEARCH_IG);
+      CHECK_EQ_INT(r1.status, r0.status);
+      CHECK(memcmp(a0, a1, sizeof a0) == 0 && r0.makespan == r1.makespan);
+    }
+  }
+  devo_etc_destroy(e);
+}
+
+/* devo schedule --gpus N|all: N in 1 .. DEVO_GPUS_MAX; anything else exits 2 with one line naming
+ * it; all is taken. */
+TEST_CASE(cli_gpus_refused)
+{
+  static const char *const bad[] = {"x", "-3", "0", "65", "", "1.5", "all2", "-1"};
+  cli_option_refused("--gpus", bad, sizeof bad / sizeof bad[0],
+                     "--gpus all --search gpu-ls --objective makespan --steps 20 --time-limit 5");
 }
 
 /* --search auto's rule at its measured thresholds (engine/schedule.c): the GPU search only on a
@@ -2643,6 +2706,8 @@ static const tc_case cases[] = {
     TC(schedule_optimal_timing),
     TC(schedule_gap_braun),
     TC(cli_gap_refused),
+    TC(schedule_gpus_option),
+    TC(cli_gpus_refused),
     TC(search_auto_rule),
 };
 

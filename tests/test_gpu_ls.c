@@ -5,7 +5,8 @@
  * and candidate count, on random, tie-heavy and tile-overflowing schedules, for several block
  * sizes); a search must return a valid schedule whose makespan, recomputed here, is the
  * reported number exactly and never worse than its best start; a fixed step count must give the
- * same bits twice; a deadline must end the search in time. */
+ * same bits twice; a deadline must end the search in time; several devices (one GPU listed
+ * twice will do) must keep these promises and exchange their best schedules. */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
 #include <math.h>
@@ -633,6 +634,103 @@ TEST_CASE(bad_options)
   devo_etc_destroy(e);
 }
 
+/* The progress callback of the several-device case: counts its calls, asks to stop at the
+ * first. */
+static int stop_at_once(void *ud, int64_t steps, double best)
+{
+  (void)steps;
+  (void)best;
+  ++*(int *)ud;
+  return 1;
+}
+
+/* One search on several devices (device 0 listed twice where one GPU is all there is: two slots
+ * on one GPU take the same code path): with a step budget the same answer twice, valid and exact,
+ * never worse than the best start, with every slot's chains and steps counted and the exchanges
+ * made at their fixed launch counts; one slot is the one-device search bit for bit; a deadline
+ * and a callback stop every slot; a bad device list is refused. */
+TEST_CASE(search_several_devices)
+{
+  static const int two[2] = {0, 0}, one[1] = {0}, bad[2] = {0, 99};
+  devo_etc *e;
+  devo__gls_opts o;
+  devo__gls_result r1, r2;
+  int *starts, *a1, *a2, calls = 0;
+  char err[300];
+  need_gpu();
+  e = read_braun("u_c_hihi");
+  starts = (int *)malloc(2 * 512 * sizeof(int));
+  a1 = (int *)malloc(512 * sizeof(int));
+  a2 = (int *)malloc(512 * sizeof(int));
+  CHECK(starts && a1 && a2);
+  CHECK(devo_etc_heuristic(e, DEVO_HEUR_MCT, starts) == DEVO_OK);
+  CHECK(devo_etc_heuristic(e, DEVO_HEUR_MINMIN, starts + 512) == DEVO_OK);
+  /* 40 steps, DE every 4: 10 launches, exchanges after the 4th and the 8th (not after the
+   * last), two slots each */
+  opts(&o, 24, 40, 4);
+  o.devices = two;
+  o.ndevices = 2;
+  run_checked(e, starts, 2, &o, a1, &r1, "2 slots on device 0, run 1");
+  run_checked(e, starts, 2, &o, a2, &r2, "2 slots on device 0, run 2");
+  CHECK(memcmp(a1, a2, 512 * sizeof(int)) == 0);
+  CHECK(memcmp(&r1.makespan, &r2.makespan, sizeof r1.makespan) == 0);
+  CHECK(r1.moves == r2.moves && r1.candidates == r2.candidates && r1.imports == r2.imports);
+  CHECK_EQ_INT(r1.devices, 2);
+  CHECK_EQ_INT(r1.chains, 48);
+  CHECK_EQ_INT(r1.status, DEVO_OK);
+  CHECKF(r1.steps == 40 * 48 && r1.exchanges == 4, "%lld steps, %lld exchanges",
+         (long long)r1.steps, (long long)r1.exchanges);
+  /* two searches from other seeds: one of them is behind at an exchange, and takes the best */
+  CHECKF(r1.imports > 0, "%lld imports", (long long)r1.imports);
+  printf("2 slots: %lld exchanges, %lld imports\n", (long long)r1.exchanges, (long long)r1.imports);
+  /* one listed device: the search of the calling thread's device, bit for bit */
+  o.ndevices = 0;
+  o.devices = NULL;
+  run_checked(e, starts, 2, &o, a1, &r1, "the calling thread's device");
+  o.devices = one;
+  o.ndevices = 1;
+  run_checked(e, starts, 2, &o, a2, &r2, "1 slot on device 0");
+  CHECK(memcmp(a1, a2, 512 * sizeof(int)) == 0);
+  CHECK(memcmp(&r1.makespan, &r2.makespan, sizeof r1.makespan) == 0);
+  CHECK(r1.steps == r2.steps && r1.moves == r2.moves && r1.candidates == r2.candidates);
+  CHECK(r2.devices == 1 && r2.exchanges == 0);
+  /* a deadline ends both slots in time */
+  {
+    const double t0 = devo__now();
+    opts(&o, 0, 0, 8);
+    o.devices = two;
+    o.ndevices = 2;
+    o.deadline = t0 + 0.3;
+    run_checked(e, starts, 2, &o, a1, &r1, "2 slots on device 0 to a 0.3 s deadline");
+    CHECKF(devo__now() - t0 <= 0.3 + 0.05, "%.4f s for a 0.3 s deadline", devo__now() - t0);
+    CHECK(r1.status == DEVO_TIME_LIMIT && r1.exchanges > 0 && r1.devices == 2);
+  }
+  /* the callback (slot 0's, on this thread) stops both slots, also the one at the barrier */
+  opts(&o, 24, 100000, 4);
+  o.devices = two;
+  o.ndevices = 2;
+  o.progress = stop_at_once;
+  o.progress_ud = &calls;
+  run_checked(e, starts, 2, &o, a1, &r1, "2 slots, stopped by the callback");
+  CHECK_EQ_INT(r1.status, DEVO_STOPPED_BY_CALLBACK);
+  CHECKF(calls == 1 && r1.steps < 2 * 24 * 100, "%d calls, %lld steps", calls, (long long)r1.steps);
+  /* bad lists */
+  opts(&o, 8, 5, 0);
+  o.devices = bad;
+  o.ndevices = 2;
+  CHECK_EQ_INT(devo__gpu_sched_ls(e, starts, 1, a1, &o, &r1, err, sizeof err), DEVO_E_INVALID);
+  CHECKF(strstr(err, "device 99") != NULL, "%s", err);
+  o.ndevices = DEVO__GLS_MAX_DEVICES + 1;
+  CHECK_EQ_INT(devo__gpu_sched_ls(e, starts, 1, a1, &o, &r1, err, sizeof err), DEVO_E_INVALID);
+  o.devices = NULL;
+  o.ndevices = 2;
+  CHECK_EQ_INT(devo__gpu_sched_ls(e, starts, 1, a1, &o, &r1, err, sizeof err), DEVO_E_INVALID);
+  free(starts);
+  free(a1);
+  free(a2);
+  devo_etc_destroy(e);
+}
+
 /* devo_schedule_run with DEVO_SEARCH_GPU_LS: the GPU search where a device is usable, else the
  * CPU search (no skip: both paths are checked); valid, exact, never worse than the heuristics,
  * and with a step budget the same answer twice with DEVO_OK. */
@@ -690,6 +788,24 @@ TEST_CASE(schedule_run_gpu_ls)
     tune.de_every = -1;
     CHECK_EQ_INT(devo__schedule_run_tuned(e, &so, &tune, a2, &r2), DEVO_E_INVALID);
   }
+  /* gpus 1 is device 0, this thread's: the same answer; every device: valid; more than there
+   * are: refused */
+  if (gpu) {
+    so.gpus = 1;
+    CHECKF(devo_schedule_run(e, &so, a2, &r2) == DEVO_OK, "%s", r2.message);
+    CHECK(memcmp(a1, a2, sizeof a1) == 0);
+    so.gpus = DEVO_GPUS_ALL;
+    CHECKF(devo_schedule_run(e, &so, a2, &r2) == DEVO_OK, "%s", r2.message);
+    CHECK(devo_etc_evaluate(e, a2, DEVO_ORDER_FCFS, &ms, NULL) == DEVO_OK);
+    CHECK(memcmp(&ms, &r2.makespan, sizeof ms) == 0 && ms <= best_h);
+    CHECK_EQ_INT(r2.backend, DEVO_BACKEND_GPU);
+    if (devo_gpu_count() < DEVO_GPUS_MAX) {
+      so.gpus = devo_gpu_count() + 1;
+      CHECK_EQ_INT(devo_schedule_run(e, &so, a2, &r2), DEVO_E_INVALID);
+      CHECKF(strstr(r2.message, "gpus") != NULL, "%s", r2.message);
+    }
+    so.gpus = 0;
+  }
   /* the weighted objective is refused */
   so.lambda = 0.75;
   CHECK_EQ_INT(devo_schedule_run(e, &so, a1, &r1), DEVO_E_INVALID);
@@ -701,6 +817,6 @@ int main(int argc, char **argv)
   static const tc_case cases[] = {
       TC(scan_matches_brute_force), TC(search_valid_and_exact), TC(search_matches_cpu_reference),
       TC(search_deterministic),     TC(search_deadline),        TC(bad_options),
-      TC(schedule_run_gpu_ls)};
+      TC(search_several_devices),   TC(schedule_run_gpu_ls)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }

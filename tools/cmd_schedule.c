@@ -32,11 +32,19 @@
 enum { GPU_PENDING = 0, GPU_READY = 1, GPU_NONE = 2, GPU_SKIPPED = 3 };
 static atomic_int gpu_state;
 static char gpu_msg[256];
+static int warm_gpus; /* --gpus: the devices after the first to start too (0: none) */
 
 static void *gpu_warm_up(void *arg)
 {
+  int n, d;
   (void)arg;
   atomic_store(&gpu_state, devo_gpu_available(gpu_msg, sizeof gpu_msg) ? GPU_READY : GPU_NONE);
+  /* --gpus: the other devices' contexts after the first is ready: the search begins on device
+   * 0 meanwhile, and a device still starting holds up only its own share */
+  n = warm_gpus == DEVO_GPUS_ALL ? devo_gpu_count() : warm_gpus;
+  for (d = 1; atomic_load(&gpu_state) == GPU_READY && d < n && d < devo_gpu_count(); ++d)
+    if (devo_gpu_select(d) == DEVO_OK)
+      devo_gpu_warmup();
   return NULL;
 }
 
@@ -84,7 +92,7 @@ static const char *const schedule_help =
     "  --max-input-bytes N  refuse a larger input (default 2 GiB: 32 bytes a value at the\n"
     "                       largest size, 2^26 values)\n";
 
-/* The help in two strings: one would pass the 4095 characters C99 compilers must support. */
+/* The help in three strings: one would pass the 4095 characters C99 compilers must support. */
 static const char *const schedule_help_search =
     "objective (minimised: lambda * makespan + (1 - lambda) * flowtime / machines):\n"
     "  --objective O        weighted (default, lambda 0.75) or makespan (lambda 1)\n"
@@ -111,7 +119,11 @@ static const char *const schedule_help_search =
     "                       answer is then the same on every run and thread count, unless\n"
     "                       the time limit comes first; default: until the time limit)\n"
     "  --chains N           ig: chains, merged every 64 steps (default: the larger of\n"
-    "                       --threads and 4)\n"
+    "                       --threads and 4); gpu-ls: chains per GPU (default: as many as\n"
+    "                       it keeps resident)\n"
+    "  --gpus N|all         gpu-ls: search on GPUs 0 .. N-1 (or every GPU) at once, one\n"
+    "                       search each, their best schedules exchanged every 4 launches\n"
+    "                       (default: one GPU; docs/scheduling.md, \"Several GPUs\")\n"
     "  --gap G              end the search once the answer is within G of the lower bound\n"
     "                       ((objective - bound) / bound <= G), a fraction in [0, 1]\n"
     "                       (default 0: until the time limit; a proven optimum always ends it)\n"
@@ -125,7 +137,8 @@ static const char *const schedule_help_search =
     "  --threads T          CPU worker threads (default 1)\n"
     "  --backend B          cpu (default), gpu or auto (the GPU when usable and the limit leaves\n"
     "                       time for its start-up, else the CPU); gpu without a usable GPU\n"
-    "                       searches on the CPU, saying 'no CUDA device' on stderr\n"
+    "                       searches on the CPU, saying 'no CUDA device' on stderr\n";
+static const char *const schedule_help_output =
     "output (docs/schedule-output.md):\n"
     "  --format F           text (default: 'task,machine' lines), csv (a header, then\n"
     "                       task,machine,start,finish per task) or json (= --json)\n"
@@ -154,6 +167,7 @@ typedef struct sched_args {
   size_t max_bytes;   /* --max-input-bytes; 0: the reader's default */
   int64_t steps;      /* issue 19: IG steps per chain, 0 = until the limit */
   int chains, search; /* IG chains (0 = max(threads, 4)), DEVO_SEARCH_* */
+  int gpus;           /* devo_schedule_opts.gpus: 0, a count or DEVO_GPUS_ALL */
   cli_variant var;    /* DE's variant */
 } sched_args;
 
@@ -206,7 +220,7 @@ static int parse(int argc, char **argv, sched_args *a)
       "--steps=", "--chains=", "--search=", "--max-input-bytes=",
       /* cli_variant_names (issue 24): */
       "--pbest=", "--archive-rate=", "--memory-size=", "--jade-c=", "--np-min=", "--quiet",
-      "--gap=", NULL};
+      "--gap=", "--gpus=", NULL};
   static const char *const formats[] = {"auto", "csv", "braun", NULL};
   static const char *const out_formats[] = {"text", "csv", "json", NULL};
   static const char *const objectives[] = {"weighted", "makespan", NULL};
@@ -312,6 +326,7 @@ static int parse(int argc, char **argv, sched_args *a)
     case 17:
       fputs(schedule_help, stdout);
       fputs(schedule_help_search, stdout);
+      fputs(schedule_help_output, stdout);
       fputs("DE variants (docs/variants.md):\n", stdout);
       cli_variant_print_help(stdout);
       exit(CLI_OK);
@@ -348,6 +363,13 @@ static int parse(int argc, char **argv, sched_args *a)
       r = cli_double(cmd, "--gap", v, &a->gap);
       if (!r && !(a->gap >= 0.0 && a->gap <= 1.0))
         r = cli_usage_error(cmd, "--gap must be a fraction in [0, 1] (0.01 = 1%%), got %s", v);
+      break;
+    case 43:
+      if (strcmp(v, "all") == 0)
+        a->gpus = DEVO_GPUS_ALL;
+      else if (!(r = cli_int(cmd, "--gpus", v, &a->gpus)) &&
+               (a->gpus < 1 || a->gpus > DEVO_GPUS_MAX))
+        r = cli_usage_error(cmd, "--gpus must be 1 .. %d or all, got %s", DEVO_GPUS_MAX, v);
       break;
     default:
       if (cli_variant_index(names, k) >= 0)
@@ -661,6 +683,7 @@ static int schedule(const sched_args *ap)
   so.chains = a.chains;
   so.search = a.search;
   so.gap = a.gap;
+  so.gpus = a.gpus;
   /* what is left of the limit after reading, less the time to write the answer, to give the
    * matrix's memory back and to end the process (the GPU's context too) */
   if ((rc = budget_now(&a, e, so.backend, &b)) != CLI_OK)
@@ -723,6 +746,7 @@ int cmd_schedule(int argc, char **argv)
   stop_signal = 0;
   catch_signals();
   atomic_store(&gpu_state, GPU_PENDING);
+  warm_gpus = a.gpus;
   if (a.backend != DEVO_BACKEND_CPU && a.time_limit >= DEVO_SCHED_GPU_MIN_S &&
       pthread_create(&warm, NULL, gpu_warm_up, NULL) == 0) {
     pthread_detach(warm);

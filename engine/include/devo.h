@@ -877,7 +877,24 @@ typedef struct devo_schedule_opts {
   double gap;    /* relative gap at which the search ends, [0, 1]; default 0 (until the deadline,
                     or a proven optimum): it ends as soon as the objective is <= lower_bound *
                     (1 + gap) (r->status DEVO_GAP_REACHED), like a MIP solver's relative gap */
+  int gpus;      /* the GPUs of the GPU search (search GPU_LS, or AUTO when it picks it): 0
+                    (default) = the calling thread's current device; N in 1 .. DEVO_GPUS_MAX =
+                    devices 0 .. N - 1, one search each with its own chains (as many as each
+                    keeps resident with chains 0) and seed, their best schedules exchanged every
+                    few launches (docs/scheduling.md, "Several GPUs"); DEVO_GPUS_ALL = every
+                    visible device (at most DEVO_GPUS_MAX). A count above the visible devices
+                    (looked at unless backend is CPU), or any other value, is DEVO_E_INVALID
+                    (r->message says which); where no device is visible the search falls back
+                    to the CPU as it does for one GPU.
+                    With steps the answer is the same on every run for a fixed seed, chains
+                    and gpus (unless the deadline comes first); r->ils_rounds and
+                    r->candidates count every GPU's chains */
 } devo_schedule_opts;
+
+/* devo_schedule_opts.gpus: every visible CUDA device. */
+#define DEVO_GPUS_ALL (-1)
+/* devo_schedule_opts.gpus: the most devices of one search. */
+#define DEVO_GPUS_MAX 64
 
 /* What devo_schedule_run did. */
 typedef struct devo_schedule_result {

@@ -19,7 +19,7 @@ _devo_options() {
   schedule)
     echo "--input-format= --task-names --machines= --ready= --max-input-bytes= --objective=
       --lambda= --order= --time-limit= --heuristic= --no-seed-heuristics --local-search=
-      --search= --steps= --chains= --gap= --ils-share= --np= --f= --cr= --seed= --threads=
+      --search= --steps= --chains= --gpus= --gap= --ils-share= --np= --f= --cr= --seed= --threads=
       --backend= --format= --out= --json --quiet $variant" ;;
   eval)
     echo "--problem= --dim= --cec-data= --data-seed= --seed= --backend= --lower= --upper=
