@@ -627,6 +627,49 @@ TEST_CASE(braun_reference_minmin)
   free(md);
 }
 
+/* The assignments below the best-known makespan that devo found (data/etc_data/braun/best/,
+ * REFERENCE.md's "devo" table): each re-read and re-evaluated here, exactly the makespan written
+ * beside it and below the best-known of Gogos et al. */
+TEST_CASE(braun_new_best_known)
+{
+  static const struct {
+    const char *cls;
+    double makespan;
+  } best[] = {{"u_i_hilo", 73190.377519}};
+  char *md = braun_reference();
+  for (size_t k = 0; k < sizeof best / sizeof best[0]; ++k) {
+    char sub[96], err[256];
+    const char *path;
+    devo_etc *e = NULL;
+    int a[512], t, m, n = 0;
+    double ms, bk = best_known_of(md, best[k].cls);
+    FILE *f;
+    snprintf(sub, sizeof sub, "etc_data/braun/%s.0", best[k].cls);
+    CHECKF((path = tc_shared(sub)) != NULL, "%s is missing", sub);
+    CHECK((f = fopen(path, "rb")) != NULL);
+    CHECKF(devo_etc_read(&e, f, sub, DEVO_ETC_AUTO, 0, NULL, err, sizeof err) == DEVO_OK, "%s",
+           err);
+    fclose(f);
+    snprintf(sub, sizeof sub, "etc_data/braun/best/%s.0.csv", best[k].cls);
+    CHECKF((path = tc_shared(sub)) != NULL, "%s is missing", sub);
+    CHECK((f = fopen(path, "r")) != NULL);
+    while (n < 512 && fscanf(f, "%d,%d", &t, &m) == 2) {
+      CHECKF(t == n && m >= 0 && m < 16, "%s: line %d: task %d, machine %d", sub, n + 1, t, m);
+      a[n++] = m;
+    }
+    CHECKF(n == 512 && fscanf(f, "%d", &t) == EOF, "%s: %d tasks, or more than 512", sub, n);
+    fclose(f);
+    CHECK(devo_etc_evaluate(e, a, DEVO_ORDER_FCFS, &ms, NULL) == DEVO_OK);
+    CHECKF(fabs(ms - best[k].makespan) <= 5e-7, "%s: makespan %.6f, written %.6f", best[k].cls, ms,
+           best[k].makespan);
+    CHECKF(bk > 0.0 && ms < bk, "%s: makespan %.6f, best-known %.2f", best[k].cls, ms, bk);
+    printf("%s: %.6f, %.4f%% below the best-known %.2f\n", best[k].cls, ms, 100.0 * (bk - ms) / bk,
+           bk);
+    devo_etc_destroy(e);
+  }
+  free(md);
+}
+
 /* ---- generator -------------------------------------------------------------------------- */
 
 static double *gen(devo__etcgen *g)
@@ -2670,6 +2713,7 @@ static const tc_case cases[] = {
     TC(heuristics_invariants),
     TC(heuristics_single_task_optimal),
     TC(braun_reference_minmin),
+    TC(braun_new_best_known),
     TC(gen_range_statistics),
     TC(gen_cvb_statistics),
     TC(gen_reproducible),
