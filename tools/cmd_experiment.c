@@ -447,6 +447,7 @@ typedef struct run_state {
   double t_start, last_draw;
   pthread_mutex_t mu;
   FILE *lines; /* an MPI worker's: each trial's line, without the count, for rank 0 */
+  void (*trial_written)(void); /* an MPI worker's: sends a trial's texts to rank 0 */
 } run_state;
 
 /* One trial of a batch: its place in the grid, its solver and its trace. */
@@ -671,9 +672,11 @@ static int on_trial_done(void *ud, int idx, devo_solver *v, int status)
            (unsigned long long)s->seeds[t->sd], exp_backend_name(s->backends[t->b]), best,
            (long long)st.evaluations, st.elapsed, devo_status_name(st.status));
   pthread_mutex_lock(&r->mu);
-  if (r->lines)
-    fprintf(r->lines, "%s\n", line); /* a worker's unit: one line per trial */
-  else
+  if (r->lines) { /* a worker's unit: one line per trial, and the trial's texts go at once */
+    fprintf(r->lines, "%s\n", line);
+    if (r->trial_written)
+      r->trial_written();
+  } else
     count_done(r, line);
   pthread_mutex_unlock(&r->mu);
   return 0;
@@ -1238,6 +1241,7 @@ static int work_ranks(const exp_spec *s, const exp_args *a, int rc)
   memset(&w, 0, sizeof w);
   r.s = s;
   r.jobs = a->jobs_given > 0 ? a->jobs_given : 1; /* a cpu unit's threads */
+  r.trial_written = exp_mpi_trial_done;
   pthread_mutex_init(&r.mu, NULL);
   w.r = &r;
   if (!rc && !a->dry)

@@ -15,8 +15,12 @@ int cli_mpi_begin(const char *cmd, int *rank, int *size, int *local_rank)
   MPI_Comm node;
   MPI_Initialized(&flag);
   if (!flag) {
-    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+    /* serialized: devo experiment's workers send a trial's rows from the batch's done callback,
+     * on the batch's threads, one at a time */
+    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
       return cli_runtime_error(cmd, "MPI_Init_thread failed");
+    if (provided < MPI_THREAD_SERIALIZED)
+      return cli_runtime_error(cmd, "the MPI library offers no MPI_THREAD_SERIALIZED");
     started = 1;
   }
   MPI_Comm_rank(MPI_COMM_WORLD, rank);

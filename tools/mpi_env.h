@@ -12,10 +12,12 @@
 int cli_launcher_size(void);
 
 #ifdef DEVO_HAVE_MPI
-/* MPI_Init_thread (MPI_THREAD_FUNNELED: only the thread that starts MPI calls it; devo's solver
- * threads never do), once per process; rank and size of MPI_COMM_WORLD, and the rank among the
- * ranks of the same node (MPI_Comm_split_type MPI_COMM_TYPE_SHARED: the GPU a rank takes).
- * Returns 0, or prints one line naming cmd and returns exit code 1. */
+/* MPI_Init_thread (MPI_THREAD_SERIALIZED: one thread at a time calls MPI; devo experiment's
+ * workers send a trial's rows from the batch's done callback while the main thread waits; the
+ * solver's own threads never call it), once per process (an MPI without it: the one line); rank and
+ * size of MPI_COMM_WORLD, and the rank among the ranks of the same node (MPI_Comm_split_type
+ * MPI_COMM_TYPE_SHARED: the GPU a rank takes). Returns 0, or prints one line naming cmd and returns
+ * exit code 1. */
 int cli_mpi_begin(const char *cmd, int *rank, int *size, int *local_rank);
 /* MPI_Finalize when cli_mpi_begin started MPI; nothing otherwise. */
 void cli_mpi_end(void);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* mpi_experiment.c: the MPI protocol of devo experiment (mpi_experiment.h). A dynamic work queue
- * by point-to-point messages: a worker sends what it has (nothing yet, a finished unit's rows, or
- * its failure) and rank 0 answers with the next unit's trial numbers or with "stop". Only rank 0
- * writes the files, a whole row at a time, so a killed job leaves whole rows and a rerun resumes as
- * after a single process. Only the main thread of a rank calls MPI (MPI_THREAD_FUNNELED). */
+ * by point-to-point messages: a worker sends each trial's rows as the trial ends ("more": no
+ * answer), then, its unit done, what is left (its failure, if any), and rank 0 answers that with
+ * the next unit's trial numbers or with "stop". Only rank 0 writes the files, a whole row at a
+ * time, so a killed job leaves whole rows and a rerun resumes as after a single process. One
+ * thread of a rank calls MPI at a time (MPI_THREAD_SERIALIZED): a trial's rows leave from the
+ * batch's done callback (never two at once), while the main thread waits in the batch. */
 #define _POSIX_C_SOURCE 200809L
 #include "mpi_experiment.h"
 
@@ -19,8 +21,9 @@
 enum { TAG_DONE = 1, TAG_WORK = 2, TAG_STOP = 3 };
 
 /* A worker's message: this header, then the texts trace, row, err and line (NUL added by rank 0).
- * idx: the unit's first trial, -1: none (the first message, or a failure before any). */
-enum { H_IDX, H_RC, H_TRACE, H_ROW, H_ERR, H_LINE, H_COUNT };
+ * idx: the unit's first trial, -1: none (the first message, or a failure before any); more: 1
+ * for a finished trial's rows within a unit (rank 0 writes them and does not answer). */
+enum { H_IDX, H_RC, H_MORE, H_TRACE, H_ROW, H_ERR, H_LINE, H_COUNT };
 
 /* A worker's collected one-line errors (cli_report_to), sent with its next message. */
 static FILE *errs;
@@ -57,37 +60,40 @@ void exp_mpi_end(void)
   cli_mpi_end();
 }
 
-/* A memory stream's text; NULL ones (out of memory) are empty. */
+/* A memory stream's text, and how much of it went to rank 0 already; NULL ones (out of memory)
+ * are empty. */
 typedef struct text {
   FILE *f;
   char *buf;
-  size_t len;
+  size_t len, sent;
 } text;
 
-static void text_close(text *t)
-{
-  if (t->f)
-    fclose(t->f);
-  t->f = NULL;
-}
+/* The running unit's streams (trace, row, line) and first trial, for exp_mpi_trial_done; NULL
+ * between units. */
+static text *unit_text;
+static int64_t unit_first;
 
-/* Sends rank 0 the trial idx's texts (t[0..2]: trace, row, line) with rc and the errors
- * collected since the last message, which then start again. */
-static void send_done(int64_t idx, int rc, text *t)
+/* Sends rank 0 what the three streams t (trace, row, line) got since the last message, with idx,
+ * rc, more and (more = 0) the errors collected since the last such message, which then start
+ * again. The streams stay open. */
+static void send_part(int64_t idx, int rc, int more, text *t)
 {
   int64_t h[H_COUNT];
-  const char *part[4];
-  size_t len[4], total = sizeof h, at;
+  const char *part[4] = {NULL, NULL, NULL, NULL};
+  size_t len[4] = {0, 0, 0, 0}, total = sizeof h, at;
   char *msg;
   int k;
-  if (errs)
+  if (!more && errs) {
     fflush(errs);
+    part[2] = errs_buf, len[2] = errs_len;
+  }
   for (k = 0; k < 3; ++k)
-    text_close(&t[k]);
-  part[0] = t[0].buf, len[0] = t[0].len;
-  part[1] = t[1].buf, len[1] = t[1].len;
-  part[2] = errs_buf, len[2] = errs ? errs_len : 0;
-  part[3] = t[2].buf, len[3] = t[2].len;
+    if (t[k].f && fflush(t[k].f) == 0 && t[k].buf) {
+      const int at_k = k == 2 ? 3 : k; /* the line goes after the errors */
+      part[at_k] = t[k].buf + t[k].sent;
+      len[at_k] = t[k].len - t[k].sent;
+      t[k].sent = t[k].len;
+    }
   for (k = 0; k < 4; ++k)
     total += part[k] ? len[k] : 0;
   if (total > INT32_MAX || !(msg = malloc(total))) {
@@ -98,6 +104,7 @@ static void send_done(int64_t idx, int rc, text *t)
   }
   h[H_IDX] = idx;
   h[H_RC] = rc;
+  h[H_MORE] = more;
   for (k = 0, at = sizeof h; k < 4; ++k) {
     h[H_TRACE + k] = part[k] ? (int64_t)len[k] : 0;
     if (h[H_TRACE + k])
@@ -107,13 +114,28 @@ static void send_done(int64_t idx, int rc, text *t)
   memcpy(msg, h, sizeof h);
   MPI_Send(msg, (int)total, MPI_BYTE, 0, TAG_DONE, MPI_COMM_WORLD);
   free(msg);
-  for (k = 0; k < 3; ++k) {
-    free(t[k].buf);
-    t[k].buf = NULL;
-    t[k].len = 0;
+  if (!more) {
+    drop_errors();
+    collect_errors();
   }
-  drop_errors();
-  collect_errors();
+}
+
+void exp_mpi_trial_done(void)
+{
+  if (unit_text)
+    send_part(unit_first, 0, 1, unit_text);
+}
+
+/* The unit's streams closed and freed. */
+static void texts_drop(text *t)
+{
+  int k;
+  for (k = 0; k < 3; ++k) {
+    if (t[k].f)
+      fclose(t[k].f);
+    free(t[k].buf);
+    memset(&t[k], 0, sizeof t[k]);
+  }
 }
 
 int exp_mpi_work(int rc, const exp_mpi_hooks *h)
@@ -125,7 +147,8 @@ int exp_mpi_work(int rc, const exp_mpi_hooks *h)
   for (;;) {
     MPI_Status st;
     int k;
-    send_done(n > 0 ? idx[0] : -1, rc, t);
+    send_part(n > 0 ? idx[0] : -1, rc, 0, t);
+    texts_drop(t);
     MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
     if (st.MPI_TAG != TAG_WORK) {
       MPI_Recv(NULL, 0, MPI_BYTE, 0, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -143,8 +166,11 @@ int exp_mpi_work(int rc, const exp_mpi_hooks *h)
     MPI_Recv(idx, n, MPI_INT64_T, 0, TAG_WORK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     for (k = 0; k < 3; ++k)
       t[k].f = open_memstream(&t[k].buf, &t[k].len);
+    unit_text = t;
+    unit_first = idx[0];
     rc = !t[0].f || !t[1].f || !t[2].f ? cli_runtime_error(CMD, "out of memory")
                                        : h->run(h->ud, idx, n, t[0].f, t[1].f, t[2].f);
+    unit_text = NULL;
   }
 }
 
@@ -195,6 +221,8 @@ int exp_mpi_lead(int size, const int64_t *todo, const int64_t *unit, int64_t nun
       rc = rc ? rc : w;
     }
     free(msg);
+    if (hd[H_MORE])
+      continue; /* a trial of a unit still running: no answer */
     if (!rc && next < nunits) {
       MPI_Send(&todo[unit[next]], (int)(unit[next + 1] - unit[next]), MPI_INT64_T, from, TAG_WORK,
                MPI_COMM_WORLD);

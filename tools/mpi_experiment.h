@@ -17,8 +17,8 @@ typedef struct exp_mpi_hooks {
   /* A worker's unit: the grid's trials idx[0..n) (one problem, dimension, backend, algorithm and
    * NP), run as one batch: their trace rows, their results rows and their progress lines (one
    * per trial, each ending in a newline: the trial and its outcome, without the count) written to
-   * the three streams. 0, or the exit code after the one-line message (collected for rank 0:
-   * exp_mpi_begin). */
+   * the three streams, exp_mpi_trial_done called after each trial's. 0, or the exit code after the
+   * one-line message (collected for rank 0: exp_mpi_begin). */
   int (*run)(void *ud, const int64_t *idx, int n, FILE *trace, FILE *row, FILE *line);
   /* Rank 0: a finished unit's texts as a worker wrote them (ntrace may be 0), written to the
    * files and counted. 0, or the exit code after the one-line message. */
@@ -41,6 +41,10 @@ int exp_mpi_lead(int size, const int64_t *todo, const int64_t *unit, int64_t nun
 /* A worker: asks rank 0 for units and runs them (h->run) until told to stop. rc: this rank's own
  * failure before the first (sent instead of asking). Returns 0: the job's exit code is rank 0's. */
 int exp_mpi_work(int rc, const exp_mpi_hooks *h);
+/* A worker, inside h->run: the trial that just ended wrote its texts to the three streams; they
+ * go to rank 0 now (rank 0 writes them at once, so a worker killed later loses no finished
+ * trial). Called by one thread at a time (the batch's done callback); a no-op outside a unit. */
+void exp_mpi_trial_done(void);
 /* The end of MPI (cli_mpi_end) and of the worker's collected errors. */
 void exp_mpi_end(void);
 
