@@ -52,7 +52,6 @@
  * schedules on every run; under a deadline alone no slot waits for another. */
 #include <cuda_runtime.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -591,20 +590,6 @@ static int devo__gls_cuerr(char *err, size_t errlen, cudaError_t e, const char *
       return devo__gls_cuerr(err, errlen, e_, #call, __LINE__);                                    \
   } while (0)
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static int
-devo__gls_fail(char *err, size_t errlen, int status, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  if (err && errlen)
-    vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-  return status;
-}
-
 /* The device's limits that the launches need, by attribute queries (cudaGetDeviceProperties
  * fills every field and is slower: this runs on every call, inside its time limit); the
  * kernels' opt-in to their dynamic shared memory. DEVO_OK, DEVO_E_NODEVICE, DEVO_E_CUDA. */
@@ -618,8 +603,8 @@ static int devo__gls_device(devo__gls_dev *dv, char *err, size_t errlen)
   int n = 0, dev = 0;
   cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess || n < 1)
-    return devo__gls_fail(err, errlen, DEVO_E_NODEVICE, "no CUDA device: %s",
-                          e != cudaSuccess ? cudaGetErrorString(e) : "none visible");
+    return devo__errf(err, errlen, DEVO_E_NODEVICE, "no CUDA device: %s",
+                      e != cudaSuccess ? cudaGetErrorString(e) : "none visible");
   DEVO__GCK(cudaGetDevice(&dev));
   DEVO__GCK(cudaDeviceGetAttribute(&dv->optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   DEVO__GCK(cudaDeviceGetAttribute(&dv->sms, cudaDevAttrMultiProcessorCount, dev));
@@ -642,14 +627,14 @@ static int devo__gls_setup(const devo_etc *e, int block, int P, const devo__gls_
   cudaFuncAttributes fa;
   DEVO__GCK(cudaFuncGetAttributes(&fa, devo__k_gls));
   if (smem + fa.sharedSizeBytes > (size_t)dv->optin)
-    return devo__gls_fail(err, errlen, DEVO_E_INVALID,
-                          "%d tasks x %d machines need %zu bytes of shared memory per block; "
-                          "the device has %d",
-                          n, m, smem + fa.sharedSizeBytes, dv->optin);
+    return devo__errf(err, errlen, DEVO_E_INVALID,
+                      "%d tasks x %d machines need %zu bytes of shared memory per block; "
+                      "the device has %d",
+                      n, m, smem + fa.sharedSizeBytes, dv->optin);
   if (block > fa.maxThreadsPerBlock)
-    return devo__gls_fail(err, errlen, DEVO_E_INVALID,
-                          "block %d: the kernel runs at most %d threads per block", block,
-                          fa.maxThreadsPerBlock);
+    return devo__errf(err, errlen, DEVO_E_INVALID,
+                      "block %d: the kernel runs at most %d threads per block", block,
+                      fa.maxThreadsPerBlock);
   DEVO__GCK(cudaStreamCreateWithFlags(&d->st, cudaStreamNonBlocking));
   DEVO__GCK(cudaMalloc((void **)&d->etc, (size_t)n * m * sizeof(double)));
   DEVO__GCK(cudaMalloc((void **)&d->ready, (size_t)m * sizeof(double)));
@@ -691,10 +676,10 @@ extern "C" int devo__gpu_sched_ls_scan(const devo_etc *e, const int *assign, int
   if (err && errlen)
     err[0] = 0;
   if (!e || !assign || !mv || !devo__etc_assign_ok(e, assign))
-    return devo__gls_fail(err, errlen, DEVO_E_INVALID, "NULL argument or a bad assignment");
+    return devo__errf(err, errlen, DEVO_E_INVALID, "NULL argument or a bad assignment");
   if (block < 32 || block > 1024 || block % 32)
-    return devo__gls_fail(err, errlen, DEVO_E_INVALID,
-                          "block %d: must be a multiple of 32 in [32, 1024]", block);
+    return devo__errf(err, errlen, DEVO_E_INVALID,
+                      "block %d: must be a multiple of 32 in [32, 1024]", block);
   memset(&d, 0, sizeof d);
   memset(mv, 0, sizeof *mv);
   st = devo__gls_device(&dv, err, errlen);
@@ -735,32 +720,30 @@ static int devo__gls_check(const devo_etc *e, const int *starts, int nstarts, co
                            const devo__gls_opts *o, devo__gls_result *r, char *err, size_t errlen)
 {
   if (!e || !starts || !assign || !o || !r || nstarts < 1)
-    return devo__gls_fail(err, errlen, DEVO_E_INVALID, "NULL argument or no start");
+    return devo__errf(err, errlen, DEVO_E_INVALID, "NULL argument or no start");
   for (int k = 0; k < nstarts; ++k)
     if (!devo__etc_assign_ok(e, starts + (size_t)k * e->ntasks))
-      return devo__gls_fail(err, errlen, DEVO_E_INVALID, "start %d names a machine out of range",
-                            k);
+      return devo__errf(err, errlen, DEVO_E_INVALID, "start %d names a machine out of range", k);
   if (o->chains < 0 || o->chains > 4096)
-    return devo__gls_fail(err, errlen, DEVO_E_INVALID, "chains %d: must be in [0, 4096]",
-                          o->chains);
+    return devo__errf(err, errlen, DEVO_E_INVALID, "chains %d: must be in [0, 4096]", o->chains);
   if (o->block != 0 && (o->block < 32 || o->block > 1024 || o->block % 32))
-    return devo__gls_fail(err, errlen, DEVO_E_INVALID,
-                          "block %d: must be 0 or a multiple of 32 in [32, 1024]", o->block);
+    return devo__errf(err, errlen, DEVO_E_INVALID,
+                      "block %d: must be 0 or a multiple of 32 in [32, 1024]", o->block);
   if (o->steps < 0 || (o->steps == 0 && !(o->deadline > 0.0)))
-    return devo__gls_fail(err, errlen, DEVO_E_INVALID,
-                          "steps %lld: must be > 0, or >= 0 with a deadline", (long long)o->steps);
+    return devo__errf(err, errlen, DEVO_E_INVALID,
+                      "steps %lld: must be > 0, or >= 0 with a deadline", (long long)o->steps);
   if (o->de_every < 0)
-    return devo__gls_fail(err, errlen, DEVO_E_INVALID, "de_every %d: must be >= 0", o->de_every);
+    return devo__errf(err, errlen, DEVO_E_INVALID, "de_every %d: must be >= 0", o->de_every);
   if (o->perturb != DEVO__GLS_PERTURB_IG && o->perturb != DEVO__GLS_PERTURB_RANDOM)
-    return devo__gls_fail(err, errlen, DEVO_E_INVALID, "perturb %d: must be %d (IG) or %d (random)",
-                          o->perturb, DEVO__GLS_PERTURB_IG, DEVO__GLS_PERTURB_RANDOM);
+    return devo__errf(err, errlen, DEVO_E_INVALID, "perturb %d: must be %d (IG) or %d (random)",
+                      o->perturb, DEVO__GLS_PERTURB_IG, DEVO__GLS_PERTURB_RANDOM);
   if (o->de_every > 0 && !(o->f > 0.0 && o->f <= 2.0 && o->cr >= 0.0 && o->cr <= 1.0))
-    return devo__gls_fail(err, errlen, DEVO_E_INVALID,
-                          "DE weights f %g, cr %g: need f in (0, 2], cr in [0, 1]", o->f, o->cr);
+    return devo__errf(err, errlen, DEVO_E_INVALID,
+                      "DE weights f %g, cr %g: need f in (0, 2], cr in [0, 1]", o->f, o->cr);
   if (o->ndevices < 0 || o->ndevices > DEVO__GLS_MAX_DEVICES || (o->ndevices > 0 && !o->devices))
-    return devo__gls_fail(err, errlen, DEVO_E_INVALID,
-                          "ndevices %d: must be in [0, %d], with a list of that many devices",
-                          o->ndevices, DEVO__GLS_MAX_DEVICES);
+    return devo__errf(err, errlen, DEVO_E_INVALID,
+                      "ndevices %d: must be in [0, %d], with a list of that many devices",
+                      o->ndevices, DEVO__GLS_MAX_DEVICES);
   return DEVO_OK;
 }
 
@@ -895,7 +878,7 @@ static int devo__gls_exchange(devo__gls_peer *x, devo__gls_mem *d, devo__gls_arg
   int bq = 0, wq = 0, take;
   double ms;
   if (!x->hms && !(x->hms = (double *)malloc((size_t)P * sizeof(double))))
-    return devo__gls_fail(err, errlen, DEVO_E_NOMEM, "out of memory");
+    return devo__errf(err, errlen, DEVO_E_NOMEM, "out of memory");
   DEVO__GCK(cudaMemcpyAsync(x->hms, g->ms + (size_t)par * P, (size_t)P * sizeof(double),
                             cudaMemcpyDeviceToHost, d->st));
   DEVO__GCK(cudaStreamSynchronize(d->st));
@@ -927,18 +910,29 @@ static int devo__gls_exchange(devo__gls_peer *x, devo__gls_mem *d, devo__gls_arg
   return DEVO_OK;
 }
 
+/* The step budget spent; the deadline passed. */
+static bool devo__gls_steps_done(const devo__gls_opts *o, long long s)
+{
+  return o->steps > 0 && s >= o->steps;
+}
+
+static bool devo__gls_late(const devo__gls_opts *o)
+{
+  return o->deadline > 0.0 && devo__now() >= o->deadline;
+}
+
 /* Whether the search stops before the next launch: its steps are done, the interrupt, the
  * deadline, or (of several slots) another slot asked; why into r->status. */
 static int devo__gls_halt(const devo__gls_opts *o, long long s, devo__gls_peer *x,
                           devo__gls_result *r)
 {
-  if (o->steps > 0 && s >= o->steps)
+  if (devo__gls_steps_done(o, s))
     return 1;
   if (o->interrupt && *o->interrupt) {
     r->status = DEVO_INTERRUPTED;
     return 1;
   }
-  if (o->deadline > 0.0 && devo__now() >= o->deadline) {
+  if (devo__gls_late(o)) {
     r->status = DEVO_TIME_LIMIT;
     return 1;
   }
@@ -983,7 +977,7 @@ static int devo__gls_loop(const devo__gls_opts *o, devo__gls_mem *d, devo__gls_a
   r->status = DEVO_OK;
   *par = 0;
   if (o->progress && !(hms = (double *)malloc((size_t)P * sizeof(double))))
-    return devo__gls_fail(err, errlen, DEVO_E_NOMEM, "out of memory");
+    return devo__errf(err, errlen, DEVO_E_NOMEM, "out of memory");
   while (!devo__gls_halt(o, s, x, r)) {
     int len = g->de_every > 0 ? g->de_every - (int)(s % g->de_every) : DEVO__GLS_CHUNK;
     if (o->steps > 0 && o->steps - s < len)
@@ -1011,7 +1005,7 @@ static int devo__gls_loop(const devo__gls_opts *o, devo__gls_mem *d, devo__gls_a
     }
     /* not after the last launch: its answer is read anyway */
     if (x && x->sh->nslots > 1 && launches % DEVO__GLS_XCHG_LAUNCHES == 0 &&
-        !(o->steps > 0 && s >= o->steps) && !(o->deadline > 0.0 && devo__now() >= o->deadline) &&
+        !devo__gls_steps_done(o, s) && !devo__gls_late(o) &&
         (st = devo__gls_exchange(x, d, g, *par, err, errlen)) != DEVO_OK)
       break;
   }
@@ -1045,7 +1039,7 @@ static int devo__gls_start(const devo_etc *e, const int *starts, int nstarts,
   double *hms = (double *)malloc((size_t)P * sizeof(double));
   unsigned long long t_dev = 0;
   if (!hms)
-    return devo__gls_fail(err, errlen, DEVO_E_NOMEM, "out of memory");
+    return devo__errf(err, errlen, DEVO_E_NOMEM, "out of memory");
   for (int q = 0; q < P; ++q) {
     double ft;
     int st;
@@ -1053,7 +1047,7 @@ static int devo__gls_start(const devo_etc *e, const int *starts, int nstarts,
       st = devo_etc_evaluate(e, starts + (size_t)q * n, DEVO_ORDER_FCFS, hms + q, &ft);
       if (st != DEVO_OK) {
         free(hms);
-        return devo__gls_fail(err, errlen, st, "evaluation of start %d failed", q);
+        return devo__errf(err, errlen, st, "evaluation of start %d failed", q);
       }
     } else {
       hms[q] = hms[q % nstarts];
@@ -1098,7 +1092,7 @@ static int devo__gls_answer(const devo_etc *e, const devo__gls_args *g, int par,
   if (!hms || !hst) {
     free(hms);
     free(hst);
-    return devo__gls_fail(err, errlen, DEVO_E_NOMEM, "out of memory");
+    return devo__errf(err, errlen, DEVO_E_NOMEM, "out of memory");
   }
   cudaError_t ce =
       cudaMemcpy(hms, g->ms + (size_t)par * P, (size_t)P * sizeof(double), cudaMemcpyDeviceToHost);
@@ -1196,7 +1190,7 @@ static int devo__gls_slots_init(const devo_etc *e, const int *starts, int nstart
   sh->live = sh->nslots = ns;
   sh->sync = o->steps > 0;
   if (!(sh->best_a = (int *)malloc((size_t)n * sizeof(int))))
-    return devo__gls_fail(err, errlen, DEVO_E_NOMEM, "out of memory");
+    return devo__errf(err, errlen, DEVO_E_NOMEM, "out of memory");
   for (int k = 0; k < ns; ++k) {
     devo__gls_peer *x = px + k;
     x->sh = sh;
@@ -1216,7 +1210,7 @@ static int devo__gls_slots_init(const devo_etc *e, const int *starts, int nstart
     x->assign = (int *)malloc((size_t)n * sizeof(int));
     x->a = (int *)malloc((size_t)n * sizeof(int));
     if (!x->assign || !x->a)
-      return devo__gls_fail(err, errlen, DEVO_E_NOMEM, "out of memory");
+      return devo__errf(err, errlen, DEVO_E_NOMEM, "out of memory");
   }
   return DEVO_OK;
 }
@@ -1231,8 +1225,8 @@ static int devo__gls_combine(const devo__gls_peer *px, int ns, int n, int *assig
   int best = 0, top = 0;
   for (int k = 0; k < ns; ++k)
     if (px[k].st != DEVO_OK)
-      return devo__gls_fail(err, errlen, px[k].st, "device %d (slot %d of %d): %s", px[k].device, k,
-                            ns, px[k].err);
+      return devo__errf(err, errlen, px[k].st, "device %d (slot %d of %d): %s", px[k].device, k, ns,
+                        px[k].err);
   memset(r, 0, sizeof *r);
   for (int k = 0; k < ns; ++k) {
     const devo__gls_result *q = &px[k].r;
@@ -1271,29 +1265,27 @@ static int devo__gls_multi(const devo_etc *e, const int *starts, int nstarts, in
   cudaError_t ce = cudaGetDeviceCount(&count);
   if (ce != cudaSuccess || count < 1) {
     free(px);
-    return devo__gls_fail(err, errlen, DEVO_E_NODEVICE, "no CUDA device: %s",
-                          ce != cudaSuccess ? cudaGetErrorString(ce) : "none visible");
+    return devo__errf(err, errlen, DEVO_E_NODEVICE, "no CUDA device: %s",
+                      ce != cudaSuccess ? cudaGetErrorString(ce) : "none visible");
   }
   for (k = 0; k < ns; ++k)
     if (o->devices[k] < 0 || o->devices[k] >= count) {
       free(px);
-      return devo__gls_fail(err, errlen, DEVO_E_INVALID,
-                            "device %d (slot %d): %d CUDA device(s) visible", o->devices[k], k,
-                            count);
+      return devo__errf(err, errlen, DEVO_E_INVALID,
+                        "device %d (slot %d): %d CUDA device(s) visible", o->devices[k], k, count);
     }
   memset(&sh, 0, sizeof sh);
   pthread_mutex_init(&sh.mu, NULL);
   pthread_cond_init(&sh.cv, NULL);
   st = px ? devo__gls_slots_init(e, starts, nstarts, o, &sh, px, err, errlen)
-          : devo__gls_fail(err, errlen, DEVO_E_NOMEM, "out of memory");
+          : devo__errf(err, errlen, DEVO_E_NOMEM, "out of memory");
   if (st == DEVO_OK && (ce = cudaGetDevice(&prev)) != cudaSuccess)
     st = devo__gls_cuerr(err, errlen, ce, "cudaGetDevice", __LINE__);
   if (st == DEVO_OK) {
     int started[DEVO__GLS_MAX_DEVICES] = {0};
     for (k = 1; k < ns; ++k)
       if (!(started[k] = pthread_create(&th[k], NULL, devo__gls_slot_main, px + k) == 0)) {
-        px[k].st =
-            devo__gls_fail(px[k].err, sizeof px[k].err, DEVO_E_NOMEM, "cannot start its thread");
+        px[k].st = devo__errf(px[k].err, sizeof px[k].err, DEVO_E_NOMEM, "cannot start its thread");
         devo__gls_stop_all(&sh, px[k].st);
         devo__gls_bar_leave(&sh);
       }
