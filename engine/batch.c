@@ -6,8 +6,8 @@
  * and dimension, population size, variant family, islands). A group on the GPU's fused design
  * is one work item of the pool: kernels/gpu_backend.cu's batch runner advances its trials
  * together, one persistent launch for all of them per chunk (the batch kernels of
- * kernels/gpu_fast.cu), each computing what it computes alone; every other trial is an item of
- * its own, through devo_solve. */
+ * kernels/gpu_fast.cu and kernels/gpu_vfused.cu), each computing what it computes alone; every
+ * other trial is an item of its own, through devo_solve. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdio.h>

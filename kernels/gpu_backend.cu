@@ -1232,12 +1232,12 @@ static int devo__gpu_shade_state_hook(devo_solver *s, devo_shade_state *st, doub
 
 /* ---- batches (engine/batch.c) ----------------------------------------------------------- */
 
-/* A group's trials on one GPU, those that a batch kernel of gpu_fast.cu can take advanced together:
- * each chunk is one launch of every such trial's blocks behind one grid barrier
- * (devo__gpu_persist_loop_batch), each trial with its own chunk length from devo_solve's rules
- * (devo__solve_step), so that it stops where it would alone and computes what it would alone.
- * Trials that no batch kernel takes (another kernel, GOBL, SHADE, another configuration than the
- * batch's first trial) run alone through devo_solve's loop as they come. */
+/* A group's trials on one GPU, those that a batch kernel (gpu_fast.cu's, gpu_vfused.cu's) can
+ * take advanced together: each chunk is one launch of every such trial's blocks behind one grid
+ * barrier, each trial with its own chunk length from devo_solve's rules (devo__solve_step), so
+ * that it stops where it would alone and computes what it would alone. Trials that no batch
+ * kernel takes (another kernel, GOBL, SHADE, another configuration than the batch's) run alone
+ * through devo_solve's loop as they come. */
 struct devo__bt_trial {
   devo_solver *s;
   int k;        /* index among the caller's trials */

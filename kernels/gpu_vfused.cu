@@ -229,7 +229,9 @@ __global__ void __launch_bounds__(1024)
  * GOBL jump) does nothing. S, X: the compiled-in strategy and crossover (version 2), or -1 (version
  * 1, the run's). bar: a batch's barrier (a run's is a.ctl->bar). BATCH: a batch launch's trial
  * (devo__k_vpersistb), which stops stepping after gen_end or its target but goes on arriving at the
- * barrier that the other trials share, as devo__gpu_persist_loop_batch does. */
+ * barrier that the other trials share, as devo__gpu_persist_loop_batch does; the loop is written
+ * out here rather than through it because the solo loop's CG branch and draws stay as they were
+ * measured (the same loop through step and draw lambdas compiled to other PTX, not re-timed). */
 template <int KIND, int S, int X, bool BATCH>
 __device__ __forceinline__ void
 devo__vpersist_run(const devo__gpu_args &a, const devo__gpu_vargs &v, int blk, int nblk,
