@@ -245,17 +245,31 @@ TEST_CASE(target_error_within_e)
 }
 
 /* A run ended by its time limit is a success (exit 0) with the time-limit reason, and the
- * process ends within the library's promise, limit + max(1 ms, 1% of the limit), plus one stated
- * allowance of 5 ms for what lies outside the solve's clock: the shell, exec and loading of the
- * program (1.7 to 2 ms measured on the 2-core development machine), making the problem and the
- * exit. Measured around the command; every run not preempted (children included) must keep it;
- * fewer than 3 such runs: skipped as inconclusive. */
+ * process ends within the library's promise, limit + max(1 ms, 1% of the limit), plus an
+ * allowance for what lies outside the solve's clock: the program's start-up and exit, measured
+ * here (the median of 5 runs of devo --version through the same shell and pipes, 6 to 7 ms on
+ * the 2-core development machine), and 3 ms for making the problem, writing the answer and the
+ * machine's noise. The start-up is measured, not assumed: 2 ms of it were assumed once, but the
+ * program alone now takes 4 ms to start and exit there (perf stat; /bin/true 0.5 ms), most of it
+ * the loader's and the kernel's work on 24 shared libraries (MPI's, and GnuTLS under
+ * libmicrohttpd), and a clean run under SCHED_FIFO ended 9.9 ms late in CI. Measured
+ * around the command; every run not preempted (children included) must keep it; fewer than 3
+ * such runs: skipped as inconclusive. */
 TIMED_CASE(time_limit_exit_0)
 {
   char cmd[1024];
-  tc_deadline d =
-      tc_deadline_init("devo solve --time-limit 0.2, whole process", 0.001, 0.01, 0.005, 3);
+  double up[5];
   int k;
+  tc_deadline d;
+  snprintf(cmd, sizeof cmd, "%s --version", tc_devo_bin());
+  for (k = 0; k < 5; ++k) {
+    const double t0 = tc_now();
+    CHECK(tc_run(cmd, NULL, NULL) == 0);
+    up[k] = tc_now() - t0;
+  }
+  d = tc_deadline_init("devo solve --time-limit 0.2, whole process", 0.001, 0.01,
+                       tc_median(up, 5) + 0.003, 3);
+  printf("  start-up and exit of devo --version: %.3f ms (median of 5)\n", tc_median(up, 5) * 1e3);
   d.busy = 1; /* one solver thread; the shell and the start-up are short */
   snprintf(cmd, sizeof cmd,
            "%s solve --problem rastrigin --dim 500 --np 500 --max-evals 1e9 --time-limit 0.2 "
