@@ -2473,8 +2473,8 @@ TEST_CASE(bound_braun)
  * solver (HiGHS through SciPy 1.17.1, scripts/lp_bound.py; its tolerances 1e-7): never above it
  * (the prices' value is the LP's dual) and at most 0.02% below it, on the 12 Braun instances and
  * on etc-gen's 12 classes at 4096 x 64, seed 1. The pricing before (equal starting prices, a
- * decaying step) was 1.07% to 3.24% below on the four consistent classes at 4096 x 64, where the
- * prices have fewer rounds (115) and must span the machines' speeds. */
+ * decaying step, 115 rounds there) was 1.07% to 3.24% below on the four consistent classes at
+ * 4096 x 64, whose prices must span the machines' speeds. */
 TEST_CASE(bound_lp_reference)
 {
   static const double braun_lp[12] = {7346524.183035882, 152700.371021095,  238138.119694743,
