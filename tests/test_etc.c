@@ -2469,6 +2469,39 @@ TEST_CASE(bound_braun)
   free(md);
 }
 
+/* Machine prices on instances whose machines differ by up to 10^240 in speed (each machine's
+ * column of one magnitude, so the prices must span it; the start inverse to the columns' totals
+ * does): every price finite and positive, the bound at them never above the optimum of every
+ * assignment, and at most the prices' own dual value. (The caps on the step and the exponent in
+ * problems/etc_vnd.c guard longer runs of raised duals than these give; removing them leaves
+ * this test passing.) */
+TEST_CASE(prices_extreme_scales)
+{
+  int trial;
+  for (trial = 0; trial < 40; ++trial) {
+    const int n = 2 + trial % 6, m = 2 + trial % 3;
+    double v[8 * 4], mu[4], lpv, ms_min, ft_min, obj_min;
+    int arg[8], t, j;
+    devo__etc_lb lb;
+    devo_etc *e;
+    for (t = 0; t < n; ++t)
+      for (j = 0; j < m; ++j)
+        v[t * m + j] = (1.0 + floor(urand() * 9.0)) * pow(10.0, -120.0 + 240.0 * j / (m - 1));
+    e = make_etc(n, m, v);
+    CHECK(e != NULL);
+    if (!e)
+      continue;
+    CHECK(devo__etc_prices(e, 0.0, mu, arg, &lpv) == DEVO_OK);
+    for (j = 0; j < m; ++j)
+      CHECKF(isfinite(mu[j]) && mu[j] > 0.0, "trial %d: price %d is %g", trial, j, mu[j]);
+    CHECK(devo__etc_lower_bound(e, 1.0, mu, &lb) == DEVO_OK);
+    exhaustive(e, DEVO_ORDER_FCFS, 1.0, &ms_min, &ft_min, &obj_min);
+    CHECKF(lb.makespan <= ms_min && lb.makespan > 0.0 && lb.makespan <= lpv,
+           "trial %d: bound %.17g, optimum %.17g, dual %.17g", trial, lb.makespan, ms_min, lpv);
+    devo_etc_destroy(e);
+  }
+}
+
 /* The bound at the search's prices against the LP relaxation's optimum, solved by an independent
  * solver (HiGHS through SciPy 1.17.1, scripts/lp_bound.py; its tolerances 1e-7): never above it
  * (the prices' value is the LP's dual) and at most 0.02% below it, on the 12 Braun instances and
@@ -2803,6 +2836,7 @@ static const tc_case cases[] = {
     TC(bound_never_above_optimum),
     TC(bound_braun),
     TC(bound_lp_reference),
+    TC(prices_extreme_scales),
     TC(schedule_optimal_at_once),
     TC(schedule_optimal_timing),
     TC(schedule_gap_braun),
