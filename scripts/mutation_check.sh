@@ -177,6 +177,9 @@ M ls_flow_delta problems/etc_ls.c \
 M price_start_equal problems/etc_vnd.c \
   'mu[j] = ok && sum > 0.0 && isfinite(sum) ? mu[j] / sum : 1.0 / m;' 'mu[j] = 1.0 / m;' \
   'machine prices start equal (the bound 3% below the LP optimum at 4096 x 64)'
+M price_rounds_no_ready problems/etc_vnd.c \
+  'comp[j] = e->ready[j];' 'comp[j] = 0.0;' \
+  'pricing rounds leave the ready times out (the bound 1% below the LP optimum with them)'
 
 # ---- readers and the CLI -----------------------------------------------------------------------
 M etc_reader_zero problems/etc_io.c \
