@@ -242,7 +242,7 @@ int main(int argc, char **argv)
   static const char *const searches[] = {"gpu-ls", "ig", NULL};
   static const int search_v[] = {DEVO_SEARCH_GPU_LS, DEVO_SEARCH_IG};
   bopts b;
-  int rc;
+  int rc, d;
   memset(&b, 0, sizeof b);
   b.seconds = 1.0;
   b.reps = 5;
@@ -254,8 +254,8 @@ int main(int argc, char **argv)
   b.search = DEVO_SEARCH_GPU_LS;
   b.gpus[0] = 1;
   b.ngpus = 1;
-  for (rc = 0; rc < 64; ++rc)
-    b.devices[rc] = rc;
+  for (d = 0; d < 64; ++d)
+    b.devices[d] = d;
   {
     /* --de-every and --perturb, given, send the answers through devo__schedule_run_tuned */
     const bench_opt opts[] = {BENCH_POS_OPT("seconds", &b.seconds, 600),

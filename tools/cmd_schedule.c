@@ -36,13 +36,16 @@ static int warm_gpus; /* --gpus: the devices after the first to start too (0: no
 
 static void *gpu_warm_up(void *arg)
 {
-  int n, d;
+  int n, d, count;
   (void)arg;
   atomic_store(&gpu_state, devo_gpu_available(gpu_msg, sizeof gpu_msg) ? GPU_READY : GPU_NONE);
+  if (atomic_load(&gpu_state) != GPU_READY)
+    return NULL;
   /* --gpus: the other devices' contexts after the first is ready: the search begins on device
    * 0 meanwhile, and a device still starting holds up only its own share */
-  n = warm_gpus == DEVO_GPUS_ALL ? devo_gpu_count() : warm_gpus;
-  for (d = 1; atomic_load(&gpu_state) == GPU_READY && d < n && d < devo_gpu_count(); ++d)
+  count = devo_gpu_count();
+  n = warm_gpus == DEVO_GPUS_ALL || warm_gpus > count ? count : warm_gpus;
+  for (d = 1; d < n; ++d)
     if (devo_gpu_select(d) == DEVO_OK)
       devo_gpu_warmup();
   return NULL;
