@@ -49,6 +49,28 @@ int devo__gpu_batch_run(devo_solver *const *tr, int n, devo__trial_done_fn done,
   return DEVO_OK;
 }
 
+/* no GPU runs without CUDA: each solver's own run (its backend is the CPU's) */
+int devo__gpu_batch_step(void **state, devo_solver *const *s, int n, int64_t ngens, int *st)
+{
+  (void)state;
+  for (int k = 0; k < n; ++k)
+    st[k] = s[k]->bk->run(s[k], ngens);
+  return DEVO_OK;
+}
+
+void devo__gpu_step_free(void *state)
+{
+  (void)state;
+}
+
+int devo__gpu_put(devo_solver *s, const double *x, double f, int *replaced)
+{
+  (void)x;
+  (void)f;
+  *replaced = 0;
+  return devo__set_err(s, DEVO_E_STATE, "no GPU run to take a migrant: " NO_CUDA);
+}
+
 int devo__gpu_eval_points(const devo_problem *p, const double *x, int n, double *f, char *err,
                           size_t errlen)
 {

@@ -246,6 +246,19 @@ int devo__gpu_get_device(void); /* the calling thread's CUDA device, or -1 */
  * trial not begun because devo__interrupted said so when its turn came. Returns DEVO_OK. */
 typedef void (*devo__trial_done_fn)(void *ud, int k, int status);
 int devo__gpu_batch_run(devo_solver *const *tr, int n, devo__trial_done_fn done, void *ud);
+/* The GPU islands' stretch (engine/islands.c): advances the started GPU solvers s[0 .. n - 1] by
+ * ngens generations each (fewer where one reaches its target), each computing what its own
+ * bk->run(s[k], ngens) computes; those that a batch kernel takes in one launch per group of as
+ * many as the device keeps resident, the others one after another. st[k] gets s[k]'s status
+ * (DEVO_OK or an error with s[k]'s message). *state keeps the batch's device buffers between
+ * calls (NULL at first; freed by devo__gpu_step_free). Returns DEVO_OK. */
+int devo__gpu_batch_step(void **state, devo_solver *const *s, int n, int64_t ngens, int *st);
+void devo__gpu_step_free(void *state);
+/* A migrant into a started GPU run, as devo__cpu_put into a CPU run: x (dim values) with value
+ * f replaces the worst vector of the current population (the lowest index among equals) where
+ * f is lower, and the run's best follows. DEVO_OK (*replaced 0 or 1), DEVO_E_STATE (not a GPU
+ * run, or a JADE/SHADE run), DEVO_E_CUDA. */
+int devo__gpu_put(devo_solver *s, const double *x, double f, int *replaced);
 /* f of n points x (n * dim doubles, row-major) of a built-in problem, evaluated on the GPU by
  * the backend's evaluation kernel (kernels/gpu_problem.cu). DEVO_OK, DEVO_E_NODEVICE,
  * DEVO_E_INVALID, DEVO_E_NOMEM or DEVO_E_CUDA with a message in err. */

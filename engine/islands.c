@@ -11,7 +11,12 @@
  * communicator) gets the results of the local run bit for bit.
  * Two users: the devo_islands handle of devo.h (stepping, migrants in and out), and the islands
  * backend behind devo_solve for a solver with islands > 1 (the solve loop's stopping rules, its
- * progress callback and its interrupt then apply to the whole model). */
+ * progress callback and its interrupt then apply to the whole model).
+ * On the GPU backend the islands are GPU solvers on the calling thread's device, advanced between
+ * migrations by devo__gpu_batch_step (one launch of the batch kernel for all of them where it
+ * takes them, one after another otherwise) and given migrants by devo__gpu_put; each island
+ * computes what its CPU twin computes, so the islands' results do not depend on the backend
+ * where the solves' do not (the fused design on the classic functions). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +30,8 @@ struct devo_islands {
   int total, first, count; /* these are islands first .. first + count - 1 of total */
   int topology;
   int threads;
+  int gpu;               /* the islands are GPU solvers (stepped by devo__gpu_batch_step) */
+  void *gstep;           /* devo__gpu_batch_step's buffers, kept between stretches */
   devo_solver **isl;     /* count solvers, owned */
   int *st;               /* each island's status in the current job (DEVO_OK or an error) */
   int64_t *g0;           /* each island's generations before the current job */
@@ -75,6 +82,7 @@ void devo_islands_destroy(devo_islands *isl)
     return;
   a = isl->al;
   devo__pool_destroy(isl->pool);
+  devo__gpu_step_free(isl->gstep);
   for (k = 0; isl->isl && k < isl->count; ++k)
     devo_solver_destroy(isl->isl[k]);
   devo__free(&a, isl->isl);
@@ -87,7 +95,7 @@ void devo_islands_destroy(devo_islands *isl)
 
 /* Island k's options: the template's, with its own seed, one thread, no progress callback (the
  * islands report as one), its share of the evaluation limit (the limit is the total over all
- * islands; L-SHADE's schedule reads it) and the CPU backend for AUTO. */
+ * islands; L-SHADE's schedule reads it) and the CPU backend for AUTO (the GPU only when asked). */
 static void island_options(devo_solver *s, const devo_solver *tmpl, int island)
 {
   s->o = tmpl->o;
@@ -105,10 +113,11 @@ static void island_options(devo_solver *s, const devo_solver *tmpl, int island)
 static int check_template(const devo_solver *tmpl, int first, int count, char *err, size_t len)
 {
   const devo__opts *o = &tmpl->o;
-  if (o->backend == DEVO_BACKEND_GPU && (o->gpu_design & 0xff) != DEVO_GPU_NAIVE) {
+  if (o->backend == DEVO_BACKEND_GPU && (o->gpu_design & 0xff) != DEVO_GPU_NAIVE &&
+      devo__variant_shade(&o->var)) {
     snprintf(err, len,
-             "islands run on the CPU backend (or the naive GPU design): the GPU "
-             "kernels cannot take migrants yet");
+             "JADE, SHADE and L-SHADE islands run on the CPU backend (the GPU's SHADE kernels "
+             "cannot take migrants)");
     return DEVO_E_INVALID;
   }
   if (first < 0 || count < 1 || first > o->islands - count) {
@@ -138,7 +147,9 @@ static int islands_make(devo_islands **out, const devo_solver *tmpl, int first, 
   isl->first = first;
   isl->count = count;
   isl->topology = tmpl->o.topology;
-  isl->threads = tmpl->o.threads < count ? tmpl->o.threads : count;
+  isl->gpu = tmpl->o.backend == DEVO_BACKEND_GPU && (tmpl->o.gpu_design & 0xff) != DEVO_GPU_NAIVE;
+  /* GPU islands start and run on the calling thread (its device; one batch launch) */
+  isl->threads = isl->gpu ? 1 : tmpl->o.threads < count ? tmpl->o.threads : count;
   atomic_init(&isl->stop, 0);
   isl->isl = (devo_solver **)devo__calloc(&a, (size_t)count, sizeof *isl->isl);
   isl->st = (int *)devo__calloc(&a, (size_t)count, sizeof *isl->st);
@@ -247,7 +258,13 @@ int devo_islands_step(devo_islands *isl, int64_t ngens)
   if (ngens < 1 || ngens > (int64_t)UINT32_MAX - 1 - isl->gens)
     return isl_err(isl, DEVO_E_INVALID, "%lld generations: out of range", (long long)ngens);
   isl->piece = ngens;
-  devo__pool_run(isl->pool, isl->count, run_one, isl);
+  if (isl->gpu) {
+    for (k = 0; k < isl->count; ++k)
+      isl->g0[k] = isl->isl[k]->gens;
+    devo__gpu_batch_step(&isl->gstep, isl->isl, isl->count, ngens, isl->st);
+  } else {
+    devo__pool_run(isl->pool, isl->count, run_one, isl);
+  }
   if ((st = job_error(isl)) != DEVO_OK)
     return st;
   for (k = 0; k < isl->count; ++k) {
@@ -279,6 +296,7 @@ int devo_islands_migrant(devo_islands *isl, int k, double *f, double *x)
 
 int devo_islands_put(devo_islands *isl, int k, double f, const double *x, int *replaced)
 {
+  devo_solver *s;
   int rep = 0, st;
   if (replaced)
     *replaced = 0;
@@ -286,7 +304,8 @@ int devo_islands_put(devo_islands *isl, int k, double f, const double *x, int *r
     return DEVO_E_INVALID;
   if (!isl->started)
     return isl_err(isl, DEVO_E_STATE, "the islands are not running (devo_islands_start)");
-  st = devo__cpu_put(isl->isl[k], x, f, &rep);
+  s = isl->isl[k];
+  st = s->bk == &devo__gpu_backend ? devo__gpu_put(s, x, f, &rep) : devo__cpu_put(s, x, f, &rep);
   if (st != DEVO_OK)
     return isl_err(isl, st, "island %d: %s", isl->first + k, devo_solver_errmsg(isl->isl[k]));
   if (replaced)
@@ -413,6 +432,18 @@ static void gather(devo_solver *s, const devo_islands *isl)
   s->best_f = best_island(isl)->best_f;
 }
 
+/* The solver's backend description from island 0's (which says, after the first stretch on
+ * the GPU, whether a batch kernel advances the islands). */
+static void ib_describe(devo_solver *s, const devo_islands *isl)
+{
+  snprintf(s->info, sizeof s->info,
+           "islands: %d x (%s), %s migration every %lld generations, %d "
+           "thread%s",
+           s->o.islands, devo_solver_backend_info(isl->isl[0]),
+           s->o.topology == DEVO_TOPOLOGY_RING ? "ring" : "fully connected",
+           (long long)s->o.mig_interval, isl->threads, isl->threads > 1 ? "s" : "");
+}
+
 static int ib_start(devo_solver *s)
 {
   devo_islands *isl = NULL;
@@ -432,12 +463,7 @@ static int ib_start(devo_solver *s)
   }
   gather(s, isl);
   s->gen_estimate = devo__now() - t; /* the initial populations, in parallel: one generation */
-  snprintf(s->info, sizeof s->info,
-           "islands: %d x (%s), %s migration every %lld generations, %d "
-           "thread%s",
-           s->o.islands, devo_solver_backend_info(isl->isl[0]),
-           s->o.topology == DEVO_TOPOLOGY_RING ? "ring" : "fully connected",
-           (long long)s->o.mig_interval, isl->threads, isl->threads > 1 ? "s" : "");
+  ib_describe(s, isl);
   return DEVO_OK;
 }
 
@@ -461,6 +487,8 @@ static int ib_run(devo_solver *s, int64_t ngens)
     m = (o->max_evals - s->evals) / s->np_now;
   st = devo_islands_step(isl, m < 1 ? 1 : m);
   gather(s, isl);
+  if (isl->gpu && s->gens <= m)
+    ib_describe(s, isl); /* the first stretch said whether the islands batch */
   return st < 0 ? devo__set_err(s, st, "%s", isl->err) : DEVO_OK;
 }
 

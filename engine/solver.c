@@ -309,10 +309,11 @@ static int validate(devo_solver *s)
     return devo__set_err(s, DEVO_E_INVALID,
                          "per-coordinate bounds run on the CPU backend only (the GPU kernels take "
                          "one box for every coordinate)");
-  if (o->islands > 1 && o->backend == DEVO_BACKEND_GPU && (o->gpu_design & 0xff) != DEVO_GPU_NAIVE)
+  if (o->islands > 1 && o->backend == DEVO_BACKEND_GPU &&
+      (o->gpu_design & 0xff) != DEVO_GPU_NAIVE && devo__variant_shade(&o->var))
     return devo__set_err(s, DEVO_E_INVALID,
-                         "islands run on the CPU backend (or the naive GPU design): the GPU "
-                         "kernels cannot take migrants yet");
+                         "JADE, SHADE and L-SHADE islands run on the CPU backend (the GPU's SHADE "
+                         "kernels cannot take migrants)");
   if (o->islands > 1 && o->max_evals > 0 && o->max_evals / o->islands < o->np)
     return devo__set_err(s, DEVO_E_INVALID,
                          "evaluation limit %lld over %d islands leaves each island fewer than "
@@ -389,7 +390,7 @@ static int64_t next_chunk(const devo_solver *s, double sec_per_gen, int64_t prev
 static int pick_backend(devo_solver *s)
 {
   int want = s->o.backend;
-  if (s->o.islands > 1) { /* every island on the CPU backend (the naive design's too) */
+  if (s->o.islands > 1) { /* the islands on the GPU when asked (fused or multikernel design) */
     s->naive_gpu = 0;
     s->bk = &devo__islands_backend;
     return want == DEVO_BACKEND_GPU ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU;

@@ -1375,9 +1375,6 @@ static int devo__bt_join(devo__bt *b, devo_solver *s, int k)
   b->act[b->nact].k = k;
   b->act[b->nact].m = 1; /* devo_solve's first chunk */
   b->nact++;
-  const size_t used = strlen(s->info);
-  snprintf(s->info + used, sizeof s->info - used, "; in a batch (up to %d trials per launch)",
-           b->cap);
   return 1;
 }
 
@@ -1397,8 +1394,12 @@ static void devo__bt_begin(devo__bt *b)
   }
   if (st == DEVO_OK) {
     const int j = devo__bt_join(b, s, k);
-    if (j > 0)
+    if (j > 0) {
+      const size_t used = strlen(s->info);
+      snprintf(s->info + used, sizeof s->info - used, "; in a batch (up to %d trials per launch)",
+               b->cap);
       return;
+    }
     st = j < 0 ? j : devo__solve_loop(s);
   }
   b->done(b->ud, k, devo__solve_end(s, st));
@@ -1502,6 +1503,104 @@ extern "C" int devo__gpu_batch_run(devo_solver *const *tr, int n, devo__trial_do
   }
   devo__bt_release(&b);
   return DEVO_OK;
+}
+
+/* ---- islands (engine/islands.c) --------------------------------------------------------- */
+
+/* The batch's trials of one stretch, run together: every one for ngens generations (fewer up to
+ * its target), its status into st. */
+static void devo__bt_step_flush(devo__bt *b, int64_t ngens, int *st)
+{
+  if (b->nact == 0)
+    return;
+  for (int i = 0; i < b->nact; ++i)
+    b->act[i].m = ngens;
+  cudaSetDevice(b->dev);
+  devo_solver *blame = b->act[0].s;
+  const int e = devo__bt_chunk(b, ngens, blame);
+  for (int i = 0; i < b->nact; ++i) {
+    if (e != DEVO_OK && b->act[i].s != blame)
+      devo__set_err(b->act[i].s, e, "%s", devo_solver_errmsg(blame));
+    st[b->act[i].k] = e;
+  }
+  b->nact = 0;
+}
+
+extern "C" int devo__gpu_batch_step(void **state, devo_solver *const *tr, int n, int64_t ngens,
+                                    int *st)
+{
+  devo__bt *b = (devo__bt *)*state;
+  if (!b && (b = (devo__bt *)calloc(1, sizeof *b)) != NULL)
+    *state = b;
+  for (int k = 0; k < n; ++k) {
+    int j = 0;
+    if (b) {
+      b->n = n; /* the set-up's capacity: at most the islands */
+      j = devo__bt_join(b, tr[k], k);
+      if (j == 0 && b->nact > 0) { /* another kernel, or the batch is full: run it, then again */
+        devo__bt_step_flush(b, ngens, st);
+        j = devo__bt_join(b, tr[k], k);
+      }
+    }
+    if (j < 0)
+      st[k] = j;
+    else if (j == 0) /* no batch kernel takes it (or no memory for the batch): alone */
+      st[k] = tr[k]->bk->run(tr[k], ngens);
+    else if (!strstr(tr[k]->info, "; in a batch"))
+      snprintf(tr[k]->info + strlen(tr[k]->info), sizeof tr[k]->info - strlen(tr[k]->info),
+               "; in a batch (up to %d islands per launch)", b->cap);
+  }
+  if (b)
+    devo__bt_step_flush(b, ngens, st);
+  return DEVO_OK;
+}
+
+extern "C" void devo__gpu_step_free(void *state)
+{
+  devo__bt *b = (devo__bt *)state;
+  if (!b)
+    return;
+  devo__bt_release(b);
+  free(b);
+}
+
+/* The current population (devo__gpu_population's buffers) takes the migrant as devo__cpu_put's
+ * rule says; then the run's best is the reduction's, as after a chunk. */
+extern "C" int devo__gpu_put(devo_solver *s, const double *x, double f, int *replaced)
+{
+  devo__gpu_state *g = s->bk == &devo__gpu_backend ? (devo__gpu_state *)s->bk_state : NULL;
+  *replaced = 0;
+  if (!g)
+    return devo__set_err(s, DEVO_E_STATE, "a migrant needs a started run");
+  if (g->sh)
+    return devo__set_err(s, DEVO_E_STATE, "the GPU's JADE/SHADE runs cannot take migrants");
+  const int np = g->a.np, d = g->a.dim;
+  double *pop = (s->gens & 1) ? g->a.pop1 : g->a.pop0;
+  double *fit = g->var && (s->gens & 1) ? g->va.fit1 : g->a.fit;
+  double *h_fit = (double *)malloc((size_t)np * sizeof *h_fit);
+  if (!h_fit)
+    return devo__set_err(s, DEVO_E_NOMEM, "out of memory for a migrant");
+  int w = 0;
+  cudaError_t e = cudaSetDevice(g->dev);
+  if (e == cudaSuccess)
+    e = cudaMemcpyAsync(h_fit, fit, (size_t)np * sizeof *h_fit, cudaMemcpyDeviceToHost, g->st);
+  if (e == cudaSuccess)
+    e = cudaStreamSynchronize(g->st);
+  for (int i = 1; e == cudaSuccess && i < np; ++i)
+    if (h_fit[i] > h_fit[w])
+      w = i;
+  const int take = e == cudaSuccess && f < h_fit[w];
+  free(h_fit);
+  DEVO__CK(e);
+  if (!take)
+    return DEVO_OK; /* the island keeps its worst: the migrant is not better */
+  DEVO__CK(cudaMemcpyAsync(pop + (size_t)w * d, x, (size_t)d * sizeof *x, cudaMemcpyHostToDevice,
+                           g->st));
+  DEVO__CK(cudaMemcpyAsync(fit + w, &f, sizeof f, cudaMemcpyHostToDevice, g->st));
+  const int st = devo__gpu_best(s, g, s->gens); /* synchronises: x and f may go */
+  if (st == DEVO_OK)
+    *replaced = 1;
+  return st;
 }
 
 extern "C" const devo_backend devo__gpu_backend = {"gpu",

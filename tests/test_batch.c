@@ -489,11 +489,21 @@ TEST_CASE(islands_budget_and_refusals)
   CHECK_EQ_INT(devo_solve(s), DEVO_E_INVALID);
   CHECKF(strstr(devo_solver_errmsg(s), "over 4 islands") != NULL, "%s", devo_solver_errmsg(s));
   CHECK_EQ_INT(devo_solver_set_max_evals(s, 4000), DEVO_OK);
+  /* GPU islands run where there is a device (tests/test_gpu_batch.c compares them with the
+   * CPU's); JADE/SHADE islands on the GPU's fused design are refused before anything starts */
   CHECK_EQ_INT(devo_solver_set_backend(s, DEVO_BACKEND_GPU), DEVO_OK);
+  CHECK_EQ_INT(devo_solve(s), devo_gpu_count() > 0 ? DEVO_EVAL_LIMIT : DEVO_E_NODEVICE);
+  CHECK_EQ_INT(devo_solver_set_algorithm(s, "shade"), DEVO_OK);
   CHECK_EQ_INT(devo_solve(s), DEVO_E_INVALID);
   CHECK(strstr(devo_solver_errmsg(s), "cannot take migrants") != NULL);
   CHECK_EQ_INT(devo_islands_create(&isl, s, 0, 4, NULL, err, sizeof err), DEVO_E_INVALID);
   CHECK(strstr(err, "cannot take migrants") != NULL && isl == NULL);
+  CHECK_EQ_INT(devo_solver_set_gpu_design(s, DEVO_GPU_NAIVE), DEVO_OK);
+  CHECK_EQ_INT(devo_islands_create(&isl, s, 0, 4, NULL, err, sizeof err), DEVO_OK);
+  devo_islands_destroy(isl);
+  isl = NULL;
+  CHECK_EQ_INT(devo_solver_set_algorithm(s, "de"), DEVO_OK);
+  CHECK_EQ_INT(devo_solver_set_gpu_design(s, DEVO_GPU_FUSED), DEVO_OK);
   CHECK_EQ_INT(devo_solver_set_backend(s, DEVO_BACKEND_CPU), DEVO_OK);
   CHECK_EQ_INT(devo_islands_create(&isl, s, 3, 2, NULL, err, sizeof err), DEVO_E_INVALID);
   CHECK(strstr(err, "islands 3 .. 4 are not islands of the template's 4") != NULL);
@@ -746,10 +756,11 @@ TEST_CASE(bad_values_exit_2)
   tc_expect_refused(cmd, 2, "devo experiment: --jobs", "0");
   snprintf(text, sizeof text, "%sbudget = 1000\n[algorithm a]\ntopology = star\n", grid);
   spec_refused(spec, text, 7, "star");
-  /* islands need a backend that takes migrants; the budget is the islands' total */
-  snprintf(text, sizeof text, "%sbudget = 1000\nbackend = cpu gpu\n[algorithm a]\nislands = 2\n",
+  /* JADE/SHADE islands need a backend that takes migrants; the budget is the islands' total */
+  snprintf(text, sizeof text,
+           "%sbudget = 1000\nbackend = cpu gpu\n[algorithm a]\npreset = shade\nislands = 2\n",
            grid);
-  spec_refused(spec, text, 8, "islands run on the cpu, cpu-ms and gpu-naive backends");
+  spec_refused(spec, text, 9, "SHADE and L-SHADE islands run on the cpu, cpu-ms and gpu-naive");
   snprintf(text, sizeof text, "%sbudget = 100\nnp = 30\n[algorithm a]\nislands = 4\n", grid);
   spec_refused(spec, text, 5, "over the 4 islands of algorithm a");
 }

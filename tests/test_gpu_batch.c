@@ -7,7 +7,7 @@
  * GOBL, a CEC function, an ETC problem) run alone inside the same batch with the same result; the
  * variants that only gpu_vfused.cu's general kernel hosts (CEC compositions, ETC) batch on its
  * batch kernel; a batch of one; a group larger than the device keeps resident (trials begun as
- * others end).
+ * others end); islands on the GPU against the CPU's.
  * Every case exits 77 where no CUDA device is usable. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -171,9 +171,74 @@ TEST_CASE(batch_refills)
   devo_problem_destroy(p);
 }
 
+/* A GPU run against its CPU twin as tests/test_gpu.c's parity holds them: status, counts and
+ * every coordinate of the best vector and of the population bit for bit; fitness and best within
+ * 1e-12 relative (the GPU sums a vector's terms over lanes, the CPU in index order). */
+static int same_as_cpu(const tc_result *c, const tc_result *g, int np, int d)
+{
+  int ok = c->status == g->status && c->st.generations == g->st.generations &&
+           c->st.evaluations == g->st.evaluations &&
+           memcmp(c->x, g->x, (size_t)d * sizeof(double)) == 0 &&
+           memcmp(c->pop, g->pop, (size_t)np * d * sizeof(double)) == 0 &&
+           fabs(c->best - g->best) <= 1e-12 * fabs(c->best);
+  for (int i = 0; ok && i < np; ++i)
+    ok = fabs(c->fit[i] - g->fit[i]) <= 1e-12 * fabs(c->fit[i]);
+  return ok;
+}
+
+/* Islands on the GPU (engine/islands.c through devo__gpu_batch_step and devo__gpu_put) are the
+ * CPU's islands on the classic functions (same_as_cpu, the best island's population): ring and
+ * full, an evaluation limit inside a stretch, generations, a target that one island reaches,
+ * jDE; rand1bin and jDE batched in one launch per stretch, best1bin (no batch kernel) one island
+ * after another; K = 1 is the plain GPU solve. */
+TEST_CASE(islands_gpu_equals_cpu)
+{
+  need_gpu();
+  devo_problem *probs[2] = {make("rastrigin", 10), make("sphere", 16)};
+  static const struct {
+    tc_trial t;
+    int k, interval, topology, batched;
+  } cfg[] = {
+      {{0, NULL, "rand1bin", 20, 3, 8030, 0, NAN, 0}, 4, 7, DEVO_TOPOLOGY_RING, 1},
+      {{1, "jde", NULL, 16, 4, 0, 61, NAN, 0}, 5, 10, DEVO_TOPOLOGY_FULL, 1},
+      {{1, NULL, "rand1bin", 24, 5, 400000, 0, 1e-6, 0}, 3, 9, DEVO_TOPOLOGY_RING, 1},
+      {{0, NULL, "best1bin", 20, 6, 6000, 0, NAN, 0}, 4, 5, DEVO_TOPOLOGY_FULL, 0},
+      {{0, "jde", NULL, 20, 7, 0, 40, NAN, 0}, 1, 5, DEVO_TOPOLOGY_RING, 0},
+  };
+  for (int c = 0; c < (int)(sizeof cfg / sizeof cfg[0]); ++c) {
+    const int d = devo_problem_dim(probs[cfg[c].t.prob]), np = cfg[c].t.np;
+    tc_result r[2];
+    for (int gpu = 0; gpu < 2; ++gpu) {
+      devo_solver *s = tc_trial_solver(probs[cfg[c].t.prob], &cfg[c].t);
+      CHECK_EQ_INT(devo_solver_set_islands(s, cfg[c].k, cfg[c].interval, cfg[c].topology), DEVO_OK);
+      CHECK_EQ_INT(devo_solver_set_backend(s, gpu ? DEVO_BACKEND_GPU : DEVO_BACKEND_CPU), DEVO_OK);
+      const int st = devo_solve(s);
+      CHECKF(st > 0, "case %d %s: %s", c, gpu ? "gpu" : "cpu", devo_solver_errmsg(s));
+      tc_result_take(s, np, d, st, &r[gpu]);
+      devo_solver_destroy(s);
+    }
+    CHECKF(same_as_cpu(&r[0], &r[1], np, d),
+           "case %d: cpu %s after %lld evaluations, best %.17g; gpu %s after %lld, best %.17g", c,
+           devo_status_name(r[0].status), (long long)r[0].st.evaluations, r[0].best,
+           devo_status_name(r[1].status), (long long)r[1].st.evaluations, r[1].best);
+    CHECKF((strstr(r[1].info, "in a batch") != NULL) == cfg[c].batched, "case %d: %s", c,
+           r[1].info);
+    CHECKF(strstr(r[1].info, cfg[c].k > 1 ? "islands: " : "gpu") != NULL, "case %d: %s", c,
+           r[1].info);
+    if (c == 0)
+      CHECK_EQ_INT(r[1].st.evaluations, 8000); /* 8030 / 4 = 2007: 20 + 99 generations of 20 */
+    if (c == 2)
+      CHECK_EQ_INT(r[1].status, DEVO_TARGET_REACHED);
+    tc_result_drop(&r[0]);
+    tc_result_drop(&r[1]);
+  }
+  for (int k = 0; k < 2; ++k)
+    devo_problem_destroy(probs[k]);
+}
+
 int main(int argc, char **argv)
 {
   static const tc_case cases[] = {TC(batch_equals_solo), TC(batch_general_variants),
-                                  TC(batch_of_one), TC(batch_refills)};
+                                  TC(batch_of_one), TC(batch_refills), TC(islands_gpu_equals_cpu)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }

@@ -843,7 +843,7 @@ static int check_solver_values(parser *p)
   exp_spec *s = p->s;
   devo_problem *q = NULL;
   devo_solver *v = NULL;
-  int r = 0, k, j, bad, islands = 1, most = 1, most_algo = 0, isl_line = 0;
+  int r = 0, k, j, bad, islands = 1, most = 1, most_algo = 0, isl_line = 0, shade_isl = -1;
   if (devo_problem_create(&q, NULL) != DEVO_OK ||
       devo_problem_set_builtin(q, "sphere", 2, 1, NULL) != DEVO_OK ||
       devo_solver_create(&v, q, NULL) != DEVO_OK) {
@@ -851,24 +851,28 @@ static int check_solver_values(parser *p)
     return fail(p, 0, "out of memory");
   }
   for (k = 0; !r && k < s->nalgos; ++k) {
+    devo_variant var;
     if (exp_algo_apply(v, &s->algos[k], p->file, &bad, p->err, p->errlen) != DEVO_OK)
       r = 2;
     devo_solver_get_islands(v, &islands, NULL, NULL); /* the budget is their total */
+    devo_solver_get_variant(v, &var);
+    if (islands > 1 && var.adapt != DEVO_ADAPT_NONE && shade_isl < 0)
+      shade_isl = k;
     if (islands > most) {
       most = islands;
       most_algo = k;
     }
     devo_solver_set_islands(v, 1, DEVO_MIGRATION_INTERVAL_DEFAULT, DEVO_TOPOLOGY_RING);
   }
-  for (j = 0; most > 1 && j < s->algos[most_algo].nparams; ++j) /* named at the islands line */
-    if (strcmp(s->algos[most_algo].params[j].key, "islands") == 0)
-      isl_line = s->algos[most_algo].params[j].line;
-  for (k = 0; !r && most > 1 && k < s->nbackends; ++k)
+  for (j = 0; shade_isl >= 0 && j < s->algos[shade_isl].nparams; ++j) /* the islands line */
+    if (strcmp(s->algos[shade_isl].params[j].key, "islands") == 0)
+      isl_line = s->algos[shade_isl].params[j].line;
+  for (k = 0; !r && shade_isl >= 0 && k < s->nbackends; ++k)
     if (s->backends[k] == EXP_BK_GPU || s->backends[k] == EXP_BK_GPU_MULTI)
       r = fail(p, isl_line,
-               "algorithm %s: islands run on the cpu, cpu-ms and gpu-naive backends, not on %s "
-               "(the GPU kernels cannot take migrants yet)",
-               s->algos[most_algo].name, exp_backend_name(s->backends[k]));
+               "algorithm %s: JADE, SHADE and L-SHADE islands run on the cpu, cpu-ms and "
+               "gpu-naive backends, not on %s (the GPU's SHADE kernels cannot take migrants)",
+               s->algos[shade_isl].name, exp_backend_name(s->backends[k]));
   for (k = 0; !r && k < s->nnps; ++k)
     if (devo_solver_set_np(v, s->nps[k]) != DEVO_OK)
       r = fail(p, p->seen_line[K_NP], "np: %s", devo_solver_errmsg(v));

@@ -709,9 +709,14 @@ int devo_batch_groups(const devo_batch *b);
  * islands' generations, evaluations all islands' together. The progress callback is called between
  * stretches (best: over all islands). devo_solver_best gives the best over all islands;
  * devo_solver_population, devo_solver_jde_state and devo_solver_shade_state answer for the island
- * that holds it. With K = 1 devo_solve is the plain solve. Islands run on the CPU backend: AUTO
- * takes the CPU, the naive GPU design (DEVO_GPU_NAIVE) works, and devo_solve refuses GPU with the
- * fused or multikernel design (DEVO_E_INVALID: the GPU kernels cannot take migrants yet). */
+ * that holds it. With K = 1 devo_solve is the plain solve. Backends: AUTO takes the CPU; GPU runs
+ * every island on the calling thread's GPU (the fused design: one launch of the batch kernel
+ * advances all islands between migrations where it takes them, else they run one after another;
+ * a migrant is written into the island's device population), each island computing what it
+ * computes on the CPU, so the result is the CPU's wherever the GPU solve is the CPU's
+ * (docs/gpu.md); the naive design (DEVO_GPU_NAIVE) runs the islands' DE on the CPU. JADE, SHADE and
+ * L-SHADE islands on the GPU's fused or multikernel design are refused (DEVO_E_INVALID: its SHADE
+ * kernels cannot take migrants). */
 enum { DEVO_TOPOLOGY_RING = 0, DEVO_TOPOLOGY_FULL = 1 };
 #define DEVO_ISLANDS_MAX                4096
 #define DEVO_MIGRATION_INTERVAL_DEFAULT 50
