@@ -1298,7 +1298,9 @@ static const void *devo__bt_kernel(const devo_solver *s, const devo__gpu_state *
     return NULL;
   if (g->fast) {
     *solo = g->fc;
-    return devo__gpu_fast_batch_kernel(g->a.v.kind, g->var ? &g->va.var : NULL, &g->fc);
+    return g->a.v.kind == DEVO__P_CEC
+               ? devo__gpu_cecc_batch_kernel(g->a.v.cec_id, &g->fc)
+               : devo__gpu_fast_batch_kernel(g->a.v.kind, g->var ? &g->va.var : NULL, &g->fc);
   }
   if (!g->var || g->var_multi || g->barrier != DEVO__BARRIER_ACQUIRE ||
       g->kt.persist != g->vk.persist)
@@ -1321,9 +1323,9 @@ static int devo__bt_setup(devo__bt *b, devo_solver *s, devo__gpu_state *g, const
 {
   int cap = 0;
   devo__gpu_fast_cfg fc = *solo;
-  if (g->fast)
+  if (g->fast && g->a.v.kind != DEVO__P_CEC)
     devo__gpu_fast_batch_layout(g->a.v.kind, g->a.np, solo, &fc);
-  else
+  else /* the trials' own layout (gpu_cec.cu: the matrices in each block's shared memory) */
     DEVO__CK(devo__gpu_smem_max(kern, &g->prop));
   DEVO__CK(devo__gpu_batch_capacity(kern, &fc, &g->prop, &cap));
   if (cap < 1)

@@ -469,14 +469,22 @@ __device__ __forceinline__ void devo__cecc_gobl_select(const devo__gpu_args &a,
 
 /* The kernel body; VAR: the fourth version (a DE variant other than plain rand1bin, one block per
  * VL vectors, CL = 1, no tensor cores), whose state va is kept by generation parity as
- * gpu_vfused.cu keeps it (va is unread without VAR); G (with VAR): GOBL's jumps inside it. */
-template <int ID, int VL, int CL, bool MM, bool VAR, bool G>
+ * gpu_vfused.cu keeps it (va is unread without VAR); G (with VAR): GOBL's jumps inside it.
+ * blk: the block's index among its trial's blocks (blockIdx.x alone). BATCH (single blocks, no
+ * GOBL): the block belongs to one trial of a batch launch, whose generations end at gen_end, and
+ * every trial's blocks share the barrier counter bar (devo__gpu_persist_loop_batch's rule: a
+ * trial that ended goes on arriving at the barrier, idle, to the launch's end). */
+template <int ID, int VL, int CL, bool MM, bool VAR, bool G, bool BATCH = false>
 __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const devo__gpu_vargs &va,
-                                                uint32_t gen0, uint32_t ngens)
+                                                int blk, uint32_t gen0, uint32_t ngens,
+                                                uint32_t gen_end = 0u, unsigned int *bar = NULL)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   static_assert(!VAR || (CL == 1 && !MM), "the variant version runs single blocks only");
   static_assert(VAR || !G, "GOBL's jumps belong to the variant version");
+  static_assert(!BATCH || (CL == 1 && !G), "a batch runs single blocks without GOBL's jumps");
+  unsigned int *const gbar = BATCH ? bar : &a.ctl->bar;
+  bool idle = false; /* BATCH: the trial ended (its gen_end or its target) */
   constexpr int V = CL * VL;
   const int C = devo__cec_nshift(ID), P = devo__cec_nparts(ID), fam = devo__cec_family(ID);
   const int d = a.dim, lv = (d + 31) & ~31, R = C * d, nt = (int)blockDim.x;
@@ -524,8 +532,7 @@ __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const d
    * crosses SMs and phase A needs no cluster barrier */
   const int vl = tid / lv, j = tid % lv;
   const bool own = (vl < VL), peer = (CL > 1) && !own && vl < 2 * VL && j < d;
-  const int i =
-      own ? (int)blockIdx.x * VL + vl : ((int)blockIdx.x - rank + (rank ^ 1)) * VL + vl - VL;
+  const int i = own ? blk * VL + vl : (blk - rank + (rank ^ 1)) * VL + vl - VL;
   const int vc = own ? rank * VL + vl : (rank ^ 1) * VL + (vl - VL);
   const bool mine = own && j < d, act = mine && i < a.np, build = (mine || peer) && i < a.np;
   const size_t row = (size_t)(act ? i : 0) * (size_t)d;
@@ -629,6 +636,16 @@ __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const d
    * evaluations, two runs each) */
   for (uint32_t k = 1; k <= ngens; ++k) {
     const uint32_t gen = gen0 + k;
+    if constexpr (BATCH) {
+      if (idle) { /* (the whole block alike) only the barrier, for the other trials */
+        if (k == ngens)
+          break;
+        ++nb;
+        devo__grid_arrive(gbar);
+        devo__grid_wait(gbar, nb * gridDim.x, false);
+        continue;
+      }
+    }
     const double *src = (gen & 1u) ? a.pop0 : a.pop1;
     double *dst = (gen & 1u) ? a.pop1 : a.pop0;
     /* ---- A: the trials, into u of this block (a pair: of the cluster's V vectors), then
@@ -901,7 +918,7 @@ __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const d
     if (k == ngens)
       break; /* the end of the kernel is the last barrier */
     ++nb;
-    devo__grid_arrive(&a.ctl->bar);
+    devo__grid_arrive(gbar);
     bool jn = false;
     if constexpr (VAR) {
       jn = G && js.at(a, var.gobl, gen + 1u);
@@ -910,8 +927,10 @@ __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const d
     } else {
       devo__gpu_draw<1>(a, gen + 1u, i, j, build, r, take, ub);
     }
-    devo__grid_wait(&a.ctl->bar, nb * gridDim.x, false);
-    if (devo__gpu_stopped(a, gen))
+    devo__grid_wait(gbar, nb * gridDim.x, false);
+    if constexpr (BATCH)
+      idle = gen == gen_end || devo__gpu_stopped(a, gen);
+    else if (devo__gpu_stopped(a, gen))
       break;
     if constexpr (G) {
       if (jmp) { /* the vector of this row after the jump (another candidate's, by rank) */
@@ -937,7 +956,7 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
 {
   devo__gpu_vargs none;
   memset(&none, 0, sizeof none); /* unread */
-  devo__cecc_body<ID, VL, CL, MM, false, false>(a, none, gen0, ngens);
+  devo__cecc_body<ID, VL, CL, MM, false, false>(a, none, (int)blockIdx.x, gen0, ngens);
 }
 
 /* The fourth version: every DE variant of de_variant.h (not GOBL's jumps, which run between the
@@ -950,7 +969,23 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, 1) * DEVO__CECC_MAX_VL * DE
 {
   if (devo__gpu_stopped(a, gen0))
     return;
-  devo__cecc_body<ID, VL, 1, false, true, G>(a, va, gen0, ngens);
+  devo__cecc_body<ID, VL, 1, false, true, G>(a, va, (int)blockIdx.x, gen0, ngens);
+}
+
+/* The batch kernel of the second version (VAR = false: rand1bin) and of the fourth (VAR: a
+ * variant without GOBL), two vectors per block, for devo__gpu_batch_launch: trial t = blockIdx.x
+ * / bpt runs with its slot's arguments, generations slot gen0 + 1 .. gen_end, all trials behind
+ * one barrier; each trial's blocks stage its matrix as its solo launch does. */
+template <int ID, bool VAR>
+__global__ void __launch_bounds__(devo__cecc_tpc(ID, 1) * DEVO__CECC_MAX_VL * DEVO__CECC_MAX_D, 1)
+    devo__k_ceccb(devo__gpu_batch b, uint32_t ngens)
+{
+  const int t = (int)blockIdx.x / b.bpt;
+  const devo__gpu_bslot *sl = b.slot + t;
+  const devo__gpu_args a = sl->a;
+  const devo__gpu_vargs va = sl->va;
+  devo__cecc_body<ID, 2, 1, false, VAR, false, true>(a, va, (int)blockIdx.x - t * b.bpt, sl->gen0,
+                                                     ngens, sl->gen_end, b.bar);
 }
 
 /* ---- host side --------------------------------------------------------------------------- */
@@ -996,6 +1031,29 @@ template <int VL, bool G> static const void *devo__ceccv_kernel(int id)
     DEVO__CECCV_CASE(6)
     DEVO__CECCV_CASE(7)
 #undef DEVO__CECCV_CASE
+  default:
+    return NULL;
+  }
+}
+
+const void *devo__gpu_cecc_batch_kernel(int id, const devo__gpu_fast_cfg *cfg)
+{
+  switch (id) {
+#define DEVO__CECCB_CASE(ID)                                                                       \
+  case ID:                                                                                         \
+    if (cfg->kern == (const void *)devo__k_cecc<ID, 2, 1, false>)                                  \
+      return (const void *)devo__k_ceccb<ID, false>;                                               \
+    return cfg->kern == (const void *)devo__k_ceccv<ID, 2, false>                                  \
+               ? (const void *)devo__k_ceccb<ID, true>                                             \
+               : NULL;
+    DEVO__CECCB_CASE(1)
+    DEVO__CECCB_CASE(2)
+    DEVO__CECCB_CASE(3)
+    DEVO__CECCB_CASE(4)
+    DEVO__CECCB_CASE(5)
+    DEVO__CECCB_CASE(6)
+    DEVO__CECCB_CASE(7)
+#undef DEVO__CECCB_CASE
   default:
     return NULL;
   }

@@ -260,6 +260,10 @@ cudaError_t devo__gpu_batch_capacity(const void *kern, const devo__gpu_fast_cfg 
                                      const cudaDeviceProp *p, int *trials);
 cudaError_t devo__gpu_batch_launch(const void *kern, const devo__gpu_fast_cfg *cfg,
                                    devo__gpu_batch b, int ntrials, uint32_t ngens, cudaStream_t st);
+/* The batch kernel of gpu_cec.cu (devo__k_ceccb) for CEC function id planned as cfg (its solo
+ * layout, launched by devo__gpu_batch_launch), NULL where there is none: F01..F07 in single
+ * blocks of two vectors, rand1bin or a variant without GOBL. */
+const void *devo__gpu_cecc_batch_kernel(int id, const devo__gpu_fast_cfg *cfg);
 /* kernels/gpu_cec.cu: CEC F01..F10 at D <= 128 with the matrices resident in the shared memory of
  * one block or of a two-block cluster (sm_90); want: DEVO__GPU_CEC_PAIR, DEVO__GPU_CEC_VL1; *ok = 0
  * where it does not apply. Launched by devo__gpu_fast_launch (cluster = 1 or 2). */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* test_gpu_batch.c: devo_batch on the GPU's fused design. A group's trials that gpu_fast.cu's
- * batch kernels take (classic functions at small D, rand1bin with and without jDE) advance
- * together, one launch per chunk, and each ends bit for bit where and as it ends alone
- * (population, fitness, best, counts, status), stopping by evaluations, generations or a
- * target reached by some trials only; the trials that no batch kernel takes (another strategy,
- * GOBL, a CEC function, an ETC problem) run alone inside the same batch with the same result; the
- * variants that only gpu_vfused.cu's general kernel hosts (CEC compositions, ETC) batch on its
- * batch kernel; a batch of one; a group larger than the device keeps resident (trials begun as
- * others end); islands on the GPU against the CPU's.
+/* test_gpu_batch.c: devo_batch on the GPU's fused design. A group's trials that a batch kernel
+ * takes advance together, one launch per chunk, and each ends bit for bit where and as it ends
+ * alone (population, fitness, best, counts, status), stopping by evaluations, generations or a
+ * target reached by some trials only: gpu_fast.cu's (classic functions at small D, rand1bin with
+ * and without jDE), gpu_vfused.cu's general kernel's (the CEC compositions, ETC), gpu_cec.cu's
+ * (CEC F01..F07, rand1bin and the variants without GOBL). The trials that no batch kernel takes
+ * (another strategy on a classic function, GOBL, a trial of another kernel while the batch is
+ * busy) run alone inside the same batch with the same result; a batch of one; a group larger than
+ * the device keeps resident (trials begun as others end); islands on the GPU against the CPU's.
  * Every case exits 77 where no CUDA device is usable. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -145,6 +145,53 @@ TEST_CASE(batch_general_variants)
   devo_etc_destroy(e);
 }
 
+/* gpu_cec.cu's batch kernel (F01..F07, two vectors per block, each trial's matrix in its blocks'
+ * shared memory): rand1bin on F05 stopping by evaluations, generations and a target that one of
+ * two trials reaches (1850, f* 1800 + 50: on the CPU seed 43 reaches it after 5,160 evaluations,
+ * seed 44 ends far above after its 3,000), then jDE and best1bin on F02 (the variant kernel: the
+ * strategy is a run-time value, so both batch in one launch); GOjDE (GOBL) alone. */
+TEST_CASE(batch_cec)
+{
+  need_gpu();
+  devo_problem *probs[2] = {make("F05", 10), make("F02", 10)};
+  static const gpu_trial five[] = {
+      {{0, NULL, "rand1bin", 40, 41, 20000, 0, NAN, 0}, 1},
+      {{0, NULL, "rand1bin", 40, 42, 0, 150, NAN, 0}, 1},
+      {{0, NULL, "rand1bin", 40, 43, 60000, 0, 1850.0, 0}, 1},
+      {{0, NULL, "rand1bin", 40, 44, 3000, 0, 1850.0, 0}, 1},
+  };
+  static const gpu_trial two[] = {
+      {{1, "jde", NULL, 40, 45, 15000, 0, NAN, 0}, 1},
+      {{1, "jde", NULL, 40, 46, 0, 200, NAN, 0}, 1},
+      {{1, NULL, "best1bin", 40, 47, 8000, 0, NAN, 0}, 1},
+      {{1, "gojde", NULL, 40, 48, 8000, 0, NAN, 0}, 0},
+  };
+  CHECK_EQ_INT(batch_vs_solo(probs, five, 4, 1), 1);
+  CHECK_EQ_INT(batch_vs_solo(probs, two, 4, 1), 0);
+  for (int k = 0; k < 2; ++k)
+    devo_problem_destroy(probs[k]);
+}
+
+/* gpu_cec.cu's batch kernel in a few generations, for compute-sanitizer (memcheck, racecheck):
+ * rand1bin on F05, jDE and best1bin on F02, two trials each. */
+TEST_CASE(batch_cec_short)
+{
+  need_gpu();
+  devo_problem *probs[2] = {make("F05", 10), make("F02", 10)};
+  static const gpu_trial mix[] = {
+      {{0, NULL, "rand1bin", 40, 51, 0, 12, NAN, 0}, 1},
+      {{0, NULL, "rand1bin", 40, 52, 0, 9, NAN, 0}, 1},
+  };
+  static const gpu_trial var[] = {
+      {{1, "jde", NULL, 40, 53, 0, 10, NAN, 0}, 1},
+      {{1, NULL, "best1bin", 40, 54, 0, 7, NAN, 0}, 1},
+  };
+  CHECK_EQ_INT(batch_vs_solo(probs, mix, 2, 1), 0);
+  CHECK_EQ_INT(batch_vs_solo(probs, var, 2, 1), 0);
+  for (int k = 0; k < 2; ++k)
+    devo_problem_destroy(probs[k]);
+}
+
 /* A batch of one trial is its solve. */
 TEST_CASE(batch_of_one)
 {
@@ -238,7 +285,9 @@ TEST_CASE(islands_gpu_equals_cpu)
 
 int main(int argc, char **argv)
 {
-  static const tc_case cases[] = {TC(batch_equals_solo), TC(batch_general_variants),
-                                  TC(batch_of_one), TC(batch_refills), TC(islands_gpu_equals_cpu)};
+  static const tc_case cases[] = {
+      TC(batch_equals_solo),     TC(batch_general_variants), TC(batch_cec),
+      TC(batch_cec_short),       TC(batch_of_one),           TC(batch_refills),
+      TC(islands_gpu_equals_cpu)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }
