@@ -63,6 +63,14 @@ void devo__gpu_step_free(void *state)
   (void)state;
 }
 
+int devo__gpu_migrate(void **state, devo_solver *const *isl, int n, const int *src)
+{
+  (void)state;
+  (void)n;
+  (void)src;
+  return devo__set_err(isl[0], DEVO_E_STATE, "no GPU run to take a migrant: " NO_CUDA);
+}
+
 int devo__gpu_put(devo_solver *s, const double *x, double f, int *replaced)
 {
   (void)x;

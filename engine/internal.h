@@ -254,6 +254,11 @@ int devo__gpu_batch_run(devo_solver *const *tr, int n, devo__trial_done_fn done,
  * calls (NULL at first; freed by devo__gpu_step_free). Returns DEVO_OK. */
 int devo__gpu_batch_step(void **state, devo_solver *const *s, int n, int64_t ngens, int *st);
 void devo__gpu_step_free(void *state);
+/* The GPU islands' migration, devo_islands_migrate's rule for all n islands at once on the device
+ * (two launches and one wait, instead of a round trip per island): island k takes island src[k]'s
+ * best, every migrant read before any is put; then every island's best follows. state: as
+ * devo__gpu_batch_step's. DEVO_OK, or an error with its message in isl[0]. */
+int devo__gpu_migrate(void **state, devo_solver *const *isl, int n, const int *src);
 /* A migrant into a started GPU run, as devo__cpu_put into a CPU run: x (dim values) with value
  * f replaces the worst vector of the current population (the lowest index among equals) where
  * f is lower, and the run's best follows. DEVO_OK (*replaced 0 or 1), DEVO_E_STATE (not a GPU

@@ -36,6 +36,7 @@ struct devo_islands {
   int *st;               /* each island's status in the current job (DEVO_OK or an error) */
   int64_t *g0;           /* each island's generations before the current job */
   double *mig_f, *mig_x; /* the migrants of a local exchange: count values, count * dim */
+  int *mig_src;          /* GPU: each island's source in a local exchange */
   int64_t gens;          /* generations of the islands (the largest count, after a stop) */
   int64_t piece;         /* generations of the current job */
   double t0;
@@ -90,6 +91,7 @@ void devo_islands_destroy(devo_islands *isl)
   devo__free(&a, isl->g0);
   devo__free(&a, isl->mig_f);
   devo__free(&a, isl->mig_x);
+  devo__free(&a, isl->mig_src);
   devo__free(&a, isl);
 }
 
@@ -156,7 +158,8 @@ static int islands_make(devo_islands **out, const devo_solver *tmpl, int first, 
   isl->g0 = (int64_t *)devo__calloc(&a, (size_t)count, sizeof *isl->g0);
   isl->mig_f = (double *)devo__alloc(&a, (size_t)count, sizeof(double));
   isl->mig_x = (double *)devo__alloc(&a, (size_t)count * (size_t)dim, sizeof(double));
-  if (!isl->isl || !isl->st || !isl->g0 || !isl->mig_f || !isl->mig_x) {
+  isl->mig_src = (int *)devo__alloc(&a, (size_t)count, sizeof *isl->mig_src);
+  if (!isl->isl || !isl->st || !isl->g0 || !isl->mig_f || !isl->mig_x || !isl->mig_src) {
     devo_islands_destroy(isl);
     return DEVO_E_NOMEM;
   }
@@ -325,6 +328,15 @@ int devo_islands_migrate(devo_islands *isl)
                    isl->first, isl->first + isl->count - 1, isl->total);
   if (isl->total < 2)
     return DEVO_OK;
+  if (isl->gpu) { /* the same rule on the device, all islands at once */
+    for (k = 0; k < isl->count; ++k)
+      isl->mig_f[k] = isl->isl[k]->best_f;
+    for (k = 0; k < isl->count; ++k)
+      isl->mig_src[k] = devo_migration_source(isl->topology, isl->total, k, isl->mig_f);
+    st = devo__gpu_migrate(&isl->gstep, isl->isl, isl->count, isl->mig_src);
+    return st == DEVO_OK ? st
+                         : isl_err(isl, st, "the migration: %s", devo_solver_errmsg(isl->isl[0]));
+  }
   /* every migrant is taken before any is put: the MPI exchange (all bests gathered, then put)
    * gives the same populations */
   for (k = 0; k < isl->count; ++k)

@@ -1258,6 +1258,10 @@ struct devo__bt {
   unsigned int *d_bar;
   cudaStream_t st;
   double sec_per_gen; /* of the last chunk; 0 = unknown */
+  /* the GPU islands' migration (devo__gpu_migrate): room for mig_n islands */
+  int mig_n;
+  devo__gpu_mig *h_mig, *d_mig;
+  double *d_stage;
 };
 
 /* Ends active trial i with status st (devo__solve_end, then the caller's callback). */
@@ -1277,6 +1281,13 @@ static void devo__bt_release(devo__bt *b)
   cudaFree(b->d_bar);
   free(b->act);
   free(b->h_slot);
+  cudaFree(b->d_mig);
+  cudaFree(b->d_stage);
+  free(b->h_mig);
+  b->d_mig = NULL;
+  b->d_stage = NULL;
+  b->h_mig = NULL;
+  b->mig_n = 0;
   b->st = NULL;
   b->d_slot = NULL;
   b->d_bar = NULL;
@@ -1554,6 +1565,75 @@ extern "C" int devo__gpu_batch_step(void **state, devo_solver *const *tr, int n,
   }
   if (b)
     devo__bt_step_flush(b, ngens, st);
+  return DEVO_OK;
+}
+
+/* Island k's entry of a migration: its current population, its migrant from island src. */
+static int devo__gpu_mig_entry(devo_solver *s, devo_solver *src, devo_solver *blame,
+                               devo__gpu_mig *m)
+{
+  const devo__gpu_state *g =
+      s->bk == &devo__gpu_backend ? (const devo__gpu_state *)s->bk_state : NULL;
+  const devo__gpu_state *gs =
+      src->bk == &devo__gpu_backend ? (const devo__gpu_state *)src->bk_state : NULL;
+  if (!g || !gs || g->sh || gs->sh)
+    return devo__set_err(blame, DEVO_E_STATE,
+                         "a migration on the GPU needs started GPU runs "
+                         "(not JADE/SHADE)");
+  const int odd = (int)(s->gens & 1), sodd = (int)(src->gens & 1);
+  m->pop = odd ? g->a.pop1 : g->a.pop0;
+  m->fit = g->var && odd ? g->va.fit1 : g->a.fit;
+  m->np = g->a.np;
+  m->src_row = (sodd ? gs->a.pop1 : gs->a.pop0) + (size_t)gs->best_idx * gs->a.dim;
+  m->f = src->best_f;
+  return DEVO_OK;
+}
+
+extern "C" int devo__gpu_migrate(void **state, devo_solver *const *isl, int n, const int *src)
+{
+  devo__bt *b = (devo__bt *)*state;
+  devo_solver *s = isl[0];
+  if (!b && (b = (devo__bt *)calloc(1, sizeof *b)) != NULL)
+    *state = b;
+  if (!b)
+    return devo__set_err(s, DEVO_E_NOMEM, "out of memory for a migration");
+  const devo__gpu_state *g0 = (const devo__gpu_state *)s->bk_state;
+  const int d = g0->a.dim;
+  DEVO__CK(cudaSetDevice(g0->dev));
+  if (b->mig_n < n) {
+    cudaFree(b->d_mig);
+    cudaFree(b->d_stage);
+    free(b->h_mig);
+    b->d_mig = NULL;
+    b->d_stage = NULL;
+    b->mig_n = 0;
+    if (!(b->h_mig = (devo__gpu_mig *)calloc((size_t)n, sizeof *b->h_mig)))
+      return devo__set_err(s, DEVO_E_NOMEM, "out of memory for a migration");
+    DEVO__CK(cudaMalloc((void **)&b->d_mig, (size_t)n * sizeof *b->d_mig));
+    DEVO__CK(cudaMalloc((void **)&b->d_stage, (size_t)n * d * sizeof *b->d_stage));
+    b->mig_n = n;
+  }
+  for (int k = 0; k < n; ++k) {
+    const int st = devo__gpu_mig_entry(isl[k], isl[src[k]], s, &b->h_mig[k]);
+    if (st != DEVO_OK)
+      return st;
+  }
+  DEVO__CK(cudaMemcpyAsync(b->d_mig, b->h_mig, (size_t)n * sizeof *b->d_mig, cudaMemcpyHostToDevice,
+                           g0->st));
+  DEVO__CK(devo__gpu_mig_launch(b->d_mig, b->d_stage, n, d, g0->st));
+  /* every island's best after the puts, each as after a chunk (on the one stream: in order) */
+  for (int k = 0; k < n; ++k) {
+    const int st =
+        devo__gpu_best_enqueue(isl[k], (devo__gpu_state *)isl[k]->bk_state, isl[k]->gens, g0->st);
+    if (st != DEVO_OK)
+      return st;
+  }
+  DEVO__CK(cudaStreamSynchronize(g0->st));
+  for (int k = 0; k < n; ++k) {
+    devo__gpu_state *g = (devo__gpu_state *)isl[k]->bk_state;
+    g->best_idx = g->h_ctl->best_idx;
+    isl[k]->best_f = g->h_ctl->best;
+  }
   return DEVO_OK;
 }
 

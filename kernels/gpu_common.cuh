@@ -260,6 +260,18 @@ cudaError_t devo__gpu_batch_capacity(const void *kern, const devo__gpu_fast_cfg 
                                      const cudaDeviceProp *p, int *trials);
 cudaError_t devo__gpu_batch_launch(const void *kern, const devo__gpu_fast_cfg *cfg,
                                    devo__gpu_batch b, int ntrials, uint32_t ngens, cudaStream_t st);
+/* The GPU islands' migration (kernels/gpu_util.cu): island k's current population and fitness
+ * (np rows of d), its migrant's row in its source island (the source's best, read before any
+ * island takes its migrant) and value. devo__gpu_mig_launch runs it for k islands on st (d_m:
+ * k entries in device memory; d_stage: k * d doubles). */
+struct devo__gpu_mig {
+  double *pop, *fit;
+  const double *src_row;
+  double f;
+  int np;
+};
+cudaError_t devo__gpu_mig_launch(const devo__gpu_mig *d_m, double *d_stage, int k, int d,
+                                 cudaStream_t st);
 /* The batch kernel of gpu_cec.cu (devo__k_ceccb) for CEC function id planned as cfg (its solo
  * layout, launched by devo__gpu_batch_launch), NULL where there is none: F01..F07 in single
  * blocks of two vectors, rand1bin or a variant without GOBL. */

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* gpu_util.cu: the kernels both designs share.
  * Versions:
+ *   devo__k_mig_take, devo__k_mig_put   the GPU islands' migration (engine/islands.c's rule, all
+ *                    islands in two launches): every migrant copied aside first, then block k
+ *                    finds island k's worst (the highest value, the lowest index among equals)
+ *                    and puts its migrant there where the migrant is lower.
  *   devo__k_init     initial population (devo__de_init per coordinate, the problem's seed vectors
  *                    over the first individuals) and its evaluation; group per vector (block
  *                    kinds: one vector per block, matrix staged when configured).
@@ -13,8 +17,8 @@
 extern __shared__ double devo__sm[];
 
 template <int KIND>
-__global__ void __launch_bounds__(1024) devo__k_init(devo__gpu_args a, const double *seeds,
-                                                    int nseeds)
+__global__ void __launch_bounds__(1024)
+    devo__k_init(devo__gpu_args a, const double *seeds, int nseeds)
 {
   const int grp = (int)threadIdx.x / a.lanes, lane = (int)threadIdx.x % a.lanes;
   const int i = (int)blockIdx.x * a.vpb + grp, d = a.dim;
@@ -106,12 +110,66 @@ __global__ void devo__k_advance(devo__gpu_args a, unsigned int n)
   a.ctl->base += n;
 }
 
+/* block k: island k's migrant (its source's best row) into stage row k */
+__global__ void devo__k_mig_take(const devo__gpu_mig *m, double *stage, int d)
+{
+  const devo__gpu_mig mk = m[blockIdx.x];
+  for (int j = (int)threadIdx.x; j < d; j += (int)blockDim.x)
+    stage[(size_t)blockIdx.x * d + j] = mk.src_row[j];
+}
+
+/* block k (DEVO__FLAT_THREADS threads): island k's worst, then the migrant where it is lower */
+__global__ void __launch_bounds__(DEVO__FLAT_THREADS)
+    devo__k_mig_put(const devo__gpu_mig *m, const double *stage, int d)
+{
+  __shared__ double sv[DEVO__FLAT_THREADS];
+  __shared__ int si[DEVO__FLAT_THREADS];
+  const devo__gpu_mig mk = m[blockIdx.x];
+  const int t = (int)threadIdx.x;
+  double v = -INFINITY;
+  int w = mk.np;
+  for (int i = t; i < mk.np; i += DEVO__FLAT_THREADS)
+    if (mk.fit[i] > v || w == mk.np) { /* ascending i: the first of equals stays */
+      v = mk.fit[i];
+      w = i;
+    }
+  sv[t] = v;
+  si[t] = w;
+  __syncthreads();
+  for (int h = DEVO__FLAT_THREADS / 2; h > 0; h >>= 1) {
+    if (t < h && (sv[t + h] > sv[t] || (sv[t + h] == sv[t] && si[t + h] < si[t]))) {
+      sv[t] = sv[t + h];
+      si[t] = si[t + h];
+    }
+    __syncthreads();
+  }
+  w = si[0];
+  if (!(mk.f < sv[0]))
+    return; /* the island keeps its worst: the migrant is not better */
+  for (int j = t; j < d; j += DEVO__FLAT_THREADS)
+    mk.pop[(size_t)w * d + j] = stage[(size_t)blockIdx.x * d + j];
+  if (t == 0)
+    mk.fit[w] = mk.f;
+}
+
+cudaError_t devo__gpu_mig_launch(const devo__gpu_mig *d_m, double *d_stage, int k, int d,
+                                 cudaStream_t st)
+{
+  void *args[] = {&d_m, &d_stage, &d};
+  cudaError_t e = cudaLaunchKernel((const void *)devo__k_mig_take, dim3((unsigned)k),
+                                   dim3(DEVO__FLAT_THREADS), args, 0, st);
+  if (e == cudaSuccess)
+    e = cudaLaunchKernel((const void *)devo__k_mig_put, dim3((unsigned)k), dim3(DEVO__FLAT_THREADS),
+                         args, 0, st);
+  return e;
+}
+
 int devo__gpu_util_fill(int kind, devo__gpu_ktab *t)
 {
   switch (kind) {
-#define DEVO__UTIL_CASE(K)                                                                        \
-  case K:                                                                                         \
-    t->init = (const void *)devo__k_init<K>;                                                      \
+#define DEVO__UTIL_CASE(K)                                                                         \
+  case K:                                                                                          \
+    t->init = (const void *)devo__k_init<K>;                                                       \
     break;
     DEVO__GPU_FOR_KINDS(DEVO__UTIL_CASE)
     DEVO__GPU_FOR_GENERAL_KINDS(DEVO__UTIL_CASE)

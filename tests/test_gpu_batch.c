@@ -284,11 +284,72 @@ TEST_CASE(islands_gpu_equals_cpu)
     devo_problem_destroy(probs[k]);
 }
 
+/* The islands of one GPU solve (K = 3, full; migration on the device, devo__gpu_migrate) and the
+ * same islands in two handles (islands 0-1 and 2, as over two MPI ranks) whose migrants the caller
+ * takes and puts (devo__gpu_put): the same best and population bit for bit. jDE on F05
+ * (gpu_cec.cu's batch kernel) and rand1bin on rastrigin. */
+TEST_CASE(islands_gpu_split_equals_local)
+{
+  devo_problem *probs[2] = {make("F05", 10), make("rastrigin", 10)};
+  static const tc_trial cfg[] = {{0, "jde", NULL, 12, 33, 0, 24, NAN, 0},
+                                 {1, NULL, "rand1bin", 16, 34, 0, 24, NAN, 0}};
+  need_gpu();
+  for (int c = 0; c < 2; ++c) {
+    const int K = 3, G = 4, np = cfg[c].np, d = 10;
+    devo_solver *s = tc_trial_solver(probs[cfg[c].prob], &cfg[c]);
+    devo_islands *h[2] = {NULL, NULL};
+    double f[3], x[3][10], pop[160], fit[16];
+    tc_result local;
+    char err[256];
+    int b = 0;
+    CHECK_EQ_INT(devo_solver_set_islands(s, K, G, DEVO_TOPOLOGY_FULL), DEVO_OK);
+    CHECK_EQ_INT(devo_solver_set_backend(s, DEVO_BACKEND_GPU), DEVO_OK);
+    tc_result_take(s, np, d, devo_solve(s), &local);
+    CHECKF(local.status == DEVO_GEN_LIMIT, "case %d: %s", c, devo_solver_errmsg(s));
+    CHECKF(strstr(local.info, "in a batch") != NULL, "case %d: %s", c, local.info);
+    for (int k = 0; k < 2; ++k) {
+      CHECKF(devo_islands_create(&h[k], s, 2 * k, 2 - k, NULL, err, sizeof err) == DEVO_OK, "%s",
+             err);
+      CHECK_EQ_INT(devo_islands_start(h[k]), DEVO_OK);
+    }
+    for (int g = G; g <= 24; g += G) {
+      for (int k = 0; k < 2; ++k)
+        CHECK_EQ_INT(devo_islands_step(h[k], G), DEVO_OK);
+      for (int k = 0; k < K; ++k) /* the gather (after the last stretch: the answer) */
+        CHECK_EQ_INT(devo_islands_migrant(h[k / 2], k % 2, &f[k], x[k]), DEVO_OK);
+      for (int k = 0; g < 24 && k < K; ++k) {
+        const int src = devo_migration_source(DEVO_TOPOLOGY_FULL, K, k, f);
+        CHECK_EQ_INT(devo_islands_put(h[k / 2], k % 2, f[src], x[src], NULL), DEVO_OK);
+      }
+    }
+    for (int k = 1; k < K; ++k)
+      b = f[k] < f[b] ? k : b;
+    CHECKF(memcmp(&f[b], &local.best, sizeof f[b]) == 0, "case %d: %.17g vs %.17g", c, f[b],
+           local.best);
+    CHECK(memcmp(x[b], local.x, (size_t)d * sizeof(double)) == 0);
+    CHECK_EQ_INT(devo_solver_population(devo_islands_solver(h[b / 2], b % 2), pop, fit), DEVO_OK);
+    CHECK(memcmp(pop, local.pop, (size_t)np * d * sizeof(double)) == 0 &&
+          memcmp(fit, local.fit, (size_t)np * sizeof(double)) == 0);
+    for (int k = 0; k < 2; ++k) {
+      CHECK_EQ_INT(devo_islands_finish(h[k], DEVO_GEN_LIMIT), DEVO_OK);
+      devo_islands_destroy(h[k]);
+    }
+    tc_result_drop(&local);
+    devo_solver_destroy(s);
+  }
+  for (int k = 0; k < 2; ++k)
+    devo_problem_destroy(probs[k]);
+}
+
 int main(int argc, char **argv)
 {
-  static const tc_case cases[] = {
-      TC(batch_equals_solo),     TC(batch_general_variants), TC(batch_cec),
-      TC(batch_cec_short),       TC(batch_of_one),           TC(batch_refills),
-      TC(islands_gpu_equals_cpu)};
+  static const tc_case cases[] = {TC(batch_equals_solo),
+                                  TC(batch_general_variants),
+                                  TC(batch_cec),
+                                  TC(batch_cec_short),
+                                  TC(batch_of_one),
+                                  TC(batch_refills),
+                                  TC(islands_gpu_equals_cpu),
+                                  TC(islands_gpu_split_equals_local)};
   return tc_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }
