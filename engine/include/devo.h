@@ -624,8 +624,10 @@ int devo_gpu_select(int device);
  * variant family, islands). On the GPU backend's fused design a group is one work item, run on
  * the device of the thread that calls devo_batch_solve: its trials are begun in order as the
  * device has room for them and advanced together, one persistent launch with one grid barrier
- * for all of them per chunk, where a batch kernel takes them (today the classic functions with
- * the small-D kernel, DE/rand/1/bin with or without jDE, no GOBL; each trial still computes
+ * for all of them per chunk, where a batch kernel takes them (the classic functions with the
+ * small-D kernel, DE/rand/1/bin with or without jDE; the CEC F01..F07 at D <= 128 with any
+ * variant; the cases of the general variant kernel, e.g. jDE on the CEC compositions and ETC
+ * problems; no GOBL; each trial still computes
  * exactly what it computes alone, and stops where it would alone); trials that none takes run
  * alone through the solo GPU path as their turn comes (their time limit counts from their own
  * start). Trials of different groups never share a launch.
