@@ -470,7 +470,8 @@ __device__ __forceinline__ void devo__cecc_gobl_select(const devo__gpu_args &a,
 /* The kernel body; VAR: the fourth version (a DE variant other than plain rand1bin, one block per
  * VL vectors, CL = 1, no tensor cores), whose state va is kept by generation parity as
  * gpu_vfused.cu keeps it (va is unread without VAR); G (with VAR): GOBL's jumps inside it.
- * blk: the block's index among its trial's blocks (blockIdx.x alone). BATCH (single blocks, no
+ * blk: with BATCH, the block's index among its trial's blocks (else blockIdx.x is read where it
+ * is used: read up front, it moved in the solo kernels' code). BATCH (single blocks, no
  * GOBL): the block belongs to one trial of a batch launch, whose generations end at gen_end, and
  * every trial's blocks share the barrier counter bar (devo__gpu_persist_loop_batch's rule: a
  * trial that ended goes on arriving at the barrier, idle, to the launch's end). */
@@ -483,7 +484,14 @@ __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const d
   static_assert(!VAR || (CL == 1 && !MM), "the variant version runs single blocks only");
   static_assert(VAR || !G, "GOBL's jumps belong to the variant version");
   static_assert(!BATCH || (CL == 1 && !G), "a batch runs single blocks without GOBL's jumps");
-  unsigned int *const gbar = BATCH ? bar : &a.ctl->bar;
+  /* the barrier counter, taken where it is used (a copy made here changed the solo kernels' code)
+   */
+  auto gbar = [&]() -> unsigned int * {
+    if constexpr (BATCH)
+      return bar;
+    else
+      return &a.ctl->bar;
+  };
   bool idle = false; /* BATCH: the trial ended (its gen_end or its target) */
   constexpr int V = CL * VL;
   const int C = devo__cec_nshift(ID), P = devo__cec_nparts(ID), fam = devo__cec_family(ID);
@@ -532,7 +540,8 @@ __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const d
    * crosses SMs and phase A needs no cluster barrier */
   const int vl = tid / lv, j = tid % lv;
   const bool own = (vl < VL), peer = (CL > 1) && !own && vl < 2 * VL && j < d;
-  const int i = own ? blk * VL + vl : (blk - rank + (rank ^ 1)) * VL + vl - VL;
+  const int i = own ? (BATCH ? blk : (int)blockIdx.x) * VL + vl
+                    : ((BATCH ? blk : (int)blockIdx.x) - rank + (rank ^ 1)) * VL + vl - VL;
   const int vc = own ? rank * VL + vl : (rank ^ 1) * VL + (vl - VL);
   const bool mine = own && j < d, act = mine && i < a.np, build = (mine || peer) && i < a.np;
   const size_t row = (size_t)(act ? i : 0) * (size_t)d;
@@ -641,8 +650,8 @@ __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const d
         if (k == ngens)
           break;
         ++nb;
-        devo__grid_arrive(gbar);
-        devo__grid_wait(gbar, nb * gridDim.x, false);
+        devo__grid_arrive(gbar());
+        devo__grid_wait(gbar(), nb * gridDim.x, false);
         continue;
       }
     }
@@ -918,7 +927,7 @@ __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const d
     if (k == ngens)
       break; /* the end of the kernel is the last barrier */
     ++nb;
-    devo__grid_arrive(gbar);
+    devo__grid_arrive(gbar());
     bool jn = false;
     if constexpr (VAR) {
       jn = G && js.at(a, var.gobl, gen + 1u);
@@ -927,7 +936,7 @@ __device__ __forceinline__ void devo__cecc_body(const devo__gpu_args &a, const d
     } else {
       devo__gpu_draw<1>(a, gen + 1u, i, j, build, r, take, ub);
     }
-    devo__grid_wait(gbar, nb * gridDim.x, false);
+    devo__grid_wait(gbar(), nb * gridDim.x, false);
     if constexpr (BATCH)
       idle = gen == gen_end || devo__gpu_stopped(a, gen);
     else if (devo__gpu_stopped(a, gen))
@@ -956,7 +965,7 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, CL) * DEVO__CECC_MAX_VL * D
 {
   devo__gpu_vargs none;
   memset(&none, 0, sizeof none); /* unread */
-  devo__cecc_body<ID, VL, CL, MM, false, false>(a, none, (int)blockIdx.x, gen0, ngens);
+  devo__cecc_body<ID, VL, CL, MM, false, false>(a, none, 0, gen0, ngens);
 }
 
 /* The fourth version: every DE variant of de_variant.h (not GOBL's jumps, which run between the
@@ -969,7 +978,7 @@ __global__ void __launch_bounds__(devo__cecc_tpc(ID, 1) * DEVO__CECC_MAX_VL * DE
 {
   if (devo__gpu_stopped(a, gen0))
     return;
-  devo__cecc_body<ID, VL, 1, false, true, G>(a, va, (int)blockIdx.x, gen0, ngens);
+  devo__cecc_body<ID, VL, 1, false, true, G>(a, va, 0, gen0, ngens);
 }
 
 /* The batch kernel of the second version (VAR = false: rand1bin) and of the fourth (VAR: a
