@@ -14,7 +14,8 @@
  * progress callback and its interrupt then apply to the whole model).
  * On the GPU backend the islands are GPU solvers on the calling thread's device, advanced between
  * migrations by devo__gpu_batch_step (one launch of the batch kernel for all of them where it
- * takes them, one after another otherwise) and given migrants by devo__gpu_put; each island
+ * takes them, one after another otherwise), exchanging migrants on the device (devo__gpu_migrate
+ * for a local exchange, devo__gpu_put for the caller's); each island
  * computes what its CPU twin computes, so the islands' results do not depend on the backend
  * where the solves' do not (the fused design on the classic functions). */
 #include <math.h>

@@ -1568,6 +1568,14 @@ extern "C" int devo__gpu_batch_step(void **state, devo_solver *const *tr, int n,
   return DEVO_OK;
 }
 
+/* The population and fitness of generation gens (a run without SHADE: variant runs keep fitness
+ * by generation parity). */
+static void devo__gpu_current(const devo__gpu_state *g, int64_t gens, double **pop, double **fit)
+{
+  *pop = (gens & 1) ? g->a.pop1 : g->a.pop0;
+  *fit = g->var && (gens & 1) ? g->va.fit1 : g->a.fit;
+}
+
 /* Island k's entry of a migration: its current population, its migrant from island src. */
 static int devo__gpu_mig_entry(devo_solver *s, devo_solver *src, devo_solver *blame,
                                devo__gpu_mig *m)
@@ -1580,11 +1588,11 @@ static int devo__gpu_mig_entry(devo_solver *s, devo_solver *src, devo_solver *bl
     return devo__set_err(blame, DEVO_E_STATE,
                          "a migration on the GPU needs started GPU runs "
                          "(not JADE/SHADE)");
-  const int odd = (int)(s->gens & 1), sodd = (int)(src->gens & 1);
-  m->pop = odd ? g->a.pop1 : g->a.pop0;
-  m->fit = g->var && odd ? g->va.fit1 : g->a.fit;
+  double *spop, *sfit;
+  devo__gpu_current(g, s->gens, &m->pop, &m->fit);
+  devo__gpu_current(gs, src->gens, &spop, &sfit);
   m->np = g->a.np;
-  m->src_row = (sodd ? gs->a.pop1 : gs->a.pop0) + (size_t)gs->best_idx * gs->a.dim;
+  m->src_row = spop + (size_t)gs->best_idx * gs->a.dim;
   m->f = src->best_f;
   return DEVO_OK;
 }
@@ -1657,8 +1665,8 @@ extern "C" int devo__gpu_put(devo_solver *s, const double *x, double f, int *rep
   if (g->sh)
     return devo__set_err(s, DEVO_E_STATE, "the GPU's JADE/SHADE runs cannot take migrants");
   const int np = g->a.np, d = g->a.dim;
-  double *pop = (s->gens & 1) ? g->a.pop1 : g->a.pop0;
-  double *fit = g->var && (s->gens & 1) ? g->va.fit1 : g->a.fit;
+  double *pop, *fit;
+  devo__gpu_current(g, s->gens, &pop, &fit);
   double *h_fit = (double *)malloc((size_t)np * sizeof *h_fit);
   if (!h_fit)
     return devo__set_err(s, DEVO_E_NOMEM, "out of memory for a migrant");

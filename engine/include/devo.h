@@ -714,7 +714,7 @@ int devo_batch_groups(const devo_batch *b);
  * that holds it. With K = 1 devo_solve is the plain solve. Backends: AUTO takes the CPU; GPU runs
  * every island on the calling thread's GPU (the fused design: one launch of the batch kernel
  * advances all islands between migrations where it takes them, else they run one after another;
- * a migrant is written into the island's device population), each island computing what it
+ * migrants are written into the islands' device populations), each island computing what it
  * computes on the CPU, so the result is the CPU's wherever the GPU solve is the CPU's
  * (docs/gpu.md); the naive design (DEVO_GPU_NAIVE) runs the islands' DE on the CPU. JADE, SHADE and
  * L-SHADE islands on the GPU's fused or multikernel design are refused (DEVO_E_INVALID: its SHADE
