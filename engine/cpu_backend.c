@@ -708,16 +708,23 @@ static int cpu_shade_state(devo_solver *s, devo_shade_state *out, double *archiv
   return DEVO_OK;
 }
 
+int devo__worst_index(const double *fit, int np)
+{
+  int i, w = 0;
+  for (i = 1; i < np; ++i)
+    if (fit[i] > fit[w])
+      w = i;
+  return w;
+}
+
 int devo__cpu_put(devo_solver *s, const double *x, double f, int *replaced)
 {
   cpu_state *st = s->bk == &devo__cpu_backend ? (cpu_state *)s->bk_state : NULL;
-  int i, w = 0;
+  int w;
   *replaced = 0;
   if (!st)
     return devo__set_err(s, DEVO_E_STATE, "a migrant needs a run on the CPU backend");
-  for (i = 1; i < st->np; ++i)
-    if (st->fit[i] > st->fit[w])
-      w = i;
+  w = devo__worst_index(st->fit, st->np);
   if (!(f < st->fit[w]))
     return DEVO_OK; /* the island keeps its worst: the migrant is not better */
   memcpy(st->pop + (size_t)w * st->dim, x, (size_t)st->dim * sizeof(double));

@@ -382,6 +382,9 @@ extern const devo_backend devo__islands_backend;
  * fitness; *replaced = 1 then, else 0 (engine/cpu_backend.c). The individual's jDE F_i, CR_i
  * stay. DEVO_OK, or DEVO_E_STATE when s's run is not on the CPU backend. */
 int devo__cpu_put(devo_solver *s, const double *x, double f, int *replaced);
+/* The vector a migrant replaces (devo_islands_put's rule, both backends): the worst of np fitness
+ * values, the lowest index among equals. */
+int devo__worst_index(const double *fit, int np);
 
 /* A pool of worker threads (engine/pool.c) for the batch and the islands: run calls
  * fn(ud, i) for every i in [0, n), each once, on the pool's threads - 1 workers and the calling

@@ -1391,6 +1391,15 @@ static int devo__bt_join(devo__bt *b, devo_solver *s, int k)
   return 1;
 }
 
+/* Says in s's backend description, once, that a batch kernel runs it (up to cap units a launch). */
+static void devo__bt_mark(devo_solver *s, int cap, const char *units)
+{
+  const size_t used = strlen(s->info);
+  if (!strstr(s->info, "; in a batch"))
+    snprintf(s->info + used, sizeof s->info - used, "; in a batch (up to %d %s per launch)", cap,
+             units);
+}
+
 /* Begins the next trial: into the batch, or run alone to its end. */
 static void devo__bt_begin(devo__bt *b)
 {
@@ -1408,9 +1417,7 @@ static void devo__bt_begin(devo__bt *b)
   if (st == DEVO_OK) {
     const int j = devo__bt_join(b, s, k);
     if (j > 0) {
-      const size_t used = strlen(s->info);
-      snprintf(s->info + used, sizeof s->info - used, "; in a batch (up to %d trials per launch)",
-               b->cap);
+      devo__bt_mark(s, b->cap, "trials");
       return;
     }
     st = j < 0 ? j : devo__solve_loop(s);
@@ -1559,9 +1566,8 @@ extern "C" int devo__gpu_batch_step(void **state, devo_solver *const *tr, int n,
       st[k] = j;
     else if (j == 0) /* no batch kernel takes it (or no memory for the batch): alone */
       st[k] = tr[k]->bk->run(tr[k], ngens);
-    else if (!strstr(tr[k]->info, "; in a batch"))
-      snprintf(tr[k]->info + strlen(tr[k]->info), sizeof tr[k]->info - strlen(tr[k]->info),
-               "; in a batch (up to %d islands per launch)", b->cap);
+    else
+      devo__bt_mark(tr[k], b->cap, "islands");
   }
   if (b)
     devo__bt_step_flush(b, ngens, st);
@@ -1670,15 +1676,12 @@ extern "C" int devo__gpu_put(devo_solver *s, const double *x, double f, int *rep
   double *h_fit = (double *)malloc((size_t)np * sizeof *h_fit);
   if (!h_fit)
     return devo__set_err(s, DEVO_E_NOMEM, "out of memory for a migrant");
-  int w = 0;
   cudaError_t e = cudaSetDevice(g->dev);
   if (e == cudaSuccess)
     e = cudaMemcpyAsync(h_fit, fit, (size_t)np * sizeof *h_fit, cudaMemcpyDeviceToHost, g->st);
   if (e == cudaSuccess)
     e = cudaStreamSynchronize(g->st);
-  for (int i = 1; e == cudaSuccess && i < np; ++i)
-    if (h_fit[i] > h_fit[w])
-      w = i;
+  const int w = e == cudaSuccess ? devo__worst_index(h_fit, np) : 0;
   const int take = e == cudaSuccess && f < h_fit[w];
   free(h_fit);
   DEVO__CK(e);
